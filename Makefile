@@ -1,0 +1,35 @@
+# Thin front over Meson: the real build lives in meson.build.
+BUILD ?= build
+PREFIX ?= /usr/local
+MESON_FLAGS ?=
+
+.PHONY: all deps demo check asan install clean fuzz
+
+all: $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) --prefix=$(PREFIX) $(MESON_FLAGS)
+
+deps:
+	scripts/install-deps.sh
+
+# make demo: everything a new user needs, then the main job on a bundled example.
+demo: deps all
+	scripts/demo.sh $(BUILD)/tracekit
+
+# make check: dependencies, build, and every test.
+check: deps all
+	meson test -C $(BUILD) --print-errorlogs
+
+# The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan: deps
+	[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false
+	ninja -C build-asan
+	meson test -C build-asan --print-errorlogs
+
+install: all
+	meson install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) build-asan

@@ -1,0 +1,17 @@
+/* The verbs of the tracekit command line: one cmd_<verb>.c each. */
+#ifndef TRACEKIT_CLI_H
+#define TRACEKIT_CLI_H
+
+#include <stdio.h>
+
+struct verb {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);	/* argv[0] is the verb */
+	void (*help)(FILE *f);
+};
+
+int cmd_syscalls(int argc, char **argv);
+void help_syscalls(FILE *f);
+
+#endif

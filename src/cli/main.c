@@ -1,0 +1,75 @@
+/*
+ * tracekit: one binary, verbs in the style of git and perf.  This file only
+ * dispatches; each verb's options and usage live in cmd_<verb>.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+
+static const struct verb verbs[] = {
+	{ "syscalls", "trace a command's system calls, strace-style", cmd_syscalls, help_syscalls },
+	{ "help", "show help for a verb", NULL, NULL },
+};
+
+#define NVERBS (sizeof(verbs) / sizeof(verbs[0]))
+
+static void usage(FILE *f)
+{
+	fputs("usage: tracekit [--version] [--help] VERB [ARGS]\n\n"
+	      "Trace how a program and the Linux kernel interact.\n\nVerbs:\n", f);
+	for (size_t i = 0; i < NVERBS; i++)
+		fprintf(f, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+	fputs("\n'tracekit help VERB' shows the options of a verb.\n", f);
+}
+
+static const struct verb *find_verb(const char *name)
+{
+	for (size_t i = 0; i < NVERBS; i++)
+		if (strcmp(verbs[i].name, name) == 0)
+			return &verbs[i];
+	return NULL;
+}
+
+static int help(const char *name)
+{
+	if (!name) {
+		usage(stdout);
+		return 0;
+	}
+	const struct verb *v = find_verb(name);
+	if (!v || !v->help) {
+		fprintf(stderr, "tracekit: help: unknown verb '%s' (see 'tracekit --help')\n", name);
+		return 2;
+	}
+	v->help(stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *arg = argv[1];
+	if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+		return help(NULL);
+	if (!strcmp(arg, "--version") || !strcmp(arg, "-V")) {
+		printf("tracekit %s\n", TRACEKIT_VERSION);
+		return 0;
+	}
+	if (!strcmp(arg, "help"))
+		return help(argc > 2 ? argv[2] : NULL);
+	if (arg[0] == '-') {
+		fprintf(stderr, "tracekit: unknown option '%s' (see 'tracekit --help')\n", arg);
+		return 2;
+	}
+	const struct verb *v = find_verb(arg);
+	if (!v) {
+		fprintf(stderr, "tracekit: unknown verb '%s' (see 'tracekit --help')\n", arg);
+		return 2;
+	}
+	return v->run(argc - 1, argv + 1);
+}

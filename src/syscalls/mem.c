@@ -1,0 +1,260 @@
+/*
+ * The call's snapshot of tracee memory, and the engine-side fetch that fills
+ * it from a decoder's declared spec (see decoder.h).  Decoders read only the
+ * snapshot; a read the spec did not cover is counted in mem.misses and the
+ * decoder prints the address instead, so a missing declaration shows up in
+ * tests as a line that differs from strace's.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "../util/die.h"
+#include "decoder.h"
+
+#define PAGE 4096u
+#define PATH_CAP 4096u
+#define ARRAY_CAP (64u * 1024)	/* bytes of one array copied at most */
+#define IOV_CAP 1024u		/* UIO_MAXIOV */
+#define STRV_CAP 4096u		/* pointers followed in argv/envp */
+#define CTRL_CAP 4096u		/* msg_control bytes */
+
+struct fetch {
+	struct sc_call *c;
+	unsigned when;
+	sc_read_fn read;
+	void *ctx;
+};
+
+void sc_mem_reset(struct sc_snapshot *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->r[i].data);
+	s->n = 0;
+	s->misses = 0;
+}
+
+void sc_mem_free(struct sc_snapshot *s)
+{
+	sc_mem_reset(s);
+	free(s->r);
+	s->r = NULL;
+	s->cap = 0;
+}
+
+static struct sc_region *add_region(struct fetch *f, uint64_t addr, size_t len)
+{
+	struct sc_snapshot *s = &f->c->mem;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 8;
+		s->r = xrealloc(s->r, s->cap * sizeof(*s->r));
+	}
+	struct sc_region *r = &s->r[s->n++];
+	*r = (struct sc_region){ .addr = addr, .when = (unsigned char)f->when, .data = xmalloc(len) };
+	return r;
+}
+
+/* Copy len bytes at addr; keeps what was readable. Returns bytes held. */
+static size_t grab(struct fetch *f, uint64_t addr, size_t len)
+{
+	if (!addr || !len)
+		return 0;
+	struct sc_region *r = add_region(f, addr, len);
+	long n = f->read(f->ctx, addr, r->data, len);
+	if (n < 0)
+		n = 0;
+	r->len = (uint32_t)n;
+	r->short_read = (size_t)n < len;
+	f->c->mem.bytes += (size_t)n;
+	return (size_t)n;
+}
+
+/* Copy a NUL-terminated string of at most max bytes, page by page. */
+static void grab_str(struct fetch *f, uint64_t addr, size_t max)
+{
+	if (!addr)
+		return;
+	struct sc_region *r = add_region(f, addr, max + 1);
+	size_t got = 0;
+	while (got < max + 1) {
+		size_t chunk = PAGE - ((addr + got) % PAGE);
+		if (chunk > max + 1 - got)
+			chunk = max + 1 - got;
+		long n = f->read(f->ctx, addr + got, r->data + got, chunk);
+		if (n <= 0)
+			break;
+		void *nul = memchr(r->data + got, 0, (size_t)n);
+		got += (size_t)n;
+		if (nul) {
+			got = (size_t)((unsigned char *)nul - r->data) + 1;
+			break;
+		}
+		if ((size_t)n < chunk)
+			break;
+	}
+	r->len = (uint32_t)got;
+	r->short_read = got == 0;
+	f->c->mem.bytes += got;
+}
+
+static size_t strsize(const struct sc_call *c)
+{
+	return c->fmt ? c->fmt->strsize : 32;
+}
+
+/* The length a spec asks for, in bytes (or elements for arrays and vectors). */
+static size_t spec_len(struct fetch *f, const struct sc_mem_spec *s)
+{
+	struct sc_call *c = f->c;
+	switch (s->len_src) {
+	case SC_LEN_FIXED:
+		return s->size;
+	case SC_LEN_ARG:
+		return (size_t)c->args[s->len_arg];
+	case SC_LEN_RET:
+		return c->ret > 0 ? (size_t)c->ret : 0;
+	case SC_LEN_ARGPTR: {
+		int n = 0;
+		uint64_t p = c->args[s->len_arg];
+		if (!p || f->read(f->ctx, p, &n, sizeof(n)) != sizeof(n) || n < 0)
+			return 0;
+		/* The decoder prints the length too: keep it in the snapshot. */
+		grab(f, p, sizeof(n));
+		return (size_t)n;
+	}
+	case SC_LEN_PATH:
+		return PATH_CAP;
+	case SC_LEN_STRSIZE:
+		return strsize(c);
+	case SC_LEN_FN:
+		return s->len_fn ? s->len_fn(c) : 0;
+	}
+	return 0;
+}
+
+static size_t cap(size_t v, size_t max)
+{
+	return v < max ? v : max;
+}
+
+static void grab_iov(struct fetch *f, uint64_t addr, size_t cnt)
+{
+	cnt = cap(cnt, IOV_CAP);
+	struct iovec iov[64];
+	for (size_t done = 0; done < cnt;) {
+		size_t k = cap(cnt - done, 64);
+		uint64_t at = addr + done * sizeof(struct iovec);
+		size_t got = grab(f, at, k * sizeof(struct iovec));
+		if (got < k * sizeof(struct iovec))
+			return;
+		memcpy(iov, f->c->mem.r[f->c->mem.n - 1].data, got);
+		for (size_t i = 0; i < k; i++)
+			grab(f, (uint64_t)(uintptr_t)iov[i].iov_base, cap(iov[i].iov_len, strsize(f->c)));
+		done += k;
+	}
+}
+
+static void grab_msghdr(struct fetch *f, uint64_t addr)
+{
+	struct msghdr m;
+	if (grab(f, addr, sizeof(m)) < sizeof(m))
+		return;
+	memcpy(&m, f->c->mem.r[f->c->mem.n - 1].data, sizeof(m));
+	grab(f, (uint64_t)(uintptr_t)m.msg_name, cap(m.msg_namelen, 128));
+	grab_iov(f, (uint64_t)(uintptr_t)m.msg_iov, m.msg_iovlen);
+	grab(f, (uint64_t)(uintptr_t)m.msg_control, cap(m.msg_controllen, CTRL_CAP));
+}
+
+static void grab_strv(struct fetch *f, uint64_t addr)
+{
+	for (unsigned i = 0; i < STRV_CAP; i++) {
+		uint64_t p = 0;
+		if (grab(f, addr + i * sizeof(p), sizeof(p)) < sizeof(p))
+			return;
+		memcpy(&p, f->c->mem.r[f->c->mem.n - 1].data, sizeof(p));
+		if (!p)
+			return;
+		grab_str(f, p, strsize(f->c));
+	}
+}
+
+static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
+{
+	uint64_t addr = f->c->args[s->arg];
+	if (!addr)
+		return;
+	size_t n = spec_len(f, s);
+	switch (s->kind) {
+	case SC_MEM_STR:
+		grab_str(f, addr, n);
+		break;
+	case SC_MEM_BUF:
+		/* .size caps a variable length; uncapped buffers print as strings, up to -s. */
+		if (s->len_src != SC_LEN_FIXED)
+			n = cap(n, s->size ? s->size : strsize(f->c));
+		grab(f, addr, n);
+		break;
+	case SC_MEM_ARRAY:
+		grab(f, addr, cap(n * s->size, ARRAY_CAP));
+		break;
+	case SC_MEM_IOVEC:
+		grab_iov(f, addr, n);
+		break;
+	case SC_MEM_MSGHDR:
+		grab_msghdr(f, addr);
+		break;
+	case SC_MEM_MMSGHDR:
+		n = cap(n, IOV_CAP);
+		for (size_t i = 0; i < n; i++)
+			grab_msghdr(f, addr + i * sizeof(struct mmsghdr));
+		/* msg_len of each entry follows its msghdr */
+		grab(f, addr, n * sizeof(struct mmsghdr));
+		break;
+	case SC_MEM_STRV:
+		grab_strv(f, addr);
+		break;
+	}
+}
+
+void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx)
+{
+	if (!c->ent || !c->ent->dec)
+		return;
+	if (when == SC_AT_EXIT && sc_failed(c))
+		return;
+	struct fetch f = { c, when, read, ctx };
+	for (const struct sc_mem_spec *s = c->ent->dec->mem; s->kind; s++)
+		if (s->when & when)
+			fetch_one(&f, s);
+}
+
+long sc_mem_peek(struct sc_call *c, uint64_t addr, size_t len, const unsigned char **p)
+{
+	unsigned now = c->entering ? SC_AT_ENTRY : SC_AT_EXIT;
+	/* Memory as it is now first: at exit, what the kernel wrote. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = c->mem.n; i-- > 0;) {
+			const struct sc_region *r = &c->mem.r[i];
+			if ((r->when == now) != (pass == 0))
+				continue;
+			if (addr >= r->addr && addr < r->addr + r->len) {
+				*p = r->data + (addr - r->addr);
+				size_t avail = (size_t)(r->addr + r->len - addr);
+				return (long)(avail < len ? avail : len);
+			}
+		}
+	}
+	c->mem.misses++;
+	return -1;
+}
+
+int sc_mem_read(struct sc_call *c, uint64_t addr, void *buf, size_t len)
+{
+	const unsigned char *p;
+	long n = sc_mem_peek(c, addr, len, &p);
+	if (n < 0 || (size_t)n < len)
+		return -1;
+	memcpy(buf, p, len);
+	return 0;
+}

@@ -1,0 +1,316 @@
+/*
+ * The printing helpers decoders are written with: each prints one argument
+ * the way strace does, reading tracee memory from the call's snapshot only.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decoder.h"
+
+static unsigned strsize(const struct sc_call *c)
+{
+	return c->fmt ? c->fmt->strsize : 32;
+}
+
+static int xflag(const struct sc_call *c)
+{
+	return c->fmt ? c->fmt->xflag : 0;
+}
+
+void out(struct sc_call *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(c->out, fmt, ap);
+	va_end(ap);
+}
+
+void p_sep(struct sc_call *c)
+{
+	sb_add(c->out, ", ");
+}
+
+void p_addr(struct sc_call *c, uint64_t addr)
+{
+	if (addr)
+		sb_printf(c->out, "%#" PRIx64, addr);
+	else
+		sb_add(c->out, "NULL");
+}
+
+void p_int(struct sc_call *c, uint64_t v)
+{
+	sb_printf(c->out, "%d", (int)v);
+}
+
+void p_long(struct sc_call *c, uint64_t v)
+{
+	sb_printf(c->out, "%" PRId64, (int64_t)v);
+}
+
+void p_ulong(struct sc_call *c, uint64_t v)
+{
+	sb_printf(c->out, "%" PRIu64, v);
+}
+
+void p_hex(struct sc_call *c, uint64_t v)
+{
+	sb_printf(c->out, "%#" PRIx64, v);
+}
+
+void p_oct(struct sc_call *c, uint64_t v)
+{
+	sb_printf(c->out, "%#03" PRIo64, v);
+}
+
+void p_fd(struct sc_call *c, uint64_t fd)
+{
+	int n = (int)fd;
+	sb_printf(c->out, "%d", n);
+	if (n < 0 || !c->fmt || !c->fmt->yflag || !c->fmt->fd_path)
+		return;
+	char path[4096];
+	int len = c->fmt->fd_path(c->fmt->fd_ctx, c->tid, n, path, sizeof(path));
+	if (len < 0)
+		return;
+	sb_addc(c->out, '<');
+	/* strace escapes only what would make the <...> ambiguous. */
+	for (int i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)path[i];
+		if (ch < ' ' || ch >= 0x7f || ch == '>' || ch == '\\')
+			sb_printf(c->out, "\\x%02x", ch);
+		else
+			sb_addc(c->out, (char)ch);
+	}
+	sb_addc(c->out, '>');
+}
+
+void p_dirfd(struct sc_call *c, uint64_t fd)
+{
+	if ((int)fd == -100)
+		sb_add(c->out, "AT_FDCWD");
+	else
+		p_fd(c, fd);
+}
+
+/* strace's string_quote: escapes, octal for the unprintable, -x/-xx hex. */
+void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis)
+{
+	struct strbuf *o = c->out;
+	int hex = xflag(c) > 1;
+	if (xflag(c) == 1)
+		for (size_t i = 0; i < n && !hex; i++)
+			hex = s[i] > 0x7e || (s[i] < ' ' && (unsigned)(s[i] - 9) >= 5);
+
+	sb_grow(o, n * 4 + 8);
+	sb_addc(o, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = s[i];
+		if (hex) {
+			sb_printf(o, "\\x%02x", ch);
+			continue;
+		}
+		switch (ch) {
+		case '"': sb_add(o, "\\\""); continue;
+		case '\\': sb_add(o, "\\\\"); continue;
+		case '\f': sb_add(o, "\\f"); continue;
+		case '\n': sb_add(o, "\\n"); continue;
+		case '\r': sb_add(o, "\\r"); continue;
+		case '\t': sb_add(o, "\\t"); continue;
+		case '\v': sb_add(o, "\\v"); continue;
+		}
+		if (ch >= ' ' && ch <= 0x7e) {
+			sb_addc(o, (char)ch);
+		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9') {
+			sb_printf(o, "\\%03o", ch);
+		} else {
+			sb_printf(o, "\\%o", ch);
+		}
+	}
+	sb_addc(o, '"');
+	if (ellipsis)
+		sb_add(o, "...");
+}
+
+/* A NUL-terminated string of at most max bytes from the snapshot. */
+static void print_cstr(struct sc_call *c, uint64_t addr, size_t max)
+{
+	const unsigned char *p;
+	if (!addr) {
+		sb_add(c->out, "NULL");
+		return;
+	}
+	long n = sc_mem_peek(c, addr, max + 1, &p);
+	if (n <= 0) {
+		p_addr(c, addr);
+		return;
+	}
+	const unsigned char *nul = memchr(p, 0, (size_t)n);
+	if (nul) {
+		p_quoted(c, p, (size_t)(nul - p), false);
+	} else if ((size_t)n > max) {
+		p_quoted(c, p, max, true);
+	} else {
+		/* Unterminated within what was readable: strace prints what it got and "...". */
+		p_quoted(c, p, (size_t)n, true);
+	}
+}
+
+void p_path(struct sc_call *c, uint64_t addr)
+{
+	print_cstr(c, addr, 4096);
+}
+
+void p_str(struct sc_call *c, uint64_t addr)
+{
+	print_cstr(c, addr, strsize(c));
+}
+
+void p_buf(struct sc_call *c, uint64_t addr, int64_t len)
+{
+	const unsigned char *p;
+	if (!addr) {
+		sb_add(c->out, "NULL");
+		return;
+	}
+	if (len <= 0) {
+		sb_add(c->out, "\"\"");
+		return;
+	}
+	size_t want = (uint64_t)len < strsize(c) ? (size_t)len : strsize(c);
+	long n = sc_mem_peek(c, addr, want, &p);
+	if (n < 0 || (size_t)n < want) {
+		p_addr(c, addr);
+		return;
+	}
+	p_quoted(c, p, want, (uint64_t)len > want);
+}
+
+void p_buf_or_addr(struct sc_call *c, uint64_t addr, int64_t len)
+{
+	if (sc_failed(c))
+		p_addr(c, addr);
+	else
+		p_buf(c, addr, len);
+}
+
+void p_flags(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt)
+{
+	sb_flags(c->out, x, v, dflt);
+}
+
+void p_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt)
+{
+	sb_xlat(c->out, x, v, dflt);
+}
+
+int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len)
+{
+	if (!addr) {
+		sb_add(c->out, "NULL");
+		return -1;
+	}
+	if (sc_mem_read(c, addr, buf, len) < 0) {
+		p_addr(c, addr);
+		return -1;
+	}
+	return 0;
+}
+
+/* Count the entries of a NULL-terminated pointer array in the snapshot; -1 if not held. */
+static long strv_len(struct sc_call *c, uint64_t addr)
+{
+	uint64_t p;
+	long n = 0;
+	for (;; n++) {
+		if (sc_mem_read(c, addr + (uint64_t)n * sizeof(p), &p, sizeof(p)) < 0)
+			return n ? n : -1;
+		if (!p)
+			return n;
+	}
+}
+
+void p_strv(struct sc_call *c, uint64_t addr)
+{
+	if (!addr) {
+		sb_add(c->out, "NULL");
+		return;
+	}
+	long n = strv_len(c, addr);
+	if (n < 0) {
+		p_addr(c, addr);
+		return;
+	}
+	sb_addc(c->out, '[');
+	for (long i = 0; i < n; i++) {
+		uint64_t p;
+		if (i)
+			p_sep(c);
+		if (!c->fmt || (!c->fmt->verbose && (unsigned long)i >= strsize(c))) {
+			sb_add(c->out, "...");
+			break;
+		}
+		sc_mem_read(c, addr + (uint64_t)i * sizeof(p), &p, sizeof(p));
+		p_str(c, p);
+	}
+	sb_addc(c->out, ']');
+}
+
+void p_strv_count(struct sc_call *c, uint64_t addr)
+{
+	if (c->fmt && c->fmt->verbose) {
+		p_strv(c, addr);
+		return;
+	}
+	long n = addr ? strv_len(c, addr) : -1;
+	p_addr(c, addr);
+	if (n >= 0)
+		sb_printf(c->out, " /* %ld var%s */", n, n == 1 ? "" : "s");
+}
+
+void p_iov(struct sc_call *c, uint64_t addr, uint64_t cnt, int64_t data_len)
+{
+	struct { uint64_t base, len; } iov;
+	if (!addr) {
+		sb_add(c->out, "NULL");
+		return;
+	}
+	if (sc_mem_read(c, addr, &iov, sizeof(iov)) < 0 && cnt) {
+		p_addr(c, addr);
+		return;
+	}
+	sb_addc(c->out, '[');
+	for (uint64_t i = 0; i < cnt; i++) {
+		if (i)
+			p_sep(c);
+		if (i >= strsize(c)) {
+			sb_add(c->out, "...");
+			break;
+		}
+		if (sc_mem_read(c, addr + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
+			sb_add(c->out, "...");
+			break;
+		}
+		/* data_len < 0: the kernel read every byte (writev at entry). */
+		int64_t show = (data_len < 0 || (uint64_t)data_len > iov.len) ? (int64_t)iov.len : data_len;
+		sb_add(c->out, "{iov_base=");
+		p_buf(c, iov.base, show);
+		sb_printf(c->out, ", iov_len=%" PRIu64 "}", iov.len);
+		if (data_len > 0)
+			data_len -= show;
+	}
+	sb_addc(c->out, ']');
+}
+
+void p_signal(struct sc_call *c, uint64_t sig)
+{
+	const char *s = sc_signame((int)sig);
+	if (s)
+		sb_add(c->out, s);
+	else if ((int)sig >= 32 && (int)sig <= 64)
+		sb_printf(c->out, "SIGRT_%d", (int)sig - 32);
+	else
+		sb_printf(c->out, "%d", (int)sig);
+}

@@ -1,0 +1,46 @@
+/*
+ * Constant tables (flags, errno, signals, ...).  Each is written as data in
+ * xlat/NAME.in, one constant per line, and turned into a sorted C table at
+ * build time; the printers below look values up by table, never by switch.
+ */
+#ifndef TRACEKIT_SYSCALLS_XLAT_H
+#define TRACEKIT_SYSCALLS_XLAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/strbuf.h"
+
+struct xlat_entry {
+	uint64_t val;
+	const char *str;
+};
+
+struct xlat {
+	const char *name;
+	const struct xlat_entry *e;
+	size_t n;
+};
+
+/* The name of val exactly, or NULL. */
+const char *xlat_str(const struct xlat *x, uint64_t val);
+/* The value of a name, 0 on success, -1 if absent. */
+int xlat_val(const struct xlat *x, const char *str, uint64_t *val);
+
+/*
+ * Print val as its constant name; when unknown, in hex followed by dflt as a
+ * comment (strace's "0x40 /\* MAP_??? *\/"), or plain hex when dflt is NULL.
+ * Returns 1 when a name was printed.
+ */
+int sb_xlat(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt);
+/*
+ * Print val as FLAG1|FLAG2|0x40 (unknown bits in hex), or "0" when val is 0
+ * and no entry is 0.  dflt names the unknown-bits style as in strace: NULL
+ * prints the remaining bits in hex.
+ */
+void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt);
+
+/* The generated tables: extern const struct xlat xlat_<file>; */
+#include "xlat_tables.h"
+
+#endif
