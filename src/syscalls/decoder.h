@@ -164,6 +164,7 @@ struct sc_call {
 	int64_t ret;		/* raw: -errno on failure */
 	bool entering;
 	bool has_ret;		/* exit was seen */
+	bool done_at_entry;	/* the decoder printed everything at entry */
 
 	struct strbuf *out;	/* the line being built */
 	const struct sc_fmt *fmt;

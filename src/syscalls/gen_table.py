@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Generate the syscall table (C) from syscalls.tbl and the decoder sources.
 
-A decoder exists when some source file says SC_DECODER(name, ...); a table line
-naming a decoder nobody wrote is an error, so a typo cannot silently fall back
-to raw printing.
+A decoder exists when some source file says SC_DECODER(name, ...).  A line whose
+decoder column is the syscall's own name uses that decoder when one is written
+and raw arguments until then; a line naming any other decoder (a shared one,
+such as pread64 -> pread) must name one that exists, so a typo cannot silently
+fall back to raw printing.
 """
 import re
 import sys
@@ -31,6 +33,8 @@ def main():
                 if cl not in CLASSES:
                     sys.exit(f"{tbl}:{lineno}: unknown class '{cl}'")
                 bits.append("SC_" + cl.upper())
+            if dec == name and dec not in decoders:
+                dec = "-"
             if dec != "-" and dec not in decoders:
                 sys.exit(f"{tbl}:{lineno}: no SC_DECODER({dec}) in the decoder sources")
             rows.append((int(nr), name, int(nargs), "|".join(bits) or "0", dec))
