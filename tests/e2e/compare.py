@@ -41,9 +41,6 @@ RULES = [
     # more hex digits are addresses here; flags, small offsets and masks that
     # a decoder prints in hex stay compared.
     (None, r'\b0x[0-9a-f]{9,}\b', 'ADDR'),
-    # mkdtemp() names (the bundled programs use /tmp/tk-<prog>-XXXXXX): six
-    # random characters after a fixed prefix; the rest of the path is kept.
-    (None, r'(tk-[a-z]+-)[A-Za-z0-9]{6}\b', r'\1XXXXXX'),
     # Padding before " = " aligns the return value to a column; the column
     # moves with the length of pids and addresses printed earlier on the line,
     # and joined "<unfinished ...>" lines carry the padding of the resumed part.
@@ -185,8 +182,22 @@ class Normaliser:
         return text
 
 
-def normalise(lines, only=None):
-    """Trace text -> {thread name: [normalised lines]} in thread order."""
+def line_key(text):
+    """Syscall name of a line, or the signal's name for a '--- SIG' line."""
+    r = RESUMED_RE.match(text)
+    if r:
+        return r.group(1)
+    m = re.match(r'^--- (SIG[A-Z0-9_]+) ', text)
+    return m.group(1) if m else syscall_name(text)
+
+
+def normalise(lines, only=None, racy=frozenset(), dropped=None):
+    """Trace text -> {thread name: [normalised lines]} in thread order.
+
+    only: keep just these syscalls.  racy: drop lines of these syscalls or
+    signals, whose presence or place depends on scheduling; they are counted
+    in dropped (a Counter) so the report says what was left out.
+    """
     threads = parse_trace(lines)
     names = number_threads(threads)
     norm = Normaliser(names)
@@ -196,11 +207,13 @@ def normalise(lines, only=None):
         name = names.get(tid, 'T?')
         kept = []
         for text in threads[tid]:
-            if only is not None:
-                r = RESUMED_RE.match(text)
-                sc = r.group(1) if r else syscall_name(text)
-                if sc not in only:
-                    continue
+            key = line_key(text)
+            if only is not None and key not in only:
+                continue
+            if key in racy:
+                if dropped is not None:
+                    dropped[key] += 1
+                continue
             kept.append(norm.line(text))
         if kept:
             out[name] = kept
@@ -304,6 +317,9 @@ def main():
     ap.add_argument('--min-match', type=float, default=1.0,
                     help='fail below this share of matching lines (0..1, default 1.0)')
     ap.add_argument('--only', help='compare only these syscalls (comma-separated)')
+    ap.add_argument('--racy', default='',
+                    help='syscalls or signals (futex,SIGCHLD) left out of the comparison: '
+                         'whether and where they occur depends on scheduling')
     ap.add_argument('--tracekit', help='tracekit binary (default: $TRACEKIT)')
     ap.add_argument('--tracer-args', help='extra options given to both tracers')
     ap.add_argument('--setup', help='shell command run in the fresh cwd before each run')
@@ -326,7 +342,9 @@ def main():
         ap.error('give a command to trace or --files A B')
 
     (la, rca, erra, a), (lb, rcb, errb, b) = runs
-    na, nb = normalise(a, only), normalise(b, only)
+    racy = frozenset(x for x in args.racy.split(',') if x)
+    dropped_a, dropped_b = collections.Counter(), collections.Counter()
+    na, nb = normalise(a, only, racy, dropped_a), normalise(b, only, racy, dropped_b)
     if rca is not None:
         # The tracer's own exit status is part of the behaviour compared.
         na['exit'] = ['tracer exit status %d' % rca]
@@ -338,6 +356,9 @@ def main():
     lines_b = sum(len(v) for v in nb.values())
     print('match: %.1f%% (%d %s lines, %d %s lines, threshold %.1f%%)' %
           (100 * ratio, lines_a, la, lines_b, lb, 100 * args.min_match))
+    for key in sorted(racy):
+        print('racy: %s left out (%d %s lines, %d %s lines)' %
+              (key, dropped_a[key], la, dropped_b[key], lb))
     status = 0
     for name, (x, y) in problems:
         print('order: thread %s: strace has "%s" where %s has "%s"' % (name, x, lb, y))

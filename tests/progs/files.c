@@ -14,13 +14,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		perror(what);
-		exit(1);
-	}
-}
+#include "progs.h"
 
 static void exercise_fds(const char *path)
 {
@@ -103,10 +97,10 @@ static void exercise_paths(const char *dir, const char *path)
 
 int main(void)
 {
-	char dir[] = "/tmp/tk-files-XXXXXX";
+	char dir[256];
 	char path[512];
 
-	check(mkdtemp(dir) != NULL, "mkdtemp");
+	make_tmpdir(dir, sizeof(dir), "files");
 	snprintf(path, sizeof(path), "%s/data", dir);
 	exercise_fds(path);
 	exercise_paths(dir, path);

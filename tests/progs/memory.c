@@ -11,15 +11,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define PAGE 4096
+#include "progs.h"
 
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		perror(what);
-		exit(1);
-	}
-}
+#define PAGE 4096
 
 static void anon(void)
 {
@@ -44,12 +38,12 @@ static void anon(void)
 
 static void file_backed(void)
 {
-	char dir[] = "/tmp/tk-memory-XXXXXX";
-	char path[64];
+	char dir[256];
+	char path[300];
 	char *p;
 	int fd;
 
-	check(mkdtemp(dir) != NULL, "mkdtemp");
+	make_tmpdir(dir, sizeof(dir), "memory");
 	snprintf(path, sizeof(path), "%s/map", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	check(fd >= 0, "open");

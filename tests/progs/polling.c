@@ -17,13 +17,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		perror(what);
-		exit(1);
-	}
-}
+#include "progs.h"
 
 static void poll_family(int rfd, int wfd)
 {

@@ -11,13 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		perror(what);
-		exit(1);
-	}
-}
+#include "progs.h"
 
 static void *thread_main(void *arg)
 {

@@ -16,15 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t got;
+#include "progs.h"
 
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		perror(what);
-		exit(1);
-	}
-}
+static volatile sig_atomic_t got;
 
 static void on_signal(int sig)
 {
@@ -99,11 +93,11 @@ static void remove_all(const char *path)
  */
 static void segv_child(void)
 {
-	char dir[] = "/tmp/tk-signals-XXXXXX";
+	char dir[256];
 	pid_t pid;
 	int status;
 
-	check(mkdtemp(dir) != NULL, "mkdtemp");
+	make_tmpdir(dir, sizeof(dir), "signals");
 	pid = fork();
 	check(pid >= 0, "fork");
 	if (pid == 0) {

@@ -15,13 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		perror(what);
-		exit(1);
-	}
-}
+#include "progs.h"
 
 static void tcp_loopback(void)
 {

@@ -13,13 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		perror(what);
-		exit(1);
-	}
-}
+#include "progs.h"
 
 int main(void)
 {
