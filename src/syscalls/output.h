@@ -1,0 +1,48 @@
+/*
+ * Where trace lines go and how they are framed, as strace frames them:
+ * "[pid N] " (or "N " with -o and -f), timestamps (-t -tt -ttt -r), the
+ * return value at column 40, " <unfinished ...>" when another thread speaks
+ * in the middle of a call, "<... read resumed>" when it comes back.
+ *
+ * A call's line is held in memory from entry to exit and written whole, so
+ * one write per line, and -f output from several threads never tears.
+ */
+#ifndef TRACEKIT_SYSCALLS_OUTPUT_H
+#define TRACEKIT_SYSCALLS_OUTPUT_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "session.h"
+
+struct sc_output;
+
+struct sc_output *out_open(const struct sc_options *o, char *err, size_t errlen);
+/* Flush and close; returns -1 if anything could not be written (a full disk). */
+int out_close(struct sc_output *w);
+
+/* Whether lines carry "[pid N] ": more than one thread is traced (or -o with -f). */
+void out_set_multi(struct sc_output *w, bool multi);
+
+/* A call's first half.  text is "name(args-read-at-entry". */
+void out_call_entry(struct sc_output *w, pid_t tid, const struct timespec *real,
+		    const struct timespec *mono, const char *text);
+/*
+ * A call's second half: rest is the exit arguments and ")", ret is " = 3"
+ * with whatever follows.  name is used for "<... name resumed>".
+ */
+void out_call_exit(struct sc_output *w, pid_t tid, const struct timespec *real,
+		   const struct timespec *mono, const char *name, const char *rest, const char *ret);
+/* A call that will not return (the thread died in it). */
+void out_call_gone(struct sc_output *w, pid_t tid, const char *name, bool no_return);
+/* Whole lines: "--- SIGCHLD {...} ---", "+++ exited with 0 +++". */
+void out_event(struct sc_output *w, pid_t tid, const struct timespec *real,
+	       const struct timespec *mono, const char *text);
+/* A raw line (JSON), with no prefix. */
+void out_raw(struct sc_output *w, pid_t tid, const char *line);
+/* Text printed as is after tid's last line (-k frames), no prefix. */
+void out_text(struct sc_output *w, pid_t tid, const char *text);
+/* The main stream, for the -c summary. */
+FILE *out_main(struct sc_output *w);
+
+#endif

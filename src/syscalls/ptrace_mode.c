@@ -1,0 +1,464 @@
+/*
+ * `tracekit syscalls` in ptrace mode: src/tracee reports stops, this file
+ * turns them into strace's lines.  Per thread it keeps the call in flight:
+ * decoded at entry with the memory its decoder declared, finished at exit,
+ * printed through output.c (or as JSON, or only counted for -c).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "json.h"
+#include "output.h"
+#include "print_signal.h"
+#include "session.h"
+#include "summary.h"
+#include "tracee/tracee.h"
+#if __has_include("tracee/unwind.h")	/* TEMP until -k and -y land */
+#include "tracee/fdpath.h"
+#include "tracee/unwind.h"
+#else
+struct tr_unwinder;
+struct tr_fdpath;
+static inline struct tr_unwinder *tr_unwind_new(void) { return NULL; }
+static inline int tr_unwind(struct tr_unwinder *u, pid_t a, pid_t b, struct strbuf *o) { (void)u; (void)a; (void)b; (void)o; return -1; }
+static inline void tr_unwind_invalidate(struct tr_unwinder *u, pid_t a) { (void)u; (void)a; }
+static inline void tr_unwind_free(struct tr_unwinder *u) { (void)u; }
+static inline struct tr_fdpath *tr_fdpath_new(int l) { (void)l; return NULL; }
+static inline int tr_fd_path(void *c, pid_t t, int fd, char *b, size_t l) { (void)c; (void)t; (void)fd; (void)b; (void)l; return -1; }
+static inline void tr_fdpath_free(struct tr_fdpath *f) { (void)f; }
+#endif
+#include "util/die.h"
+#include "util/tidmap.h"
+
+struct thread {
+	pid_t tgid;
+	struct sc_call call;
+	struct strbuf text;	/* "name(args" so far */
+	size_t entry_len;	/* how much of text was printed at entry */
+	bool in_call;
+	bool shown;		/* this call passes the filters */
+	bool printed_entry;
+	bool injected;
+	struct timespec start_real, start_mono;
+};
+
+struct session {
+	struct sc_options *o;
+	struct sc_output *w;
+	struct sc_summary *sum;
+	struct tidmap threads;
+	struct tr_unwinder *unwind;
+	struct tr_fdpath *fdpath;
+	struct strbuf tmp;
+	bool hold_entry;	/* print a call only at its exit (status=, -P, --json) */
+};
+
+static struct tracer *active;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	if (active)
+		tracer_stop(active);
+}
+
+static struct thread *thread_get(struct session *s, pid_t tid, pid_t tgid)
+{
+	struct thread *th = tidmap_get(&s->threads, tid);
+	if (th)
+		return th;
+	th = xcalloc(1, sizeof(*th));
+	th->tgid = tgid;
+	th->call.tid = tid;
+	th->call.fmt = &s->o->fmt;
+	th->call.out = &th->text;
+	tidmap_put(&s->threads, tid, th);
+	return th;
+}
+
+static void thread_free(struct thread *th)
+{
+	if (!th)
+		return;
+	sc_call_reset(&th->call);
+	sc_mem_free(&th->call.mem);
+	sb_free(&th->text);
+	free(th);
+}
+
+static double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* -P: does this call name one of the paths, or work on a descriptor open on one? */
+static bool touches_path(struct session *s, struct thread *th)
+{
+	struct sc_call *c = &th->call;
+	const struct sc_entry *e = c->ent;
+	if (!e)
+		return false;
+	if (e->dec) {
+		for (const struct sc_mem_spec *m = e->dec->mem; m->kind; m++) {
+			if (m->kind != SC_MEM_STR || m->len_src != SC_LEN_PATH)
+				continue;
+			const unsigned char *p;
+			long n = sc_mem_peek(c, c->args[m->arg], 4096, &p);
+			if (n <= 0 || !memchr(p, 0, (size_t)n))
+				continue;
+			for (int i = 0; i < s->o->npaths; i++)
+				if (strcmp((const char *)p, s->o->paths[i]) == 0)
+					return true;
+		}
+	}
+	if (e->classes & SC_DESC) {
+		char link[64], target[4096];
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)c->tid, (int)c->args[0]);
+		ssize_t n = readlink(link, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			for (int i = 0; i < s->o->npaths; i++)
+				if (strcmp(target, s->o->paths[i]) == 0)
+					return true;
+		}
+	}
+	return false;
+}
+
+static void on_entry(struct session *s, struct tracer *t, const struct tr_event *ev,
+		     struct tr_action *act)
+{
+	struct thread *th = thread_get(s, ev->tid, ev->tgid);
+	struct sc_call *c = &th->call;
+	sc_call_reset(c);
+	sb_reset(&th->text);
+	c->nr = ev->nr;
+	c->ent = sc_by_nr(ev->nr);
+	memcpy(c->args, ev->args, sizeof(c->args));
+	th->in_call = true;
+	th->printed_entry = false;
+	th->start_real = ev->ts;
+	th->start_mono = ev->mono;
+	th->shown = sc_filter_traced(s->o->filter, ev->nr);
+
+	const struct sc_inject *inj = sc_filter_inject(s->o->filter, ev->nr);
+	th->injected = inj && (inj->error || inj->has_retval);
+	if (inj) {
+		act->skip = th->injected;
+		act->retval = inj->error ? -(int64_t)inj->error : inj->retval;
+		act->signal = inj->signal;
+		act->delay_enter_us = inj->delay_enter_us;
+		act->delay_exit_us = inj->delay_exit_us;
+	}
+	if (!th->shown)
+		return;
+	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
+	sc_decode_entry(c);
+	th->entry_len = th->text.len;
+	if (s->o->npaths && !touches_path(s, th)) {
+		th->shown = false;
+		return;
+	}
+	if (s->o->summary == 1 || s->hold_entry)
+		return;
+	out_set_multi(s->w, !tracer_single(t));
+	out_call_entry(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&th->text));
+	th->printed_entry = true;
+}
+
+static void print_stack(struct session *s, struct thread *th, pid_t tid)
+{
+	sb_reset(&s->tmp);
+	if (tr_unwind(s->unwind, tid, th->tgid, &s->tmp) >= 0)
+		out_text(s->w, tid, sb_str(&s->tmp));
+}
+
+static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_event *ev)
+{
+	struct thread *th = tidmap_get(&s->threads, ev->tid);
+	if (!th || !th->in_call)
+		return;
+	struct sc_call *c = &th->call;
+	th->in_call = false;
+	if (!th->shown)
+		return;
+	c->ret = ev->ret;
+	double took = seconds_between(&th->start_mono, &ev->mono);
+	if (s->sum)
+		sc_summary_add(s->sum, c->nr, (uint64_t)(took * 1e9), sc_failed(c));
+	if (s->o->summary == 1)
+		return;
+	if (!sc_filter_status(s->o->filter, c->ret, true)) {
+		return;
+	}
+	sc_mem_fetch(c, SC_AT_EXIT, tracer_read, (void *)(intptr_t)ev->tid);
+	sc_decode_exit(c);
+
+	struct strbuf *ret = &s->tmp;
+	sb_reset(ret);
+	sc_format_ret(c, ret, th->injected);
+	if (s->o->show_time)
+		sb_printf(ret, " <%.6f>", took);
+
+	if (s->o->json) {
+		struct strbuf js = STRBUF_INIT;
+		const char *rt = sb_str(ret);
+		json_call(&js, c, th->tgid, sb_str(&th->text), rt[0] == ' ' ? rt + 3 : rt, &th->start_real,
+			  took, true);
+		out_raw(s->w, ev->tid, sb_str(&js));
+		sb_free(&js);
+		return;
+	}
+	out_set_multi(s->w, !tracer_single(t));
+	if (!th->printed_entry) {
+		out_call_entry(s->w, ev->tid, &th->start_real, &th->start_mono, "");
+		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?", sb_str(&th->text),
+			      sb_str(ret));
+	} else {
+		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?",
+			      sb_str(&th->text) + th->entry_len, sb_str(ret));
+	}
+	if (s->unwind)
+		print_stack(s, th, ev->tid);
+}
+
+/* The thread died inside a call (exit_group, or killed): "= ?". */
+static void cut_short(struct session *s, pid_t tid, struct thread *th)
+{
+	if (!th || !th->in_call || !th->shown || s->o->summary == 1)
+		return;
+	struct sc_call *c = &th->call;
+	if (!sc_filter_status(s->o->filter, 0, false))
+		return;
+	if (s->o->json) {
+		struct strbuf js = STRBUF_INIT;
+		sb_addc(&th->text, ')');
+		json_call(&js, c, th->tgid, sb_str(&th->text), "?", &th->start_real, 0, false);
+		out_raw(s->w, tid, sb_str(&js));
+		sb_free(&js);
+		return;
+	}
+	if (!th->printed_entry)
+		out_call_entry(s->w, tid, &th->start_real, &th->start_mono, sb_str(&th->text));
+	out_call_gone(s->w, tid, c->ent ? c->ent->name : "?", c->rv == SC_RV_NONE);
+}
+
+static void on_signal(struct session *s, const struct tr_event *ev)
+{
+	if (s->o->summary == 1 || !sc_filter_signal(s->o->filter, ev->sig))
+		return;
+	struct thread *th = thread_get(s, ev->tid, ev->tgid);
+	struct strbuf text = STRBUF_INIT;
+	struct sc_call c = { .tid = ev->tid, .out = &text, .fmt = &s->o->fmt };
+	if (s->o->json) {
+		sb_printf(&text, "{\"type\":\"signal\",\"time\":%ld.%06ld,\"pid\":%d,\"tid\":%d,\"signal\":",
+			  (long)ev->ts.tv_sec, ev->ts.tv_nsec / 1000, (int)th->tgid, (int)ev->tid);
+		const char *name = sc_signame(ev->sig);
+		struct strbuf info = STRBUF_INIT;
+		struct sc_call ic = { .tid = ev->tid, .out = &info, .fmt = &s->o->fmt };
+		p_siginfo_val(&ic, &ev->si);
+		if (name)
+			json_str(&text, name);
+		else
+			sb_printf(&text, "%d", ev->sig);
+		sb_add(&text, ",\"siginfo\":");
+		json_str(&text, sb_str(&info));
+		sb_addc(&text, '}');
+		sb_free(&info);
+		out_raw(s->w, ev->tid, sb_str(&text));
+	} else {
+		sb_add(&text, "--- ");
+		p_signal(&c, (uint64_t)ev->sig);
+		sb_addc(&text, ' ');
+		p_siginfo_val(&c, &ev->si);
+		sb_add(&text, " ---");
+		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
+	}
+	sb_free(&text);
+}
+
+static void on_gone(struct session *s, struct tracer *t, const struct tr_event *ev)
+{
+	struct thread *th = tidmap_del(&s->threads, ev->tid);
+	cut_short(s, ev->tid, th);
+	pid_t tgid = th ? th->tgid : ev->tid;
+	thread_free(th);
+	if (s->o->summary == 1 || s->o->quiet >= 2)
+		return;
+	struct strbuf text = STRBUF_INIT;
+	if (s->o->json) {
+		sb_printf(&text, "{\"type\":\"%s\",\"time\":%ld.%06ld,\"pid\":%d,\"tid\":%d,",
+			  ev->kind == TR_EXITED ? "exit" : "killed", (long)ev->ts.tv_sec,
+			  ev->ts.tv_nsec / 1000, (int)tgid, (int)ev->tid);
+		if (ev->kind == TR_EXITED) {
+			sb_printf(&text, "\"status\":%d}", ev->status);
+		} else {
+			const char *name = sc_signame(ev->sig);
+			sb_add(&text, "\"signal\":");
+			json_str(&text, name ? name : "?");
+			sb_printf(&text, ",\"core_dumped\":%s}", ev->core ? "true" : "false");
+		}
+		out_raw(s->w, ev->tid, sb_str(&text));
+	} else {
+		struct sc_call c = { .tid = ev->tid, .out = &text };
+		if (ev->kind == TR_EXITED) {
+			sb_printf(&text, "+++ exited with %d +++", ev->status);
+		} else {
+			sb_add(&text, "+++ killed by ");
+			p_signal(&c, (uint64_t)ev->sig);
+			sb_add(&text, ev->core ? " (core dumped) +++" : " +++");
+		}
+		out_set_multi(s->w, !tracer_single(t) || tracer_count(t) > 0);
+		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
+	}
+	out_set_multi(s->w, !tracer_single(t));
+	sb_free(&text);
+}
+
+static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_action *act, void *ctx)
+{
+	struct session *s = ctx;
+	switch (ev->kind) {
+	case TR_SYSCALL_ENTRY:
+		on_entry(s, t, ev, act);
+		break;
+	case TR_SYSCALL_EXIT:
+		on_exit_stop(s, t, ev);
+		break;
+	case TR_SIGNAL:
+		on_signal(s, ev);
+		break;
+	case TR_GROUP_STOP:
+		if (s->o->summary != 1 && !s->o->json) {
+			struct strbuf text = STRBUF_INIT;
+			struct sc_call c = { .tid = ev->tid, .out = &text };
+			sb_add(&text, "--- stopped by ");
+			p_signal(&c, (uint64_t)ev->sig);
+			sb_add(&text, " ---");
+			out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
+			sb_free(&text);
+		}
+		break;
+	case TR_EXEC:
+		if (ev->old_tid != ev->tid) {
+			/* The exec'ing thread became the leader: its call in flight moves with it. */
+			thread_free(tidmap_del(&s->threads, ev->tid));
+			struct thread *th = tidmap_del(&s->threads, ev->old_tid);
+			if (th) {
+				th->call.tid = ev->tid;
+				tidmap_put(&s->threads, ev->tid, th);
+			}
+		}
+		if (s->unwind)
+			tr_unwind_invalidate(s->unwind, ev->tgid);
+		break;
+	case TR_EXITED:
+	case TR_KILLED:
+		on_gone(s, t, ev);
+		break;
+	case TR_NEW:
+		thread_get(s, ev->tid, ev->tgid);
+		break;
+	case TR_DETACHED: {
+		struct thread *th = tidmap_del(&s->threads, ev->tid);
+		if (th && th->in_call && th->shown && th->printed_entry && !s->o->json)
+			out_call_gone(s->w, ev->tid, th->call.ent ? th->call.ent->name : "?", false);
+		thread_free(th);
+		if (!s->o->quiet)
+			fprintf(stderr, "tracekit: Process %d detached\n", (int)ev->tid);
+		break;
+	}
+	}
+	return 0;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: the wait loop must wake up to detach. */
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static int seccomp_list(struct sc_options *o, int **nrs)
+{
+	int n = sc_filter_traced_list(o->filter, NULL, 0);
+	*nrs = xcalloc((size_t)n + 1, sizeof(int));
+	return sc_filter_traced_list(o->filter, *nrs, n);
+}
+
+int sc_run_ptrace(struct sc_options *o)
+{
+	char err[512] = "";
+	struct session s = { .o = o };
+	s.hold_entry = o->json || !sc_filter_status_all(o->filter);
+	if (!(s.w = out_open(o, err, sizeof(err)))) {
+		errmsg("%s", err);
+		return 1;
+	}
+	if (o->summary)
+		s.sum = sc_summary_new();
+	if (o->summary && o->sort && sc_summary_set_sort(s.sum, o->sort, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		out_close(s.w);
+		sc_summary_free(s.sum);
+		return 2;
+	}
+	if (o->stack)
+		s.unwind = tr_unwind_new();
+	if (o->fmt.yflag) {
+		s.fdpath = tr_fdpath_new(o->fmt.yflag);
+		o->fmt.fd_path = tr_fd_path;
+		o->fmt.fd_ctx = s.fdpath;
+	}
+
+	int *nrs = NULL;
+	struct tr_options to = { .follow = o->follow, .seccomp = o->seccomp, .on_event = on_event, .ctx = &s };
+	if (o->seccomp)
+		to.seccomp_n = seccomp_list(o, &nrs);
+	to.seccomp_nrs = nrs;
+
+	struct tracer *t;
+	if (o->argv)
+		t = tracer_spawn(o->argv, &to, err, sizeof(err));
+	else
+		t = tracer_attach(o->pids, o->npids, &to, err, sizeof(err));
+	free(nrs);
+	int status = 1;
+	if (!t) {
+		errmsg("%s", err);
+		goto out;
+	}
+	if (!o->argv && !o->quiet)
+		for (int i = 0; i < o->npids; i++)
+			fprintf(stderr, "tracekit: Process %d attached\n", (int)o->pids[i]);
+	active = t;
+	catch_signals();
+	status = tracer_run(t);
+	active = NULL;
+	if (status < 0) {
+		errmsg("cannot run '%s': %s", o->argv[0], strerror(-status));
+		status = 127;
+	}
+	tracer_free(t);
+out:
+	tidmap_foreach(&s.threads, slot)
+		thread_free(slot->val);
+	tidmap_free(&s.threads);
+	if (s.sum) {
+		sc_summary_print(s.sum, out_main(s.w));
+		sc_summary_free(s.sum);
+	}
+	if (out_close(s.w) < 0 && status == 0)
+		status = 1;
+	tr_unwind_free(s.unwind);
+	tr_fdpath_free(s.fdpath);
+	sb_free(&s.tmp);
+	return status;
+}

@@ -1,0 +1,560 @@
+/*
+ * The ptrace engine: spawn or seize, then one wait loop that turns every
+ * ptrace-stop into a struct tr_event for the caller and restarts the thread
+ * the way that stop requires.
+ *
+ * Restart rules, from ptrace(2):
+ *  - syscall stops restart with PTRACE_SYSCALL (PTRACE_CONT under a seccomp
+ *    filter, except right after a seccomp stop, to catch that call's exit);
+ *  - signal-delivery stops restart with the signal, so the program gets it;
+ *  - group-stops (PTRACE_EVENT_STOP with a stopping signal) restart with
+ *    PTRACE_LISTEN, so Ctrl-Z and SIGCONT work on a traced program;
+ *  - other event stops (fork, clone, exec, interrupt) restart plainly.
+ */
+#include "tracee.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "seccomp.h"
+#include "threads.h"
+#include "util/die.h"
+
+struct tracer {
+	struct tr_options o;
+	struct thr_table thr;
+	pid_t first;		/* the spawned command: its exit is our exit */
+	int exit_status;
+	bool spawned;
+	volatile sig_atomic_t stop;
+	unsigned processes;	/* distinct processes seen, for tracer_single() */
+	int exec_pipe;		/* the spawned child writes errno here if execve fails */
+	int exec_errno;
+};
+
+static unsigned long base_options(const struct tr_options *o)
+{
+	unsigned long opt = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC;
+	if (o->follow)
+		opt |= PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+	if (o->seccomp)
+		opt |= PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL;
+	return opt;
+}
+
+static struct tracer *tracer_new(const struct tr_options *o)
+{
+	struct tracer *t = xcalloc(1, sizeof(*t));
+	t->o = *o;
+	return t;
+}
+
+/* Find argv[0] on PATH as execvp would, so a typo is reported before we fork. */
+static int resolve(const char *cmd, char *out, size_t len)
+{
+	if (strchr(cmd, '/')) {
+		snprintf(out, len, "%s", cmd);
+		return access(out, X_OK);
+	}
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	int err = ENOENT;
+	for (const char *p = path; *p;) {
+		const char *end = strchrnul(p, ':');
+		snprintf(out, len, "%.*s/%s", (int)(end - p), p, cmd);
+		if (access(out, X_OK) == 0)
+			return 0;
+		if (errno != ENOENT)
+			err = errno;
+		p = *end ? end + 1 : end;
+	}
+	errno = err;
+	return -1;
+}
+
+struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char *err, size_t errlen)
+{
+	char path[4096];
+	if (resolve(argv[0], path, sizeof(path)) < 0) {
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(errno));
+		return NULL;
+	}
+	struct tr_filter *filter = NULL;
+	if (o->seccomp && !(filter = tr_seccomp_build(o->seccomp_nrs, o->seccomp_n, err, errlen)))
+		return NULL;
+
+	/* The child reports a failed execve through this pipe; success closes it. */
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		tr_seccomp_free(filter);
+		return NULL;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		tr_seccomp_free(filter);
+		return NULL;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		kill(getpid(), SIGSTOP);
+		int e = filter ? tr_seccomp_install(filter) : 0;
+		if (!e) {
+			execv(path, argv);
+			e = errno;
+		}
+		if (write(pfd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	tr_seccomp_free(filter);
+
+	int st;
+	struct tracer *t = tracer_new(o);
+	t->exec_pipe = -1;
+	t->first = pid;
+	t->spawned = true;
+	if (waitpid(pid, &st, WSTOPPED) < 0 || !WIFSTOPPED(st) ||
+	    ptrace(PTRACE_SEIZE, pid, 0L, base_options(o)) < 0) {
+		snprintf(err, errlen, "cannot trace '%s': %s", argv[0], strerror(errno));
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		close(pfd[0]);
+		free(t);
+		return NULL;
+	}
+	struct thr *th = thr_add(&t->thr, pid);
+	th->startup = true;
+	th->hidden = true;
+	t->processes = 1;
+	t->exec_pipe = pfd[0];
+	kill(pid, SIGCONT);
+	return t;
+}
+
+/* Seize one thread; it keeps running until PTRACE_INTERRUPT stops it for us. */
+static int seize(struct tracer *t, pid_t tid, pid_t tgid)
+{
+	if (ptrace(PTRACE_SEIZE, tid, 0L, base_options(&t->o)) < 0)
+		return -1;
+	struct thr *th = thr_add(&t->thr, tid);
+	th->tgid = tgid;
+	th->startup = true;
+	th->attached = true;
+	ptrace(PTRACE_INTERRUPT, tid, 0L, 0L);
+	return 0;
+}
+
+/* Seize every thread of pid, looping until /proc/pid/task shows no new one. */
+static int seize_process(struct tracer *t, pid_t pid, char *err, size_t errlen)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
+	for (int round = 0; round < 8; round++) {
+		DIR *d = opendir(dir);
+		if (!d) {
+			snprintf(err, errlen, "cannot attach to pid %d: %s", pid,
+				 errno == ENOENT ? "no such process" : strerror(errno));
+			return -1;
+		}
+		int added = 0;
+		for (struct dirent *e; (e = readdir(d));) {
+			pid_t tid = (pid_t)atoi(e->d_name);
+			if (tid <= 0 || thr_find(&t->thr, tid))
+				continue;
+			if (seize(t, tid, pid) < 0) {
+				if (errno == ESRCH)
+					continue;
+				snprintf(err, errlen, "cannot attach to pid %d: %s%s", pid, strerror(errno),
+					 errno == EPERM ? " (not yours, or already traced; try as root)" : "");
+				closedir(d);
+				return -1;
+			}
+			added++;
+		}
+		closedir(d);
+		if (!added)
+			return 0;
+	}
+	return 0;
+}
+
+struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *o, char *err, size_t errlen)
+{
+	struct tracer *t = tracer_new(o);
+	t->exec_pipe = -1;
+	for (int i = 0; i < n; i++) {
+		if (seize_process(t, pids[i], err, errlen) < 0) {
+			tracer_stop(t);
+			tracer_run(t);	/* lets go of whatever was seized already */
+			tracer_free(t);
+			return NULL;
+		}
+		t->processes++;
+	}
+	return t;
+}
+
+void tracer_stop(struct tracer *t)
+{
+	t->stop = 1;
+}
+
+int tracer_count(const struct tracer *t)
+{
+	return (int)t->thr.n;
+}
+
+bool tracer_single(const struct tracer *t)
+{
+	return t->thr.n <= 1;
+}
+
+long tracer_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	pid_t tid = (pid_t)(intptr_t)ctx;
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	if (n >= 0 || errno != EFAULT)
+		return n;
+	/* A range running into an unmapped page: take what precedes it, page by page. */
+	size_t got = 0;
+	while (got < len) {
+		size_t chunk = 4096 - ((addr + got) & 4095);
+		if (chunk > len - got)
+			chunk = len - got;
+		local = (struct iovec){ (char *)buf + got, chunk };
+		remote = (struct iovec){ (void *)(uintptr_t)(addr + got), chunk };
+		n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got ? (long)got : -1;
+}
+
+static void now(struct tr_event *ev)
+{
+	clock_gettime(CLOCK_REALTIME, &ev->ts);
+	clock_gettime(CLOCK_MONOTONIC, &ev->mono);
+}
+
+static int emit(struct tracer *t, struct tr_event *ev, struct tr_action *act)
+{
+	struct tr_action none = { 0 };
+	if (!t->o.on_event)
+		return 0;
+	now(ev);
+	if (t->o.on_event(t, ev, act ? act : &none, t->o.ctx))
+		t->stop = 1;
+	return 0;
+}
+
+static void set_reg(pid_t tid, size_t off, uint64_t v)
+{
+	ptrace(PTRACE_POKEUSER, tid, (void *)off, (void *)(uintptr_t)v);
+}
+
+static void restart(struct tracer *t, struct thr *th, int sig)
+{
+	int req = PTRACE_SYSCALL;
+	if (t->o.seccomp && !th->seccomp_exit)
+		req = PTRACE_CONT;
+	ptrace(req, th->tid, 0L, (long)sig);
+}
+
+static void on_syscall_stop(struct tracer *t, struct thr *th)
+{
+	struct __ptrace_syscall_info info;
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, th->tid, sizeof(info), &info) <= 0) {
+		restart(t, th, 0);
+		return;
+	}
+	struct tr_event ev = { .tid = th->tid, .tgid = th->tgid, .ip = info.instruction_pointer,
+			       .sp = info.stack_pointer };
+	if (info.op == PTRACE_SYSCALL_INFO_ENTRY || info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
+		if (th->in_syscall && info.op == PTRACE_SYSCALL_INFO_ENTRY && th->seccomp_exit) {
+			/* Older kernels report an entry stop after the seccomp stop: same call. */
+			restart(t, th, 0);
+			return;
+		}
+		/* entry and seccomp share the layout of the nr and args */
+		ev.kind = TR_SYSCALL_ENTRY;
+		ev.nr = (long)info.entry.nr;
+		memcpy(ev.args, info.entry.args, sizeof(ev.args));
+		th->nr = ev.nr;
+		th->in_syscall = true;
+		th->seccomp_exit = info.op == PTRACE_SYSCALL_INFO_SECCOMP;
+		memset(&th->act, 0, sizeof(th->act));
+		/* Before the command's execve we report only that execve, as strace does. */
+		if (!th->hidden || ev.nr == SYS_execve || ev.nr == SYS_execveat)
+			emit(t, &ev, &th->act);
+		if (th->act.delay_enter_us)
+			usleep(th->act.delay_enter_us);
+		if (th->act.skip)
+			set_reg(th->tid, offsetof(struct user_regs_struct, orig_rax), (uint64_t)-1);
+		if (th->seccomp_exit)
+			ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L);
+		else
+			restart(t, th, 0);
+		return;
+	}
+	if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
+		ev.kind = TR_SYSCALL_EXIT;
+		ev.nr = th->nr;
+		ev.ret = info.exit.rval;
+		if (th->act.skip) {
+			set_reg(th->tid, offsetof(struct user_regs_struct, rax), (uint64_t)th->act.retval);
+			ev.ret = th->act.retval;
+		}
+		int sig = th->act.signal;
+		if (th->act.delay_exit_us)
+			usleep(th->act.delay_exit_us);
+		bool was_in = th->in_syscall;
+		th->in_syscall = false;
+		th->seccomp_exit = false;
+		if (was_in && !th->hidden)
+			emit(t, &ev, NULL);
+		memset(&th->act, 0, sizeof(th->act));
+		restart(t, th, sig);
+		return;
+	}
+	restart(t, th, 0);
+}
+
+static bool stopping_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+static void on_event_stop(struct tracer *t, struct thr *th, int status)
+{
+	int event = status >> 16;
+	int sig = WSTOPSIG(status);
+	unsigned long msg = 0;
+	struct tr_event ev = { .tid = th->tid, .tgid = th->tgid };
+
+	switch (event) {
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+	case PTRACE_EVENT_CLONE: {
+		ptrace(PTRACE_GETEVENTMSG, th->tid, 0L, &msg);
+		pid_t child = (pid_t)msg;
+		bool known = thr_find(&t->thr, child) != NULL;
+		struct thr *c = thr_add(&t->thr, child);
+		if (!known)
+			c->startup = true;
+		c->hidden = th->hidden;
+		c->attached = th->attached;
+		/* A thread shares its creator's process unless the clone made a new one. */
+		c->tgid = child;
+		if (event == PTRACE_EVENT_CLONE) {
+			char path[64], buf[256];
+			snprintf(path, sizeof(path), "/proc/%d/status", child);
+			FILE *f = fopen(path, "r");
+			while (f && fgets(buf, sizeof(buf), f))
+				if (sscanf(buf, "Tgid: %d", &c->tgid) == 1)
+					break;
+			if (f)
+				fclose(f);
+		}
+		if (c->tgid == child)
+			t->processes++;
+		ev.kind = TR_NEW;
+		ev.tid = child;
+		ev.tgid = c->tgid;
+		ev.old_tid = th->tid;
+		if (!th->hidden)
+			emit(t, &ev, NULL);
+		restart(t, th, 0);
+		return;
+	}
+	case PTRACE_EVENT_EXEC: {
+		ptrace(PTRACE_GETEVENTMSG, th->tid, 0L, &msg);
+		pid_t old = (pid_t)msg;
+		if (old != th->tid) {
+			/* A non-leader thread exec'd: it takes over the leader's tid. */
+			struct thr *o = thr_find(&t->thr, old);
+			if (o) {
+				struct thr saved = *o;
+				thr_del(&t->thr, old);
+				pid_t tid = th->tid;
+				*th = saved;
+				th->tid = tid;
+			}
+		}
+		if (th->hidden && t->exec_pipe >= 0) {
+			close(t->exec_pipe);
+			t->exec_pipe = -1;
+		}
+		th->hidden = false;
+		ev.kind = TR_EXEC;
+		ev.tid = th->tid;
+		ev.old_tid = old;
+		emit(t, &ev, NULL);
+		restart(t, th, 0);
+		return;
+	}
+	case PTRACE_EVENT_STOP:
+		/* Our spawned child's first stop is our own SIGSTOP; a seized process may be stopped for real. */
+		if (stopping_signal(sig) && (!th->startup || th->attached)) {
+			/* A group-stop: stay stopped, but let SIGCONT through (PTRACE_LISTEN). */
+			ev.kind = TR_GROUP_STOP;
+			ev.sig = sig;
+			if (!th->hidden && !th->listening)
+				emit(t, &ev, NULL);
+			th->listening = true;
+			ptrace(PTRACE_LISTEN, th->tid, 0L, 0L);
+			return;
+		}
+		th->startup = false;
+		th->listening = false;
+		restart(t, th, 0);
+		return;
+	default:
+		restart(t, th, 0);
+		return;
+	}
+}
+
+static void on_signal_stop(struct tracer *t, struct thr *th, int sig)
+{
+	struct tr_event ev = { .kind = TR_SIGNAL, .tid = th->tid, .tgid = th->tgid, .sig = sig };
+	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &ev.si) < 0) {
+		/* Not a signal-delivery stop after all (a group-stop without SEIZE semantics). */
+		restart(t, th, 0);
+		return;
+	}
+	th->listening = false;
+	if (!th->hidden)
+		emit(t, &ev, NULL);
+	restart(t, th, sig);
+}
+
+static void on_gone(struct tracer *t, pid_t tid, int status)
+{
+	struct thr *th = thr_find(&t->thr, tid);
+	struct tr_event ev = { .tid = tid, .tgid = th ? th->tgid : tid };
+	if (WIFEXITED(status)) {
+		ev.kind = TR_EXITED;
+		ev.status = WEXITSTATUS(status);
+	} else {
+		ev.kind = TR_KILLED;
+		ev.sig = WTERMSIG(status);
+		ev.core = WCOREDUMP(status);
+	}
+	if (tid == t->first) {
+		t->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		if (th && th->hidden && t->exec_pipe >= 0) {
+			int e = 0;
+			if (read(t->exec_pipe, &e, sizeof(e)) == sizeof(e))
+				t->exec_errno = e;
+		}
+	}
+	if (th && !th->hidden)
+		emit(t, &ev, NULL);
+	thr_del(&t->thr, tid);
+}
+
+/*
+ * Let go of every thread: interrupt the running ones, wait for each stop,
+ * then PTRACE_DETACH, handing back a signal that was about to be delivered.
+ * Threads in a group-stop stay stopped, as they were before we came.
+ */
+static void detach_all(struct tracer *t)
+{
+	thr_foreach(&t->thr, th) {
+		if (ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) < 0 && errno == ESRCH)
+			th->startup = false;
+	}
+	while (t->thr.n) {
+		int status;
+		pid_t tid = waitpid(-1, &status, __WALL);
+		if (tid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (!WIFSTOPPED(status)) {
+			on_gone(t, tid, status);
+			continue;
+		}
+		struct thr *th = thr_find(&t->thr, tid);
+		int sig = 0;
+		if (!(status >> 16) && (WSTOPSIG(status) & 0x7f) != SIGTRAP)
+			sig = WSTOPSIG(status);	/* a signal-delivery stop: pass it on */
+		if (th && th->in_syscall && th->act.skip)
+			set_reg(tid, offsetof(struct user_regs_struct, rax), (uint64_t)th->act.retval);
+		ptrace(PTRACE_DETACH, tid, 0L, (long)sig);
+		if (th) {
+			struct tr_event ev = { .kind = TR_DETACHED, .tid = tid, .tgid = th->tgid };
+			emit(t, &ev, NULL);
+		}
+		thr_del(&t->thr, tid);
+	}
+}
+
+int tracer_run(struct tracer *t)
+{
+	while (t->thr.n) {
+		if (t->stop) {
+			if (t->spawned && t->o.seccomp) {
+				/* A filtered tracee must not run on without us (EXITKILL ends it). */
+				break;
+			}
+			detach_all(t);
+			break;
+		}
+		int status;
+		pid_t tid = waitpid(-1, &status, __WALL);
+		if (tid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (!WIFSTOPPED(status)) {
+			on_gone(t, tid, status);
+			continue;
+		}
+		struct thr *th = thr_find(&t->thr, tid);
+		if (!th) {
+			/* A new child can stop before its parent's fork event arrives. */
+			th = thr_add(&t->thr, tid);
+			th->startup = true;
+		}
+		int sig = WSTOPSIG(status);
+		if (sig == (SIGTRAP | 0x80))
+			on_syscall_stop(t, th);
+		else if (status >> 16)
+			on_event_stop(t, th, status);
+		else
+			on_signal_stop(t, th, sig);
+	}
+	if (t->exec_errno)
+		return -t->exec_errno;
+	return t->exit_status;
+}
+
+void tracer_free(struct tracer *t)
+{
+	if (!t)
+		return;
+	if (t->exec_pipe >= 0)
+		close(t->exec_pipe);
+	thr_free(&t->thr);
+	free(t);
+}

@@ -1,0 +1,87 @@
+/*
+ * tracee: run or attach to processes under ptrace and report what they do.
+ *
+ * The engine owns process control only: PTRACE_SEIZE with syscall-good,
+ * clone/fork/vfork/exec/exit events, the wait loop, group-stops (LISTEN),
+ * signal re-injection, seccomp-filtered stops, detaching cleanly.  What an
+ * event means (decoding, printing) is the caller's, through on_event.
+ */
+#ifndef TRACEKIT_TRACEE_H
+#define TRACEKIT_TRACEE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+enum tr_kind {
+	TR_SYSCALL_ENTRY,	/* nr and args valid */
+	TR_SYSCALL_EXIT,	/* nr (from the entry), ret valid */
+	TR_SIGNAL,		/* a signal is about to be delivered: sig, si */
+	TR_GROUP_STOP,		/* stopped by sig (SIGSTOP, SIGTSTP, ...) */
+	TR_EXEC,		/* execve succeeded; old_tid is the thread that called it */
+	TR_EXITED,		/* status: exit code */
+	TR_KILLED,		/* sig, core */
+	TR_NEW,			/* a new thread or process joined the trace */
+	TR_DETACHED,		/* let go (Ctrl-C on -p) */
+};
+
+struct tr_event {
+	enum tr_kind kind;
+	pid_t tid;
+	pid_t tgid;
+	pid_t old_tid;
+	long nr;
+	uint64_t args[6];
+	int64_t ret;
+	int sig;
+	bool core;
+	int status;
+	siginfo_t si;
+	struct timespec ts;	/* CLOCK_REALTIME at the stop, for -t */
+	struct timespec mono;	/* CLOCK_MONOTONIC at the stop, for -T, -r, -c */
+	uint64_t ip, sp;	/* user registers at the stop, for -k */
+};
+
+/* What the caller wants done with a syscall, decided at its entry stop. */
+struct tr_action {
+	bool skip;		/* do not run the syscall... */
+	int64_t retval;		/* ...and make it return this (-errno for errors) */
+	int signal;		/* deliver this signal at exit (0: none) */
+	unsigned delay_enter_us, delay_exit_us;
+};
+
+struct tracer;
+
+struct tr_options {
+	bool follow;			/* -f: trace children and threads */
+	bool seccomp;			/* --seccomp-bpf: stop only on filtered syscalls */
+	const int *seccomp_nrs;		/* the syscalls to stop on */
+	int seccomp_n;
+	/* Called for every event; returning non-zero stops tracing (detach all). */
+	int (*on_event)(struct tracer *t, const struct tr_event *ev, struct tr_action *act, void *ctx);
+	void *ctx;
+};
+
+/* Fork and exec argv under trace; NULL and a message in err on failure. */
+struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char *err, size_t errlen);
+/* Seize every thread of each pid; NULL and a message in err on failure. */
+struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *o, char *err, size_t errlen);
+/*
+ * Run until every tracee is gone or tracer_stop() was called (from a signal
+ * handler: it only sets a flag).  Returns the exit status strace would:
+ * the first child's exit code, 128+signal if it was killed, 0 after detach.
+ */
+int tracer_run(struct tracer *t);
+void tracer_stop(struct tracer *t);
+void tracer_free(struct tracer *t);
+
+/* Read tracee memory (process_vm_readv, /proc/pid/mem fallback); bytes read or -1. */
+long tracer_read(void *tid_as_ptr, uint64_t addr, void *buf, size_t len);
+/* Number of tracees still traced. */
+int tracer_count(const struct tracer *t);
+/* True when tid is the only thread and process being traced (no [pid N] needed). */
+bool tracer_single(const struct tracer *t);
+
+#endif
