@@ -391,7 +391,8 @@ static int parse_syscall_set(struct ctx *c, const char *list, struct nset *out)
 
 	if (rest) {
 		copy = xstrdup(rest);
-		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (char *tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
 			any = true;
 			if (add_syscall_token(c, tok, &s) < 0) {
 				free(copy);
@@ -466,7 +467,8 @@ static int parse_token_set(struct ctx *c, const char *list, const struct token_k
 
 	if (rest) {
 		copy = xstrdup(rest);
-		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (char *tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
 			long n = k->number(tok);
 
 			any = true;
@@ -496,7 +498,8 @@ enum {
 /* when=FIRST[..LAST][+[STEP]]: FIRST and STEP in 1..65535, LAST in FIRST..65534. */
 static int parse_when(struct ctx *c, const char *val, struct inject_rule *r)
 {
-	static const char hint[] = "when=FIRST, FIRST+, FIRST+STEP, FIRST..LAST or FIRST..LAST+STEP, "
+	static const char hint[] = "when=FIRST, FIRST+, FIRST+STEP, FIRST..LAST or "
+				   "FIRST..LAST+STEP, "
 				   "numbers from 1 to 65535";
 	char *end;
 	long long v = parse_uint(val, 0xffff, "+.", &end);
@@ -750,7 +753,8 @@ static const char *const unsupported[] = {
 static const struct qualifier *find_qualifier(const char *expr, size_t len)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(qualifiers); i++)
-		if (strlen(qualifiers[i].name) == len && strncmp(qualifiers[i].name, expr, len) == 0)
+		if (strlen(qualifiers[i].name) == len &&
+		    strncmp(qualifiers[i].name, expr, len) == 0)
 			return &qualifiers[i];
 	return NULL;
 }

@@ -93,7 +93,11 @@ int sc_summary_set_sort(struct sc_summary *s, const char *key, char *err, size_t
 	for (i = 0; k[i]; i++)
 		if (k[i] == '_')
 			k[i] = '-';
-	for (i = 0; strlen(key) < sizeof(k) && i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
+	if (strlen(key) >= sizeof(k))
+		i = sizeof(sort_names) / sizeof(sort_names[0]);
+	else
+		i = 0;
+	for (; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
 		if (strcmp(sort_names[i].name, k) == 0) {
 			s->sort = sort_names[i].key;
 			return 0;
