@@ -1,0 +1,283 @@
+/*
+ * setsockopt and getsockopt: the option's name depends on its level, its
+ * value on both; ints print as [1], a few structs by field, the rest as a
+ * string of the option's length.
+ */
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <netinet/udp.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "print_net.h"
+
+#define OPTVAL_MAX 4096u	/* option bytes copied; far above any struct printed */
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+#ifndef SOL_PACKET
+#define SOL_PACKET 263
+#endif
+
+struct level_names {
+	int level;
+	const struct xlat *names;
+	const char *dflt;
+};
+
+static const struct level_names level_names[] = {
+	{ SOL_IP, &xlat_sock_ip_options, "IP_???" },
+	{ SOL_IPV6, &xlat_sock_ipv6_options, "IPV6_???" },
+	{ SOL_TCP, &xlat_sock_tcp_options, "TCP_???" },
+	{ SOL_UDP, &xlat_sock_udp_options, "UDP_???" },
+	{ SOL_NETLINK, &xlat_sock_netlink_options, "NETLINK_???" },
+	{ SOL_PACKET, &xlat_sock_packet_options, "PACKET_???" },
+};
+
+static void p_optname(struct sc_call *c, unsigned level, unsigned name, bool get)
+{
+	if (level == SOL_SOCKET) {
+		const char *s = xlat_str(&xlat_sock_options, name);
+		if (!s)
+			s = xlat_str(get ? &xlat_getsock_options : &xlat_setsock_options, name);
+		if (s)
+			out(c, "%s", s);
+		else
+			out(c, "%#x /* SO_??? */", name);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(level_names) / sizeof(level_names[0]); i++)
+		if ((unsigned)level_names[i].level == level) {
+			p_xval(c, level_names[i].names, name, level_names[i].dflt);
+			return;
+		}
+	out(c, "%u", name);
+}
+
+static void p_fd_level_name(struct sc_call *c, bool get)
+{
+	p_fd(c, c->args[0]);
+	p_sep(c);
+	p_xval(c, &xlat_socketlayers, (unsigned)c->args[1], "SOL_??");
+	p_sep(c);
+	p_optname(c, (unsigned)c->args[1], (unsigned)c->args[2], get);
+	p_sep(c);
+}
+
+/* SOL_SOCKET options whose value is an int. */
+static bool so_int_like(unsigned name)
+{
+	static const unsigned names[] = {
+		SO_DEBUG, SO_REUSEADDR, SO_DONTROUTE, SO_BROADCAST, SO_SNDBUF, SO_RCVBUF,
+		SO_KEEPALIVE, SO_OOBINLINE, SO_NO_CHECK, SO_PRIORITY, SO_BSDCOMPAT, SO_REUSEPORT,
+		SO_PASSCRED, SO_RCVLOWAT, SO_SNDLOWAT, SO_DETACH_FILTER, 29 /* SO_TIMESTAMP_OLD */,
+		SO_ACCEPTCONN, SO_SNDBUFFORCE, SO_RCVBUFFORCE, SO_PASSSEC,
+		35 /* SO_TIMESTAMPNS_OLD */, SO_MARK, 37 /* SO_TIMESTAMPING_OLD */, SO_RXQ_OVFL,
+		SO_WIFI_STATUS, SO_PEEK_OFF, SO_NOFCS, SO_LOCK_FILTER, SO_SELECT_ERR_QUEUE,
+		SO_BUSY_POLL, SO_INCOMING_CPU, SO_CNX_ADVICE, SO_INCOMING_NAPI_ID, SO_ZEROCOPY,
+		63, 64, 65 /* SO_TIMESTAMP{,NS,ING}_NEW */, 68 /* SO_DETACH_REUSEPORT_BPF */,
+		69 /* SO_PREFER_BUSY_POLL */, 70 /* SO_BUSY_POLL_BUDGET */, 73 /* SO_RESERVE_MEM */,
+		75 /* SO_RCVMARK */,
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i] == name)
+			return true;
+	return false;
+}
+
+/* [42], or the address when the int is not held. */
+static void p_int_at(struct sc_call *c, uint64_t addr)
+{
+	int v;
+	if (p_fetch(c, addr, &v, sizeof(v)) == 0)
+		out(c, "[%d]", v);
+}
+
+/* strace's printstr_ex(QUOTE_FORCE_HEX): every byte as \xNN. */
+static void p_hex_bytes(struct sc_call *c, uint64_t addr, int len)
+{
+	struct sc_fmt hex = c->fmt ? *c->fmt : (struct sc_fmt){ .strsize = 32 };
+	const struct sc_fmt *saved = c->fmt;
+	hex.xflag = 2;
+	c->fmt = &hex;
+	p_buf(c, addr, len);
+	c->fmt = saved;
+}
+
+static void p_linger(struct sc_call *c, uint64_t addr)
+{
+	struct linger l;
+	if (p_fetch(c, addr, &l, sizeof(l)) == 0)
+		out(c, "{l_onoff=%d, l_linger=%d}", l.l_onoff, l.l_linger);
+}
+
+static void p_mreq(struct sc_call *c, uint64_t addr)
+{
+	struct ip_mreq m;
+	if (p_fetch(c, addr, &m, sizeof(m)) < 0)
+		return;
+	out(c, "{");
+	pn_inet_addr(c, AF_INET, &m.imr_multiaddr, "imr_multiaddr");
+	out(c, ", ");
+	pn_inet_addr(c, AF_INET, &m.imr_interface, "imr_interface");
+	out(c, "}");
+}
+
+static void p_mreq6(struct sc_call *c, uint64_t addr)
+{
+	struct ipv6_mreq m;
+	if (p_fetch(c, addr, &m, sizeof(m)) < 0)
+		return;
+	out(c, "{");
+	pn_inet_addr(c, AF_INET6, &m.ipv6mr_multiaddr, "ipv6mr_multiaddr");
+	out(c, ", ipv6mr_interface=%u}", m.ipv6mr_interface);
+}
+
+/* The value strace prints when no level-specific rule applies. */
+static void p_optval_default(struct sc_call *c, uint64_t addr, int len)
+{
+	if (len == (int)sizeof(int))
+		p_int_at(c, addr);
+	else
+		p_buf(c, addr, len);
+}
+
+static void p_setsockopt_val(struct sc_call *c, unsigned level, unsigned name, uint64_t addr,
+			     int len)
+{
+	if (!addr) {
+		p_optval_default(c, addr, len);
+		return;
+	}
+	if (level == SOL_SOCKET && name == SO_LINGER) {
+		if (len < (int)sizeof(struct linger))
+			p_addr(c, addr);
+		else
+			p_linger(c, addr);
+		return;
+	}
+	if ((level == SOL_SOCKET && so_int_like(name)) || level == SOL_NETLINK) {
+		if (len < (int)sizeof(int))
+			p_addr(c, addr);
+		else
+			p_int_at(c, addr);
+		return;
+	}
+	if (level == SOL_IP && (name == IP_ADD_MEMBERSHIP || name == IP_DROP_MEMBERSHIP)) {
+		if (len < (int)sizeof(struct ip_mreq))
+			p_addr(c, addr);
+		else
+			p_mreq(c, addr);
+		return;
+	}
+	if (level == SOL_IPV6 && (name == IPV6_ADD_MEMBERSHIP || name == IPV6_DROP_MEMBERSHIP ||
+				  name == IPV6_JOIN_ANYCAST || name == IPV6_LEAVE_ANYCAST)) {
+		if (len < (int)sizeof(struct ipv6_mreq))
+			p_addr(c, addr);
+		else
+			p_mreq6(c, addr);
+		return;
+	}
+	p_optval_default(c, addr, len);
+}
+
+SC_DECODER(setsockopt, MEM_NBUF_IN(3, 4, OPTVAL_MAX))
+{
+	p_fd_level_name(c, false);
+	p_setsockopt_val(c, (unsigned)c->args[1], (unsigned)c->args[2], c->args[3],
+			 (int)c->args[4]);
+	out(c, ", %d", (int)c->args[4]);
+	return SC_DONE;
+}
+
+static void p_ucred_at(struct sc_call *c, uint64_t addr)
+{
+	struct ucred uc;
+	if (p_fetch(c, addr, &uc, sizeof(uc)) < 0)
+		return;
+	out(c, "{pid=%d, uid=", uc.pid);
+	out(c, uc.uid == (uid_t)-1 ? "-1" : "%u", uc.uid);
+	out(c, ", gid=");
+	out(c, uc.gid == (gid_t)-1 ? "-1" : "%u", uc.gid);
+	out(c, "}");
+}
+
+static void p_so_error(struct sc_call *c, uint64_t addr, int len)
+{
+	int err;
+	if (len < (int)sizeof(err)) {
+		p_hex_bytes(c, addr, len);
+		return;
+	}
+	if (p_fetch(c, addr, &err, sizeof(err)) < 0)
+		return;
+	const char *name = sc_errname(err);
+	if (name)
+		out(c, "[%s]", name);
+	else
+		out(c, "[%d]", err);
+}
+
+static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, uint64_t addr,
+			     int ulen, int rlen)
+{
+	if (ulen <= 0 || rlen <= 0 || !addr) {
+		p_addr(c, addr);
+		return;
+	}
+	if (level == SOL_SOCKET) {
+		if (name == SO_LINGER && rlen >= (int)sizeof(struct linger)) {
+			p_linger(c, addr);
+			return;
+		}
+		if (name == SO_PEERCRED && rlen >= (int)sizeof(struct ucred)) {
+			p_ucred_at(c, addr);
+			return;
+		}
+		if (name == SO_ERROR) {
+			p_so_error(c, addr, rlen);
+			return;
+		}
+		if (so_int_like(name)) {
+			if (rlen >= (int)sizeof(int))
+				p_int_at(c, addr);
+			else
+				p_hex_bytes(c, addr, rlen);
+			return;
+		}
+	}
+	if (level == SOL_NETLINK) {
+		p_int_at(c, addr);
+		return;
+	}
+	p_optval_default(c, addr, rlen);
+}
+
+SC_DECODER(getsockopt, MEM_BYTES_IN(4, sizeof(int)), MEM_NBUF_OUT_PTR(3, 4, OPTVAL_MAX))
+{
+	int ulen, rlen;
+	if (c->entering) {
+		p_fd_level_name(c, true);
+		if (c->args[4] && sc_mem_read(c, c->args[4], &ulen, sizeof(ulen)) == 0) {
+			pn_save_int(c, ulen);
+			return 0;
+		}
+		p_addr(c, c->args[3]);
+		p_sep(c);
+		p_addr(c, c->args[4]);
+		return SC_DONE;
+	}
+	ulen = pn_saved_int(c);
+	if (sc_failed(c) || sc_mem_read(c, c->args[4], &rlen, sizeof(rlen)) < 0) {
+		p_addr(c, c->args[3]);
+		out(c, ", [%d]", ulen);
+		return 0;
+	}
+	p_getsockopt_val(c, (unsigned)c->args[1], (unsigned)c->args[2], c->args[3], ulen, rlen);
+	if (ulen != rlen)
+		out(c, ", [%d => %d]", ulen, rlen);
+	else
+		out(c, ", [%d]", rlen);
+	return 0;
+}
