@@ -38,7 +38,7 @@ struct sc_output *out_open(const struct sc_options *o, char *err, size_t errlen)
 	w->o = o;
 	w->pid_plain = o->outfile && o->follow && !o->ff;
 	if (o->outfile && !o->ff) {
-		w->main.f = fopen(o->outfile, "w");
+		w->main.f = fopen(o->outfile, "we");
 		if (!w->main.f) {
 			snprintf(err, errlen, "cannot write '%s': %s", o->outfile, strerror(errno));
 			free(w);
@@ -75,7 +75,7 @@ static struct stream *stream_for(struct sc_output *w, pid_t tid)
 	s = xcalloc(1, sizeof(*s));
 	char path[4096];
 	snprintf(path, sizeof(path), "%s.%d", w->o->outfile, (int)tid);
-	s->f = fopen(path, "w");
+	s->f = fopen(path, "we");
 	if (!s->f) {
 		warnmsg("cannot write '%s': %s; its lines go to stderr", path, strerror(errno));
 		s->f = stderr;

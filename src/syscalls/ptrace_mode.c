@@ -17,16 +17,19 @@
 #include "session.h"
 #include "summary.h"
 #include "tracee/tracee.h"
-#if __has_include("tracee/unwind.h")	/* TEMP until -k and -y land */
-#include "tracee/fdpath.h"
+#if __has_include("tracee/unwind.h")	/* TEMP until -k lands */
 #include "tracee/unwind.h"
 #else
 struct tr_unwinder;
-struct tr_fdpath;
 static inline struct tr_unwinder *tr_unwind_new(void) { return NULL; }
 static inline int tr_unwind(struct tr_unwinder *u, pid_t a, pid_t b, struct strbuf *o) { (void)u; (void)a; (void)b; (void)o; return -1; }
 static inline void tr_unwind_invalidate(struct tr_unwinder *u, pid_t a) { (void)u; (void)a; }
 static inline void tr_unwind_free(struct tr_unwinder *u) { (void)u; }
+#endif
+#if __has_include("tracee/fdpath.h")	/* TEMP until -y lands */
+#include "tracee/fdpath.h"
+#else
+struct tr_fdpath;
 static inline struct tr_fdpath *tr_fdpath_new(int l) { (void)l; return NULL; }
 static inline int tr_fd_path(void *c, pid_t t, int fd, char *b, size_t l) { (void)c; (void)t; (void)fd; (void)b; (void)l; return -1; }
 static inline void tr_fdpath_free(struct tr_fdpath *f) { (void)f; }
@@ -312,7 +315,7 @@ static void on_gone(struct session *s, struct tracer *t, const struct tr_event *
 			p_signal(&c, (uint64_t)ev->sig);
 			sb_add(&text, ev->core ? " (core dumped) +++" : " +++");
 		}
-		out_set_multi(s->w, !tracer_single(t) || tracer_count(t) > 0);
+		out_set_multi(s->w, tracer_count(t) > 1);
 		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
 	}
 	out_set_multi(s->w, !tracer_single(t));

@@ -409,6 +409,10 @@ static void on_event_stop(struct tracer *t, struct thr *th, int status)
 		restart(t, th, 0);
 		return;
 	}
+	case PTRACE_EVENT_SECCOMP:
+		/* A filtered syscall's entry: PTRACE_GET_SYSCALL_INFO says SECCOMP. */
+		on_syscall_stop(t, th);
+		return;
 	case PTRACE_EVENT_STOP:
 		/* Our spawned child's first stop is our own SIGSTOP; a seized process may be stopped for real. */
 		if (stopping_signal(sig) && (!th->startup || th->attached)) {
