@@ -1,0 +1,239 @@
+/*
+ * Memory mappings and their attributes: mmap and friends, locking, advice,
+ * residency (mincore), membarrier.  Addresses print in hex, lengths in decimal.
+ */
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+
+#include "decoder.h"
+
+#define HUGE_SHIFT 26
+#define HUGE_MASK (0x3fu << HUGE_SHIFT)
+
+static void p_len(struct sc_call *c, uint64_t len)
+{
+	out(c, "%llu", (unsigned long long)len);
+}
+
+static void p_prot(struct sc_call *c, uint64_t prot)
+{
+	p_flags(c, &xlat_mmap_prot, prot, "PROT_???");
+}
+
+/* MAP_PRIVATE|MAP_ANONYMOUS|21<<MAP_HUGE_SHIFT: type, flags, then the huge page size. */
+static void p_mmap_flags(struct sc_call *c, uint64_t flags)
+{
+	p_xval(c, &xlat_mmap_types, flags & MAP_TYPE, "MAP_???");
+	uint64_t huge = flags & HUGE_MASK;
+	flags &= ~(uint64_t)(MAP_TYPE | HUGE_MASK);
+	if (flags) {
+		out(c, "|");
+		p_flags(c, &xlat_mmap_flags, flags, NULL);
+	}
+	if (huge)
+		out(c, "|%llu<<MAP_HUGE_SHIFT", (unsigned long long)(huge >> HUGE_SHIFT));
+}
+
+SC_DECODER(mmap)
+{
+	p_addr(c, c->args[0]);
+	p_sep(c);
+	p_len(c, c->args[1]);
+	p_sep(c);
+	p_prot(c, c->args[2]);
+	p_sep(c);
+	p_mmap_flags(c, c->args[3]);
+	p_sep(c);
+	p_fd(c, c->args[4]);
+	out(c, ", %#llx", (unsigned long long)c->args[5]);
+	c->rv = SC_RV_HEX;
+	return SC_DONE;
+}
+
+/* munmap, mlock, munlock: an address and a length. */
+SC_DECODER(munmap)
+{
+	p_addr(c, c->args[0]);
+	p_sep(c);
+	p_len(c, c->args[1]);
+	return SC_DONE;
+}
+
+SC_DECODER(mprotect)
+{
+	p_addr(c, c->args[0]);
+	p_sep(c);
+	p_len(c, c->args[1]);
+	p_sep(c);
+	p_prot(c, c->args[2]);
+	return SC_DONE;
+}
+
+SC_DECODER(pkey_mprotect)
+{
+	p_addr(c, c->args[0]);
+	p_sep(c);
+	p_len(c, c->args[1]);
+	p_sep(c);
+	p_prot(c, c->args[2]);
+	p_sep(c);
+	p_int(c, c->args[3]);
+	return SC_DONE;
+}
+
+SC_DECODER(brk)
+{
+	p_addr(c, c->args[0]);
+	c->rv = SC_RV_HEX;
+	return SC_DONE;
+}
+
+SC_DECODER(mremap)
+{
+	uint64_t flags = c->args[3];
+	p_addr(c, c->args[0]);
+	p_sep(c);
+	p_len(c, c->args[1]);
+	p_sep(c);
+	p_len(c, c->args[2]);
+	p_sep(c);
+	p_flags(c, &xlat_mremap_flags, flags, "MREMAP_???");
+	/* The new address is an argument only when the mapping may move to it. */
+	if ((flags & (MREMAP_MAYMOVE | MREMAP_FIXED)) == (MREMAP_MAYMOVE | MREMAP_FIXED)) {
+		p_sep(c);
+		p_addr(c, c->args[4]);
+	}
+	c->rv = SC_RV_HEX;
+	return SC_DONE;
+}
+
+SC_DECODER(madvise)
+{
+	p_addr(c, c->args[0]);
+	p_sep(c);
+	p_len(c, c->args[1]);
+	p_sep(c);
+	p_xval(c, &xlat_madvise_cmds, (unsigned)c->args[2], "MADV_???");
+	return SC_DONE;
+}
+
+SC_DECODER(msync)
+{
+	p_addr(c, c->args[0]);
+	p_sep(c);
+	p_len(c, c->args[1]);
+	p_sep(c);
+	p_flags(c, &xlat_msync_flags, (unsigned)c->args[2], "MS_???");
+	return SC_DONE;
+}
+
+SC_DECODER(mlock2)
+{
+	p_addr(c, c->args[0]);
+	p_sep(c);
+	p_len(c, c->args[1]);
+	p_sep(c);
+	p_flags(c, &xlat_mlock_flags, (unsigned)c->args[2], "MLOCK_???");
+	return SC_DONE;
+}
+
+SC_DECODER(mlockall)
+{
+	p_flags(c, &xlat_mlockall_flags, (unsigned)c->args[0], "MCL_???");
+	return SC_DONE;
+}
+
+#define PAGE_SIZE_ 4096u
+#define MINCORE_CAP 4096u	/* vector bytes copied (and printed before "...") at most */
+
+static size_t mincore_len(const struct sc_call *c)
+{
+	uint64_t pages = (c->args[1] + PAGE_SIZE_ - 1) / PAGE_SIZE_;
+	return pages < MINCORE_CAP ? (size_t)pages : MINCORE_CAP;
+}
+
+/* One byte per page: [1, 0, ...], abbreviated after -s entries unless -v. */
+SC_DECODER(mincore, MEM_FN(2, SC_MEM_BUF, SC_AT_EXIT, mincore_len))
+{
+	const unsigned char *v;
+	if (c->entering) {
+		p_addr(c, c->args[0]);
+		p_sep(c);
+		p_len(c, c->args[1]);
+		p_sep(c);
+		return 0;
+	}
+	size_t n = (size_t)((c->args[1] + PAGE_SIZE_ - 1) / PAGE_SIZE_);
+	size_t max = c->fmt && !c->fmt->verbose ? c->fmt->strsize : (size_t)-1;
+	long held = sc_failed(c) || !c->args[2] ? -1 : sc_mem_peek(c, c->args[2], n, &v);
+	if (held < 0 || (size_t)held < (n < MINCORE_CAP ? n : MINCORE_CAP)) {
+		p_addr(c, c->args[2]);
+		return 0;
+	}
+	out(c, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			p_sep(c);
+		if (i >= max || i >= (size_t)held) {
+			out(c, "...");
+			break;
+		}
+		out(c, "%u", v[i] & 1u);
+	}
+	out(c, "]");
+	return 0;
+}
+
+SC_DECODER(membarrier)
+{
+	unsigned cmd = (unsigned)c->args[0];
+	if (c->entering) {
+		p_xval(c, &xlat_membarrier_cmds, cmd, "MEMBARRIER_CMD_???");
+		p_sep(c);
+		p_flags(c, &xlat_membarrier_flags, (unsigned)c->args[1], "MEMBARRIER_CMD_FLAG_???");
+		return 0;
+	}
+	/* QUERY answers with the set of supported commands. */
+	if (cmd == 0 && !sc_failed(c) && c->ret > 0) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_flags(&sb, &xlat_membarrier_cmds, (uint64_t)c->ret, NULL);
+		/* rv_extra holds 127 bytes: a longer list would be cut, so none is shown. */
+		if (sb.len + 2 < sizeof(c->rv_extra))
+			snprintf(c->rv_extra, sizeof(c->rv_extra), "(%s)", sb_str(&sb));
+		sb_free(&sb);
+		c->rv = SC_RV_HEX;
+	}
+	return 0;
+}
+
+/* The vector names ranges of the target's memory: bases print as addresses. */
+SC_DECODER(process_madvise, MEM_ARRAY_IN(1, struct iovec, 2))
+{
+	struct iovec iov;
+	uint64_t n = c->args[2];
+	p_fd(c, c->args[0]);
+	p_sep(c);
+	if (!c->args[1] || sc_mem_read(c, c->args[1], &iov, sizeof(iov)) < 0) {
+		p_addr(c, c->args[1]);
+	} else {
+		out(c, "[");
+		for (uint64_t i = 0; i < n; i++) {
+			if (i)
+				p_sep(c);
+			if ((c->fmt && !c->fmt->verbose && i >= c->fmt->strsize) ||
+			    sc_mem_read(c, c->args[1] + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
+				out(c, "...");
+				break;
+			}
+			out(c, "{iov_base=");
+			p_addr(c, (uint64_t)(uintptr_t)iov.iov_base);
+			out(c, ", iov_len=%zu}", iov.iov_len);
+		}
+		out(c, "]");
+	}
+	out(c, ", %llu, ", (unsigned long long)n);
+	p_xval(c, &xlat_madvise_cmds, (unsigned)c->args[3], "MADV_???");
+	out(c, ", %#llx", (unsigned long long)c->args[4]);
+	return SC_DONE;
+}

@@ -1,0 +1,263 @@
+/*
+ * Clocks, sleeps and timers: clock_*, nanosleep, gettimeofday, time, times,
+ * POSIX timers, timerfds and interval timers.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <sys/times.h>
+
+#include "print_signal.h"
+#include "print_time.h"
+
+/*
+ * The remaining time of an interrupted sleep is what strace shows in the
+ * second timespec; the engine copies exit memory only for calls that
+ * succeeded, so an interrupted sleep shows the address, as on success.
+ */
+SC_DECODER(nanosleep, MEM_STRUCT_IN(0, struct timespec))
+{
+	if (c->entering) {
+		p_timespec(c, c->args[0]);
+		p_sep(c);
+		return 0;
+	}
+	p_addr(c, c->args[1]);
+	return 0;
+}
+
+SC_DECODER(clock_nanosleep, MEM_STRUCT_IN(2, struct timespec))
+{
+	if (c->entering) {
+		p_clockid(c, c->args[0]);
+		p_sep(c);
+		p_flags(c, &xlat_timer_flags, (unsigned)c->args[1], "TIMER_???");
+		p_sep(c);
+		p_timespec(c, c->args[2]);
+		p_sep(c);
+		return 0;
+	}
+	p_addr(c, c->args[3]);
+	return 0;
+}
+
+/* clock_gettime and clock_getres: the clock, then the time the kernel wrote. */
+SC_DECODER(clock_gettime, MEM_STRUCT_OUT(1, struct timespec))
+{
+	if (c->entering) {
+		p_clockid(c, c->args[0]);
+		p_sep(c);
+		return 0;
+	}
+	if (!p_failed_addr(c, c->args[1]))
+		p_timespec(c, c->args[1]);
+	return 0;
+}
+
+SC_DECODER(clock_settime, MEM_STRUCT_IN(1, struct timespec))
+{
+	p_clockid(c, c->args[0]);
+	p_sep(c);
+	p_timespec(c, c->args[1]);
+	return SC_DONE;
+}
+
+static void p_timezone(struct sc_call *c, uint64_t addr)
+{
+	struct timezone tz;
+	if (p_fetch(c, addr, &tz, sizeof(tz)) == 0)
+		out(c, "{tz_minuteswest=%d, tz_dsttime=%d}", tz.tz_minuteswest, tz.tz_dsttime);
+}
+
+SC_DECODER(gettimeofday, MEM_STRUCT_OUT(0, struct timeval), MEM_STRUCT_OUT(1, struct timezone))
+{
+	if (c->entering)
+		return 0;
+	if (!p_failed_addr(c, c->args[0]))
+		p_timeval(c, c->args[0]);
+	p_sep(c);
+	if (!p_failed_addr(c, c->args[1]))
+		p_timezone(c, c->args[1]);
+	return 0;
+}
+
+SC_DECODER(settimeofday, MEM_STRUCT_IN(0, struct timeval), MEM_STRUCT_IN(1, struct timezone))
+{
+	p_timeval(c, c->args[0]);
+	p_sep(c);
+	p_timezone(c, c->args[1]);
+	return SC_DONE;
+}
+
+/* time(NULL) = 1796032835 (2026-11-30T10:00:35+0000) */
+SC_DECODER(time, MEM_STRUCT_OUT(0, int64_t))
+{
+	int64_t t;
+	if (c->entering)
+		return 0;
+	if (!p_failed_addr(c, c->args[0]) && p_fetch(c, c->args[0], &t, sizeof(t)) == 0)
+		out(c, "[%lld]", (long long)t);
+	if (!sc_failed(c))
+		sc_time_comment(c->rv_extra, sizeof(c->rv_extra), c->ret);
+	return 0;
+}
+
+SC_DECODER(times, MEM_STRUCT_OUT(0, struct tms))
+{
+	struct tms t;
+	if (c->entering)
+		return 0;
+	c->rv = SC_RV_UDEC;
+	if (p_failed_addr(c, c->args[0]) || p_fetch(c, c->args[0], &t, sizeof(t)) < 0)
+		return 0;
+	out(c, "{tms_utime=%llu, tms_stime=%llu, tms_cutime=%llu, tms_cstime=%llu}",
+	    (unsigned long long)t.tms_utime, (unsigned long long)t.tms_stime,
+	    (unsigned long long)t.tms_cutime, (unsigned long long)t.tms_cstime);
+	return 0;
+}
+
+/* ---- POSIX timers -------------------------------------------------------- */
+
+static void p_sigevent(struct sc_call *c, uint64_t addr)
+{
+	struct sigevent sev;
+	if (p_fetch(c, addr, &sev, sizeof(sev)) < 0)
+		return;
+	out(c, "{");
+	if (sev.sigev_value.sival_ptr) {
+		out(c, "sigev_value={sival_int=%d, sival_ptr=", sev.sigev_value.sival_int);
+		p_addr(c, (uint64_t)(uintptr_t)sev.sigev_value.sival_ptr);
+		out(c, "}, ");
+	}
+	out(c, "sigev_signo=");
+	if (sev.sigev_notify == SIGEV_SIGNAL || sev.sigev_notify == SIGEV_THREAD ||
+	    sev.sigev_notify == SIGEV_THREAD_ID)
+		p_sig(c, sev.sigev_signo);
+	else
+		out(c, "%u", (unsigned)sev.sigev_signo);
+	out(c, ", sigev_notify=");
+	p_xval(c, &xlat_sigev_notify, (unsigned)sev.sigev_notify, "SIGEV_???");
+	if (sev.sigev_notify == SIGEV_THREAD_ID) {
+		out(c, ", sigev_notify_thread_id=%d", sev._sigev_un._tid);
+	} else if (sev.sigev_notify == SIGEV_THREAD) {
+		out(c, ", sigev_notify_function=");
+		p_addr(c, (uint64_t)(uintptr_t)sev._sigev_un._sigev_thread._function);
+		out(c, ", sigev_notify_attributes=");
+		p_addr(c, (uint64_t)(uintptr_t)sev._sigev_un._sigev_thread._attribute);
+	}
+	out(c, "}");
+}
+
+SC_DECODER(timer_create, MEM_STRUCT_IN(1, struct sigevent), MEM_STRUCT_OUT(2, int))
+{
+	int id;
+	if (c->entering) {
+		p_clockid(c, c->args[0]);
+		p_sep(c);
+		p_sigevent(c, c->args[1]);
+		p_sep(c);
+		return 0;
+	}
+	if (!p_failed_addr(c, c->args[2]) && p_fetch(c, c->args[2], &id, sizeof(id)) == 0)
+		out(c, "[%d]", id);
+	return 0;
+}
+
+SC_DECODER(timer_settime, MEM_STRUCT_IN(2, struct itimerspec), MEM_STRUCT_OUT(3, struct itimerspec))
+{
+	if (c->entering) {
+		out(c, "%d, ", (int)c->args[0]);
+		p_flags(c, &xlat_timer_flags, (unsigned)c->args[1], "TIMER_???");
+		p_sep(c);
+		p_itimerspec(c, c->args[2]);
+		p_sep(c);
+		return 0;
+	}
+	if (!p_failed_addr(c, c->args[3]))
+		p_itimerspec(c, c->args[3]);
+	return 0;
+}
+
+SC_DECODER(timer_gettime, MEM_STRUCT_OUT(1, struct itimerspec))
+{
+	if (c->entering) {
+		out(c, "%d, ", (int)c->args[0]);
+		return 0;
+	}
+	if (!p_failed_addr(c, c->args[1]))
+		p_itimerspec(c, c->args[1]);
+	return 0;
+}
+
+/* timer_delete and timer_getoverrun: one timer id. */
+SC_DECODER(timer_delete)
+{
+	p_int(c, c->args[0]);
+	return SC_DONE;
+}
+
+/* ---- timerfd ------------------------------------------------------------- */
+
+SC_DECODER(timerfd_create)
+{
+	p_clockid(c, c->args[0]);
+	p_sep(c);
+	p_flags(c, &xlat_timerfd_flags, (unsigned)c->args[1], "TFD_???");
+	c->rv = SC_RV_FD;
+	return SC_DONE;
+}
+
+SC_DECODER(timerfd_settime, MEM_STRUCT_IN(2, struct itimerspec), MEM_STRUCT_OUT(3, struct itimerspec))
+{
+	if (c->entering) {
+		p_fd(c, c->args[0]);
+		p_sep(c);
+		p_flags(c, &xlat_timerfd_flags, (unsigned)c->args[1], "TFD_???");
+		p_sep(c);
+		p_itimerspec(c, c->args[2]);
+		p_sep(c);
+		return 0;
+	}
+	if (!p_failed_addr(c, c->args[3]))
+		p_itimerspec(c, c->args[3]);
+	return 0;
+}
+
+SC_DECODER(timerfd_gettime, MEM_STRUCT_OUT(1, struct itimerspec))
+{
+	if (c->entering) {
+		p_fd(c, c->args[0]);
+		p_sep(c);
+		return 0;
+	}
+	if (!p_failed_addr(c, c->args[1]))
+		p_itimerspec(c, c->args[1]);
+	return 0;
+}
+
+/* ---- interval timers ----------------------------------------------------- */
+
+SC_DECODER(getitimer, MEM_STRUCT_OUT(1, struct itimerval))
+{
+	if (c->entering) {
+		p_xval(c, &xlat_itimer_which, (unsigned)c->args[0], "ITIMER_???");
+		p_sep(c);
+		return 0;
+	}
+	if (!p_failed_addr(c, c->args[1]))
+		p_itimerval(c, c->args[1]);
+	return 0;
+}
+
+SC_DECODER(setitimer, MEM_STRUCT_IN(1, struct itimerval), MEM_STRUCT_OUT(2, struct itimerval))
+{
+	if (c->entering) {
+		p_xval(c, &xlat_itimer_which, (unsigned)c->args[0], "ITIMER_???");
+		p_sep(c);
+		p_itimerval(c, c->args[1]);
+		p_sep(c);
+		return 0;
+	}
+	if (!p_failed_addr(c, c->args[2]))
+		p_itimerval(c, c->args[2]);
+	return 0;
+}

@@ -1,0 +1,144 @@
+/* Memory mappings: mmap flags, brk, mremap, advice, mincore; lines from strace 6.1. */
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "decode_harness.h"
+#include "tk_test.h"
+
+static void test_mmap_anonymous_returns_hex(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_mmap, 0, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		(uint64_t)-1, 0);
+	CHECK_STR(dh_run(&d, 0x7ff5bc0f9000), "mmap(NULL, 8192, PROT_READ|PROT_WRITE, "
+		  "MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7ff5bc0f9000");
+	dh_free(&d);
+}
+
+static void test_mmap_file_with_offset(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_mmap, 0x7ff5bbf32000, 1400832, PROT_READ | PROT_EXEC,
+		MAP_PRIVATE | MAP_FIXED | MAP_DENYWRITE, 3, 0x26000);
+	CHECK_STR(dh_run(&d, 0x7ff5bbf32000), "mmap(0x7ff5bbf32000, 1400832, PROT_READ|PROT_EXEC, "
+		  "MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE, 3, 0x26000) = 0x7ff5bbf32000");
+	dh_free(&d);
+}
+
+static void test_mmap_huge_page_size_and_unknown_prot(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_mmap, 0, 4096, PROT_READ, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB | (21u << 26),
+		(uint64_t)-1, 0);
+	CHECK_STR(dh_run(&d, -12), "mmap(NULL, 4096, PROT_READ, MAP_SHARED|MAP_ANONYMOUS|MAP_HUGETLB|"
+		  "21<<MAP_HUGE_SHIFT, -1, 0) = -1 ENOMEM (Cannot allocate memory)");
+	dh_free(&d);
+	dh_init(&d, SYS_mmap, 0x10000000, 4096, PROT_NONE,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_POPULATE, (uint64_t)-1, 0);
+	CHECK_STR(dh_run(&d, 0x10000000), "mmap(0x10000000, 4096, PROT_NONE, MAP_PRIVATE|MAP_ANONYMOUS|"
+		  "MAP_POPULATE|MAP_FIXED_NOREPLACE, -1, 0) = 0x10000000");
+	dh_free(&d);
+	dh_init(&d, SYS_mmap, 0, 4096, PROT_READ | 0x100, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
+		(uint64_t)-1, 0x1000);
+	CHECK_STR(dh_run(&d, -22), "mmap(NULL, 4096, PROT_READ|0x100, MAP_PRIVATE|MAP_ANONYMOUS|"
+		  "MAP_HUGETLB, -1, 0x1000) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
+static void test_brk_and_munmap(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_brk, 0, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0x55c725a03000), "brk(NULL) = 0x55c725a03000");
+	dh_free(&d);
+	dh_init(&d, SYS_munmap, (uint64_t)-1, 16384, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "munmap(0xffffffffffffffff, 16384) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_mlock, 0x7ff5bc0f7000, 4096, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "mlock(0x7ff5bc0f7000, 4096) = 0");
+	dh_free(&d);
+}
+
+static void test_mremap_fixed_prints_new_address(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_mremap, 0x10000000, 4096, 8192, MREMAP_MAYMOVE | MREMAP_FIXED, 0x20000000, 0);
+	CHECK_STR(dh_run(&d, 0x20000000), "mremap(0x10000000, 4096, 8192, MREMAP_MAYMOVE|MREMAP_FIXED, "
+		  "0x20000000) = 0x20000000");
+	dh_free(&d);
+	dh_init(&d, SYS_mremap, 0x7ff5bc0f7000, 8192, 16384, MREMAP_MAYMOVE, 0, 0);
+	CHECK_STR(dh_run(&d, -14), "mremap(0x7ff5bc0f7000, 8192, 16384, MREMAP_MAYMOVE) = -1 EFAULT (Bad address)");
+	dh_free(&d);
+}
+
+static void test_madvise_known_and_unknown(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_madvise, 0x7ff5bc0f7000, 8192, MADV_DONTNEED, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "madvise(0x7ff5bc0f7000, 8192, MADV_DONTNEED) = 0");
+	dh_free(&d);
+	dh_init(&d, SYS_madvise, 0x10000000, 4096, 12345, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "madvise(0x10000000, 4096, 0x3039 /* MADV_??? */) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
+static void test_msync_mlockall_mlock2(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_msync, 0x7ff5bc0f7000, 4096, MS_SYNC, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "msync(0x7ff5bc0f7000, 4096, MS_SYNC) = 0");
+	dh_free(&d);
+	dh_init(&d, SYS_mlockall, MCL_CURRENT, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "mlockall(MCL_CURRENT) = 0");
+	dh_free(&d);
+	dh_init(&d, SYS_mlock2, 0x7ffdb95bc6d8, 10, 1, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "mlock2(0x7ffdb95bc6d8, 10, MLOCK_ONFAULT) = 0");
+	dh_free(&d);
+	dh_init(&d, SYS_munlockall, 0, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "munlockall() = 0");
+	dh_free(&d);
+}
+
+static void test_mincore_vector(void)
+{
+	struct dh d;
+	unsigned char vec[2] = { 1, 0 };
+	dh_init(&d, SYS_mincore, 0x7ff5bc0f7000, 8192, 0x1000, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, vec, sizeof(vec));
+	CHECK_STR(dh_run(&d, 0), "mincore(0x7ff5bc0f7000, 8192, [1, 0]) = 0");
+	dh_free(&d);
+}
+
+static void test_membarrier_query_lists_commands(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_membarrier, 0, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0x9), "membarrier(MEMBARRIER_CMD_QUERY, 0) = 0x9 "
+		  "(MEMBARRIER_CMD_GLOBAL|MEMBARRIER_CMD_PRIVATE_EXPEDITED)");
+	dh_free(&d);
+}
+
+static void test_pkey_mprotect_and_process_madvise(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_pkey_mprotect, 0x10000000, 4096, PROT_READ | PROT_WRITE, (uint64_t)-1, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "pkey_mprotect(0x10000000, 4096, PROT_READ|PROT_WRITE, -1) = 0");
+	dh_free(&d);
+	uint64_t iov[2] = { 0x10000000, 4096 };
+	dh_init(&d, SYS_process_madvise, 4, 0x1000, 1, MADV_COLD, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, iov, sizeof(iov));
+	CHECK_STR(dh_run(&d, -12), "process_madvise(4, [{iov_base=0x10000000, iov_len=4096}], 1, "
+		  "MADV_COLD, 0) = -1 ENOMEM (Cannot allocate memory)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_mmap_anonymous_returns_hex),
+	TK_CASE(test_mmap_file_with_offset),
+	TK_CASE(test_mmap_huge_page_size_and_unknown_prot),
+	TK_CASE(test_brk_and_munmap),
+	TK_CASE(test_mremap_fixed_prints_new_address),
+	TK_CASE(test_madvise_known_and_unknown),
+	TK_CASE(test_msync_mlockall_mlock2),
+	TK_CASE(test_mincore_vector),
+	TK_CASE(test_membarrier_query_lists_commands),
+	TK_CASE(test_pkey_mprotect_and_process_madvise))

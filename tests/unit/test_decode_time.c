@@ -1,0 +1,146 @@
+/* Clocks, sleeps, timers; lines from strace 6.1. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/times.h>
+#include <time.h>
+
+#include "decode_harness.h"
+#include "tk_test.h"
+
+static void test_clock_nanosleep_relative(void)
+{
+	struct dh d;
+	struct timespec ts = { 0, 1000000 };
+	dh_init(&d, SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, 0x1000, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &ts, sizeof(ts));
+	CHECK_STR(dh_run(&d, 0), "clock_nanosleep(CLOCK_MONOTONIC, 0, {tv_sec=0, tv_nsec=1000000}, NULL) = 0");
+	dh_free(&d);
+	dh_init(&d, SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, 0x1000, 0, 0, 0);
+	memset(&ts, 0, sizeof(ts));
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &ts, sizeof(ts));
+	CHECK_STR(dh_run(&d, 0), "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=0, tv_nsec=0}, NULL) = 0");
+	dh_free(&d);
+}
+
+static void test_nanosleep(void)
+{
+	struct dh d;
+	struct timespec ts = { 0, 0 };
+	dh_init(&d, SYS_nanosleep, 0x1000, 0, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &ts, sizeof(ts));
+	CHECK_STR(dh_run(&d, 0), "nanosleep({tv_sec=0, tv_nsec=0}, NULL) = 0");
+	dh_free(&d);
+}
+
+static void test_clock_settime_unreadable_prints_address(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_clock_settime, CLOCK_REALTIME, 1, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -14), "clock_settime(CLOCK_REALTIME, 0x1) = -1 EFAULT (Bad address)");
+	dh_free(&d);
+}
+
+static void test_clock_getres_shares_clock_gettime(void)
+{
+	struct dh d;
+	struct timespec ts = { 0, 1 };
+	dh_init(&d, SYS_clock_getres, CLOCK_MONOTONIC, 0x1000, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &ts, sizeof(ts));
+	CHECK_STR(dh_run(&d, 0), "clock_getres(CLOCK_MONOTONIC, {tv_sec=0, tv_nsec=1}) = 0");
+	dh_free(&d);
+}
+
+static void test_gettimeofday_and_settimeofday_null(void)
+{
+	struct dh d;
+	struct timeval tv = { 1796032835, 886071 };
+	dh_init(&d, SYS_gettimeofday, 0x1000, 0, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &tv, sizeof(tv));
+	CHECK_STR(dh_run(&d, 0), "gettimeofday({tv_sec=1796032835, tv_usec=886071}, NULL) = 0");
+	dh_free(&d);
+	dh_init(&d, SYS_settimeofday, 0, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "settimeofday(NULL, NULL) = 0");
+	dh_free(&d);
+}
+
+static void test_time_comment_in_utc(void)
+{
+	struct dh d;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	dh_init(&d, SYS_time, 0, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 1796032835), "time(NULL) = 1796032835 (2026-11-30T10:00:35+0000)");
+	dh_free(&d);
+}
+
+static void test_times(void)
+{
+	struct dh d;
+	struct tms t = { 0, 0, 0, 0 };
+	dh_init(&d, SYS_times, 0x1000, 0, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &t, sizeof(t));
+	CHECK_STR(dh_run(&d, 1718002377), "times({tms_utime=0, tms_stime=0, tms_cutime=0, tms_cstime=0}) = 1718002377");
+	dh_free(&d);
+}
+
+static void test_posix_timer_lifecycle(void)
+{
+	struct dh d;
+	struct sigevent sev;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = SIGUSR1;
+	int id = 0;
+	dh_init(&d, SYS_timer_create, CLOCK_MONOTONIC, 0x1000, 0x2000, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &sev, sizeof(sev));
+	dh_mem(&d, SC_AT_EXIT, 0x2000, &id, sizeof(id));
+	CHECK_STR(dh_run(&d, 0), "timer_create(CLOCK_MONOTONIC, {sigev_signo=SIGUSR1, "
+		  "sigev_notify=SIGEV_SIGNAL}, [0]) = 0");
+	dh_free(&d);
+
+	struct itimerspec its = { { 0, 0 }, { 5, 0 } };
+	dh_init(&d, SYS_timer_settime, 0, 0, 0x1000, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &its, sizeof(its));
+	CHECK_STR(dh_run(&d, 0), "timer_settime(0, 0, {it_interval={tv_sec=0, tv_nsec=0}, "
+		  "it_value={tv_sec=5, tv_nsec=0}}, NULL) = 0");
+	dh_free(&d);
+
+	dh_init(&d, SYS_timer_getoverrun, 0, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "timer_getoverrun(0) = 0");
+	dh_free(&d);
+}
+
+static void test_timerfd_and_itimers(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_timerfd_create, CLOCK_MONOTONIC, 02000000, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 3), "timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC) = 3");
+	dh_free(&d);
+
+	struct itimerspec its = { { 0, 0 }, { 0, 999853327 } };
+	dh_init(&d, SYS_timerfd_gettime, 3, 0x1000, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &its, sizeof(its));
+	CHECK_STR(dh_run(&d, 0), "timerfd_gettime(3, {it_interval={tv_sec=0, tv_nsec=0}, "
+		  "it_value={tv_sec=0, tv_nsec=999853327}}) = 0");
+	dh_free(&d);
+
+	struct itimerval itv = { { 0, 0 }, { 0, 0 } };
+	dh_init(&d, SYS_setitimer, ITIMER_REAL, 0x1000, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &itv, sizeof(itv));
+	CHECK_STR(dh_run(&d, 0), "setitimer(ITIMER_REAL, {it_interval={tv_sec=0, tv_usec=0}, "
+		  "it_value={tv_sec=0, tv_usec=0}}, NULL) = 0");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_clock_nanosleep_relative),
+	TK_CASE(test_nanosleep),
+	TK_CASE(test_clock_settime_unreadable_prints_address),
+	TK_CASE(test_clock_getres_shares_clock_gettime),
+	TK_CASE(test_gettimeofday_and_settimeofday_null),
+	TK_CASE(test_time_comment_in_utc),
+	TK_CASE(test_times),
+	TK_CASE(test_posix_timer_lifecycle),
+	TK_CASE(test_timerfd_and_itimers))
