@@ -154,7 +154,11 @@ static size_t mincore_len(const struct sc_call *c)
 }
 
 /* One byte per page: [1, 0, ...], abbreviated after -s entries unless -v. */
-SC_DECODER(mincore, MEM_FN(2, SC_MEM_BUF, SC_AT_EXIT, mincore_len))
+/* .size caps the length: without it the engine would copy only -s bytes. */
+#define MEM_MINCORE_VEC { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_EXIT, .len_src = SC_LEN_FN,	\
+			  .len_fn = mincore_len, .size = MINCORE_CAP }
+
+SC_DECODER(mincore, MEM_MINCORE_VEC)
 {
 	const unsigned char *v;
 	if (c->entering) {

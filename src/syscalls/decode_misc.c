@@ -277,7 +277,11 @@ static size_t affinity_arg_len(const struct sc_call *c)
 	return c->args[1] < AFFINITY_CAP ? (size_t)c->args[1] : AFFINITY_CAP;
 }
 
-SC_DECODER(sched_getaffinity, MEM_FN(2, SC_MEM_BUF, SC_AT_EXIT, affinity_ret_len))
+/* .size caps the length: without it the engine would copy only -s bytes. */
+#define MEM_CPU_MASK(when_, fn)	{ .arg = 2, .kind = SC_MEM_BUF, .when = (when_), .len_src = SC_LEN_FN,	\
+				  .len_fn = (fn), .size = AFFINITY_CAP }
+
+SC_DECODER(sched_getaffinity, MEM_CPU_MASK(SC_AT_EXIT, affinity_ret_len))
 {
 	if (c->entering) {
 		out(c, "%d, %llu, ", (int)c->args[0], (unsigned long long)c->args[1]);
@@ -290,7 +294,7 @@ SC_DECODER(sched_getaffinity, MEM_FN(2, SC_MEM_BUF, SC_AT_EXIT, affinity_ret_len
 	return 0;
 }
 
-SC_DECODER(sched_setaffinity, MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, affinity_arg_len))
+SC_DECODER(sched_setaffinity, MEM_CPU_MASK(SC_AT_ENTRY, affinity_arg_len))
 {
 	out(c, "%d, %llu, ", (int)c->args[0], (unsigned long long)c->args[1]);
 	p_cpu_mask(c, c->args[2], c->args[1]);

@@ -145,7 +145,11 @@ static bool clone3_has_exit_part(const struct clone_args *a)
 	return a->flags & (CLONE_PIDFD | CLONE_PARENT_SETTID);
 }
 
-SC_DECODER(clone3, MEM_FN(0, SC_MEM_BUF, SC_AT_ENTRY, clone3_len))
+/* A length from clone3_len, capped (.size) at the struct this build knows. */
+#define MEM_CLONE_ARGS { .arg = 0, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .len_src = SC_LEN_FN,	\
+			 .len_fn = clone3_len, .size = sizeof(struct clone_args) }
+
+SC_DECODER(clone3, MEM_CLONE_ARGS)
 {
 	struct clone_args a = { 0 };
 	size_t size = clone3_len(c);

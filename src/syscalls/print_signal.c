@@ -183,6 +183,14 @@ static void p_si_user(struct sc_call *c, const siginfo_t *si)
 		p_si_value(c, si);
 }
 
+/* Clock ticks, with strace's reading in seconds (100 per second) when not zero. */
+static void p_clock_t(struct sc_call *c, const char *name, long v)
+{
+	out(c, ", %s=%ld", name, v);
+	if (v)
+		out(c, " /* %ld.%02ld s */", v / 100, v % 100);
+}
+
 static void p_si_kernel(struct sc_call *c, const siginfo_t *si)
 {
 	switch (si->si_signo) {
@@ -193,7 +201,8 @@ static void p_si_kernel(struct sc_call *c, const siginfo_t *si)
 			out(c, "%d", si->si_status);
 		else
 			p_sig(c, si->si_status);
-		out(c, ", si_utime=%ld, si_stime=%ld", (long)si->si_utime, (long)si->si_stime);
+		p_clock_t(c, "si_utime", si->si_utime);
+		p_clock_t(c, "si_stime", si->si_stime);
 		return;
 	case SIGILL:
 	case SIGFPE:
