@@ -174,6 +174,7 @@ struct sc_call {
 	enum sc_rv rv;
 	char rv_extra[128];	/* printed after the value: "(flags O_RDWR)" */
 	void *priv;		/* decoder's own state between entry and exit (freed by engine) */
+	long resumes;		/* restart_syscall: the call it resumes (-1: unknown) */
 };
 
 #define SC_DECODER(fn, ...)							\

@@ -221,8 +221,10 @@ void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx)
 {
 	if (!c->ent || !c->ent->dec)
 		return;
-	if (when == SC_AT_EXIT && sc_failed(c))
-		return;
+	/*
+	 * A failed call may still have written (nanosleep's remaining time on
+	 * EINTR): copy anyway, decoders decide what a failure shows.
+	 */
 	struct fetch f = { c, when, read, ctx };
 	for (const struct sc_mem_spec *s = c->ent->dec->mem; s->kind; s++)
 		if (s->when & when)

@@ -285,7 +285,7 @@ void p_iov(struct sc_call *c, uint64_t addr, uint64_t cnt, int64_t data_len)
 	for (uint64_t i = 0; i < cnt; i++) {
 		if (i)
 			p_sep(c);
-		if (i >= strsize(c)) {
+		if (i >= strsize(c) && !(c->fmt && c->fmt->verbose)) {
 			sb_add(c->out, "...");
 			break;
 		}

@@ -46,6 +46,7 @@ struct thread {
 	bool shown;		/* this call passes the filters */
 	bool printed_entry;
 	bool injected;
+	long interrupted;	/* the call a signal interrupted (ERESTART_RESTARTBLOCK), or -1 */
 	struct timespec start_real, start_mono;
 };
 
@@ -76,6 +77,7 @@ static struct thread *thread_get(struct session *s, pid_t tid, pid_t tgid)
 		return th;
 	th = xcalloc(1, sizeof(*th));
 	th->tgid = tgid;
+	th->interrupted = -1;
 	th->call.tid = tid;
 	th->call.fmt = &s->o->fmt;
 	th->call.out = &th->text;
@@ -141,6 +143,8 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	sb_reset(&th->text);
 	c->nr = ev->nr;
 	c->ent = sc_by_nr(ev->nr);
+	c->resumes = th->interrupted;
+	th->interrupted = -1;
 	memcpy(c->args, ev->args, sizeof(c->args));
 	th->in_call = true;
 	th->printed_entry = false;
@@ -187,9 +191,11 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 		return;
 	struct sc_call *c = &th->call;
 	th->in_call = false;
+	c->ret = ev->ret;
+	if (c->ret == -516)	/* ERESTART_RESTARTBLOCK: restart_syscall will resume it */
+		th->interrupted = c->nr;
 	if (!th->shown)
 		return;
-	c->ret = ev->ret;
 	double took = seconds_between(&th->start_mono, &ev->mono);
 	if (s->sum)
 		sc_summary_add(s->sum, c->nr, (uint64_t)(took * 1e9), sc_failed(c));
