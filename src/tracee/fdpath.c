@@ -1,0 +1,470 @@
+/*
+ * Descriptor paths for -y/-yy; see fdpath.h.
+ *
+ * -y is readlink(/proc/TID/fd/N).  -yy adds what strace 6.1 adds: sockets
+ * described by protocol (the kernel names it in the "system.sockprotoname"
+ * xattr of the fd) and by the addresses a NETLINK_SOCK_DIAG query returns
+ * for the socket's inode; device numbers for char/block devices; the pid of
+ * a pidfd.  A socket whose protocol we know but the kernel does not list
+ * (unbound, or a diag module missing) prints as PROTO:[inode]; one of an
+ * unknown protocol stays socket:[inode].
+ */
+#include "fdpath.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/netlink_diag.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+
+#include "util/die.h"
+#include "util/strbuf.h"
+
+#ifndef IPPROTO_L2TP
+# define IPPROTO_L2TP 115	/* linux/in.h has it; glibc's netinet/in.h does not */
+#endif
+
+struct tr_fdpath {
+	int level;
+};
+
+struct tr_fdpath *tr_fdpath_new(int level)
+{
+	struct tr_fdpath *p = xcalloc(1, sizeof(*p));
+
+	p->level = level;
+	return p;
+}
+
+void tr_fdpath_free(struct tr_fdpath *p)
+{
+	free(p);
+}
+
+/* ---- sock_diag queries ---------------------------------------------------- */
+
+enum sk_kind { SK_INET, SK_UNIX, SK_NETLINK };
+
+/* Protocol names as the kernel's struct proto calls them. */
+static const struct sk_proto {
+	const char *name;
+	enum sk_kind kind;
+	int family, protocol;
+} sk_protos[] = {
+	{ "TCP", SK_INET, AF_INET, IPPROTO_TCP },
+	{ "UDP", SK_INET, AF_INET, IPPROTO_UDP },
+	{ "UDPLITE", SK_INET, AF_INET, IPPROTO_UDPLITE },
+	{ "DCCP", SK_INET, AF_INET, IPPROTO_DCCP },
+	{ "SCTP", SK_INET, AF_INET, IPPROTO_SCTP },
+	{ "L2TP/IP", SK_INET, AF_INET, IPPROTO_L2TP },
+	{ "PING", SK_INET, AF_INET, IPPROTO_ICMP },
+	{ "RAW", SK_INET, AF_INET, IPPROTO_RAW },
+	{ "TCPv6", SK_INET, AF_INET6, IPPROTO_TCP },
+	{ "UDPv6", SK_INET, AF_INET6, IPPROTO_UDP },
+	{ "UDPLITEv6", SK_INET, AF_INET6, IPPROTO_UDPLITE },
+	{ "DCCPv6", SK_INET, AF_INET6, IPPROTO_DCCP },
+	{ "SCTPv6", SK_INET, AF_INET6, IPPROTO_SCTP },
+	{ "L2TP/IPv6", SK_INET, AF_INET6, IPPROTO_L2TP },
+	{ "PINGv6", SK_INET, AF_INET6, IPPROTO_ICMP },
+	{ "RAWv6", SK_INET, AF_INET6, IPPROTO_RAW },
+	{ "UNIX", SK_UNIX, AF_UNIX, 0 },
+	{ "UNIX-STREAM", SK_UNIX, AF_UNIX, 0 },
+	{ "NETLINK", SK_NETLINK, AF_NETLINK, 0 },
+};
+
+static const char *const netlink_names[] = {
+	[NETLINK_ROUTE] = "ROUTE",
+	[NETLINK_UNUSED] = "UNUSED",
+	[NETLINK_USERSOCK] = "USERSOCK",
+	[NETLINK_FIREWALL] = "FIREWALL",
+	[NETLINK_SOCK_DIAG] = "SOCK_DIAG",
+	[NETLINK_NFLOG] = "NFLOG",
+	[NETLINK_XFRM] = "XFRM",
+	[NETLINK_SELINUX] = "SELINUX",
+	[NETLINK_ISCSI] = "ISCSI",
+	[NETLINK_AUDIT] = "AUDIT",
+	[NETLINK_FIB_LOOKUP] = "FIB_LOOKUP",
+	[NETLINK_CONNECTOR] = "CONNECTOR",
+	[NETLINK_NETFILTER] = "NETFILTER",
+	[NETLINK_IP6_FW] = "IP6_FW",
+	[NETLINK_DNRTMSG] = "DNRTMSG",
+	[NETLINK_KOBJECT_UEVENT] = "KOBJECT_UEVENT",
+	[NETLINK_GENERIC] = "GENERIC",
+	[NETLINK_SCSITRANSPORT] = "SCSITRANSPORT",
+	[NETLINK_ECRYPTFS] = "ECRYPTFS",
+	[NETLINK_RDMA] = "RDMA",
+	[NETLINK_CRYPTO] = "CRYPTO",
+	[NETLINK_SMC] = "SMC",
+};
+
+/* One query's context: what we look for and where the answer goes. */
+struct sk_query {
+	const struct sk_proto *proto;
+	unsigned long inode;
+	struct strbuf *out;
+};
+
+/* Parse one reply message: 1 found (out written), 0 not this one, -1 stop. */
+typedef int (*sk_parse_fn)(struct sk_query *q, const struct nlmsghdr *h);
+
+static bool sk_send(int fd, void *req, size_t len)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+
+	while (sendto(fd, req, len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
+		if (errno != EINTR)
+			return false;
+	return true;
+}
+
+/* Read replies until one matches, the dump ends, or an error. */
+static bool sk_receive(int fd, struct sk_query *q, sk_parse_fn parse)
+{
+	static union {
+		struct nlmsghdr h;
+		char buf[32768];
+	} rx;
+
+	for (;;) {
+		ssize_t n = recv(fd, rx.buf, sizeof(rx.buf), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		for (struct nlmsghdr *h = &rx.h; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR)
+				return false;
+			int r = parse(q, h);
+			if (r)
+				return r > 0;
+		}
+	}
+}
+
+static int inet_parse(struct sk_query *q, const struct nlmsghdr *h)
+{
+	static const uint8_t zero[16];
+	const struct inet_diag_msg *m = NLMSG_DATA(h);
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+
+	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)))
+		return -1;
+	if (m->idiag_inode != q->inode)
+		return 0;
+
+	int af = m->idiag_family;
+	size_t alen = af == AF_INET6 ? 16 : 4;
+	const char *ob = af == AF_INET6 ? "[" : "", *cb = af == AF_INET6 ? "]" : "";
+	if ((af != AF_INET && af != AF_INET6) || !inet_ntop(af, m->id.idiag_src, src, sizeof(src)))
+		return -1;
+	sb_printf(q->out, "%s:[%s%s%s:%u", q->proto->name, ob, src, cb, ntohs(m->id.idiag_sport));
+	/* A peer only when connected: strace leaves "->" out otherwise. */
+	if (m->id.idiag_dport || memcmp(m->id.idiag_dst, zero, alen)) {
+		if (!inet_ntop(af, m->id.idiag_dst, dst, sizeof(dst)))
+			return -1;
+		sb_printf(q->out, "->%s%s%s:%u", ob, dst, cb, ntohs(m->id.idiag_dport));
+	}
+	sb_addc(q->out, ']');
+	return 1;
+}
+
+static bool inet_lookup(int fd, struct sk_query *q)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct inet_diag_req_v2 req;
+	} msg = {
+		.nlh = {
+			.nlmsg_len = sizeof(msg),
+			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+		},
+		.req = {
+			.sdiag_family = q->proto->family,
+			.sdiag_protocol = q->proto->protocol,
+			.idiag_states = ~0u,
+		},
+	};
+
+	return sk_send(fd, &msg, sizeof(msg)) && sk_receive(fd, q, inet_parse);
+}
+
+/* The C escape letter strace uses for c, or 0. */
+static char escape_letter(unsigned char c)
+{
+	switch (c) {
+	case '"': return '"';
+	case '\\': return '\\';
+	case '\f': return 'f';
+	case '\n': return 'n';
+	case '\r': return 'r';
+	case '\t': return 't';
+	case '\v': return 'v';
+	}
+	return 0;
+}
+
+/* strace's quoting of a socket path: C escapes, short octal for the rest. */
+static void quote_path(struct strbuf *out, const char *s, size_t n)
+{
+	sb_addc(out, '"');
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char e = escape_letter(c);
+
+		if (e) {
+			sb_addc(out, '\\');
+			sb_addc(out, e);
+		} else if (c >= ' ' && c < 0x7f) {
+			sb_addc(out, (char)c);
+		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7') {
+			sb_printf(out, "\\%03o", c);	/* a digit follows: all three */
+		} else {
+			sb_printf(out, "\\%o", c);
+		}
+	}
+	sb_addc(out, '"');
+}
+
+static int unix_parse(struct sk_query *q, const struct nlmsghdr *h)
+{
+	const struct unix_diag_msg *m = NLMSG_DATA(h);
+	int rta_len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*m));
+	const char *path = NULL;
+	size_t path_len = 0;
+	uint32_t peer = 0;
+
+	if (rta_len < 0 || m->udiag_family != AF_UNIX)
+		return -1;
+	if (m->udiag_ino != q->inode)
+		return 0;
+	for (struct rtattr *a = (struct rtattr *)(m + 1); RTA_OK(a, rta_len); a = RTA_NEXT(a, rta_len)) {
+		if (a->rta_type == UNIX_DIAG_NAME && !path) {
+			path = RTA_DATA(a);
+			path_len = RTA_PAYLOAD(a);
+		} else if (a->rta_type == UNIX_DIAG_PEER && RTA_PAYLOAD(a) >= sizeof(peer)) {
+			memcpy(&peer, RTA_DATA(a), sizeof(peer));
+		}
+	}
+	/* Neither bound nor connected: nothing to add to the inode. */
+	if (!peer && !path_len)
+		return -1;
+	sb_printf(q->out, "%s:[%lu", q->proto->name, q->inode);
+	if (peer)
+		sb_printf(q->out, "->%u", peer);
+	if (path_len) {
+		sb_addc(q->out, ',');
+		if (path[0] == '\0') {		/* abstract namespace */
+			sb_addc(q->out, '@');
+			quote_path(q->out, path + 1, path_len - 1);
+		} else {
+			quote_path(q->out, path, path_len);
+		}
+	}
+	sb_addc(q->out, ']');
+	return 1;
+}
+
+static bool unix_lookup(int fd, struct sk_query *q)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req req;
+	} msg = {
+		.nlh = {
+			.nlmsg_len = sizeof(msg),
+			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			.nlmsg_flags = NLM_F_REQUEST,
+		},
+		.req = {
+			.sdiag_family = AF_UNIX,
+			.udiag_ino = (uint32_t)q->inode,
+			.udiag_states = ~0u,
+			.udiag_show = UDIAG_SHOW_NAME | UDIAG_SHOW_PEER,
+			.udiag_cookie = { ~0u, ~0u },	/* by inode, any cookie */
+		},
+	};
+
+	return sk_send(fd, &msg, sizeof(msg)) && sk_receive(fd, q, unix_parse);
+}
+
+static int netlink_parse(struct sk_query *q, const struct nlmsghdr *h)
+{
+	const struct netlink_diag_msg *m = NLMSG_DATA(h);
+	size_t nnames = sizeof(netlink_names) / sizeof(netlink_names[0]);
+
+	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)) || m->ndiag_family != AF_NETLINK)
+		return -1;
+	if (m->ndiag_ino != q->inode)
+		return 0;
+	if (m->ndiag_protocol < nnames && netlink_names[m->ndiag_protocol])
+		sb_printf(q->out, "%s:[%s:%u]", q->proto->name,
+			  netlink_names[m->ndiag_protocol], m->ndiag_portid);
+	else
+		sb_printf(q->out, "%s:[%u]", q->proto->name, m->ndiag_protocol);
+	return 1;
+}
+
+static bool netlink_lookup(int fd, struct sk_query *q)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct netlink_diag_req req;
+	} msg = {
+		.nlh = {
+			.nlmsg_len = sizeof(msg),
+			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+		},
+		.req = {
+			.sdiag_family = AF_NETLINK,
+			.sdiag_protocol = NDIAG_PROTO_ALL,
+		},
+	};
+
+	return sk_send(fd, &msg, sizeof(msg)) && sk_receive(fd, q, netlink_parse);
+}
+
+static const struct sk_proto *sk_proto_of(const char *fdlink)
+{
+	char name[64];
+	ssize_t n = getxattr(fdlink, "system.sockprotoname", name, sizeof(name) - 1);
+
+	if (n <= 0)
+		return NULL;
+	name[n] = '\0';
+	for (size_t i = 0; i < sizeof(sk_protos) / sizeof(sk_protos[0]); i++)
+		if (!strcmp(name, sk_protos[i].name))
+			return &sk_protos[i];
+	return NULL;
+}
+
+/*
+ * The -yy text of socket inode (fd's link in fdlink) into out; false when
+ * the protocol is not one we decode.  A fresh diag socket per lookup: a
+ * dump we stop reading halfway must not leak into the next query.
+ */
+static bool sk_describe(const char *fdlink, unsigned long inode, struct strbuf *out)
+{
+	const struct sk_proto *proto = sk_proto_of(fdlink);
+	struct sk_query q = { proto, inode, out };
+	bool found = false;
+
+	if (!proto)
+		return false;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (fd >= 0) {
+		if (proto->kind == SK_INET)
+			found = inet_lookup(fd, &q);
+		else if (proto->kind == SK_UNIX)
+			found = unix_lookup(fd, &q);
+		else
+			found = netlink_lookup(fd, &q);
+		close(fd);
+	}
+	if (!found) {
+		sb_reset(out);
+		sb_printf(out, "%s:[%lu]", proto->name, inode);
+	}
+	return true;
+}
+
+/* ---- -yy extras ------------------------------------------------------------ */
+
+/* "pid:N" for a pidfd, from its fdinfo; false if not readable. */
+static bool pidfd_describe(pid_t tid, int fd, struct strbuf *out)
+{
+	char name[64], line[256];
+	bool found = false;
+
+	snprintf(name, sizeof(name), "/proc/%d/fdinfo/%d", (int)tid, fd);
+	FILE *f = fopen(name, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		int pid;
+		if (sscanf(line, "Pid:\t%d", &pid) == 1 && pid > 0) {
+			sb_printf(out, "pid:%d", pid);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* path<char M:m> / path<block M:m>, inside any " (deleted)" suffix. */
+static void device_describe(const char *fdlink, const char *target, struct strbuf *out)
+{
+	static const char deleted[] = " (deleted)";
+	struct stat st;
+	size_t n = strlen(target), dl = sizeof(deleted) - 1;
+	bool gone = n > dl && !strcmp(target + n - dl, deleted);
+
+	sb_add(out, target);
+	if (stat(fdlink, &st) < 0 || (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)))
+		return;
+	if (gone)
+		sb_truncate(out, n - dl);
+	sb_printf(out, "<%s %u:%u>", S_ISCHR(st.st_mode) ? "char" : "block",
+		  major(st.st_rdev), minor(st.st_rdev));
+	if (gone)
+		sb_add(out, deleted);
+}
+
+static void describe(pid_t tid, int fd, const char *fdlink, const char *target,
+		     struct strbuf *out)
+{
+	unsigned long inode;
+	char end;
+
+	if (sscanf(target, "socket:[%lu%c", &inode, &end) == 2 && end == ']' &&
+	    sk_describe(fdlink, inode, out))
+		return;
+	if (!strcmp(target, "anon_inode:[pidfd]") && pidfd_describe(tid, fd, out))
+		return;
+	device_describe(fdlink, target, out);
+}
+
+int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
+{
+	const struct tr_fdpath *p = ctx;
+	char fdlink[64], target[PATH_MAX + 1];
+	struct strbuf out = STRBUF_INIT;
+
+	if (!p || !len || (fd < 0 && fd != AT_FDCWD))
+		return -1;
+	if (fd == AT_FDCWD)
+		snprintf(fdlink, sizeof(fdlink), "/proc/%d/cwd", (int)tid);
+	else
+		snprintf(fdlink, sizeof(fdlink), "/proc/%d/fd/%d", (int)tid, fd);
+	ssize_t n = readlink(fdlink, target, sizeof(target) - 1);
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+
+	if (p->level >= 2 && fd != AT_FDCWD)
+		describe(tid, fd, fdlink, target, &out);
+	else
+		sb_add(&out, target);
+
+	size_t copy = out.len < len - 1 ? out.len : len - 1;
+	memcpy(buf, sb_str(&out), copy);
+	buf[copy] = '\0';
+	sb_free(&out);
+	return (int)copy;
+}

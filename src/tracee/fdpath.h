@@ -1,0 +1,36 @@
+/*
+ * fdpath: what a tracee's descriptor refers to, for `tracekit syscalls -y`
+ * and `-yy`; the text strace prints between '<' and '>' after the number.
+ *
+ *	-y	/etc/passwd, pipe:[6789], socket:[12345], anon_inode:[eventfd]
+ *	-yy	also TCP:[127.0.0.1:41234->127.0.0.1:8080], UDPv6:[[::]:53],
+ *		UNIX-STREAM:[12345->12346], UNIX-STREAM:[12345,"/run/x.sock"],
+ *		NETLINK:[ROUTE:4213], /dev/null<char 1:3>, /dev/sda<block 8:0>,
+ *		pid:1234 (a pidfd)
+ *
+ * A deleted file's text ends in " (deleted)", as the kernel reports it;
+ * strace prints that suffix outside the brackets: </tmp/x>(deleted).
+ * Socket details come from NETLINK_SOCK_DIAG queries (inet_diag, unix_diag,
+ * netlink_diag) by inode, as strace does; nothing is cached between calls,
+ * since descriptors change under us.
+ */
+#ifndef TRACEKIT_TRACEE_FDPATH_H
+#define TRACEKIT_TRACEE_FDPATH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct tr_fdpath;
+
+/* level 1: -y, 2: -yy. */
+struct tr_fdpath *tr_fdpath_new(int level);
+void tr_fdpath_free(struct tr_fdpath *p);
+/*
+ * The text for fd in thread tid (any thread: /proc/TID is used), in buf
+ * (NUL-terminated, truncated to len - 1); its length, or -1 when fd is not
+ * open or tid is gone.  fd AT_FDCWD gives the thread's working directory.
+ * ctx is a struct tr_fdpath *; the signature is struct sc_fmt's fd_path.
+ */
+int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len);
+
+#endif
