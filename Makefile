@@ -32,4 +32,14 @@ install: all
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-fuzz
+
+# Coverage-guided fuzzing with clang's libFuzzer: each target for FUZZ_SECONDS.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=false
+	ninja -C build-fuzz
+	for t in decoders filter; do \
+		mkdir -p tests/fuzz/corpus-$$t && \
+		build-fuzz/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus-$$t tests/fuzz/corpus/$$t || exit 1; \
+	done

@@ -73,7 +73,8 @@ struct sc_mem_spec {
 	unsigned char when;	/* enum sc_when bits */
 	unsigned char len_src;	/* enum sc_len_src */
 	unsigned char len_arg;	/* for SC_LEN_ARG and SC_LEN_ARGPTR */
-	unsigned int size;	/* FIXED length; element size for arrays; cap for others (0: none) */
+	unsigned int size;	/* FIXED length; element size for arrays; else a cap (0: -s for
+				   buffers, 64 KiB for SC_LEN_FN) */
 	size_t (*len_fn)(const struct sc_call *c);
 };
 
@@ -172,7 +173,7 @@ struct sc_call {
 
 	/* Set by the decoder. */
 	enum sc_rv rv;
-	char rv_extra[128];	/* printed after the value: "(flags O_RDWR)" */
+	char rv_extra[512];	/* printed after the value: "(flags O_RDWR)" */
 	void *priv;		/* decoder's own state between entry and exit (freed by engine) */
 	long resumes;		/* restart_syscall: the call it resumes (-1: unknown) */
 };

@@ -770,7 +770,19 @@ static int bad_qualifier(struct ctx *c, const char *expr, size_t len)
 		    "fault", "unknown qualifier '%.*s'", (int)len, expr);
 }
 
+static int parse_expr(struct sc_filter *f, const char *expr, char *err, size_t errlen);
+
 int sc_filter_parse(struct sc_filter *f, const char *expr, char *err, size_t errlen)
+{
+	int rc = parse_expr(f, expr, err, errlen);
+	/* Errors quote the input: keep them one printable line whatever was typed. */
+	for (char *p = err; rc < 0 && errlen && *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			*p = '?';
+	return rc;
+}
+
+static int parse_expr(struct sc_filter *f, const char *expr, char *err, size_t errlen)
 {
 	struct ctx c = { expr, err, errlen };
 	size_t len = strcspn(expr, "=");

@@ -192,7 +192,7 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	case SC_MEM_BUF:
 		/* .size caps a variable length; uncapped buffers print as strings, up to -s. */
 		if (s->len_src != SC_LEN_FIXED)
-			n = cap(n, s->size ? s->size : strsize(f->c));
+			n = cap(n, s->size ? s->size : s->len_src == SC_LEN_FN ? ARRAY_CAP : strsize(f->c));
 		grab(f, addr, n);
 		break;
 	case SC_MEM_ARRAY:

@@ -65,33 +65,49 @@ void p_oct(struct sc_call *c, uint64_t v)
 	sb_printf(c->out, "%#03" PRIo64, v);
 }
 
-void p_fd(struct sc_call *c, uint64_t fd)
+/* The text -y prints between < and >: the path (or socket, pipe...) of fd. */
+static void p_fd_text(struct sc_call *c, int fd)
 {
-	int n = (int)fd;
-	sb_printf(c->out, "%d", n);
-	if (n < 0 || !c->fmt || !c->fmt->yflag || !c->fmt->fd_path)
-		return;
 	char path[4096];
-	int len = c->fmt->fd_path(c->fmt->fd_ctx, c->tid, n, path, sizeof(path));
+	int len = c->fmt->fd_path(c->fmt->fd_ctx, c->tid, fd, path, sizeof(path));
 	if (len < 0)
 		return;
+	path[len] = '\0';
+	/* The kernel marks unlinked files " (deleted)"; strace prints that after the >. */
+	const char *deleted = " (deleted)";
+	size_t dl = strlen(deleted);
+	bool gone = (size_t)len > dl && strcmp(path + len - dl, deleted) == 0 && path[0] == '/';
+	if (gone)
+		len -= (int)dl;
 	sb_addc(c->out, '<');
-	/* strace escapes only what would make the <...> ambiguous. */
 	for (int i = 0; i < len; i++) {
 		unsigned char ch = (unsigned char)path[i];
-		if (ch < ' ' || ch >= 0x7f || ch == '>' || ch == '\\')
-			sb_printf(c->out, "\\x%02x", ch);
+		/* Only what would make <...> ambiguous or unprintable is escaped, in octal. */
+		if (path[0] == '/' && (ch < ' ' || ch >= 0x7f || ch == '>' || ch == '\\'))
+			sb_printf(c->out, "\\%o", ch);
 		else
 			sb_addc(c->out, (char)ch);
 	}
 	sb_addc(c->out, '>');
+	if (gone)
+		sb_add(c->out, "(deleted)");
+}
+
+void p_fd(struct sc_call *c, uint64_t fd)
+{
+	int n = (int)fd;
+	sb_printf(c->out, "%d", n);
+	if (n >= 0 && c->fmt && c->fmt->yflag && c->fmt->fd_path)
+		p_fd_text(c, n);
 }
 
 void p_dirfd(struct sc_call *c, uint64_t fd)
 {
-	if ((int)fd == -100)
+	if ((int)fd == -100) {
 		sb_add(c->out, "AT_FDCWD");
-	else
+		if (c->fmt && c->fmt->yflag && c->fmt->fd_path)
+			p_fd_text(c, -100);
+	} else
 		p_fd(c, fd);
 }
 
@@ -309,7 +325,9 @@ void p_signal(struct sc_call *c, uint64_t sig)
 	const char *s = sc_signame((int)sig);
 	if (s)
 		sb_add(c->out, s);
-	else if ((int)sig >= 32 && (int)sig <= 64)
+	else if ((int)sig == 32)
+		sb_add(c->out, "SIGRTMIN");
+	else if ((int)sig > 32 && (int)sig <= 64)
 		sb_printf(c->out, "SIGRT_%d", (int)sig - 32);
 	else
 		sb_printf(c->out, "%d", (int)sig);

@@ -17,23 +17,8 @@
 #include "session.h"
 #include "summary.h"
 #include "tracee/tracee.h"
-#if __has_include("tracee/unwind.h")	/* TEMP until -k lands */
-#include "tracee/unwind.h"
-#else
-struct tr_unwinder;
-static inline struct tr_unwinder *tr_unwind_new(void) { return NULL; }
-static inline int tr_unwind(struct tr_unwinder *u, pid_t a, pid_t b, struct strbuf *o) { (void)u; (void)a; (void)b; (void)o; return -1; }
-static inline void tr_unwind_invalidate(struct tr_unwinder *u, pid_t a) { (void)u; (void)a; }
-static inline void tr_unwind_free(struct tr_unwinder *u) { (void)u; }
-#endif
-#if __has_include("tracee/fdpath.h")	/* TEMP until -y lands */
 #include "tracee/fdpath.h"
-#else
-struct tr_fdpath;
-static inline struct tr_fdpath *tr_fdpath_new(int l) { (void)l; return NULL; }
-static inline int tr_fd_path(void *c, pid_t t, int fd, char *b, size_t l) { (void)c; (void)t; (void)fd; (void)b; (void)l; return -1; }
-static inline void tr_fdpath_free(struct tr_fdpath *f) { (void)f; }
-#endif
+#include "tracee/unwind.h"
 #include "util/die.h"
 #include "util/tidmap.h"
 
@@ -175,6 +160,11 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	out_set_multi(s->w, !tracer_single(t));
 	out_call_entry(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&th->text));
 	th->printed_entry = true;
+	if (c->rv == SC_RV_NONE && c->done_at_entry) {
+		/* exit, exit_group: no return to wait for, "= ?" now, as strace does. */
+		out_call_gone(s->w, ev->tid, c->ent->name, true);
+		th->shown = false;
+	}
 }
 
 static void print_stack(struct session *s, struct thread *th, pid_t tid)
@@ -231,8 +221,11 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?",
 			      sb_str(&th->text) + th->entry_len, sb_str(ret));
 	}
-	if (s->unwind)
+	if (s->unwind) {
 		print_stack(s, th, ev->tid);
+		if (c->ent && (c->ent->classes & SC_MEMORY) && !sc_failed(c))
+			tr_unwind_invalidate(s->unwind, th->tgid);
+	}
 }
 
 /* The thread died inside a call (exit_group, or killed): "= ?". */
@@ -253,7 +246,8 @@ static void cut_short(struct session *s, pid_t tid, struct thread *th)
 	}
 	if (!th->printed_entry)
 		out_call_entry(s->w, tid, &th->start_real, &th->start_mono, sb_str(&th->text));
-	out_call_gone(s->w, tid, c->ent ? c->ent->name : "?", c->rv == SC_RV_NONE);
+	/* A call printed whole at entry just ends; any other was cut short. */
+	out_call_gone(s->w, tid, c->ent ? c->ent->name : "?", c->done_at_entry);
 }
 
 static void on_signal(struct session *s, const struct tr_event *ev)
@@ -296,6 +290,8 @@ static void on_gone(struct session *s, struct tracer *t, const struct tr_event *
 	cut_short(s, ev->tid, th);
 	pid_t tgid = th ? th->tgid : ev->tid;
 	thread_free(th);
+	if (s->unwind && tgid == ev->tid)
+		tr_unwind_invalidate(s->unwind, tgid);
 	if (s->o->summary == 1 || s->o->quiet >= 2)
 		return;
 	struct strbuf text = STRBUF_INIT;
