@@ -1,0 +1,143 @@
+/*
+ * ioctl: the request by name (or as _IOC(dir, type, nr, size) when it has
+ * none) and, for the common tty and file requests, the argument the way
+ * strace prints it.  How each request's argument prints is data: the table
+ * below; the memory it needs follows from the same table.
+ */
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+
+#include "decoder.h"
+#include "print_stat.h"
+
+enum ioctl_arg {
+	IA_HEX = 0,	/* not decoded: the raw argument in hex */
+	IA_NONE,	/* no argument at all (FIOCLEX) */
+	IA_INT,		/* the argument itself is an int (TIOCSCTTY) */
+	IA_INT_IN,	/* [n]: an int the kernel reads */
+	IA_INT_OUT,	/* [n]: an int the kernel writes */
+	IA_WINSZ_IN,	/* struct winsize the kernel reads */
+	IA_WINSZ_OUT,	/* struct winsize the kernel writes */
+	IA_FLUSH,	/* TCFLSH queue selector */
+	IA_XONC,	/* TCXONC action */
+};
+
+static const struct {
+	unsigned req;
+	unsigned char arg;
+} ioctl_args[] = {
+	{ FIOCLEX, IA_NONE }, { FIONCLEX, IA_NONE }, { TIOCEXCL, IA_NONE },
+	{ TIOCNXCL, IA_NONE }, { TIOCNOTTY, IA_NONE }, { TIOCSBRK, IA_NONE },
+	{ TIOCCBRK, IA_NONE }, { TIOCCONS, IA_NONE }, { TIOCVHANGUP, IA_NONE },
+	{ FIFREEZE, IA_NONE }, { FITHAW, IA_NONE },
+	{ TIOCSCTTY, IA_INT }, { TCSBRK, IA_INT }, { TCSBRKP, IA_INT }, { TIOCSIG, IA_INT },
+	{ FIONBIO, IA_INT_IN }, { FIOASYNC, IA_INT_IN }, { TIOCSPGRP, IA_INT_IN },
+	{ TIOCSETD, IA_INT_IN }, { TIOCSPTLCK, IA_INT_IN }, { TIOCSSOFTCAR, IA_INT_IN },
+	{ FIONREAD, IA_INT_OUT }, { TIOCOUTQ, IA_INT_OUT }, { TIOCGPGRP, IA_INT_OUT },
+	{ TIOCGSID, IA_INT_OUT }, { TIOCGETD, IA_INT_OUT }, { TIOCGPTN, IA_INT_OUT },
+	{ TIOCGPTLCK, IA_INT_OUT }, { TIOCGPKT, IA_INT_OUT }, { TIOCGEXCL, IA_INT_OUT },
+	{ TIOCGSOFTCAR, IA_INT_OUT }, { FIGETBSZ, IA_INT_OUT },
+	{ TIOCSWINSZ, IA_WINSZ_IN }, { TIOCGWINSZ, IA_WINSZ_OUT },
+	{ TCFLSH, IA_FLUSH }, { TCXONC, IA_XONC },
+};
+
+static enum ioctl_arg arg_kind(uint64_t req)
+{
+	for (size_t i = 0; i < sizeof(ioctl_args) / sizeof(ioctl_args[0]); i++)
+		if (ioctl_args[i].req == (unsigned)req)
+			return ioctl_args[i].arg;
+	return IA_HEX;
+}
+
+static size_t ioctl_arg_len(const struct sc_call *c)
+{
+	switch (arg_kind(c->args[1])) {
+	case IA_INT_IN:
+	case IA_INT_OUT:
+		return sizeof(int);
+	case IA_WINSZ_IN:
+	case IA_WINSZ_OUT:
+		return sizeof(struct winsize);
+	default:
+		return 0;
+	}
+}
+
+/* "SNDCTL_TMR_START or TCSETS", "TCGETS", or _IOC(_IOC_READ, 0x54, 0x1, 0x4). */
+static void p_request(struct sc_call *c, unsigned req)
+{
+	const char *name = xlat_str(&xlat_ioctl_names, req);
+	const char *alias = xlat_str(&xlat_ioctl_aliases, req);
+	if (name) {
+		out(c, "%s%s%s", alias ? alias : "", alias ? " or " : "", name);
+		return;
+	}
+	out(c, "_IOC(");
+	p_flags(c, &xlat_ioctl_dirs, _IOC_DIR(req), NULL);
+	out(c, ", %#x, %#x, %#x)", _IOC_TYPE(req), _IOC_NR(req), _IOC_SIZE(req));
+}
+
+static void p_winsize(struct sc_call *c, uint64_t addr)
+{
+	struct winsize ws;
+	if (p_fetch(c, addr, &ws, sizeof(ws)) == 0)
+		out(c, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}", ws.ws_row, ws.ws_col,
+		    ws.ws_xpixel, ws.ws_ypixel);
+}
+
+/* At entry: what the kernel reads.  Returns SC_DONE unless something is left for exit. */
+static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
+{
+	switch (kind) {
+	case IA_NONE:
+		return SC_DONE;
+	case IA_INT:
+		out(c, ", %d", (int)arg);
+		return SC_DONE;
+	case IA_INT_IN:
+		p_sep(c);
+		p_int_ptr(c, arg);
+		return SC_DONE;
+	case IA_WINSZ_IN:
+		p_sep(c);
+		p_winsize(c, arg);
+		return SC_DONE;
+	case IA_FLUSH:
+		p_sep(c);
+		p_xval(c, &xlat_tcflsh_queues, arg, "TC???");
+		return SC_DONE;
+	case IA_XONC:
+		p_sep(c);
+		p_xval(c, &xlat_tcxonc_actions, arg, "TC???");
+		return SC_DONE;
+	case IA_INT_OUT:
+	case IA_WINSZ_OUT:
+		return 0;
+	case IA_HEX:
+		break;
+	}
+	out(c, ", %#" PRIx64, arg);
+	return SC_DONE;
+}
+
+SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = sizeof(struct winsize) })
+{
+	enum ioctl_arg kind = arg_kind(c->args[1]);
+	if (c->entering) {
+		p_fd(c, c->args[0]);
+		p_sep(c);
+		p_request(c, (unsigned)c->args[1]);
+		return ioctl_entry(c, kind, c->args[2]);
+	}
+	p_sep(c);
+	if (sc_failed(c))
+		p_addr(c, c->args[2]);
+	else if (kind == IA_INT_OUT)
+		p_int_ptr(c, c->args[2]);
+	else
+		p_winsize(c, c->args[2]);
+	return 0;
+}
