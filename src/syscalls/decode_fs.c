@@ -361,7 +361,7 @@ static void p_dents(struct sc_call *c, uint64_t addr, size_t len, const struct d
 {
 	const unsigned char *p;
 	bool v = sc_verbose(c);
-	long held = sc_mem_peek(c, addr, len, &p);
+	long held = len ? sc_mem_peek(c, addr, len, &p) : 0;
 	if (held < 0 || (size_t)held < len) {
 		p_addr(c, addr);
 		return;

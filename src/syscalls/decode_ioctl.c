@@ -20,6 +20,7 @@ enum ioctl_arg {
 	IA_INT_OUT,	/* [n]: an int the kernel writes */
 	IA_WINSZ_IN,	/* struct winsize the kernel reads */
 	IA_WINSZ_OUT,	/* struct winsize the kernel writes */
+	IA_PTR,		/* a struct not decoded yet: its address, NULL when 0 (TCGETS) */
 	IA_FLUSH,	/* TCFLSH queue selector */
 	IA_XONC,	/* TCXONC action */
 };
@@ -41,6 +42,8 @@ static const struct {
 	{ TIOCGSOFTCAR, IA_INT_OUT }, { FIGETBSZ, IA_INT_OUT },
 	{ TIOCSWINSZ, IA_WINSZ_IN }, { TIOCGWINSZ, IA_WINSZ_OUT },
 	{ TCFLSH, IA_FLUSH }, { TCXONC, IA_XONC },
+	{ TCGETS, IA_PTR }, { TCSETS, IA_PTR }, { TCSETSW, IA_PTR }, { TCSETSF, IA_PTR },
+	{ TCGETA, IA_PTR }, { TCSETA, IA_PTR }, { TCSETAW, IA_PTR }, { TCSETAF, IA_PTR },
 };
 
 static enum ioctl_arg arg_kind(uint64_t req)
@@ -103,6 +106,10 @@ static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
 	case IA_WINSZ_IN:
 		p_sep(c);
 		p_winsize(c, arg);
+		return SC_DONE;
+	case IA_PTR:
+		p_sep(c);
+		p_addr(c, arg);
 		return SC_DONE;
 	case IA_FLUSH:
 		p_sep(c);

@@ -11,6 +11,8 @@
 #include "decoder.h"
 #include "print_stat.h"
 
+/* glibc's __O_TMPFILE includes O_DIRECTORY: test the tmpfile bit alone. */
+#define O_TMPFILE_BIT (O_TMPFILE & ~O_DIRECTORY)
 #define HANDLE_HDR 8		/* struct file_handle: handle_bytes, handle_type */
 #define HANDLE_MAX 128		/* MAX_HANDLE_SZ */
 
@@ -29,7 +31,7 @@ static void p_open_flags(struct sc_call *c, uint64_t flags)
 static void p_open_tail(struct sc_call *c, uint64_t flags, uint64_t mode)
 {
 	p_open_flags(c, flags);
-	if (flags & (O_CREAT | __O_TMPFILE)) {
+	if (flags & (O_CREAT | O_TMPFILE_BIT)) {
 		p_sep(c);
 		p_oct(c, mode);
 	}
@@ -74,7 +76,7 @@ static void p_open_how(struct sc_call *c, uint64_t addr, uint64_t size)
 		return;
 	out(c, "{flags=");
 	p_open_flags(c, how.flags);
-	if ((how.flags & (O_CREAT | __O_TMPFILE)) || how.mode) {
+	if ((how.flags & (O_CREAT | O_TMPFILE_BIT)) || how.mode) {
 		out(c, ", mode=");
 		p_oct(c, how.mode);
 	}
