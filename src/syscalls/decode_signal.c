@@ -146,9 +146,23 @@ SC_DECODER(tgkill)
  * frame's address is the stack pointer, which a decoder is not given, so
  * the mask cannot be declared nor printed: it shows as unknown.
  */
-SC_DECODER(rt_sigreturn)
+/*
+ * rt_sigreturn has no arguments: the mask it restores is in the signal frame
+ * on the stack.  The restorer's `ret` popped pretcode, so the stack pointer is
+ * at the kernel's struct ucontext, whose uc_sigmask follows uc_flags, uc_link,
+ * uc_stack (24 bytes) and the 256-byte sigcontext.
+ */
+#define UC_SIGMASK_OFFSET (8 + 8 + 24 + 256)
+
+SC_DECODER(rt_sigreturn, MEM_STACK_IN(UC_SIGMASK_OFFSET, uint64_t))
 {
-	out(c, "{mask=?}");
+	uint64_t mask;
+	out(c, "{mask=");
+	if (c->sp && sc_mem_read(c, c->sp + UC_SIGMASK_OFFSET, &mask, sizeof(mask)) == 0)
+		p_sigset_val(c, &mask, sizeof(mask));
+	else
+		out(c, "?");
+	out(c, "}");
 	return SC_DONE;
 }
 

@@ -67,8 +67,12 @@ enum sc_len_src {
 
 struct sc_call;
 
+/* .arg value meaning "the user stack pointer at the stop" rather than an argument. */
+#define SC_ARG_SP 7
+
 struct sc_mem_spec {
-	unsigned char arg;	/* which argument holds the pointer */
+	unsigned char arg;	/* which argument holds the pointer (or SC_ARG_SP) */
+	unsigned short off;	/* bytes past that address, for fields in a stack frame */
 	unsigned char kind;	/* enum sc_mem_kind */
 	unsigned char when;	/* enum sc_when bits */
 	unsigned char len_src;	/* enum sc_len_src */
@@ -107,6 +111,8 @@ struct sc_mem_spec {
 #define MEM_SOCKADDR_IN(a, n)	{ .arg = (a), .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .len_src = SC_LEN_ARG, .len_arg = (n), .size = 128 }
 /* A sockaddr the kernel fills, its length in *argument n (accept, getsockname, recvfrom). */
 #define MEM_SOCKADDR_OUT(a, n)	{ .arg = (a), .kind = SC_MEM_BUF, .when = SC_AT_EXIT, .len_src = SC_LEN_ARGPTR, .len_arg = (n), .size = 128 }
+/* T at the stack pointer plus off, at entry (a signal frame). */
+#define MEM_STACK_IN(off_, T)	{ .arg = SC_ARG_SP, .off = (off_), .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .size = sizeof(T) }
 #define MEM_FN(a, kind_, when_, fn) { .arg = (a), .kind = (kind_), .when = (when_), .len_src = SC_LEN_FN, .len_fn = (fn) }
 
 /* ---- the snapshot: tracee memory copied for one call ---------------------- */
@@ -162,6 +168,7 @@ struct sc_call {
 	long nr;
 	const struct sc_entry *ent;
 	uint64_t args[6];
+	uint64_t sp;		/* user stack pointer at entry (rt_sigreturn's frame) */
 	int64_t ret;		/* raw: -errno on failure */
 	bool entering;
 	bool has_ret;		/* exit was seen */

@@ -181,7 +181,7 @@ static void grab_strv(struct fetch *f, uint64_t addr)
 
 static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 {
-	uint64_t addr = f->c->args[s->arg];
+	uint64_t addr = (s->arg == SC_ARG_SP ? f->c->sp : f->c->args[s->arg]) + s->off;
 	if (!addr)
 		return;
 	size_t n = spec_len(f, s);

@@ -131,6 +131,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	c->resumes = th->interrupted;
 	th->interrupted = -1;
 	memcpy(c->args, ev->args, sizeof(c->args));
+	c->sp = ev->sp;
 	th->in_call = true;
 	th->printed_entry = false;
 	th->start_real = ev->ts;
