@@ -298,8 +298,12 @@ def trace_both(args):
             if args.setup:
                 subprocess.run(['sh', '-c', args.setup], cwd=run, check=True)
             out = os.path.join(work, 'trace-%d' % len(results))
-            rc, err = run_tracer(base + ['-f', '-o', out] + extra + args.command,
-                                 run, args.timeout)
+            argv = base + ['-f', '-o', out] + extra + args.command
+            if args.no_aslr:
+                # Personality is inherited by the tracer's children: same
+                # layout in both runs, for programs whose syscalls follow it.
+                argv = ['setarch', '-R'] + argv
+            rc, err = run_tracer(argv, run, args.timeout)
             with open(out, errors='replace') as f:
                 lines = f.readlines()
             results.append((label, rc, err, lines))
@@ -323,6 +327,8 @@ def main():
     ap.add_argument('--tracekit', help='tracekit binary (default: $TRACEKIT)')
     ap.add_argument('--tracer-args', help='extra options given to both tracers')
     ap.add_argument('--setup', help='shell command run in the fresh cwd before each run')
+    ap.add_argument('--no-aslr', action='store_true',
+                    help='run both tracers with address randomisation off (setarch -R)')
     ap.add_argument('--timeout', type=float, default=60, help='seconds per tracer run')
     ap.add_argument('--keep', help='copy both raw traces into this directory')
     ap.add_argument('--files', nargs=2, metavar=('STRACE', 'OTHER'),

@@ -1,0 +1,88 @@
+#!/bin/bash
+# Side-by-side cost of tracing syscalls: bare vs strace vs tracekit.
+#
+#   bench/syscalls.sh [-n RUNS] [-q] [BUILD_DIR]     (BUILD_DIR default: build)
+#
+# Workloads come from tests/progs/loop (built by meson): getppid 200000,
+# write 200000 (1-byte writes to /dev/null), forkexec 200.  For each, three
+# modes: full trace (-f -o /dev/null), summary (-c -o /dev/null) and a
+# seccomp-filtered trace of a syscall the loop never makes (--seccomp-bpf -f
+# -e trace=openat -o /dev/null); each pinned to CPU 0 (tracer and tracee
+# share it) and unpinned.  Medians of RUNS runs (default 5); -q divides the
+# workload sizes by 10 for a quick look.  Prints a table; asserts nothing.
+# See bench/README.md for the columns.
+set -u
+
+runs=5
+scale=1
+while getopts n:q opt; do
+	case $opt in
+	n) runs=$OPTARG ;;
+	q) scale=10 ;;
+	*) echo "usage: $0 [-n RUNS] [-q] [BUILD_DIR]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+build=${1:-build}
+loop=$build/tests/progs/loop
+tracekit=${TRACEKIT:-$build/tracekit}
+
+for f in "$loop" "$tracekit"; do
+	[ -x "$f" ] || { echo "bench: $f not found; build first (ninja -C $build)" >&2; exit 1; }
+done
+command -v strace >/dev/null || { echo "bench: strace is not installed" >&2; exit 1; }
+command -v taskset >/dev/null || { echo "bench: taskset is not installed" >&2; exit 1; }
+
+# Seconds taken by one run of "$@", or "fail" if it exits non-zero.
+time_once() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" >/dev/null 2>&1 </dev/null || { echo fail; return; }
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+}
+
+# Median of $runs runs; "fail" if any run failed.
+median() {
+	local i t all=()
+	for ((i = 0; i < runs; i++)); do
+		t=$(time_once "$@")
+		[ "$t" = fail ] && { echo fail; return; }
+		all+=("$t")
+	done
+	printf '%s\n' "${all[@]}" | sort -g | awk '{ v[NR] = $1 } END {
+		if (NR % 2) m = v[(NR + 1) / 2]; else m = (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.3f\n", m }'
+}
+
+ratio() {
+	case "$1$2" in *fail*) echo - ; return ;; esac
+	echo "$1 $2" | awk '{ if ($2 > 0) printf "%.2f\n", $1 / $2; else print "-" }'
+}
+
+mode_args() {
+	case $1 in
+	trace) echo "-f -o /dev/null" ;;
+	summary) echo "-c -o /dev/null" ;;
+	filtered) echo "--seccomp-bpf -f -e trace=openat -o /dev/null" ;;
+	esac
+}
+
+printf '%-10s %-9s %-7s %9s %9s %9s %10s %10s\n' workload mode pinned 'bare s' 'strace s' \
+	'tracekit s' 'tk/strace' 'tk/bare'
+for work in "getppid $((200000 / scale))" "write $((200000 / scale))" "forkexec $((200 / scale))"; do
+	for pinned in yes no; do
+		pin=()
+		[ $pinned = yes ] && pin=(taskset -c 0)
+		# shellcheck disable=SC2086
+		bare=$(median "${pin[@]}" "$loop" $work)
+		for mode in trace summary filtered; do
+			# shellcheck disable=SC2046,SC2086
+			st=$(median "${pin[@]}" strace $(mode_args $mode) "$loop" $work)
+			# shellcheck disable=SC2046,SC2086
+			tk=$(median "${pin[@]}" "$tracekit" syscalls $(mode_args $mode) "$loop" $work)
+			printf '%-10s %-9s %-7s %9s %9s %9s %10s %10s\n' "${work% *}" $mode $pinned \
+				"$bare" "$st" "$tk" "$(ratio "$tk" "$st")" "$(ratio "$tk" "$bare")"
+		done
+	done
+done
