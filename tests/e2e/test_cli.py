@@ -376,7 +376,7 @@ def main(argv):
         return 2
     fn = CASES[argv[1]]
     if '--sleeper' in argv:
-        OPTIONS['sleeper'] = argv[argv.index('--sleeper') + 1]
+        OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
     # A timeout (meson sends SIGTERM) must still run the cleanup in finally.
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda n, f: sys.exit('killed by signal %d' % n))

@@ -102,4 +102,11 @@ N = '1 nanosleep({tv_sec=0, tv_nsec=%d}, NULL) = 0\n'
 r, p = verdict(N % 1000000, N % 2000000)
 check(r < 1.0, 'the time given to nanosleep is compared')
 
+C3 = ('1 clone3({flags=CLONE_VM, child_tid=0x7f0000000990} => {parent_tid=[%s]}, 88) = 2\n'
+      '2 exit(0) = ?\n')
+r, p = verdict(C3 % '2', C3 % '0')
+check(r == 1.0, "clone3's parent_tid cleared to 0 by an exited thread compares equal")
+r, p = verdict(C3 % '2', C3 % '5')
+check(r < 1.0, "clone3's parent_tid with another tid is a difference")
+
 sys.exit(1 if FAILS else 0)

@@ -35,6 +35,8 @@ fi
 
 need_prog() {
 	[ -n "$prog" ] && [ -x "$prog" ] || { echo "FAIL: $case_name needs the program path" >&2; exit 1; }
+	# compare.py runs the tracers in a fresh directory: the path must be absolute.
+	prog=$(cd "$(dirname "$prog")" && pwd)/$(basename "$prog")
 }
 
 # Bundled programs are written to be deterministic: they must match fully,
@@ -60,8 +62,9 @@ tar)
 	set -- --setup 'mkdir d && echo a > d/a && echo b > d/b && touch -d "2020-01-01 00:00" d/a d/b d' \
 		-- tar cf out.tar d ;;
 shpipe)
-	# Where the shell takes SIGCHLD depends on when each side of the pipe exits.
-	racy=SIGCHLD; set -- sh -c 'echo hi | wc -c' ;;
+	# Where the shell takes SIGCHLD (and returns from its handler) depends on
+	# when each side of the pipe exits.
+	racy=SIGCHLD,rt_sigreturn; set -- sh -c 'echo hi | wc -c' ;;
 python)
 	# Whether CPython maps another arena depends on where its heap landed:
 	# the same layout in both runs makes its mmap calls repeatable.
