@@ -87,6 +87,10 @@ def run(argv, timeout=30):
     return rc, out.decode(errors='replace'), err.decode(errors='replace')
 
 
+def expect_exit0(rc, err):
+    expect(rc == 0, 'exit 0 expected, got %d; stderr: %r' % (rc, err[-300:]))
+
+
 def one_line(text):
     lines = text.splitlines()
     return len(lines) == 1 and lines[0].strip() != ''
@@ -266,7 +270,7 @@ def attach_detach_sigint(tmp):
 def output_file(tmp):
     out = os.path.join(tmp, 't')
     rc, so, err = run(tracer('-o', out, 'true'))
-    expect(rc == 0, 'exit 0')
+    expect_exit0(rc, err)
     lines = trace_lines(out)
     expect(lines and lines[0].startswith('execve("'), 'the trace file starts with execve')
     expect(lines[-1] == '+++ exited with 0 +++', 'the trace file ends with the exit')
@@ -277,7 +281,7 @@ def output_file(tmp):
 def output_per_process(tmp):
     out = os.path.join(tmp, 't')
     rc, so, err = run(tracer('-ff', '-o', out, 'sh', '-c', '/bin/true; /bin/true'))
-    expect(rc == 0, 'exit 0')
+    expect_exit0(rc, err)
     files = sorted(f for f in os.listdir(tmp) if f.startswith('t'))
     expect(files and all(re.fullmatch(r't\.\d+', f) for f in files),
            'only FILE.PID files: %s' % files)
@@ -296,7 +300,7 @@ def output_per_process(tmp):
 def summary(tmp):
     out = os.path.join(tmp, 't')
     rc, so, err = run(tracer('-c', '-o', out, 'cat', '/etc/passwd'))
-    expect(rc == 0, 'exit 0')
+    expect_exit0(rc, err)
     lines = trace_lines(out)
     expect(lines and re.fullmatch(r'% time +seconds +usecs/call +calls +errors +syscall', lines[0]),
            'summary header, got %r' % (lines[:1],))
@@ -314,7 +318,7 @@ FILE_CALLS_NOT = {'read', 'write', 'close', 'mmap', 'mprotect', 'munmap', 'brk',
 def trace_class_file(tmp):
     out = os.path.join(tmp, 't')
     rc, so, err = run(tracer('-e', 'trace=%file', '-o', out, 'cat', '/etc/passwd'))
-    expect(rc == 0, 'exit 0')
+    expect_exit0(rc, err)
     lines = trace_lines(out)
     names = names_in(lines)
     expect(any(x.startswith('openat(AT_FDCWD, "/etc/passwd"') for x in lines),
@@ -329,7 +333,7 @@ def json_lines(tmp):
     tracekit_only()
     out = os.path.join(tmp, 't')
     rc, so, err = run(tracer('--json', '-o', out, 'cat', '/etc/passwd'))
-    expect(rc == 0, 'exit 0')
+    expect_exit0(rc, err)
     events = []
     for n, line in enumerate(trace_lines(out), 1):
         try:
@@ -348,7 +352,7 @@ def json_lines(tmp):
 def stack_trace(tmp):
     out = os.path.join(tmp, 't')
     rc, so, err = run(tracer('-k', '-o', out, 'true'))
-    expect(rc == 0, 'exit 0')
+    expect_exit0(rc, err)
     frames = [x for x in trace_lines(out) if x.startswith(' > ')]
     expect(frames, 'stack frames (" > ...") follow the syscalls')
     expect(any(re.match(r'^ > /\S+\(.*\) \[0x[0-9a-f]+\]$', x) for x in frames),
@@ -360,7 +364,7 @@ def seccomp_filter(tmp):
     out = os.path.join(tmp, 't')
     rc, so, err = run(tracer('--seccomp-bpf', '-f', '-e', 'trace=openat', '-o', out,
                              'sh', '-c', 'cat /etc/passwd > /dev/null'))
-    expect(rc == 0, 'exit 0')
+    expect_exit0(rc, err)
     lines = trace_lines(out)
     names = set(names_in(x for x in lines if '+++' not in x and '---' not in x))
     expect(names == {'openat'}, 'only openat lines, saw %s' % sorted(names))
