@@ -37,7 +37,7 @@ clean:
 # Coverage-guided fuzzing with clang's libFuzzer: each target for FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 fuzz: deps
-	[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=false
+	[ -f build-fuzz/build.ninja ] || CC=clang CFLAGS=-fsanitize=fuzzer-no-link meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=false
 	ninja -C build-fuzz
 	for t in decoders filter; do \
 		mkdir -p tests/fuzz/corpus-$$t && \

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "../util/die.h"
+#include <string.h>
+
 #include "decoder.h"
 #include "print_stat.h"
 
@@ -121,11 +123,15 @@ static void p_handle_exit(struct sc_call *c, uint64_t addr, unsigned asked)
 	bool ok = !sc_failed(c) || -c->ret == 75;	/* EOVERFLOW says the size needed */
 	long n = ok ? sc_mem_peek(c, addr, sizeof(h), &p) : -1;
 	if (n >= HANDLE_HDR) {
-		unsigned bytes = *(const uint32_t *)p;
+		uint32_t bytes;
+		int32_t type;
+		/* The snapshot holds bytes, not aligned structs. */
+		memcpy(&bytes, p, sizeof(bytes));
+		memcpy(&type, p + 4, sizeof(type));
 		if (bytes != asked)
 			out(c, " => %u", bytes);
 		if (!sc_failed(c)) {
-			out(c, ", handle_type=%d, f_handle=", *(const int32_t *)(p + 4));
+			out(c, ", handle_type=%d, f_handle=", type);
 			unsigned len = bytes < HANDLE_MAX ? bytes : HANDLE_MAX;
 			if ((unsigned long)n >= HANDLE_HDR + len)
 				p_hex_bytes(c, p + HANDLE_HDR, len, bytes > len);
