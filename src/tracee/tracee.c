@@ -279,7 +279,7 @@ static void restart(struct tracer *t, struct thr *th, int sig)
 
 static void on_syscall_stop(struct tracer *t, struct thr *th)
 {
-	struct __ptrace_syscall_info info;
+	struct __ptrace_syscall_info info = { 0 };	/* valgrind cannot see the kernel fill it */
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, th->tid, sizeof(info), &info) <= 0) {
 		restart(t, th, 0);
 		return;

@@ -218,11 +218,18 @@ static int module_forget(Dwfl_Module *mod, void **userdata, const char *name,
 	return DWARF_CB_OK;
 }
 
+/*
+ * libdwfl declares this argument void * but passes the address of the
+ * module's userdata slot (MODCB_ARGS in dwfl_report_end), as for the other
+ * module callbacks.
+ */
 static int module_removed(Dwfl_Module *mod, void *userdata, const char *name,
 			  Dwarf_Addr start, void *arg)
 {
 	(void)mod, (void)name, (void)start, (void)arg;
-	funcs_free(userdata);
+	void **slot = userdata;
+	funcs_free(*slot);
+	*slot = NULL;
 	return DWARF_CB_OK;
 }
 
