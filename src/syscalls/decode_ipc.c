@@ -391,34 +391,6 @@ SC_DECODER(mq_timedreceive, MEM_BUF_OUT_RET(1), MEM_BYTES_OUT(3, sizeof(unsigned
 	return 0;
 }
 
-static void p_sigevent(struct sc_call *c, uint64_t addr)
-{
-	struct sigevent sev;
-	if (p_fetch(c, addr, &sev, sizeof(sev)) < 0)
-		return;
-	out(c, "{");
-	if (sev.sigev_value.sival_ptr)
-		out(c, "sigev_value={sival_int=%d, sival_ptr=%p}, ", sev.sigev_value.sival_int,
-		    sev.sigev_value.sival_ptr);
-	out(c, "sigev_signo=");
-	if (sev.sigev_notify == SIGEV_SIGNAL || sev.sigev_notify == SIGEV_THREAD ||
-	    sev.sigev_notify == SIGEV_THREAD_ID)
-		p_sig(c, sev.sigev_signo);
-	else
-		out(c, "%u", (unsigned)sev.sigev_signo);
-	out(c, ", sigev_notify=");
-	p_xval(c, &xlat_mq_sigev_notify, (unsigned)sev.sigev_notify, "SIGEV_???");
-	if (sev.sigev_notify == SIGEV_THREAD_ID) {
-		out(c, ", sigev_notify_thread_id=%d", sev._sigev_un._tid);
-	} else if (sev.sigev_notify == SIGEV_THREAD) {
-		out(c, ", sigev_notify_function=");
-		p_addr(c, (uint64_t)(uintptr_t)sev._sigev_un._sigev_thread._function);
-		out(c, ", sigev_notify_attributes=");
-		p_addr(c, (uint64_t)(uintptr_t)sev._sigev_un._sigev_thread._attribute);
-	}
-	out(c, "}");
-}
-
 SC_DECODER(mq_notify, MEM_STRUCT_IN(1, struct sigevent))
 {
 	p_fd(c, c->args[0]);
