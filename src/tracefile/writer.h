@@ -1,0 +1,66 @@
+/*
+ * The trace.dat writer: trace-cmd's file format, version 7 (sections) by
+ * default or version 6 on request, as documented in trace-cmd.dat.v7(5) and
+ * trace-cmd.dat.v6(5).  Debian's libtracecmd keeps its writer private, so
+ * this one is ours; trace-cmd report and KernelShark must open its files.
+ *
+ * The writer gets everything as text or raw bytes the kernel produced; it
+ * interprets nothing, so kernel events, probes and user-space events (with
+ * their own format text) all go through the same door.
+ */
+#ifndef TRACEKIT_TRACEFILE_WRITER_H
+#define TRACEKIT_TRACEFILE_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tf_text {
+	const char *data;
+	size_t len;
+};
+
+/* One event format file's text ("name: ...\nID: ...\nformat:..."). */
+struct tf_format {
+	const char *system;	/* "sched", "ftrace" for the ftrace-internal formats */
+	struct tf_text text;
+};
+
+struct tf_meta {
+	unsigned page_size;
+	int cpus;
+	struct tf_text header_page;	/* events/header_page */
+	struct tf_text header_event;	/* events/header_event */
+	const struct tf_format *formats;
+	int nformats;
+	struct tf_text kallsyms;	/* /proc/kallsyms (may be empty) */
+	struct tf_text printk_formats;	/* printk_formats */
+	struct tf_text cmdlines;	/* saved_cmdlines: "pid comm" lines */
+	struct tf_text tgids;		/* saved_tgids: "pid tgid" lines */
+	const char *clock;		/* trace_clock's selected name: "mono", "local"... */
+	const char *uname;		/* "Linux host 6.18 ..." */
+	const char *version;		/* tracekit's version */
+	/* What was traced, for sched/view: "command=./prog a b", "pids=1,2" ... (may be NULL) */
+	const char *const *notes;
+	int nnotes;
+};
+
+/* Per-CPU raw ring-buffer pages (as spliced from trace_pipe_raw), each a whole number of pages. */
+struct tf_cpu_data {
+	int cpu;
+	const char *path;	/* a file holding the pages */
+	uint64_t offset, size;
+};
+
+struct tf_writer;
+
+/* version 6 or 7; the file is created or truncated.  NULL and err on failure. */
+struct tf_writer *tf_writer_open(const char *path, int version, char *err, size_t errlen);
+/* Headers, formats, kallsyms, printk, cmdlines, options: everything before the data. */
+int tf_write_meta(struct tf_writer *w, const struct tf_meta *m, char *err, size_t errlen);
+/* The flyrecord data: one entry per CPU (cpus entries, empty ones with size 0). */
+int tf_write_cpu_data(struct tf_writer *w, const struct tf_cpu_data *cpus, int n, char *err,
+		      size_t errlen);
+/* Finish the file (v7: the options section that points at the data); frees w. */
+int tf_writer_close(struct tf_writer *w, char *err, size_t errlen);
+
+#endif
