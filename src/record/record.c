@@ -1,0 +1,370 @@
+/*
+ * `tracekit record`: the whole recording, in the order that loses nothing.
+ *
+ *   instance (clock, buffer, record-tgid) -> the command forked but held
+ *   before exec -> pid filter (set_event_pid + event-fork) -> events and
+ *   filters -> recorder threads -> tracing on -> the command is released ->
+ *   wait (command exit, Ctrl-C, --duration, --max-size) -> tracing off ->
+ *   drain -> trace.dat -> instance removed.
+ *
+ * Every exit path after the instance exists goes through the same teardown.
+ */
+#include "record.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "ftrace/session.h"
+#include "meta.h"
+#include "recorder.h"
+#include "tracefile/writer.h"
+#include "util/die.h"
+#include "util/strbuf.h"
+
+/* The scheduling set that `sched` and `view` need. */
+static const char *const default_events[] = {
+	"sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup",
+	"sched:sched_wakeup_new", "sched:sched_migrate_task", "sched:sched_process_fork",
+	"sched:sched_process_exec", "sched:sched_process_exit",
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Fork the command, held on a pipe until the trace is ready; its exec error comes back on another. */
+struct child {
+	pid_t pid;
+	int go;		/* write a byte: exec */
+	int failed;	/* read: errno of a failed exec */
+};
+
+static int spawn_held(char **argv, struct child *c, char *err, size_t errlen)
+{
+	int go[2], failed[2];
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(failed, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (c->pid == 0) {
+		char b;
+		close(go[1]);
+		close(failed[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (read(go[0], &b, 1) != 1)
+			_exit(127);	/* the recording was abandoned */
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(failed[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(failed[1]);
+	c->go = go[1];
+	c->failed = failed[0];
+	return 0;
+}
+
+/* Every thread and descendant of pid now, from /proc (later ones come through event-fork). */
+static void collect_tree(pid_t pid, pid_t **out, int *n)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		if (tid <= 0)
+			continue;
+		*out = xrealloc(*out, sizeof(pid_t) * (size_t)(*n + 1));
+		(*out)[(*n)++] = tid;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, tid);
+		FILE *f = fopen(path, "re");
+		int child;
+		while (f && fscanf(f, "%d", &child) == 1)
+			collect_tree(child, out, n);
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int setup_events(struct ft_session *s, const struct rec_options *o, char *err, size_t errlen)
+{
+	if (!o->nevents) {
+		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
+			if (ft_enable_events(s, default_events[i], err, errlen) < 0)
+				return -1;
+		return 0;
+	}
+	for (int i = 0; i < o->nevents; i++) {
+		if (ft_enable_events(s, o->events[i].spec, err, errlen) < 0)
+			return -1;
+		if (o->events[i].filter &&
+		    ft_set_filter(s, o->events[i].spec, o->events[i].filter, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Optional settings: a kernel that refuses one gets a warning, and the recording goes on. */
+static void try_option(struct ft_session *s, const char *opt, bool needed_by_user)
+{
+	char err[512];
+	if (ft_set_option(s, opt, true, err, sizeof(err)) < 0) {
+		if (needed_by_user)
+			warnmsg("%s; recording without it", err);
+	}
+}
+
+/* Wait until the command ends, a stop is asked for, or a limit is reached. */
+static int wait_for_end(const struct rec_options *o, struct child *c, struct recorder *r,
+			int *status)
+{
+	double end = o->duration > 0 ? now_s() + o->duration : 0;
+	for (;;) {
+		if (c->pid > 0) {
+			int st;
+			pid_t p = waitpid(c->pid, &st, WNOHANG);
+			if (p == c->pid) {
+				*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+				c->pid = -1;
+				return 0;
+			}
+		}
+		if (stop_requested)
+			return 1;
+		if (end && now_s() >= end)
+			return 2;
+		if (rec_should_stop(r))
+			return 3;
+		usleep(20000);
+	}
+}
+
+static void add_note(struct strbuf *sb, const char ***notes, int *n, const char *key, const char *val)
+{
+	(void)sb;
+	size_t len = strlen(key) + strlen(val) + 2;
+	char *note = xmalloc(len);
+	snprintf(note, len, "%s=%s", key, val);
+	*notes = xrealloc(*notes, sizeof(char *) * (size_t)(*n + 1));
+	(*notes)[(*n)++] = note;
+}
+
+static int write_trace(struct ft_session *s, const struct rec_options *o, struct recorder *r,
+		       const char *output, char *err, size_t errlen)
+{
+	struct rec_meta rm;
+	if (rec_meta_gather(s, &rm, err, errlen) < 0)
+		return -1;
+	const char **notes = NULL;
+	int nnotes = 0;
+	struct strbuf sb = STRBUF_INIT;
+	if (o->argv) {
+		for (char **a = o->argv; *a; a++) {
+			if (a != o->argv)
+				sb_addc(&sb, ' ');
+			sb_add(&sb, *a);
+		}
+		add_note(&sb, &notes, &nnotes, "command", sb_str(&sb));
+	}
+	sb_reset(&sb);
+	for (int i = 0; i < o->npids; i++)
+		sb_printf(&sb, "%s%d", i ? "," : "", (int)o->pids[i]);
+	if (o->npids)
+		add_note(&sb, &notes, &nnotes, "pids", sb_str(&sb));
+	add_note(&sb, &notes, &nnotes, "follow", o->follow_command ? "command" : o->npids ? "pids" : "system");
+	rm.m.notes = notes;
+	rm.m.nnotes = nnotes;
+	rm.m.clock = o->clock ? o->clock : "mono";
+	rm.m.version = TRACEKIT_VERSION;
+
+	int rc = -1;
+	int ncpu;
+	const struct tf_cpu_data *data = rec_cpu_data(r, &ncpu);
+	struct tf_writer *w = tf_writer_open(output, o->file_version ? o->file_version : 7, err, errlen);
+	if (w && tf_write_meta(w, &rm.m, err, errlen) == 0 &&
+	    tf_write_cpu_data(w, data, ncpu, err, errlen) == 0) {
+		rc = tf_writer_close(w, err, errlen);
+		w = NULL;
+	}
+	if (w)
+		tf_writer_close(w, NULL, 0);
+	for (int i = 0; i < nnotes; i++)
+		free((char *)notes[i]);
+	free(notes);
+	sb_free(&sb);
+	rec_meta_free(&rm);
+	return rc;
+}
+
+static void print_stats(const struct rec_options *o, struct recorder *r, const char *output)
+{
+	int n;
+	const struct rec_cpu_stats *st = rec_stats(r, &n);
+	uint64_t events = 0, lost = 0, bytes = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t l = st[i].overrun + st[i].dropped + st[i].commit_overrun;
+		events += st[i].read;
+		lost += l;
+		bytes += st[i].bytes;
+		if (!o->quiet)
+			fprintf(stderr, "  CPU %d: %llu events, %llu lost, %llu KB\n", st[i].cpu,
+				(unsigned long long)st[i].read, (unsigned long long)l,
+				(unsigned long long)(st[i].bytes / 1024));
+	}
+	fprintf(stderr, "tracekit: record: %s: %llu events, %llu lost%s, %llu KB\n", output,
+		(unsigned long long)events, (unsigned long long)lost,
+		lost ? " (the buffer filled faster than it was read: try -b with more KB per CPU)" : "",
+		(unsigned long long)(bytes / 1024));
+}
+
+int rec_run(const struct rec_options *o)
+{
+	char err[1024] = "";
+	const char *output = o->output ? o->output : "trace.dat";
+	int status = 1;
+	struct child child = { .pid = -1, .go = -1, .failed = -1 };
+	struct recorder *r = NULL;
+	pid_t *pids = NULL;
+	int npids = 0;
+
+	catch_stop_signals();
+	struct ft_session *s = ft_session_new(err, sizeof(err));
+	if (!s)
+		goto fail;
+	if (ft_set_clock(s, o->clock ? o->clock : "mono", err, sizeof(err)) < 0)
+		goto fail;
+	if (o->buffer_kb && ft_set_buffer_kb(s, o->buffer_kb, err, sizeof(err)) < 0)
+		goto fail;
+	try_option(s, "record-tgid", false);
+	if (o->kernel_stack)
+		try_option(s, "stacktrace", true);
+	if (o->user_stack)
+		try_option(s, "userstacktrace", true);
+
+	if (o->argv && spawn_held(o->argv, &child, err, sizeof(err)) < 0)
+		goto fail;
+	if (o->follow_command && child.pid > 0) {
+		pids = xmalloc(sizeof(pid_t));
+		pids[npids++] = child.pid;
+	}
+	for (int i = 0; i < o->npids; i++) {
+		int before = npids;
+		collect_tree(o->pids[i], &pids, &npids);
+		if (npids == before) {
+			snprintf(err, sizeof(err), "no process %d (-P takes the pid of a running process)",
+				 (int)o->pids[i]);
+			goto fail;
+		}
+	}
+	if (npids && ft_set_pids(s, pids, npids, true, err, sizeof(err)) < 0)
+		goto fail;
+	if (setup_events(s, o, err, sizeof(err)) < 0)
+		goto fail;
+
+	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), output, (unsigned)sysconf(_SC_PAGESIZE),
+		      o->max_bytes, err, sizeof(err));
+	if (!r || ft_tracing_on(s, true, err, sizeof(err)) < 0)
+		goto fail;
+
+	if (child.pid > 0) {
+		char go = 1;
+		if (write(child.go, &go, 1) != 1) {
+			snprintf(err, sizeof(err), "cannot start '%s'", o->argv[0]);
+			goto fail;
+		}
+		close(child.go);
+		child.go = -1;
+	} else if (!o->quiet) {
+		fprintf(stderr, "tracekit: record: recording%s; Ctrl-C to stop\n",
+			o->npids ? " the given processes" : " the whole system");
+	}
+
+	status = 0;
+	int why = wait_for_end(o, &child, r, &status);
+	ft_tracing_on(s, false, NULL, 0);
+	int e = 0;
+	if (child.failed >= 0 && read(child.failed, &e, sizeof(e)) == sizeof(e) && e) {
+		errmsg("cannot run '%s': %s", o->argv[0], strerror(e));
+		status = 127;
+	}
+	if (why == 3 && o->max_bytes && !o->quiet)
+		fprintf(stderr, "tracekit: record: --max-size reached, recording stopped\n");
+
+	bool write_failed = rec_stop(r, err, sizeof(err)) < 0;
+	if (write_failed)
+		errmsg("%s", err);
+	if (write_trace(s, o, r, output, err, sizeof(err)) < 0) {
+		errmsg("%s (the raw per-CPU data is kept in %s.cpuN)", err, output);
+		rec_free(r, true);
+		r = NULL;
+		status = status ? status : 1;
+	} else {
+		print_stats(o, r, output);
+		if (write_failed && !status)
+			status = 1;
+	}
+	goto out;
+fail:
+	errmsg("%s", err);
+	status = status ? status : 1;
+	if (child.pid > 0) {
+		/* Never started: the held child sees its pipe close and exits. */
+		if (child.go >= 0)
+			close(child.go);
+		child.go = -1;
+		waitpid(child.pid, NULL, 0);
+	}
+	if (r) {
+		ft_tracing_on(s, false, NULL, 0);
+		rec_stop(r, NULL, 0);
+	}
+out:
+	if (child.go >= 0)
+		close(child.go);
+	if (child.failed >= 0)
+		close(child.failed);
+	rec_free(r, false);
+	ft_session_destroy(s);
+	free(pids);
+	return status;
+}

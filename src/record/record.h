@@ -1,0 +1,39 @@
+/*
+ * `tracekit record`: set up a private ftrace instance, run or follow the
+ * program, record every CPU's buffer, and write a trace.dat.  The CLI fills
+ * struct rec_options; everything else is here.
+ */
+#ifndef TRACEKIT_RECORD_RECORD_H
+#define TRACEKIT_RECORD_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct rec_event {
+	const char *spec;	/* "sched:sched_switch", "sched", "syscalls:sys_enter_*" */
+	const char *filter;	/* -f after this -e, or NULL */
+};
+
+struct rec_options {
+	struct rec_event *events;	/* none: the scheduling set */
+	int nevents;
+	const char *output;		/* -o, default "trace.dat" */
+	unsigned buffer_kb;		/* -b: per CPU; 0 keeps the kernel's */
+	const char *clock;		/* -C, default "mono" */
+	pid_t *pids;			/* -P */
+	int npids;
+	bool follow_command;		/* -F: only COMMAND and its descendants */
+	bool kernel_stack;		/* -T */
+	bool user_stack;		/* --user-stack */
+	double duration;		/* --duration S; 0: none */
+	uint64_t max_bytes;		/* --max-size; 0: none */
+	int file_version;		/* 6 or 7 */
+	bool quiet;
+	char **argv;			/* COMMAND, or NULL */
+};
+
+/* Record; returns the exit status for tracekit (the command's, like trace-cmd). */
+int rec_run(const struct rec_options *o);
+
+#endif

@@ -1,0 +1,258 @@
+/*
+ * Per-CPU recorder threads; see recorder.h.
+ *
+ * Each thread waits on its trace_pipe_raw with poll (the kernel wakes it
+ * when the buffer is partly full) and splices whole pages through a pipe
+ * into its temp file.  Stopping sets a flag; each thread then drains: more
+ * splices, then read() for the last partly filled page, which splice does
+ * not hand out.
+ */
+#include "recorder.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/die.h"
+
+#define SPLICE_PAGES 16		/* pages moved per splice call */
+#define POLL_MS 100		/* how often a thread looks at the stop flag */
+
+struct cpu_rec {
+	struct recorder *r;
+	int cpu;
+	int in;			/* trace_pipe_raw */
+	int out;		/* temp file */
+	int pipe[2];
+	pthread_t thread;
+	bool started;
+	uint64_t bytes;
+	int err;		/* first errno of a failed write */
+	char path[4096];
+};
+
+struct recorder {
+	int ncpus;
+	unsigned page_size;
+	uint64_t max_bytes;
+	atomic_uint_fast64_t total;
+	atomic_bool stop;
+	atomic_bool limit;	/* max size reached or a write failed */
+	char instance[4096];
+	struct cpu_rec *cpu;
+	struct tf_cpu_data *data;
+	struct rec_cpu_stats *stats;
+};
+
+/* Move whatever whole pages are ready; returns bytes moved, or -1 on a write error. */
+static long splice_ready(struct cpu_rec *c)
+{
+	long moved = 0;
+	size_t chunk = (size_t)c->r->page_size * SPLICE_PAGES;
+	for (;;) {
+		ssize_t n = splice(c->in, NULL, c->pipe[1], NULL, chunk, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n <= 0)
+			return moved;	/* EAGAIN: nothing ready; 0: empty */
+		for (ssize_t left = n; left > 0;) {
+			ssize_t w = splice(c->pipe[0], NULL, c->out, NULL, (size_t)left, SPLICE_F_MOVE);
+			if (w <= 0) {
+				c->err = w < 0 ? errno : EIO;
+				return -1;
+			}
+			left -= w;
+		}
+		moved += n;
+		c->bytes += (uint64_t)n;
+		uint64_t total = atomic_fetch_add(&c->r->total, (uint64_t)n) + (uint64_t)n;
+		if (c->r->max_bytes && total >= c->r->max_bytes)
+			atomic_store(&c->r->limit, true);
+	}
+}
+
+/* The last, partly filled pages: read() hands them out (splice does not). */
+static void read_rest(struct cpu_rec *c)
+{
+	unsigned ps = c->r->page_size;
+	char *page = xmalloc(ps);
+	for (;;) {
+		ssize_t n = read(c->in, page, ps);
+		if (n <= 0)
+			break;
+		if ((size_t)n < ps)
+			memset(page + n, 0, ps - (size_t)n);
+		if (write(c->out, page, ps) != (ssize_t)ps) {
+			c->err = errno ? errno : EIO;
+			break;
+		}
+		c->bytes += ps;
+	}
+	free(page);
+}
+
+static void *cpu_thread(void *arg)
+{
+	struct cpu_rec *c = arg;
+	while (!atomic_load(&c->r->stop)) {
+		struct pollfd p = { .fd = c->in, .events = POLLIN };
+		poll(&p, 1, POLL_MS);
+		if (splice_ready(c) < 0) {
+			atomic_store(&c->r->limit, true);
+			return NULL;
+		}
+	}
+	if (splice_ready(c) >= 0)
+		read_rest(c);
+	return NULL;
+}
+
+static int open_cpu(struct recorder *r, struct cpu_rec *c, const char *out, char *err, size_t errlen)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", r->instance, c->cpu);
+	c->in = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (c->in < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(c->path, sizeof(c->path), "%s.cpu%d", out, c->cpu);
+	c->out = open(c->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (c->out < 0) {
+		snprintf(err, errlen, "cannot write '%s': %s (is the output directory writable?)", c->path,
+			 strerror(errno));
+		return -1;
+	}
+	if (pipe2(c->pipe, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	/* A pipe as large as one splice, so a splice never waits on the pipe. */
+	fcntl(c->pipe[1], F_SETPIPE_SZ, (int)(r->page_size * SPLICE_PAGES));
+	return 0;
+}
+
+struct recorder *rec_start(const char *instance_dir, int ncpus, const char *out,
+			   unsigned page_size, uint64_t max_bytes, char *err, size_t errlen)
+{
+	struct recorder *r = xcalloc(1, sizeof(*r));
+	r->ncpus = ncpus;
+	r->page_size = page_size;
+	r->max_bytes = max_bytes;
+	snprintf(r->instance, sizeof(r->instance), "%s", instance_dir);
+	r->cpu = xcalloc((size_t)ncpus, sizeof(*r->cpu));
+	for (int i = 0; i < ncpus; i++) {
+		struct cpu_rec *c = &r->cpu[i];
+		*c = (struct cpu_rec){ .r = r, .cpu = i, .in = -1, .out = -1, .pipe = { -1, -1 } };
+	}
+	for (int i = 0; i < ncpus; i++) {
+		struct cpu_rec *c = &r->cpu[i];
+		if (open_cpu(r, c, out, err, errlen) < 0)
+			goto fail;
+		if (pthread_create(&c->thread, NULL, cpu_thread, c) != 0) {
+			snprintf(err, errlen, "cannot start the CPU %d recorder thread", i);
+			goto fail;
+		}
+		c->started = true;
+	}
+	return r;
+fail:
+	atomic_store(&r->stop, true);
+	rec_stop(r, NULL, 0);
+	rec_free(r, false);
+	return NULL;
+}
+
+bool rec_should_stop(const struct recorder *r)
+{
+	return atomic_load(&r->limit);
+}
+
+static uint64_t stat_field(const char *text, const char *name)
+{
+	const char *p = strstr(text, name);
+	return p ? strtoull(p + strlen(name), NULL, 10) : 0;
+}
+
+static void read_stats(struct recorder *r, int i)
+{
+	char path[4200], text[1024];
+	struct rec_cpu_stats *s = &r->stats[i];
+	s->cpu = i;
+	s->bytes = r->cpu[i].bytes;
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", r->instance, i);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	s->entries = stat_field(text, "entries: ");
+	s->overrun = stat_field(text, "\noverrun: ");
+	s->commit_overrun = stat_field(text, "commit overrun: ");
+	s->dropped = stat_field(text, "dropped events: ");
+	s->read = stat_field(text, "read events: ");
+}
+
+int rec_stop(struct recorder *r, char *err, size_t errlen)
+{
+	atomic_store(&r->stop, true);
+	int rc = 0;
+	r->data = xcalloc((size_t)r->ncpus, sizeof(*r->data));
+	r->stats = xcalloc((size_t)r->ncpus, sizeof(*r->stats));
+	for (int i = 0; i < r->ncpus; i++) {
+		struct cpu_rec *c = &r->cpu[i];
+		if (c->started)
+			pthread_join(c->thread, NULL);
+		c->started = false;
+		if (c->err && rc == 0 && err) {
+			snprintf(err, errlen, "writing '%s' failed: %s; the recording stopped there",
+				 c->path, strerror(c->err));
+			rc = -1;
+		}
+		read_stats(r, i);
+		r->data[i] = (struct tf_cpu_data){ .cpu = i, .path = c->path, .offset = 0,
+						   .size = c->bytes - c->bytes % r->page_size };
+	}
+	return rc;
+}
+
+const struct tf_cpu_data *rec_cpu_data(const struct recorder *r, int *n)
+{
+	*n = r->ncpus;
+	return r->data;
+}
+
+const struct rec_cpu_stats *rec_stats(const struct recorder *r, int *n)
+{
+	*n = r->ncpus;
+	return r->stats;
+}
+
+void rec_free(struct recorder *r, bool keep_files)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->ncpus; i++) {
+		struct cpu_rec *c = &r->cpu[i];
+		if (c->in >= 0)
+			close(c->in);
+		if (c->out >= 0)
+			close(c->out);
+		if (c->pipe[0] >= 0)
+			close(c->pipe[0]);
+		if (c->pipe[1] >= 0)
+			close(c->pipe[1]);
+		if (!keep_files && c->path[0])
+			unlink(c->path);
+	}
+	free(r->cpu);
+	free(r->data);
+	free(r->stats);
+	free(r);
+}
