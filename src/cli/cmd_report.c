@@ -1,0 +1,152 @@
+/*
+ * tracekit report: print a trace.dat as trace-cmd report does, or as JSON lines,
+ * or as counts.  Options only; the work is in src/report/.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report/report.h"
+#include "util/die.h"
+
+#define MAX_FILTERS 64
+#define MAX_CPU 4096
+
+void help_report(FILE *f)
+{
+	fputs("usage: tracekit report [options]\n"
+	      "\n"
+	      "Print the events of a trace.dat file (tracekit's or trace-cmd's: versions 6 and 7,\n"
+	      "compressed or not) in time order, one line each, as trace-cmd report prints them.\n"
+	      "\n"
+	      "  -i FILE                 the trace file (default trace.dat)\n"
+	      "  -F 'EVENT[: FILTER]'    only these events, as trace-cmd report -F:\n"
+	      "                          -F sched_switch, -F 'sched_switch: next_pid == 1234',\n"
+	      "                          -F 'sched/.*: prev_pid != 0'; several -F add up\n"
+	      "  --cpu N[,M...]          only events of these CPUs\n"
+	      "  --from S, --to S        only events from/to S seconds (the trace's timestamps)\n"
+	      "  --json                  one JSON object per line: ts (ns), cpu, pid, comm,\n"
+	      "                          event (\"system:name\"), fields (typed)\n"
+	      "  --stat                  events per type and per CPU, and lost events\n"
+	      "  -h, --help              this text\n", f);
+}
+
+static const struct option longopts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "filter", required_argument, NULL, 'F' },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "from", required_argument, NULL, 'f' },
+	{ "to", required_argument, NULL, 't' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "stat", no_argument, NULL, 's' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_seconds(const char *opt, const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(*out) || *out < 0) {
+		errmsg("%s '%s': not a number of seconds (e.g. 10.5)", opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* "1,3": mark those CPUs; *n becomes one past the highest. */
+static int parse_cpus(const char *arg, bool *mask, int *n)
+{
+	const char *p = arg;
+
+	for (;;) {
+		char *end;
+		errno = 0;
+		long cpu = strtol(p, &end, 10);
+		if (errno || end == p || cpu < 0 || cpu >= MAX_CPU || (*end && *end != ',')) {
+			errmsg("--cpu '%s': expected CPU numbers like 0 or 1,3", arg);
+			return -1;
+		}
+		mask[cpu] = true;
+		if (cpu + 1 > *n)
+			*n = (int)cpu + 1;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static bool cpus[MAX_CPU];
+	const char *filters[MAX_FILTERS];
+	struct rp_options o = { .input = "trace.dat", .filters = filters };
+	int c;
+
+	err_set_verb("report");
+	while ((c = getopt_long(argc, argv, ":i:F:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o.input = optarg; break;
+		case 'F':
+			if (o.nfilters == MAX_FILTERS) {
+				errmsg("-F: at most %d filters", MAX_FILTERS);
+				return 2;
+			}
+			filters[o.nfilters++] = optarg;
+			break;
+		case 'c':
+			if (parse_cpus(optarg, cpus, &o.ncpus) < 0)
+				return 2;
+			o.cpus = cpus;
+			break;
+		case 'f':
+			if (parse_seconds("--from", optarg, &o.from) < 0)
+				return 2;
+			o.has_from = true;
+			break;
+		case 't':
+			if (parse_seconds("--to", optarg, &o.to) < 0)
+				return 2;
+			o.has_to = true;
+			break;
+		case 'j': o.mode = RP_JSON; break;
+		case 's': o.mode = RP_STAT; break;
+		case 'h': help_report(stdout); return 0;
+		case ':':
+			errmsg("option '%s' needs an argument (see 'tracekit help report')",
+			       argv[optind - 1]);
+			return 2;
+		default:
+			errmsg("unknown option '%s' (see 'tracekit help report')", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		errmsg("unexpected argument '%s' (the file is given with -i FILE)", argv[optind]);
+		return 2;
+	}
+	if (o.has_from && o.has_to && o.from > o.to) {
+		errmsg("--from %g is after --to %g", o.from, o.to);
+		return 2;
+	}
+	/* Big writes: the report of a large trace is mostly output. */
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	char err[1024];
+	if (rp_run(&o, stdout, err, sizeof(err)) < 0) {
+		fflush(stdout);
+		errmsg("%s", err);
+		return 1;
+	}
+	if (fflush(stdout) != 0) {
+		errmsg("write error: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}

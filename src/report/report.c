@@ -1,0 +1,179 @@
+/*
+ * tracekit report's driver and text printer.  The line is trace-cmd report's
+ * (3.x, default options): "%16s-%-5d [%03d]", the time as seconds.usecs for ns
+ * clocks (raw counts otherwise), the event name padded to 20 columns, then the
+ * event's own print format through libtraceevent.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "report/report.h"
+#include "report/stat.h"
+#include "tracefile/reader.h"
+
+void rp_format_line(struct tep_handle *tep, struct tep_record *rec, struct tep_event *ev,
+		    int cpu, bool ts_usecs, struct trace_seq *s)
+{
+	static const char spaces[] = "                    ";	/* 20 */
+	const char *name = ev ? ev->name : "(NULL)";
+	size_t len = strlen(name);
+
+	if (rec->missed_events > 0)
+		trace_seq_printf(s, "CPU:%d [%lld EVENTS DROPPED]\n", cpu, rec->missed_events);
+	else if (rec->missed_events < 0)
+		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", cpu);
+	tep_print_event(tep, s, rec, ts_usecs ? "%16s-%-5d [%03d] %6.1000d:" : "%16s-%-5d [%03d]%12d:",
+			TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU, TEP_PRINT_TIME);
+	trace_seq_printf(s, " %s: ", name);
+	if (len < 20)
+		trace_seq_printf(s, "%.*s", (int)(20 - len), spaces);
+	tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);
+	if (s->len && s->buffer[s->len - 1] == '\n')
+		s->len--;
+}
+
+/* The -F filters, in trace-cmd's "event: expression" syntax. */
+static struct tep_event_filter *make_filter(struct tep_handle *tep, const struct rp_options *o,
+					    char *err, size_t errlen)
+{
+	struct tep_event_filter *f;
+
+	if (!o->nfilters)
+		return NULL;
+	f = tep_filter_alloc(tep);
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < o->nfilters; i++) {
+		enum tep_errno ret = tep_filter_add_filter_str(f, o->filters[i]);
+		if (ret < 0) {
+			char why[256];
+			tep_filter_strerror(f, ret, why, sizeof(why));
+			snprintf(err, errlen, "bad filter '%s': %s (syntax: 'EVENT: FIELD == VALUE')",
+				 o->filters[i], why);
+			tep_filter_free(f);
+			return NULL;
+		}
+	}
+	return f;
+}
+
+/* Seconds to the trace clock's units: ns for ns clocks, raw counts otherwise. */
+static uint64_t to_units(double secs, bool ns)
+{
+	double v = ns ? secs * 1e9 : secs;
+
+	if (v <= 0)
+		return 0;
+	if (v >= 18446744073709551615.0)
+		return UINT64_MAX;
+	return (uint64_t)(v + 0.5);
+}
+
+struct run {
+	const struct rp_options *o;
+	struct tf_reader *r;
+	struct tep_handle *tep;
+	struct tep_event_filter *filter;
+	uint64_t from, to;
+	FILE *out;
+	struct trace_seq s;
+	struct rp_stat *stat;
+};
+
+static bool wanted(struct run *x, const struct tf_event *ev)
+{
+	if (x->o->has_from && ev->ts < x->from)
+		return false;
+	if (x->o->has_to && ev->ts > x->to)
+		return false;
+	if (x->filter && tep_filter_match(x->filter, ev->record) != TEP_ERRNO__FILTER_MATCH)
+		return false;
+	return true;
+}
+
+static int emit(struct run *x, const struct tf_event *ev)
+{
+	if (x->o->mode == RP_STAT) {
+		rp_stat_add(x->stat, ev);
+		return 0;
+	}
+	trace_seq_reset(&x->s);
+	if (x->o->mode == RP_JSON)
+		rp_format_json(x->tep, ev->record, ev->event, ev->cpu, &x->s);
+	else
+		rp_format_line(x->tep, ev->record, ev->event, ev->cpu,
+			       tf_reader_info(x->r)->ts_usecs, &x->s);
+	if (x->s.state != TRACE_SEQ__GOOD)
+		return -1;
+	trace_seq_putc(&x->s, '\n');
+	return fwrite(x->s.buffer, 1, x->s.len, x->out) == x->s.len ? 0 : -1;
+}
+
+static int loop(struct run *x, char *err, size_t errlen)
+{
+	struct tf_event ev;
+	int ret;
+
+	if (x->o->mode == RP_TEXT)
+		fprintf(x->out, "cpus=%d\n", tf_reader_info(x->r)->cpus);
+	while ((ret = tf_reader_next(x->r, &ev, err, errlen)) > 0) {
+		if (x->o->has_to && ev.ts > x->to)
+			break;	/* time order: nothing later can match */
+		if (!wanted(x, &ev))
+			continue;
+		if (emit(x, &ev) < 0) {
+			snprintf(err, errlen, "write error: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (ret < 0)
+		return -1;
+	if (x->o->mode == RP_STAT)
+		rp_stat_print(x->stat, x->r, x->out);
+	return 0;
+}
+
+int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen)
+{
+	struct run x = { .o = o, .out = out };
+	int ret = -1;
+
+	x.r = tf_reader_open(o->input, err, errlen);
+	if (!x.r)
+		return -1;
+	x.tep = tf_reader_tep(x.r);
+	for (int i = 0; o->cpus && i < o->ncpus; i++) {
+		if (o->cpus[i] && i >= tf_reader_info(x.r)->cpus) {
+			snprintf(err, errlen, "--cpu %d: %s has CPUs 0-%d", i, o->input,
+				 tf_reader_info(x.r)->cpus - 1);
+			goto out;
+		}
+	}
+	if (o->cpus && tf_reader_select_cpus(x.r, o->cpus, o->ncpus) < 0) {
+		snprintf(err, errlen, "cannot select CPUs: %s", strerror(errno));
+		goto out;
+	}
+	if (o->nfilters && !(x.filter = make_filter(x.tep, o, err, errlen)))
+		goto out;
+	x.from = to_units(o->from, tf_reader_info(x.r)->ts_usecs);
+	x.to = to_units(o->to, tf_reader_info(x.r)->ts_usecs);
+	if (o->mode == RP_STAT && !(x.stat = rp_stat_new())) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	trace_seq_init(&x.s);
+	ret = loop(&x, err, errlen);
+	trace_seq_destroy(&x.s);
+out:
+	rp_stat_free(x.stat);
+	if (x.filter)
+		tep_filter_free(x.filter);
+	tf_reader_close(x.r);
+	return ret;
+}

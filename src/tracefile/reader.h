@@ -1,0 +1,74 @@
+/*
+ * The trace.dat reader: opens files of trace-cmd's format (version 6, version 7,
+ * zstd-compressed version 7; ours and trace-cmd's alike) and yields their events
+ * in time order across CPUs, one at a time, so memory stays bounded whatever the
+ * size of the trace.
+ *
+ * Before libtracecmd sees a file, the reader walks its layout (headers, sections,
+ * options, per-CPU data) and checks every size and offset against the file, so a
+ * truncated or corrupt file gets one clear error naming the section and offset
+ * instead of a crash inside the library.
+ *
+ * Events carry libtraceevent's record and event format, so printers, filters and
+ * analyses use the tep_* API on them.
+ */
+#ifndef TRACEKIT_TRACEFILE_READER_H
+#define TRACEKIT_TRACEFILE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tep_handle;
+struct tep_record;
+struct tep_event;
+
+struct tf_reader;
+
+/* One event.  Valid until the next tf_reader_next() or tf_reader_close(). */
+struct tf_event {
+	struct tep_record *record;
+	struct tep_event *event;	/* NULL when the file has no format for its id */
+	int cpu;
+	uint64_t ts;			/* the trace clock's units (ns for ns clocks) */
+	/* Events the kernel lost on this CPU just before this one: a count, -1 when it
+	 * lost some but did not count them, 0 when none. */
+	long long missed;
+};
+
+/* What the file says about itself.  Strings are never NULL ("" when absent). */
+struct tf_info {
+	int version;			/* 6 or 7 */
+	const char *compression;	/* "none", "zstd" ... */
+	int cpus;
+	unsigned page_size;
+	const char *clock;		/* "local", "mono" ... */
+	const char *uname;
+	const char *tracer_version;	/* the recorder's version string */
+	bool ts_usecs;			/* timestamps are ns, printed as seconds.usecs */
+};
+
+/* NULL and a one-line message in err (naming the file) on failure. */
+struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen);
+void tf_reader_close(struct tf_reader *r);
+
+const struct tf_info *tf_reader_info(const struct tf_reader *r);
+struct tep_handle *tf_reader_tep(struct tf_reader *r);
+
+/* tracekit's notes on what was recorded ("command=./prog a", "pids=1,2"): n of them. */
+int tf_reader_nnotes(const struct tf_reader *r);
+const char *tf_reader_note(const struct tf_reader *r, int i);
+
+/*
+ * Lost events the recorder saw per CPU (the overrun counts of per_cpu/cpuN/stats
+ * kept in the file); -1 when the file does not say.
+ */
+long long tf_reader_cpu_overrun(const struct tf_reader *r, int cpu);
+
+/* Read only these CPUs (mask[cpu] true); NULL reads them all.  Before the first next(). */
+int tf_reader_select_cpus(struct tf_reader *r, const bool *mask, int n);
+
+/* The next event in time order: 1 and *ev filled, 0 at the end, -1 and err on error. */
+int tf_reader_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t errlen);
+
+#endif
