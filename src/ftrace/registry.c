@@ -1,0 +1,278 @@
+/*
+ * The reset registry (see registry.h) and ft_reset(): what tracekit left in
+ * tracefs after a run that could not clean up, found and removed.
+ *
+ * Order matters for crash safety: a session writes its registry file before
+ * it makes the instance and removes it after the instance is gone, so an
+ * instance never exists without a way to find its owner.  A registry file
+ * without an instance (killed between the two steps) is simply dropped.
+ */
+#include "ftrace/registry.h"
+#include "ftrace/session.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+const char *ft_tracefs_root(char *err, size_t errlen)
+{
+	const char *dir = tracefs_tracing_dir();
+
+	if (dir && access(dir, R_OK | W_OK | X_OK) == 0)
+		return dir;
+	if (geteuid() != 0 || (dir && errno == EACCES)) {
+		snprintf(err, errlen, "tracefs needs root (run as root or with sudo)");
+		return NULL;
+	}
+	if (dir) {
+		snprintf(err, errlen, "tracefs at %s is not usable: %s", dir, strerror(errno));
+		return NULL;
+	}
+	snprintf(err, errlen, "tracefs is not mounted and cannot be mounted at /sys/kernel/tracing "
+		 "(mount -t tracefs nodev /sys/kernel/tracing)");
+	return NULL;
+}
+
+/* Field 22 of /proc/PID/stat: the start time in clock ticks since boot; 0 if pid is gone. */
+static unsigned long long proc_start_time(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* comm may hold spaces and parentheses: fields resume after the last ')'. */
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	p++;
+	for (int field = 2; field < 21 && p; field++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s", dir);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0700) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void registry_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", FT_REGISTRY_DIR, name);
+}
+
+int ftr_register(const char *name)
+{
+	char path[512], tmp[520];
+	if (mkdir_p(FT_REGISTRY_DIR) < 0)
+		return -1;
+	registry_path(path, sizeof(path), name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	FILE *f = fopen(tmp, "we");
+	if (!f)
+		return -1;
+	pid_t pid = getpid();
+	fprintf(f, "pid %d\nstart %llu\n", (int)pid, proc_start_time(pid));
+	/* Renamed into place whole, so a reader never sees half a file. */
+	if (fclose(f) != 0 || rename(tmp, path) < 0) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void ftr_unregister(const char *name)
+{
+	char path[512];
+	registry_path(path, sizeof(path), name);
+	unlink(path);
+}
+
+/* The pid in "tracekit-<pid>-<n>", or 0. */
+static pid_t pid_in_name(const char *name)
+{
+	int pid = 0;
+	if (sscanf(name, FT_INSTANCE_PREFIX "%d-", &pid) != 1 || pid <= 0)
+		return 0;
+	return pid;
+}
+
+pid_t ftr_owner(const char *name, bool *alive)
+{
+	char path[512];
+	int pid = 0;
+	unsigned long long start = 0;
+
+	*alive = false;
+	registry_path(path, sizeof(path), name);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "pid %d start %llu", &pid, &start) != 2)
+			pid = 0;
+		fclose(f);
+	}
+	if (pid > 0) {
+		*alive = start != 0 && proc_start_time(pid) == start;
+		return pid;
+	}
+	/*
+	 * No registry file (made by a test, or /run was not writable): the pid in
+	 * the name is all there is; a live process with that pid keeps it.
+	 */
+	pid = pid_in_name(name);
+	*alive = pid > 0 && kill(pid, 0) == 0;
+	return pid;
+}
+
+static void report(ft_reset_fn fn, void *arg, enum ft_reset_action act, const char *name,
+		   const char *why)
+{
+	if (fn)
+		fn(act, name, why, arg);
+}
+
+static int remove_instance(const char *name, char *why, size_t whylen)
+{
+	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+	if (!inst) {
+		snprintf(why, whylen, "cannot open it: %s", strerror(errno));
+		return -1;
+	}
+	/* Tracing off first, so a half-removed instance no longer records. */
+	tracefs_instance_file_write(inst, "tracing_on", "0");
+	int ret = tracefs_instance_destroy(inst);
+	int e = errno;
+	tracefs_instance_free(inst);
+	if (ret < 0) {
+		snprintf(why, whylen, "rmdir refused: %s", strerror(e));
+		return -1;
+	}
+	ftr_unregister(name);
+	return 0;
+}
+
+static int reset_one(const char *name, bool force, ft_reset_fn fn, void *arg)
+{
+	char why[160], fail[200];
+	bool alive;
+	pid_t owner = ftr_owner(name, &alive);
+
+	if (alive && !force) {
+		snprintf(why, sizeof(why), "owner pid %d still runs", (int)owner);
+		report(fn, arg, FT_RESET_KEPT, name, why);
+		return 0;
+	}
+	if (alive)
+		snprintf(why, sizeof(why), "forced, owner pid %d still runs", (int)owner);
+	else if (owner)
+		snprintf(why, sizeof(why), "owner pid %d is gone", (int)owner);
+	else
+		snprintf(why, sizeof(why), "no owner known");
+	if (remove_instance(name, fail, sizeof(fail)) < 0) {
+		report(fn, arg, FT_RESET_FAILED, name, fail);
+		return 0;
+	}
+	report(fn, arg, FT_RESET_REMOVED, name, why);
+	return 1;
+}
+
+/* Registry files whose instance is gone (killed between register and mkdir). */
+static void drop_stale_entries(const char *prefix)
+{
+	DIR *d = opendir(FT_REGISTRY_DIR);
+	if (!d)
+		return;
+	for (struct dirent *de; (de = readdir(d));) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		bool alive;
+		ftr_owner(de->d_name, &alive);
+		if (!alive && !tracefs_instance_exists(de->d_name))
+			ftr_unregister(de->d_name);
+	}
+	closedir(d);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int ft_reset_prefix(const char *prefix, bool force, ft_reset_fn fn, void *arg,
+		    char *err, size_t errlen)
+{
+	char dir[512];
+	const char *root = ft_tracefs_root(err, errlen);
+	if (!root)
+		return -1;
+	if (strncmp(prefix, FT_INSTANCE_PREFIX, strlen(FT_INSTANCE_PREFIX)) != 0) {
+		snprintf(err, errlen, "reset prefix '%s' is not a tracekit instance name", prefix);
+		return -1;
+	}
+
+	snprintf(dir, sizeof(dir), "%s/instances", root);
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(err, errlen, "cannot read %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *de; (de = readdir(d));) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			char **grown = realloc(names, cap * sizeof(*names));
+			if (!grown)
+				break;
+			names = grown;
+		}
+		names[n] = strdup(de->d_name);
+		if (names[n])
+			n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+
+	int removed = 0;
+	for (size_t i = 0; i < n; i++) {
+		removed += reset_one(names[i], force, fn, arg);
+		free(names[i]);
+	}
+	free(names);
+	drop_stale_entries(prefix);
+	/*
+	 * Hook: uprobe events tracekit registers will be named tracekit_* in
+	 * uprobe_events; once probes exist, remove those of dead owners here too.
+	 */
+	return removed;
+}
+
+int ft_reset(bool force, char *err, size_t errlen)
+{
+	return ft_reset_prefix(FT_INSTANCE_PREFIX, force, NULL, NULL, err, errlen);
+}
