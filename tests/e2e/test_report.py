@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""e2e tests of `tracekit report` on the trace-cmd-made fixtures, one case per run.
+
+    test_report.py CASE FIXTURE_DIR     # run one case
+    test_report.py --list                # the case names
+
+The binary is $TRACEKIT.  Every fixture tracecmd-*.dat has beside it the output
+of `trace-cmd report -i FILE` (FILE.report.txt); options are checked against that
+stored text, and against trace-cmd itself when it is installed (without it the
+live comparisons skip, except with CI=true, where they fail).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+CASES = {}
+FIXTURES = None
+
+
+class Skip(Exception):
+    pass
+
+
+class Fail(Exception):
+    pass
+
+
+def case(fn):
+    CASES[fn.__name__.replace('_', '-')] = fn
+    return fn
+
+
+def expect(ok, what):
+    if not ok:
+        raise Fail(what)
+
+
+def fixtures():
+    names = sorted(f for f in os.listdir(FIXTURES) if re.match(r'tracecmd-.*\.dat$', f))
+    expect(len(names) >= 3, 'fewer than 3 fixtures in %s' % FIXTURES)
+    return [os.path.join(FIXTURES, f) for f in names]
+
+
+def stored(path):
+    with open(path + '.report.txt', encoding='utf-8', errors='surrogateescape') as f:
+        return f.read().splitlines()
+
+
+def report(*args, check=True):
+    exe = os.environ.get('TRACEKIT')
+    if not exe or not os.access(exe, os.X_OK):
+        raise Skip('TRACEKIT is not set to an executable tracekit binary')
+    p = subprocess.run([exe, 'report'] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=120)
+    out = p.stdout.decode('utf-8', 'surrogateescape').splitlines()
+    err = p.stderr.decode('utf-8', 'replace')
+    if check and p.returncode != 0:
+        raise Fail('tracekit report %s: exit %d: %s' % (' '.join(args), p.returncode, err))
+    return p.returncode, out, err
+
+
+def trace_cmd(*args):
+    if not shutil.which('trace-cmd'):
+        raise Skip('trace-cmd is not installed: no live comparison')
+    p = subprocess.run(['trace-cmd', 'report'] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, timeout=120)
+    expect(p.returncode == 0, 'trace-cmd report %s failed' % ' '.join(args))
+    return p.stdout.decode('utf-8', 'surrogateescape').splitlines()
+
+
+def same_lines(got, want, what):
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            raise Fail('%s: line %d differs:\n  got:  %r\n  want: %r' % (what, i + 1, g, w))
+    expect(len(got) == len(want), '%s: %d lines, want %d' % (what, len(got), len(want)))
+
+
+# "comm-pid [cpu] secs.usecs: event: info"
+LINE = re.compile(r'^(.{16})-(\d+) +\[(\d{3})\] +(\d+\.\d{6}): (\S+): +(.*)$')
+
+
+def parse(line):
+    m = LINE.match(line)
+    expect(m, 'not a report line: %r' % line)
+    return {'comm': m.group(1).strip(), 'pid': int(m.group(2)), 'cpu': int(m.group(3)),
+            'ts': m.group(4), 'event': m.group(5), 'info': m.group(6)}
+
+
+def events(lines):
+    return [parse(l) for l in lines if not l.startswith('cpus=')]
+
+
+@case
+def matches_stored_report(_):
+    for f in fixtures():
+        _, out, _ = report('-i', f)
+        same_lines(out, stored(f), os.path.basename(f))
+
+
+@case
+def matches_live_trace_cmd(_):
+    for f in fixtures():
+        _, out, _ = report('-i', f)
+        same_lines(out, trace_cmd('-i', f), os.path.basename(f) + ' (live trace-cmd)')
+
+
+@case
+def default_input_is_trace_dat(_):
+    f = fixtures()[0]
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(f, os.path.join(d, 'trace.dat'))
+        cwd = os.getcwd()
+        os.chdir(d)
+        try:
+            _, out, _ = report()
+        finally:
+            os.chdir(cwd)
+    same_lines(out, stored(f), 'report without -i in a directory holding trace.dat')
+
+
+def switch_next_pid(info):
+    m = re.search(r'==> .*:(\d+) \[', info)
+    expect(m, 'sched_switch text without next pid: %r' % info)
+    return int(m.group(1))
+
+
+@case
+def filter_by_event_and_field(_):
+    f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
+    evs = events(stored(f))
+    pid = next(e for e in evs if e['event'] == 'sched_switch' and
+               switch_next_pid(e['info']) != 0)
+    pid = switch_next_pid(pid['info'])
+    _, out, _ = report('-i', f, '-F', 'sched_switch: next_pid == %d' % pid)
+    want = [l for l in stored(f)[1:] if parse(l)['event'] == 'sched_switch' and
+            switch_next_pid(parse(l)['info']) == pid]
+    expect(want, 'no sched_switch to pid %d in the fixture' % pid)
+    same_lines(out[1:], want, '-F next_pid == %d' % pid)
+    _, out, _ = report('-i', f, '-F', 'sched_wakeup')
+    want = [l for l in stored(f)[1:] if parse(l)['event'] == 'sched_wakeup']
+    same_lines(out[1:], want, '-F sched_wakeup')
+    # Several -F add up; a system regex selects its events.
+    _, out, _ = report('-i', f, '-F', 'sched_wakeup', '-F', 'sched_switch: prev_pid == 0')
+    want = [l for l in stored(f)[1:] if parse(l)['event'] == 'sched_wakeup' or
+            (parse(l)['event'] == 'sched_switch' and parse(l)['pid'] == 0)]
+    same_lines(out[1:], want, '-F sched_wakeup -F prev_pid == 0')
+    _, out, _ = report('-i', f, '-F', 'sched/.*')
+    same_lines(out, stored(f), '-F sched/.*')
+
+
+@case
+def bad_filter_is_one_line(_):
+    f = fixtures()[0]
+    rc, out, err = report('-i', f, '-F', 'sched_switch: no_such_field == 1', check=False)
+    expect(rc != 0, 'a filter on an unknown field succeeded')
+    expect(err.count('\n') == 1 and 'no_such_field' in err, 'error: %r' % err)
+
+
+@case
+def cpu_selection(_):
+    f = os.path.join(FIXTURES, 'tracecmd-v6.dat')
+    for cpus, keep in [('1', {1}), ('0', {0}), ('0,1', {0, 1})]:
+        _, out, _ = report('-i', f, '--cpu', cpus)
+        want = [stored(f)[0]] + [l for l in stored(f)[1:] if parse(l)['cpu'] in keep]
+        same_lines(out, want, '--cpu %s' % cpus)
+    rc, _, err = report('-i', f, '--cpu', '7', check=False)
+    expect(rc != 0 and 'CPUs 0-1' in err, '--cpu 7 of a 2-CPU file: %r' % err)
+
+
+@case
+def time_window(_):
+    f = os.path.join(FIXTURES, 'tracecmd-v7.dat')
+    lines = stored(f)[1:]
+    a, b = parse(lines[len(lines) // 4])['ts'], parse(lines[len(lines) // 2])['ts']
+    # Lines show ts rounded to the microsecond: one printed as A has ns in
+    # [A - 500, A + 499], so --from A-0.5us --to B+0.499us keeps exactly the
+    # lines printed from A to B.
+    def ns_edge(us_text, delta_us, ns):
+        us = int(us_text.replace('.', '')) + delta_us
+        return '%d.%06d%03d' % (us // 10**6, us % 10**6, ns)
+    lo, hi = ns_edge(a, -1, 500), ns_edge(b, 0, 499)
+    _, out, _ = report('-i', f, '--from', lo, '--to', hi)
+    want = [l for l in lines if float(a) <= float(parse(l)['ts']) <= float(b)]
+    same_lines(out[1:], want, '--from %s --to %s' % (lo, hi))
+    _, out, _ = report('-i', f, '--from', ns_edge(b, -1, 500))
+    want = [l for l in lines if float(parse(l)['ts']) >= float(b)]
+    same_lines(out[1:], want, '--from %s' % b)
+    rc, _, err = report('-i', f, '--from', 'soon', check=False)
+    expect(rc == 2 and err.count('\n') == 1, '--from soon: exit %d %r' % (rc, err))
+
+
+@case
+def json_lines(_):
+    f = os.path.join(FIXTURES, 'tracecmd-mixed-v7zstd.dat')
+    _, out, _ = report('-i', f, '--json')
+    text = events(stored(f))
+    expect(len(out) == len(text), '%d JSON lines for %d events' % (len(out), len(text)))
+    for line, t in zip(out, text):
+        o = json.loads(line)
+        expect(o['event'].split(':')[1] == t['event'], 'event %r vs %r' % (o, t))
+        expect(o['cpu'] == t['cpu'] and o['pid'] == t['pid'], 'cpu/pid %r vs %r' % (o, t))
+        expect(o['comm'][:16] == t['comm'][-16:] or t['comm'] == '<...>', 'comm %r' % o)
+        us = (o['ts'] + 500) // 1000
+        expect('%d.%06d' % (us // 10**6, us % 10**6) == t['ts'],
+               'ts %d vs %s' % (o['ts'], t['ts']))
+        fl = o['fields']
+        if t['event'] == 'sys_enter':
+            expect(isinstance(fl['args'], list) and len(fl['args']) == 6, 'args %r' % fl)
+            m = re.match(r'NR (\d+) \((.*)\)', t['info'])
+            expect(fl['id'] == int(m.group(1)), 'id %r' % fl)
+            want = [int(x, 16) for x in m.group(2).split(', ')]
+            expect([a & 0xffffffffffffffff for a in fl['args']] == want,
+                   'args %r vs %r' % (fl['args'], want))
+        if t['event'] == 'sched_process_exec':
+            m = re.match(r'filename=(.*) pid=(\d+) old_pid=(\d+)$', t['info'])
+            expect(fl['filename'] == m.group(1) and fl['pid'] == int(m.group(2)),
+                   'exec fields %r vs %r' % (fl, t['info']))
+        if t['event'] == 'sched_process_fork':
+            expect(isinstance(fl['parent_comm'], str) and isinstance(fl['child_pid'], int),
+                   'fork fields %r' % fl)
+
+
+@case
+def stat_counts(_):
+    for f in fixtures():
+        _, out, _ = report('-i', f, '--stat')
+        evs = events(stored(f))
+        text = '\n'.join(out)
+        expect('Events: %d' % len(evs) in text, '%s: total: %s' % (f, text))
+        per_event = {}
+        for e in evs:
+            per_event[e['event']] = per_event.get(e['event'], 0) + 1
+        for name, n in per_event.items():
+            expect(re.search(r'^  \S+:%s +%d$' % (re.escape(name), n), text, re.M),
+                   '%s: %s count %d missing from:\n%s' % (f, name, n, text))
+        for cpu in (0, 1):
+            n = sum(1 for e in evs if e['cpu'] == cpu)
+            expect(re.search(r'^  %d +%d +0 +0$' % (cpu, n), text, re.M),
+                   '%s: CPU %d: %d events, 0 lost, 0 overrun missing from:\n%s' %
+                   (f, cpu, n, text))
+
+
+@case
+def truncated_files_fail_cleanly(_):
+    with tempfile.TemporaryDirectory() as d:
+        cut = os.path.join(d, 'cut.dat')
+        for f in fixtures():
+            data = open(f, 'rb').read()
+            # Everything but the tail of a v7 file (its string table) is needed.
+            for at in [0, 7, 16, 200, 2000, len(data) // 3, len(data) // 2,
+                       len(data) * 3 // 4, len(data) - 4096]:
+                with open(cut, 'wb') as o:
+                    o.write(data[:at])
+                rc, out, err = report('-i', cut, check=False)
+                what = '%s cut at %d' % (os.path.basename(f), at)
+                expect(rc == 1, '%s: exit %d (want 1): %r' % (what, rc, err))
+                expect(err.count('\n') == 1 and err.startswith('tracekit: report: ' + cut),
+                       '%s: want one error line naming the file, got %r' % (what, err))
+                expect(re.search(r'truncated in the .* at offset 0x[0-9a-f]+', err),
+                       '%s: no section/offset in %r' % (what, err))
+                expect(not out, '%s: printed %d lines' % (what, len(out)))
+
+
+@case
+def v6_cut_in_cpu_data_names_it(_):
+    f = os.path.join(FIXTURES, 'tracecmd-v6.dat')
+    data = open(f, 'rb').read()
+    with tempfile.TemporaryDirectory() as d:
+        cut = os.path.join(d, 'cut.dat')
+        with open(cut, 'wb') as o:
+            o.write(data[:len(data) - 100])
+        rc, _, err = report('-i', cut, check=False)
+    expect(rc == 1 and re.search(r'truncated in the CPU 1 data at offset 0x%x'
+                                 % (len(data) - 100), err), err)
+
+
+@case
+def not_a_trace_file(_):
+    rc, _, err = report('-i', __file__, check=False)
+    expect(rc == 1 and 'not a trace.dat file' in err and err.count('\n') == 1, err)
+    rc, _, err = report('-i', '/nonexistent/trace.dat', check=False)
+    expect(rc == 1 and 'No such file' in err, err)
+
+
+def main():
+    global FIXTURES
+    if len(sys.argv) == 2 and sys.argv[1] == '--list':
+        print('\n'.join(CASES))
+        return 0
+    if len(sys.argv) != 3 or sys.argv[1] not in CASES:
+        print('usage: test_report.py CASE FIXTURE_DIR (cases: %s)' % ', '.join(CASES))
+        return 2
+    FIXTURES = sys.argv[2]
+    try:
+        CASES[sys.argv[1]](None)
+    except Skip as e:
+        if os.environ.get('CI') == 'true':
+            print('FAIL (CI=true, no skipping): %s' % e)
+            return 1
+        print('SKIP: %s' % e)
+        return SKIP
+    except Fail as e:
+        print('FAIL: %s' % e)
+        return 1
+    print('ok')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
