@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""e2e tests of `tracekit list` and `tracekit reset` on the running kernel.
+
+    test_list_reset.py CASE --holder PATH    # run one case
+    test_list_reset.py --list                 # the case names
+
+The binary is $TRACEKIT.  The holder (session_holder.c) makes an ftrace
+session, prints its instance name and waits: a stand-in for a recording
+that gets SIGKILLed.  Needs root and tracefs; outside CI a missing
+prerequisite skips with its reason (exit 77), with CI=true it fails.
+Every child is killed on every path, and every case checks that the
+top-level set_event is as it was.
+"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+
+SKIP = 77
+CASES = {}
+OPTIONS = {}
+REGISTRY = '/run/tracekit/instances'
+
+
+class Skip(Exception):
+    pass
+
+
+class Fail(Exception):
+    pass
+
+
+def case(fn):
+    CASES[fn.__name__.replace('_', '-')] = fn
+    return fn
+
+
+def expect(ok, what):
+    if not ok:
+        raise Fail(what)
+
+
+def tracekit():
+    path = os.environ.get('TRACEKIT')
+    if not path or not os.access(path, os.X_OK):
+        raise Skip('TRACEKIT is not set to an executable tracekit binary')
+    return path
+
+
+def tracefs():
+    """The tracefs mount point, from /proc/mounts."""
+    if os.geteuid() != 0:
+        raise Skip('tracefs needs root')
+    with open('/proc/mounts') as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) > 2 and fields[2] == 'tracefs':
+                return fields[1]
+    raise Skip('tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)')
+
+
+def read(path):
+    with open(path, errors='replace') as f:
+        return f.read()
+
+
+def run(argv, timeout=60, **kw):
+    """Run to completion; returns (exit status as a shell reports it, stdout, stderr)."""
+    p = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout,
+                       **kw)
+    rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
+    return rc, p.stdout.decode(errors='replace'), p.stderr.decode(errors='replace')
+
+
+def one_line(text):
+    lines = text.splitlines()
+    return len(lines) == 1 and lines[0].strip() != ''
+
+
+def kernel_events(root):
+    return sorted(l for l in read(os.path.join(root, 'available_events')).splitlines()
+                  if ':' in l)
+
+
+def kernel_fields(root, system, event):
+    """(type, name, offset, size, signed) of each field in the event's format file."""
+    text = read(os.path.join(root, 'events', system, event, 'format'))
+    fields = []
+    for m in re.finditer(r'field:(.+?);\s*offset:(\d+);\s*size:(\d+);\s*signed:(\d+);', text):
+        decl, offset, size, signed = m.groups()
+        dm = re.fullmatch(r'(.*?)\s*([A-Za-z_]\w*)(\[\d*\])?', decl.strip())
+        ftype = dm.group(1) + (dm.group(3) or '')
+        fields.append((ftype, dm.group(2), int(offset), int(size), int(signed)))
+    return fields
+
+
+# --- list ----------------------------------------------------------------------------------
+
+@case
+def list_all(root):
+    rc, out, err = run([tracekit(), 'list'])
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    lines = out.splitlines()
+    expect('sched:sched_switch' in lines, 'sched:sched_switch is listed')
+    expect(lines == sorted(set(lines)), 'lines are sorted and unique')
+    expect(lines == kernel_events(root), 'the list is available_events, sorted')
+
+
+@case
+def list_glob(root):
+    rc, out, err = run([tracekit(), 'list', '-e', 'sched:*'])
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    want = [e for e in kernel_events(root) if e.startswith('sched:')]
+    expect(out.splitlines() == want, "-e 'sched:*' lists the sched system: %r" % out[:200])
+    rc, out2, err = run([tracekit(), 'list', '-e', 'sched'])
+    expect(rc == 0 and out2 == out, '-e sched is the same as -e sched:*')
+    rc, out3, err = run([tracekit(), 'list', '-e', 'sched:sched_wak*'])
+    names = out3.splitlines()
+    expect('sched:sched_waking' in names and 'sched:sched_switch' not in names,
+           'a glob on the event part: %r' % names)
+
+
+@case
+def list_several_globs(root):
+    rc, out, err = run([tracekit(), 'list', '-e', 'sched:sched_switch', '-e', 'irq:*',
+                        '-e', 'sched_switch'])
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    want = sorted(['sched:sched_switch'] + [e for e in kernel_events(root)
+                                            if e.startswith('irq:')])
+    expect(out.splitlines() == want, 'the union of the globs, once each, sorted')
+
+
+@case
+def list_json(root):
+    rc, out, err = run([tracekit(), 'list', '-e', 'sched:sched_switch', '--json'])
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    expect([json.loads(l) for l in out.splitlines()] ==
+           [{'system': 'sched', 'event': 'sched_switch'}], 'json: %r' % out)
+
+
+@case
+def list_unknown_event(root):
+    rc, out, err = run([tracekit(), 'list', '-e', 'sched:sched_swich'])
+    expect(rc == 1, 'exit 1 expected, got %d' % rc)
+    expect(out == '', 'nothing on stdout')
+    expect(one_line(err) and err.startswith(
+        "tracekit: list: event 'sched:sched_swich' not found (did you mean sched:sched_switch"),
+        'one line naming the closest event: %r' % err)
+
+
+@case
+def list_format(root):
+    rc, out, err = run([tracekit(), 'list', '--format', 'sched:sched_switch'])
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    lines = out.splitlines()
+    expect(lines[0].split() == ['type', 'name', 'offset', 'size', 'signed'],
+           'a header: %r' % lines[0])
+    rows = []
+    for line in lines[1:]:
+        m = re.fullmatch(r'(.+?)\s+(\w+)\s+(\d+)\s+(\d+)\s+(yes|no)', line)
+        expect(m, 'a table row: %r' % line)
+        rows.append((m.group(1), m.group(2), int(m.group(3)), int(m.group(4)),
+                     int(m.group(5) == 'yes')))
+    want = kernel_fields(root, 'sched', 'sched_switch')
+    expect(rows == want, 'rows are the format file\'s fields:\n%r\n%r' % (rows, want))
+    expect(('pid_t', 'next_pid') == rows[[r[1] for r in rows].index('next_pid')][:2],
+           'next_pid is a pid_t')
+
+
+@case
+def list_format_json(root):
+    rc, out, err = run([tracekit(), 'list', '--format', 'sched_switch', '--json'])
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    objs = [json.loads(l) for l in out.splitlines()]
+    got = [(o['type'], o['name'], o['offset'], o['size'], int(o['signed'])) for o in objs]
+    expect(got == kernel_fields(root, 'sched', 'sched_switch'), 'json fields: %r' % got)
+    expect(all(o['event'] == 'sched:sched_switch' for o in objs), 'the full event name')
+    expect([o['common'] for o in objs][:1] == [True], 'common fields first')
+
+
+@case
+def list_format_unknown(root):
+    rc, out, err = run([tracekit(), 'list', '--format', 'sched:nonesuch_event'])
+    expect(rc == 1, 'exit 1 expected, got %d' % rc)
+    expect(one_line(err) and "event 'sched:nonesuch_event' not found" in err, repr(err))
+
+
+@case
+def list_syscalls(root):
+    rc, out, err = run([tracekit(), 'list', '--syscalls'])
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    names = out.splitlines()
+    expect('openat' in names and 'read' in names and 'execve' in names, 'syscall names')
+    expect(names == sorted(set(names)), 'sorted and unique')
+    rc, out, err = run([tracekit(), 'list', '--syscalls', '-e', 'open*', '--json'])
+    objs = [json.loads(l) for l in out.splitlines()]
+    expect({'nr': 257, 'name': 'openat', 'nargs': 4} in objs, 'json openat: %r' % objs)
+    expect(all(o['name'].startswith('open') for o in objs), 'the glob filters')
+
+
+@case
+def list_usage_errors(root):
+    for argv, what in ((['list', '-x'], "unknown option '-x'"),
+                       (['list', 'sched'], "unexpected argument 'sched'"),
+                       (['list', '-e'], "option '-e' needs a value"),
+                       (['list', '--format', 'sched:sched_switch', '-e', 'irq'], '--format'),
+                       (['reset', '--bogus'], "unknown option '--bogus'"),
+                       (['reset', 'now'], "unexpected argument 'now'")):
+        rc, out, err = run([tracekit()] + argv)
+        expect(rc == 2, '%s: exit 2 expected, got %d' % (argv, rc))
+        expect(one_line(err) and what in err, '%s: one line saying %r: %r' % (argv, what, err))
+
+
+@case
+def list_reset_help(root):
+    for verb in ('list', 'reset'):
+        rc, out, err = run([tracekit(), 'help', verb])
+        expect(rc == 0 and out.startswith('usage: tracekit ' + verb), 'help ' + verb)
+    rc, out, err = run([tracekit(), '--help'])
+    expect(re.search(r'^\s+list\s', out, re.M) and re.search(r'^\s+reset\s', out, re.M),
+           '--help lists list and reset')
+
+
+@case
+def list_reset_not_root(root):
+    """As an unprivileged user, one line saying root is needed."""
+    setpriv = '/usr/bin/setpriv'
+    if not os.access(setpriv, os.X_OK):
+        raise Skip('setpriv is not installed')
+    for verb in ('list', 'reset'):
+        rc, out, err = run([setpriv, '--reuid=65534', '--regid=65534', '--clear-groups',
+                            tracekit(), verb])
+        expect(rc == 1, '%s as nobody: exit 1 expected, got %d (%s)' % (verb, rc, err))
+        expect(err == 'tracekit: %s: tracefs needs root (run as root or with sudo)\n' % verb,
+               '%s as nobody: %r' % (verb, err))
+
+
+# --- reset ---------------------------------------------------------------------------------
+
+def start_holder():
+    holder = OPTIONS.get('holder')
+    if not holder:
+        raise Skip('no --holder PATH given')
+    p = subprocess.Popen([holder], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    name = p.stdout.readline().decode().strip()
+    if not name:
+        p.kill()
+        p.wait()
+        raise Fail('holder made no session: %s' % p.stderr.read().decode())
+    return p, name
+
+
+@case
+def reset_after_sigkill(root):
+    p, name = start_holder()
+    inst = os.path.join(root, 'instances', name)
+    try:
+        expect(re.fullmatch(r'tracekit-%d-\d+' % p.pid, name), 'named after the pid: %r' % name)
+        expect(os.path.isdir(inst), 'the instance exists while its owner runs')
+        expect(read(os.path.join(inst, 'set_event')) == 'sched:sched_switch\n',
+               'the holder enabled sched_switch in its instance')
+        rc, out, err = run([tracekit(), 'reset'])
+        expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+        expect('kept instance %s (owner pid %d still runs; --force removes it)\n' % (name, p.pid)
+               in out, 'a live owner keeps its instance: %r' % out)
+        expect(os.path.isdir(inst), 'still there')
+        p.kill()
+        p.wait()
+        expect(os.path.isdir(inst), 'SIGKILL leaves the instance behind')
+        rc, out, err = run([tracekit(), 'reset'])
+        expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+        expect('removed instance %s (owner pid %d is gone)\n' % (name, p.pid) in out,
+               'reset says what it removed: %r' % out)
+        expect(not os.path.exists(inst), 'the instance is gone')
+        expect(not os.path.exists(os.path.join(REGISTRY, name)), 'its registry entry is gone')
+        rc, out, err = run([tracekit(), 'reset'])
+        expect(name not in out, 'a second reset has nothing of it: %r' % out)
+    finally:
+        p.kill()
+        p.wait()
+        if os.path.isdir(inst):
+            os.rmdir(inst)
+
+
+@case
+def reset_clean_exit_leaves_nothing(root):
+    p, name = start_holder()
+    inst = os.path.join(root, 'instances', name)
+    try:
+        expect(os.path.isdir(inst), 'the instance exists while its owner runs')
+        p.stdin.close()
+        expect(p.wait(timeout=30) == 0, 'the holder ends cleanly')
+        expect(not os.path.exists(inst), 'a clean end removes the instance')
+        expect(not os.path.exists(os.path.join(REGISTRY, name)), 'and its registry entry')
+    finally:
+        p.kill()
+        p.wait()
+        if os.path.isdir(inst):
+            os.rmdir(inst)
+
+
+def main(argv):
+    if argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        return 0
+    if len(argv) < 2 or argv[1] not in CASES:
+        print('usage: test_list_reset.py CASE [--holder PATH] | --list', file=sys.stderr)
+        return 2
+    if '--holder' in argv:
+        OPTIONS['holder'] = os.path.abspath(argv[argv.index('--holder') + 1])
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda n, f: sys.exit('killed by signal %d' % n))
+    try:
+        root = tracefs()
+        top_before = read(os.path.join(root, 'set_event'))
+        CASES[argv[1]](root)
+        expect(read(os.path.join(root, 'set_event')) == top_before,
+               'the top-level set_event changed')
+    except Skip as e:
+        if os.environ.get('CI') == 'true':
+            print('FAIL (CI=true, cannot skip): %s' % e)
+            return 1
+        print('SKIP: %s' % e)
+        return SKIP
+    except Fail as e:
+        print('FAIL: %s: %s' % (argv[1], e))
+        return 1
+    print('ok: %s' % argv[1])
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
