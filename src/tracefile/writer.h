@@ -53,10 +53,24 @@ struct tf_cpu_data {
 
 struct tf_writer;
 
+/*
+ * tracekit's own options, in both versions (trace-cmd skips unknown option
+ * ids; docs/trace-dat.md): the notes, each NUL-terminated, back to back; and
+ * the saved_tgids text, NUL-terminated (trace-cmd's format has no place for it).
+ */
+#define TF_OPTION_TRACEKIT_NOTES 0x746b
+#define TF_OPTION_TRACEKIT_TGIDS 0x746c
+
 /* version 6 or 7; the file is created or truncated.  NULL and err on failure. */
 struct tf_writer *tf_writer_open(const char *path, int version, char *err, size_t errlen);
 /* Headers, formats, kallsyms, printk, cmdlines, options: everything before the data. */
 int tf_write_meta(struct tf_writer *w, const struct tf_meta *m, char *err, size_t errlen);
+/*
+ * A CPUSTAT option: the text of per_cpu/cpuN/stats, shown by trace-cmd report
+ * --stat.  Version 6: before tf_write_meta; version 7: any time before close.
+ */
+int tf_add_cpu_stats(struct tf_writer *w, int cpu, const char *text, size_t len, char *err,
+		     size_t errlen);
 /* The flyrecord data: one entry per CPU (cpus entries, empty ones with size 0). */
 int tf_write_cpu_data(struct tf_writer *w, const struct tf_cpu_data *cpus, int n, char *err,
 		      size_t errlen);
