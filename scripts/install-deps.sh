@@ -6,7 +6,7 @@ set -eu
 PKGS="meson ninja-build pkg-config gcc make python3
 libtraceevent-dev libtracefs-dev libtracecmd-dev libelf-dev libdw-dev
 libcapstone-dev libseccomp-dev libbpf-dev
-strace"
+strace trace-cmd"
 
 missing=""
 for p in $PKGS; do
