@@ -24,6 +24,12 @@
  */
 const char *ft_tracefs_root(char *err, size_t errlen);
 
+/*
+ * The last entry of a tracefs error_log as one line for err: the kernel's
+ * message and where in the command it stopped.  log is modified.
+ */
+void ft_error_log_line(char *log, char *out, size_t outlen);
+
 /* Note that the current process owns instance name; 0, or -1 with errno. */
 int ftr_register(const char *name);
 /* Forget name (its instance is gone). */

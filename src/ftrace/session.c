@@ -313,7 +313,7 @@ int ft_enabled_events(const struct ft_session *s, char ***list)
  *   "[  12.3] event filter parse error: error: Field not found\n  Command: x ==\n      ^\n"
  * becomes "Field not found (at '==')".
  */
-static void error_log_line(char *log, char *out, size_t outlen)
+void ft_error_log_line(char *log, char *out, size_t outlen)
 {
 	char *msg = strchr(log, ']');
 	msg = msg ? msg + 1 : log;
@@ -353,7 +353,7 @@ static void filter_error(struct ft_session *s, const char *sys, const char *ev,
 {
 	char *log = tracefs_error_last(s->inst);
 	if (log && *log) {
-		error_log_line(log, out, outlen);
+		ft_error_log_line(log, out, outlen);
 		free(log);
 		return;
 	}
