@@ -75,14 +75,16 @@ static int parse(struct list_opts *o, int argc, char **argv)
 		case OPT_JSON: o->json = true; break;
 		case 'h': help_list(stdout); exit(0);
 		case ':':
-			errmsg("option '%s' needs a value (see 'tracekit help list')", argv[optind - 1]);
+			errmsg("option '%s' needs a value (see 'tracekit help list')",
+			       argv[optind - 1]);
 			return -1;
 		case '?':
 		default:
 			if (optopt && optopt < 256)
 				errmsg("unknown option '-%c' (see 'tracekit help list')", optopt);
 			else
-				errmsg("unknown option '%s' (see 'tracekit help list')", argv[optind - 1]);
+				errmsg("unknown option '%s' (see 'tracekit help list')",
+				       argv[optind - 1]);
 			return -1;
 		}
 	}
@@ -172,8 +174,9 @@ static void print_fields_json(const char *event, const struct ft_field *f, int n
 		json_str(&sb, f[i].type);
 		sb_add(&sb, ",\"name\":");
 		json_str(&sb, f[i].name);
-		sb_printf(&sb, ",\"offset\":%d,\"size\":%d,\"signed\":%s,\"common\":%s}", f[i].offset,
-			  f[i].size, f[i].is_signed ? "true" : "false", f[i].common ? "true" : "false");
+		sb_printf(&sb, ",\"offset\":%d,\"size\":%d,\"signed\":%s,\"common\":%s}",
+			  f[i].offset, f[i].size, f[i].is_signed ? "true" : "false",
+			  f[i].common ? "true" : "false");
 		puts(sb_str(&sb));
 	}
 	sb_free(&sb);
@@ -190,8 +193,8 @@ static void print_fields_table(const struct ft_field *f, int n)
 	printf("%-*s  %-*s  %6s  %4s  %s\n", wtype, "type", wname, "name", "offset", "size",
 	       "signed");
 	for (int i = 0; i < n; i++)
-		printf("%-*s  %-*s  %6d  %4d  %s\n", wtype, f[i].type, wname, f[i].name, f[i].offset,
-		       f[i].size, f[i].is_signed ? "yes" : "no");
+		printf("%-*s  %-*s  %6d  %4d  %s\n", wtype, f[i].type, wname, f[i].name,
+		       f[i].offset, f[i].size, f[i].is_signed ? "yes" : "no");
 }
 
 /* "system:event" for a bare event name ft_event_fields accepted (it is unique). */

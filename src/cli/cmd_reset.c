@@ -68,7 +68,8 @@ static int parse(bool *force, int argc, char **argv)
 			if (optopt && optopt < 256)
 				errmsg("unknown option '-%c' (see 'tracekit help reset')", optopt);
 			else
-				errmsg("unknown option '%s' (see 'tracekit help reset')", argv[optind - 1]);
+				errmsg("unknown option '%s' (see 'tracekit help reset')",
+				       argv[optind - 1]);
 			return -1;
 		}
 	}

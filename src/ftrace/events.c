@@ -201,7 +201,8 @@ void ft_event_not_found(const char *name, char *err, size_t errlen)
 		free(close[i]);
 	}
 	if (len >= 0 && (size_t)len < errlen)
-		snprintf(err + len, errlen - (size_t)len, "%s", n > 0 ? "?)" : " (see 'tracekit list')");
+		snprintf(err + len, errlen - (size_t)len, "%s",
+			 n > 0 ? "?)" : " (see 'tracekit list')");
 }
 
 /* ---- one event's fields ---- */

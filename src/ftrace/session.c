@@ -334,8 +334,8 @@ void ft_error_log_line(char *log, char *out, size_t outlen)
 	if (!caret_line)
 		return;
 	*caret_line++ = '\0';
-	char *caret = strchr(caret_line, '^');
-	if (!caret)
+	char *caret = strchr(caret_line, '^'), *end = strchr(caret_line, '\n');
+	if (!caret || (end && caret > end))
 		return;
 	/* The caret's column counts from the start of the "  Command: " line. */
 	const char *text = cmd + strlen("  Command: ");
