@@ -242,13 +242,16 @@ static void print_stats(const struct rec_options *o, struct recorder *r, const c
 	const struct rec_cpu_stats *st = rec_stats(r, &n);
 	uint64_t events = 0, lost = 0, bytes = 0;
 	for (int i = 0; i < n; i++) {
+		/* The stats and the page headers count the same losses two ways: take the larger. */
 		uint64_t l = st[i].overrun + st[i].dropped + st[i].commit_overrun;
-		events += st[i].read;
+		if (st[i].missed > l)
+			l = st[i].missed;
+		events += st[i].events;
 		lost += l;
 		bytes += st[i].bytes;
 		if (!o->quiet)
 			fprintf(stderr, "  CPU %d: %llu events, %llu lost, %llu KB\n", st[i].cpu,
-				(unsigned long long)st[i].read, (unsigned long long)l,
+				(unsigned long long)st[i].events, (unsigned long long)l,
 				(unsigned long long)(st[i].bytes / 1024));
 	}
 	fprintf(stderr, "tracekit: record: %s: %llu events, %llu lost%s, %llu KB\n", output,

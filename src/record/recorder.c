@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <traceevent/kbuffer.h>
+
 #include "util/die.h"
 
 #define SPLICE_PAGES 16		/* pages moved per splice call */
@@ -173,6 +175,34 @@ bool rec_should_stop(const struct recorder *r)
 	return atomic_load(&r->limit);
 }
 
+/*
+ * Count the events in a CPU's pages with libtraceevent's page parser, and the
+ * events the kernel says it lost between pages (the "missed events" flag of
+ * a page header): the kernel's "read events" stat does not see splice.
+ */
+static void count_events(struct recorder *r, struct cpu_rec *c, struct rec_cpu_stats *s)
+{
+	unsigned ps = r->page_size;
+	int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	struct kbuffer *kb = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+	char *page = xmalloc(ps);
+	for (uint64_t off = 0; fd >= 0 && kb && off + ps <= c->bytes; off += ps) {
+		if (pread(fd, page, ps, (off_t)off) != (ssize_t)ps || kbuffer_load_subbuffer(kb, page) < 0)
+			break;
+		int missed = kbuffer_missed_events(kb);
+		if (missed > 0)
+			s->missed += (uint64_t)missed;
+		unsigned long long ts;
+		for (void *ev = kbuffer_read_event(kb, &ts); ev; ev = kbuffer_next_event(kb, &ts))
+			s->events++;
+	}
+	free(page);
+	if (kb)
+		kbuffer_free(kb);
+	if (fd >= 0)
+		close(fd);
+}
+
 static uint64_t stat_field(const char *text, const char *name)
 {
 	const char *p = strstr(text, name);
@@ -196,7 +226,7 @@ static void read_stats(struct recorder *r, int i)
 	s->overrun = stat_field(text, "\noverrun: ");
 	s->commit_overrun = stat_field(text, "commit overrun: ");
 	s->dropped = stat_field(text, "dropped events: ");
-	s->read = stat_field(text, "read events: ");
+
 }
 
 int rec_stop(struct recorder *r, char *err, size_t errlen)
@@ -216,6 +246,7 @@ int rec_stop(struct recorder *r, char *err, size_t errlen)
 			rc = -1;
 		}
 		read_stats(r, i);
+		count_events(r, c, &r->stats[i]);
 		r->data[i] = (struct tf_cpu_data){ .cpu = i, .path = c->path, .offset = 0,
 						   .size = c->bytes - c->bytes % r->page_size };
 	}

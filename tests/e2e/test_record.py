@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""e2e tests of `tracekit record` on the running kernel, with trace-cmd as the oracle.
+
+    test_record.py CASE --progs DIR     # run one case (DIR: the built tests/progs)
+    test_record.py --list               # the case names
+
+Each case records into a temp directory, checks the file with `tracekit
+report` and `trace-cmd report`, and checks that the recording left nothing in
+tracefs: no instance of its own, the top-level set_event and tracing_on as
+they were.
+"""
+
+import collections
+import json
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import (Fail, Skip, case, expect, finish, instances_of, kill_group, main, read,  # noqa: E402
+                    run, start, tracefs, tracekit)
+
+OPTIONS = {}
+
+
+class Env:
+    """A temp directory, tracefs, and the top-level state to compare at the end."""
+
+    def __init__(self):
+        self.root = tracefs()
+        self.dir = tempfile.mkdtemp(prefix='tk-record-')
+        self.out = os.path.join(self.dir, 'trace.dat')
+        self.top = self.top_state()
+
+    def top_state(self):
+        return (read(os.path.join(self.root, 'set_event')),
+                read(os.path.join(self.root, 'tracing_on')))
+
+    def record(self, *args, timeout=120):
+        p = start([tracekit(), 'record', '-o', self.out] + list(args), cwd=self.dir)
+        rc, out, err = finish(p, timeout)
+        self.check_clean(p.pid)
+        return rc, out, err
+
+    def check_clean(self, pid):
+        left = instances_of(self.root, pid)
+        expect(not left, 'instances left behind: %r' % left)
+        expect(self.top_state() == self.top, 'the top-level set_event or tracing_on changed')
+        stray = [f for f in os.listdir(self.dir) if re.search(r'\.cpu\d+$', f)]
+        expect(not stray, 'per-CPU temp files left: %r' % stray)
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def with_env(fn):
+    def run_case(_):
+        env = Env()
+        try:
+            fn(env)
+        finally:
+            env.close()
+    run_case.__name__ = fn.__name__
+    return case(run_case)
+
+
+def report_json(path):
+    rc, out, err = run([tracekit(), 'report', '--json', '-i', path], timeout=120)
+    expect(rc == 0, 'tracekit report --json failed (%d): %s' % (rc, err.strip()))
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def tracecmd_counts(path):
+    """Events per name as trace-cmd report sees them: our file must open in trace-cmd."""
+    if not shutil.which('trace-cmd'):
+        raise Skip('trace-cmd is not installed (apt-get install trace-cmd)')
+    rc, out, err = run(['trace-cmd', 'report', '-i', path], timeout=120)
+    expect(rc == 0, 'trace-cmd report cannot read the file (%d): %s' % (rc, err.strip()[:300]))
+    counts = collections.Counter()
+    for line in out.splitlines():
+        m = re.match(r'\s*.+?-\d+\s+\[\d+\]\s+[\d.]+:\s+(\w+):', line)
+        if m:
+            counts[m.group(1)] += 1
+    return counts
+
+
+def check_against_tracecmd(path):
+    """Same events, same count per event type, in tracekit's and trace-cmd's reading."""
+    events = report_json(path)
+    ours = collections.Counter(e['event'].split(':')[-1] for e in events)
+    theirs = tracecmd_counts(path)
+    expect(ours == theirs, 'tracekit and trace-cmd disagree: %r vs %r' % (ours, theirs))
+    expect(sum(ours.values()) > 0, 'no events recorded')
+    return events
+
+
+def stats_line(err):
+    m = re.search(r'^tracekit: record: .*: (\d+) events, (\d+) lost', err, re.M)
+    expect(m, 'the summary line with events and lost counts is printed: %r' % err[-300:])
+    return int(m.group(1)), int(m.group(2))
+
+
+def prog(name):
+    return os.path.join(OPTIONS['progs'], name)
+
+
+def descendants(events, root_pid):
+    """The pids of root_pid's tree, from the fork events."""
+    tree = {root_pid}
+    for e in events:
+        f = e.get('fields', {})
+        if e['event'].endswith('sched_process_fork') and f.get('parent_pid') in tree:
+            tree.add(f.get('child_pid'))
+    return tree
+
+
+@with_env
+def record_sleep(env):
+    rc, out, err = env.record('sleep', '0.2')
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    events, lost = stats_line(err)
+    got = check_against_tracecmd(env.out)
+    expect(events == len(got), 'the summary counts %d events, the file holds %d' % (events, len(got)))
+    names = {e['event'] for e in got}
+    expect('sched:sched_switch' in names, 'the default set includes sched_switch: %r' % names)
+    expect(any(e['event'] == 'sched:sched_process_exec' and 'sleep' in json.dumps(e['fields'])
+               for e in got), 'the exec of sleep is recorded')
+
+
+@with_env
+def record_follow_pipeline(env):
+    rc, out, err = env.record('-F', 'sh', '-c', 'echo hi | wc -c; true')
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    got = check_against_tracecmd(env.out)
+    execs = [e for e in got if e['event'] == 'sched:sched_process_exec']
+    expect(execs, 'the shell exec is recorded: -F sets the pid filter before exec')
+    root = execs[0]['pid']
+    tree = descendants(got, root)
+    expect(len(tree) >= 3, 'the pipeline forked two children: %r' % tree)
+    pid_fields = ('prev_pid', 'next_pid', 'pid', 'parent_pid', 'child_pid')
+    for e in got:
+        pids = {e['pid']} | {e['fields'].get(k) for k in pid_fields}
+        expect(pids & tree, 'an event outside the command tree slipped in: %r' % e)
+
+
+@with_env
+def record_threads(env):
+    rc, out, err = env.record('-F', prog('threads'))
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    got = check_against_tracecmd(env.out)
+    tids = {e['pid'] for e in got if e['event'] == 'sched:sched_switch'}
+    expect(len(tids) >= 4, 'several threads of the program switch: %r' % tids)
+
+
+@with_env
+def record_events_and_filter(env):
+    rc, out, err = env.record('-e', 'sched:sched_switch', '-f', 'prev_prio < 200',
+                              '-e', 'syscalls:sys_enter_openat', '-F', 'cat', '/etc/hostname')
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    got = check_against_tracecmd(env.out)
+    names = {e['event'] for e in got}
+    expect(names <= {'sched:sched_switch', 'syscalls:sys_enter_openat'}, 'only the asked events: %r' % names)
+    expect(any(e['event'] == 'syscalls:sys_enter_openat' for e in got), 'cat opens files')
+
+
+@with_env
+def record_exit_status(env):
+    rc, out, err = env.record('-F', 'sh', '-c', 'exit 7')
+    expect(rc == 7, "the command's exit status is tracekit's: got %d: %s" % (rc, err))
+    check_against_tracecmd(env.out)
+
+
+@with_env
+def record_killed_command(env):
+    rc, out, err = env.record('-F', 'sh', '-c', 'kill -9 $$')
+    expect(rc == 137, 'a command killed by SIGKILL gives 137, got %d: %s' % (rc, err))
+    check_against_tracecmd(env.out)
+
+
+@with_env
+def record_sigint_system(env):
+    p = start([tracekit(), 'record', '-o', env.out, '-e', 'sched:sched_switch'], cwd=env.dir)
+    time.sleep(1.0)
+    os.kill(p.pid, signal.SIGINT)
+    rc, out, err = finish(p, 60)
+    env.check_clean(p.pid)
+    expect(rc == 0, 'Ctrl-C ends a system-wide recording with exit 0, got %d: %s' % (rc, err))
+    check_against_tracecmd(env.out)
+
+
+@with_env
+def record_pid(env):
+    sleeper = start([prog('sleeper')])
+    try:
+        pid = int(sleeper.stdout.readline())
+        rc, out, err = env.record('-P', str(pid), '--duration', '0.6')
+        expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+        got = check_against_tracecmd(env.out)
+        expect(any(e['pid'] == pid or pid in e['fields'].values() for e in got),
+               'events of the -P process are recorded')
+    finally:
+        kill_group(sleeper)
+        sleeper.wait()
+
+
+@with_env
+def record_version6(env):
+    rc, out, err = env.record('--file-version', '6', 'sleep', '0.1')
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    check_against_tracecmd(env.out)
+
+
+@with_env
+def record_unknown_event(env):
+    rc, out, err = env.record('-e', 'sched:sched_swich', 'true')
+    expect(rc != 0, 'an unknown event is refused')
+    lines = err.strip().splitlines()
+    expect(len(lines) == 1 and 'sched_switch' in lines[0],
+           'one line naming the closest event: %r' % err)
+    expect(not os.path.exists(env.out), 'no trace file for a refused recording')
+
+
+@with_env
+def record_bad_filter(env):
+    rc, out, err = env.record('-e', 'sched:sched_switch', '-f', 'no_such_field == 1', 'true')
+    expect(rc != 0, 'a bad filter is refused')
+    lines = err.strip().splitlines()
+    expect(len(lines) == 1 and 'no_such_field' in lines[0], 'one line quoting the filter: %r' % err)
+
+
+@with_env
+def record_missing_command(env):
+    rc, out, err = env.record('/nonexistent/program')
+    expect(rc != 0, 'a command that does not exist fails')
+    expect('/nonexistent/program' in err, 'the error names the command: %r' % err)
+
+
+@with_env
+def record_usage_errors(env):
+    for args in (['-b', 'lots', 'true'], ['-P', 'x'], ['-F'], ['--bogus', 'true'], ['-f', 'a == 1']):
+        rc, out, err = env.record(*args)
+        expect(rc == 2, '%r is a usage error (exit 2), got %d' % (args, rc))
+        expect(len(err.strip().splitlines()) == 1, 'one line for %r: %r' % (args, err))
+
+
+@with_env
+def record_full_disk(env):
+    small = os.path.join(env.dir, 'small')
+    os.mkdir(small)
+    rc, _, err = run(['mount', '-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', small])
+    if rc != 0:
+        raise Skip('cannot mount a small tmpfs to fill: %s' % err.strip())
+    try:
+        out = os.path.join(small, 'trace.dat')
+        p = start([tracekit(), 'record', '-o', out, '-e', 'sched', '-e', 'syscalls',
+                   '--duration', '3', 'sh', '-c', 'for i in $(seq 3000); do :; done'])
+        rc, _, err = finish(p, 120)
+        env.check_clean(p.pid)
+        expect(rc != 0, 'a full disk is an error')
+        expect(re.search(r'No space left on device', err), 'the message says why: %r' % err)
+    finally:
+        run(['umount', '-l', small])
+
+
+def setup(argv):
+    if '--progs' in argv:
+        OPTIONS['progs'] = os.path.abspath(argv[argv.index('--progs') + 1])
+    return None
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv, 'test_record.py CASE --progs DIR | --list', setup))
