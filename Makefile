@@ -26,7 +26,7 @@ check: deps all
 asan: deps
 	[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C build-asan
-	meson test -C build-asan --print-errorlogs
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp meson test -C build-asan --print-errorlogs
 
 install: all
 	meson install -C $(BUILD)
