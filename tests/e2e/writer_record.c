@@ -198,14 +198,21 @@ static int count_events(const char *path, unsigned page, int id_switch, int id_w
 	struct kbuffer *kb = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 					   KBUFFER_ENDIAN_LITTLE);
 
-	if (!data || !kb)
-		return -1;
+	int ret = 0;
+
+	if (!data || !kb) {
+		ret = -1;
+		goto out;
+	}
 	for (size_t off = 0; off + page <= len; off += page) {
 		unsigned long long ts;
 		void *ev;
 
-		if (kbuffer_load_subbuffer(kb, data + off) < 0)
-			return -1;
+		if (kbuffer_load_subbuffer(kb, data + off) < 0) {
+			fprintf(stderr, "writer-record: %s: bad page at offset %zu\n", path, off);
+			ret = -1;
+			goto out;
+		}
 		for (ev = kbuffer_read_event(kb, &ts); ev; ev = kbuffer_next_event(kb, &ts)) {
 			unsigned short type;
 
@@ -214,9 +221,11 @@ static int count_events(const char *path, unsigned page, int id_switch, int id_w
 			*n_wakeup += type == id_wakeup;
 		}
 	}
-	kbuffer_free(kb);
+out:
+	if (kb)
+		kbuffer_free(kb);
 	free(data);
-	return 0;
+	return ret;
 }
 
 struct texts {
@@ -270,6 +279,19 @@ static struct tf_text text_of(const char *path)
 	if (!t.data)
 		t.len = 0;
 	return t;
+}
+
+static void free_texts(struct tf_meta *m, struct texts *t, int ncpus)
+{
+	const struct tf_text *own[] = { &m->header_page, &m->header_event, &m->kallsyms,
+		&m->printk_formats, &m->cmdlines, &m->tgids };
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		free((char *)own[i]->data);
+	for (int i = 0; i < t->nformats; i++)
+		free((char *)t->formats[i].text.data);
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		free((char *)stats[cpu].data);
 }
 
 static int write_file(const char *path, int version, const struct tf_meta *m,
@@ -399,7 +421,9 @@ int main(int argc, char **argv)
 
 	snprintf(v7, sizeof(v7), "%s/v7.dat", argv[1]);
 	snprintf(v6, sizeof(v6), "%s/v6.dat", argv[1]);
-	if (write_file(v7, 7, &m, cpus, ncpus) || write_file(v6, 6, &m, cpus, ncpus))
+	rc = write_file(v7, 7, &m, cpus, ncpus) || write_file(v6, 6, &m, cpus, ncpus);
+	free_texts(&m, &t, ncpus);
+	if (rc)
 		return 1;
 	printf("sched_switch %lld\nsched_wakeup %lld\n", n_switch, n_wakeup);
 	return 0;
