@@ -76,8 +76,8 @@ struct tf_writer {
 	int cpus;
 	char *clock;
 	uint64_t sections[NMETA_SECTIONS];	/* v7: offsets of sections 16..21 */
-	uint64_t link;			/* v7: where the offset of the next options section goes */
-	struct strbuf strings;		/* v7: section descriptions, the strings section's body */
+	uint64_t link;			/* v7: where the next options section's offset goes */
+	struct strbuf strings;		/* v7: section descriptions (the strings section) */
 	struct strbuf pending;		/* options not written yet (CPUSTAT added late) */
 };
 
@@ -198,7 +198,8 @@ struct tf_writer *tf_writer_open(const char *path, int version, char *err, size_
 	int fd;
 
 	if (version != 6 && version != 7) {
-		snprintf(err, errlen, "trace.dat version %d is not supported (use 6 or 7)", version);
+		snprintf(err, errlen, "trace.dat version %d is not supported (use 6 or 7)",
+			 version);
 		return NULL;
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -282,7 +283,8 @@ static int begin_section(struct tf_writer *w, uint16_t id, const char *desc, uin
 }
 
 /* A block whose body is in memory: section header (v7) and body. */
-static int write_block(struct tf_writer *w, uint16_t id, const char *desc, const struct strbuf *body)
+static int write_block(struct tf_writer *w, uint16_t id, const char *desc,
+		       const struct strbuf *body)
 {
 	if (begin_section(w, id, desc, body->len))
 		return -1;
@@ -509,8 +511,8 @@ int tf_add_cpu_stats(struct tf_writer *w, int cpu, const char *text, size_t len,
 	w->err = err;
 	w->errlen = errlen;
 	if (w->version < 7 && w->meta_done)
-		return fail(w, "%s: CPU statistics must come before the metadata in a version 6 file",
-			    w->path);
+		return fail(w, "%s: CPU statistics must come before the metadata in a "
+			    "version 6 file", w->path);
 	sb_printf(&sb, "CPU: %d\n", cpu);
 	sb_addn(&sb, text ? text : "", len);
 	add_option(&w->pending, OPT_CPUSTAT, sb.buf, sb.len + 1);
@@ -625,7 +627,8 @@ static int copy_cpu(struct tf_writer *w, const struct tf_cpu_data *c)
 	snprintf(what, sizeof(what), "CPU %d's data", c->cpu);
 	src = open(c->path, O_RDONLY | O_CLOEXEC);
 	if (src < 0)
-		return fail(w, "cannot open CPU %d's data %s: %s", c->cpu, c->path, strerror(errno));
+		return fail(w, "cannot open CPU %d's data %s: %s", c->cpu, c->path,
+			    strerror(errno));
 	while (done < c->size) {
 		ssize_t r = copy_file_range(src, &off, w->fd, NULL, c->size - done, 0);
 
@@ -700,8 +703,10 @@ static int write_data_v7(struct tf_writer *w, struct cpu_slot *slot, const struc
 	struct strbuf opts = STRBUF_INIT;
 	int ret;
 
-	if (begin_section(w, OPT_BUFFER, "buffer flyrecord ", end - section - SECTION_HEADER_SIZE) ||
-	    copy_all(w, slot, in, n) || pad_to(w, end))
+	uint64_t size = end - section - SECTION_HEADER_SIZE;
+
+	if (begin_section(w, OPT_BUFFER, "buffer flyrecord ", size) || copy_all(w, slot, in, n) ||
+	    pad_to(w, end))
 		return -1;
 	add_buffer_option(w, &opts, section, slot);
 	ret = write_options_v7(w, &opts);
@@ -768,18 +773,12 @@ int tf_write_cpu_data(struct tf_writer *w, const struct tf_cpu_data *cpus, int n
 
 static int finish_v7(struct tf_writer *w)
 {
-	struct strbuf body = STRBUF_INIT;
-	int ret;
-
 	if (w->pending.len && write_options_v7(w, &w->pending))
 		return -1;
-	/* The strings section names itself, so its own description goes in first. */
-	ret = begin_section(w, SEC_STRINGS, "strings", w->strings.len + strlen("strings") + 1);
-	sb_addn(&body, w->strings.buf, w->strings.len);
-	if (!ret)
-		ret = put_sb(w, &body, "strings");
-	sb_free(&body);
-	return ret;
+	/* "strings" is itself a description: the body is every string, this one included. */
+	if (begin_section(w, SEC_STRINGS, "strings", w->strings.len + sizeof("strings")))
+		return -1;
+	return put_sb(w, &w->strings, "strings");
 }
 
 static int finish(struct tf_writer *w)

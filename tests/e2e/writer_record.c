@@ -311,7 +311,8 @@ static int write_file(const char *path, int version, const struct tf_meta *m,
 			return -1;
 		}
 	}
-	if (tf_write_meta(w, m, err, sizeof(err)) || tf_write_cpu_data(w, cpus, n, err, sizeof(err))) {
+	if (tf_write_meta(w, m, err, sizeof(err)) ||
+	    tf_write_cpu_data(w, cpus, n, err, sizeof(err))) {
 		fprintf(stderr, "writer-record: %s\n", err);
 		tf_writer_close(w, NULL, 0);
 		return -1;
@@ -353,22 +354,24 @@ int main(int argc, char **argv)
 	static char paths[MAX_CPUS][512];
 	unsigned page = (unsigned)sysconf(_SC_PAGESIZE);
 	long long n_switch = 0, n_wakeup = 0;
-	const char *notes[] = { "command=writer-record ping-pong", "events=sched:sched_switch,sched:sched_wakeup" };
+	const char *notes[] = { "command=writer-record ping-pong",
+				"events=sched:sched_switch,sched:sched_wakeup" };
 	struct utsname u;
 	char ubuf[512], v7[512], v6[512];
 	struct tf_meta m = { 0 };
-	int ncpus = 0, rc;
+	int ncpus = 0, rc, id_switch, id_wakeup;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: writer-record OUTDIR\n");
 		return 2;
 	}
 	if (access(TRACEFS "/instances", W_OK)) {
-		fprintf(stderr, "writer-record: %s/instances is not writable (run as root with tracefs mounted)\n",
-			TRACEFS);
+		fprintf(stderr, "writer-record: %s/instances is not writable "
+			"(run as root with tracefs mounted)\n", TRACEFS);
 		return 77;
 	}
-	snprintf(instance, sizeof(instance), TRACEFS "/instances/tracekit-%d-writer-test", (int)getpid());
+	snprintf(instance, sizeof(instance), TRACEFS "/instances/tracekit-%d-writer-test",
+		 (int)getpid());
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (mkdir(instance, 0755)) {
@@ -389,6 +392,9 @@ int main(int argc, char **argv)
 	    add_format(&t, "sched", TRACEFS "/events/sched/sched_switch/format") ||
 	    add_format(&t, "sched", TRACEFS "/events/sched/sched_wakeup/format"))
 		return 1;
+	/* The last two formats are sched_switch's and sched_wakeup's. */
+	id_switch = event_id(t.formats[t.nformats - 2].text.data);
+	id_wakeup = event_id(t.formats[t.nformats - 1].text.data);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		struct stat st;
 
@@ -396,8 +402,7 @@ int main(int argc, char **argv)
 		if (stat(paths[cpu], &st))
 			return 1;
 		cpus[cpu] = (struct tf_cpu_data){ cpu, paths[cpu], 0, (uint64_t)st.st_size };
-		if (count_events(paths[cpu], page, event_id(t.formats[t.nformats - 2].text.data),
-				 event_id(t.formats[t.nformats - 1].text.data), &n_switch, &n_wakeup))
+		if (count_events(paths[cpu], page, id_switch, id_wakeup, &n_switch, &n_wakeup))
 			return 1;
 	}
 

@@ -180,7 +180,8 @@ static int sections(const struct file *f, size_t at, struct section *s, int max)
 	int n = 0;
 
 	while (at + 16 <= f->len && n < max) {
-		s[n] = (struct section){ u16(f, at), u16(f, at + 2), u32(f, at + 4), u64(f, at + 8), at };
+		s[n] = (struct section){ u16(f, at), u16(f, at + 2), u32(f, at + 4), u64(f, at + 8),
+					 at };
 		at += 16 + s[n].size;
 		n++;
 	}
@@ -438,7 +439,8 @@ static void test_v6_layout(void)
 	size_t at = check_initial(&f, "6");
 	uint64_t off0, size0, off1, size1;
 
-	CHECK(same(&f, at, "header_page", 12));		/* no compression header, no sections */
+	/* No compression header, no sections: the header info comes next. */
+	CHECK(same(&f, at, "header_page", 12));
 	at += 20 + sizeof(header_page) - 1;
 	CHECK(same(&f, at, "header_event", 13));
 	at += 21 + sizeof(header_event) - 1;
@@ -626,6 +628,58 @@ static void test_v7_without_data_still_has_buffer(void)
 	free(f.b);
 }
 
+/* Version 7 takes CPU statistics after the metadata too: one more options section. */
+static void test_v7_late_cpu_stats_in_last_options(void)
+{
+	char err[256] = "", path[256];
+	struct tf_meta m = meta();
+	struct tf_writer *w;
+	struct section s[16];
+	const struct section *o3;
+	struct file f;
+	uint32_t len = 0;
+	size_t at;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/late.dat", dir);
+	w = tf_writer_open(path, 7, err, sizeof(err));
+	if (!w)
+		return;
+	CHECK_INT(tf_write_meta(w, &m, err, sizeof(err)), 0);
+	CHECK_INT(tf_add_cpu_stats(w, 0, "overrun: 3\n", 11, err, sizeof(err)), 0);
+	CHECK_INT(tf_writer_close(w, err, sizeof(err)), 0);
+	f = slurp(path);
+	n = sections(&f, 32, s, 16);
+	CHECK_INT(n, 11);
+	o3 = find(s, n, 0, 2);
+	CHECK(o3 != NULL);
+	if (o3) {
+		at = option(&f, o3, 2, 0, &len);
+		CHECK_STR(at ? (const char *)f.b + at : NULL, "CPU: 0\noverrun: 3\n");
+		at = option(&f, find(s, n, 0, 1), 0, 0, &len);
+		CHECK_INT(u64(&f, at), o3->at);	/* the BUFFER section's DONE links to it */
+	}
+	free(f.b);
+}
+
+static void test_v6_late_cpu_stats_refused(void)
+{
+	char err[256] = "", path[256], want[512];
+	struct tf_meta m = meta();
+	struct tf_writer *w;
+
+	snprintf(path, sizeof(path), "%s/late6.dat", dir);
+	w = tf_writer_open(path, 6, err, sizeof(err));
+	if (!w)
+		return;
+	CHECK_INT(tf_write_meta(w, &m, err, sizeof(err)), 0);
+	CHECK_INT(tf_add_cpu_stats(w, 0, "x", 1, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: CPU statistics must come before the metadata in a "
+		 "version 6 file", path);
+	CHECK_STR(err, want);
+	tf_writer_close(w, NULL, 0);
+}
+
 static void cleanup(void)
 {
 	char cmd[512];
@@ -656,6 +710,8 @@ int main(void)
 		TK_CASE(test_cpu_out_of_range_refused),
 		TK_CASE(test_close_without_metadata_fails),
 		TK_CASE(test_v7_without_data_still_has_buffer),
+		TK_CASE(test_v7_late_cpu_stats_in_last_options),
+		TK_CASE(test_v6_late_cpu_stats_refused),
 	};
 	int ret;
 
