@@ -13,6 +13,8 @@ struct verb {
 
 int cmd_syscalls(int argc, char **argv);
 void help_syscalls(FILE *f);
+int cmd_record(int argc, char **argv);
+void help_record(FILE *f);
 int cmd_report(int argc, char **argv);
 void help_report(FILE *f);
 int cmd_list(int argc, char **argv);

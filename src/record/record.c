@@ -221,6 +221,16 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 	int ncpu;
 	const struct tf_cpu_data *data = rec_cpu_data(r, &ncpu);
 	struct tf_writer *w = tf_writer_open(output, o->file_version ? o->file_version : 7, err, errlen);
+	/* The kernel's per-CPU stats, so trace-cmd report --stat shows overruns too. */
+	for (int i = 0; w && i < ncpu; i++) {
+		char rel[64];
+		size_t len = 0;
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", i);
+		char *text = ft_read_file(s, rel, &len);
+		if (text)
+			tf_add_cpu_stats(w, i, text, len, NULL, 0);
+		free(text);
+	}
 	if (w && tf_write_meta(w, &rm.m, err, errlen) == 0 &&
 	    tf_write_cpu_data(w, data, ncpu, err, errlen) == 0) {
 		rc = tf_writer_close(w, err, errlen);

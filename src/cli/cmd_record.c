@@ -1,0 +1,148 @@
+/*
+ * tracekit record: trace-cmd record's options, parsed into struct
+ * rec_options.  The recording itself is src/record/record.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "record/record.h"
+#include "util/die.h"
+
+void help_record(FILE *f)
+{
+	fputs("usage: tracekit record [options] [COMMAND [ARGS...]]\n"
+	      "\n"
+	      "Record kernel events into a trace.dat file that tracekit report, trace-cmd report and\n"
+	      "KernelShark read.  With COMMAND: the whole system while it runs (-F: only it and its\n"
+	      "children).  With -P: those processes.  With neither: the whole system until Ctrl-C.\n"
+	      "\n"
+	      "  -e EVENT           an event (sched:sched_switch), a system (sched) or a glob\n"
+	      "                     (syscalls:sys_enter_*); repeatable.  Default: the scheduling set\n"
+	      "  -f FILTER          the kernel's filter syntax, for the -e before it ('prev_pid == 1')\n"
+	      "  -o FILE            output file (default trace.dat)\n"
+	      "  -F                 only COMMAND and its descendants\n"
+	      "  -P PID             a running process, its threads and children; repeatable\n"
+	      "  -b KB              ring buffer size per CPU\n"
+	      "  -C CLOCK           trace clock (default mono, so user-space events line up)\n"
+	      "  -T                 a kernel stack trace with each event\n"
+	      "      --user-stack   a user stack trace with each event\n"
+	      "      --duration S   stop after S seconds\n"
+	      "      --max-size MB  stop when the data reaches MB megabytes\n"
+	      "      --file-version N  6 or 7 (default 7)\n"
+	      "  -q                 no per-CPU summary\n"
+	      "\n"
+	      "At the end it prints, per CPU, the events recorded and the events lost.\n"
+	      "See docs/record.md.\n", f);
+}
+
+enum { OPT_USER_STACK = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_FILE_VERSION };
+
+static const struct option longopts[] = {
+	{ "user-stack", no_argument, NULL, OPT_USER_STACK },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int number(const char *opt, const char *s, double min, double max, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || *v < min || *v > max) {
+		errmsg("invalid value '%s' for %s (a number from %g to %g)", s, opt, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse(struct rec_options *o, int argc, char **argv)
+{
+	int c;
+	double v;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:e:f:o:FP:b:C:cTqh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			o->events = xrealloc(o->events, sizeof(*o->events) * (size_t)(o->nevents + 1));
+			o->events[o->nevents++] = (struct rec_event){ optarg, NULL };
+			break;
+		case 'f':
+			if (!o->nevents) {
+				errmsg("-f '%s' needs an -e before it: the filter applies to that event", optarg);
+				return -1;
+			}
+			o->events[o->nevents - 1].filter = optarg;
+			break;
+		case 'o': o->output = optarg; break;
+		case 'F': o->follow_command = true; break;
+		case 'c': break;	/* trace-cmd's "children too": -F always follows children */
+		case 'P':
+			if (number("-P", optarg, 1, INT_MAX, &v) < 0)
+				return -1;
+			o->pids = xrealloc(o->pids, sizeof(pid_t) * (size_t)(o->npids + 1));
+			o->pids[o->npids++] = (pid_t)v;
+			break;
+		case 'b':
+			if (number("-b", optarg, 4, 4 * 1024 * 1024, &v) < 0)
+				return -1;
+			o->buffer_kb = (unsigned)v;
+			break;
+		case 'C': o->clock = optarg; break;
+		case 'T': o->kernel_stack = true; break;
+		case 'q': o->quiet = true; break;
+		case OPT_USER_STACK: o->user_stack = true; break;
+		case OPT_DURATION:
+			if (number("--duration", optarg, 0.001, 1e9, &o->duration) < 0)
+				return -1;
+			break;
+		case OPT_MAX_SIZE:
+			if (number("--max-size", optarg, 1, 1e9, &v) < 0)
+				return -1;
+			o->max_bytes = (uint64_t)(v * 1024 * 1024);
+			break;
+		case OPT_FILE_VERSION:
+			if (number("--file-version", optarg, 6, 7, &v) < 0)
+				return -1;
+			o->file_version = (int)v;
+			break;
+		case 'h': help_record(stdout); exit(0);
+		case ':':
+			errmsg("option '%s' needs a value (see 'tracekit help record')", argv[optind - 1]);
+			return -1;
+		default:
+			errmsg("unknown option '%s' (see 'tracekit help record')", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		o->argv = argv + optind;
+	if (o->follow_command && !o->argv) {
+		errmsg("-F needs a COMMAND: it keeps only that command and its children");
+		return -1;
+	}
+	if (o->argv && o->npids) {
+		errmsg("give a COMMAND or -P PID, not both");
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	err_set_verb("record");
+	struct rec_options o = { 0 };
+	int status = 2;
+	if (parse(&o, argc, argv) == 0)
+		status = rec_run(&o);
+	free(o.events);
+	free(o.pids);
+	return status;
+}
