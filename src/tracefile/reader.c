@@ -8,8 +8,16 @@
  *     it before this walk has passed.  The walk also collects what libtracecmd's
  *     public API does not give: clock, uname, recorder version, per-CPU stats and
  *     tracekit's notes.
- *  2. events: libtracecmd opens the file (v6/v7, decompression, kbuffer pages), and
- *     we merge the CPUs by timestamp, holding one record per CPU.
+ *  2. events, two ways:
+ *     - fast path: our own per-CPU page streams (pages.c: pread windows, zstd chunk
+ *       by chunk), libtraceevent's kbuffer on each page, a heap on (timestamp, CPU)
+ *       to merge the CPUs.  Memory is a window or a chunk per CPU.
+ *     - generic path: libtracecmd reads the records (one held per CPU), for what the
+ *       fast path does not handle: several buffers, timestamp corrections (offset,
+ *       time shift, TSC conversion), other compressions, latency files; or when
+ *       TRACEKIT_REPORT_GENERIC is set in the environment.
+ *     libtracecmd opens the file either way: it owns the tep (formats, plugins,
+ *     cmdlines, kallsyms) the printers use.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,19 +30,24 @@
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
+#include <traceevent/kbuffer.h>
 
+#include "tracefile/pages.h"
 #include "tracefile/reader.h"
 #include "tracefile/writer.h"
 
 /* trace-cmd's option ids (trace-cmd.dat.v7(5)). */
 enum {
 	OPT_DONE = 0,
+	OPT_DATE = 1,
 	OPT_CPUSTAT = 2,
 	OPT_BUFFER = 3,
 	OPT_TRACECLOCK = 4,
 	OPT_UNAME = 5,
+	OPT_OFFSET = 7,
 	OPT_CPUCOUNT = 8,
 	OPT_VERSION = 9,
+	OPT_TIME_SHIFT = 12,
 	OPT_TSC2NSEC = 14,
 	OPT_HEADER_INFO = 16,
 	OPT_CMDLINES = 21,
@@ -47,11 +60,23 @@ enum {
 #define MAX_CPUS 4096
 #define MAX_SECTIONS 4096
 
+/* Where one CPU's data of the top-level buffer lies in the file. */
+struct cpu_loc {
+	uint64_t off, size;
+	bool set;
+};
+
 struct cpu_state {
-	struct tep_record *next;	/* the CPU's next record, read ahead */
+	struct tep_record *next;	/* generic path: the CPU's next record, read ahead */
 	bool selected;
 	bool done;
 	long long overrun;		/* from its CPUSTAT option, -1 if none */
+	struct cpu_loc loc;
+	/* fast path: the page stream, the page being read, the current record */
+	struct tf_pages *pages;
+	struct kbuffer *kbuf;
+	bool page_loaded;
+	struct tep_record rec;
 };
 
 struct tf_reader {
@@ -66,6 +91,11 @@ struct tf_reader {
 	int ncpu;
 	struct tep_record *held;	/* the record handed out last */
 	bool started;
+	const char *why_generic;	/* NULL: the fast path reads the events */
+	int fd;				/* fast path: the file */
+	int *heap;			/* fast path: CPUs with an event, least (ts, cpu) first */
+	int nheap;
+	int last;			/* fast path: the CPU of the event handed out last, or -1 */
 };
 
 /* ---- stage 1: the layout walk ---- */
@@ -85,6 +115,8 @@ struct walk {
 	struct tf_reader *r;
 	long long *overrun;	/* per CPU, from CPUSTAT options */
 	int noverrun;
+	struct cpu_loc *loc;	/* per CPU, the top-level buffer's data */
+	const char *why_generic;	/* what the fast path cannot read, NULL if nothing */
 };
 
 static int fail(struct walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -292,6 +324,8 @@ static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 		return truncated(w, what, off);
 	if (size > w->size - off)
 		return truncated(w, what, w->size);
+	if (!w->compressed && size % w->page_size)
+		w->why_generic = "CPU data that is not whole pages";
 	if (!w->compressed || size == 0)
 		return 0;
 	/*
@@ -308,6 +342,8 @@ static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 		if (get_u(w, 4, &csize, what) < 0 || get_u(w, 4, &usize, what) < 0 ||
 		    skip(w, csize, what) < 0)
 			return -1;
+		if (usize % w->page_size)
+			w->why_generic = "a compressed chunk that is not whole pages";
 		if (w->pos > end)
 			return fail(w, "corrupt %s: chunk %" PRIu64 " at offset 0x%" PRIx64
 				    " runs past its end", what, i, w->pos - csize - 8);
@@ -326,6 +362,8 @@ static int walk_buffer_opt(struct walk *w, uint64_t len)
 	if (get_u(w, 8, &sec, "buffer option") < 0 ||
 	    get_str(w, 256, &name, "buffer option") < 0)
 		goto out;
+	if (name[0])
+		w->why_generic = "several buffers";
 	if (w->version < 7) {	/* v6: only an offset and a name */
 		ret = 0;
 		goto out;
@@ -356,6 +394,8 @@ static int walk_buffer_opt(struct walk *w, uint64_t len)
 		if (check_cpu_data(w, (int)cpu, off, size) < 0)
 			goto out;
 		w->pos = save;
+		if (name[0] == '\0')
+			w->loc[cpu] = (struct cpu_loc){ .off = off, .size = size, .set = true };
 	}
 	ret = 0;
 out:
@@ -427,6 +467,10 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 			w->cpus = (int)n;
 		return 0;
 	}
+	if (id == OPT_DATE || id == OPT_OFFSET || id == OPT_TIME_SHIFT || id == OPT_TSC2NSEC)
+		w->why_generic = "timestamp corrections (date, offset, time shift or TSC options)";
+	else if (id == OPT_BUFFER_TEXT)
+		w->why_generic = "a latency-format buffer";
 	if (id != OPT_CPUSTAT && id != OPT_TRACECLOCK && id != OPT_UNAME &&
 	    id != OPT_VERSION && id != OPT_TRACEKIT_NOTES && id != OPT_TSC2NSEC)
 		return 0;
@@ -512,6 +556,7 @@ static int walk_v6(struct walk *w)
 		if (check_cpu_data(w, cpu, off, size) < 0)
 			return -1;
 		w->pos = save;
+		w->loc[cpu] = (struct cpu_loc){ .off = off, .size = size, .set = true };
 	}
 	return 0;
 }
@@ -605,27 +650,42 @@ static int check_layout(struct tf_reader *r, int fd, char *err, size_t errlen)
 		.fd = fd, .path = r->path, .err = err, .errlen = errlen, .r = r,
 		.overrun = overrun, .noverrun = MAX_CPUS,
 	};
+	int ret = -1;
 
 	if (fstat(fd, &st) < 0)
 		return fail(&w, "%s", strerror(errno));
 	w.size = (uint64_t)st.st_size;
 	for (int i = 0; i < MAX_CPUS; i++)
 		overrun[i] = -1;
+	w.loc = calloc(MAX_CPUS, sizeof(*w.loc));
+	if (!w.loc)
+		return fail(&w, "out of memory");
 	if (walk_file(&w) < 0)
-		return -1;
+		goto out;
 	r->info.version = w.version;
 	r->info.page_size = w.page_size;
-	if (w.cpus <= 0 || w.cpus > MAX_CPUS)
-		return fail(&w, "corrupt file: %d CPUs", w.cpus);
+	if (w.cpus <= 0 || w.cpus > MAX_CPUS) {
+		fail(&w, "corrupt file: %d CPUs", w.cpus);
+		goto out;
+	}
 	r->ncpu = w.cpus;
 	r->cpu = calloc((size_t)(unsigned)w.cpus, sizeof(*r->cpu));
-	if (!r->cpu)
-		return fail(&w, "out of memory");
+	if (!r->cpu) {
+		fail(&w, "out of memory");
+		goto out;
+	}
 	for (int i = 0; i < w.cpus; i++) {
 		r->cpu[i].selected = true;
 		r->cpu[i].overrun = overrun[i];
+		r->cpu[i].loc = w.loc[i];
 	}
-	return 0;
+	r->why_generic = w.why_generic;
+	if (w.compressed && strcmp(r->compression, "zstd") != 0)
+		r->why_generic = "a compression other than zstd";
+	ret = 0;
+out:
+	free(w.loc);
+	return ret;
 }
 
 /* ---- stage 2: events ---- */
@@ -649,6 +709,154 @@ static const char *nz(const char *s)
 	return s ? s : "";
 }
 
+/* ---- stage 2, fast path ---- */
+
+/* One kbuffer per CPU, shaped like the file's ring-buffer pages. */
+static struct kbuffer *new_kbuffer(struct tep_handle *tep)
+{
+	int lsize = tep_get_header_page_size(tep);
+	struct kbuffer *kb;
+
+	if (lsize != 4 && lsize != 8)
+		lsize = tep_get_long_size(tep);
+	kb = kbuffer_alloc(lsize == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
+			   tep_is_file_bigendian(tep) ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	if (kb && tep_is_old_format(tep))
+		kbuffer_set_old_format(kb);
+	return kb;
+}
+
+static int fast_open(struct tf_reader *r)
+{
+	bool zstd = strcmp(r->info.compression, "zstd") == 0;
+
+	r->fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	r->heap = calloc((size_t)r->ncpu, sizeof(*r->heap));
+	if (r->fd < 0 || !r->heap)
+		return -1;
+	for (int i = 0; i < r->ncpu; i++) {
+		struct cpu_state *c = &r->cpu[i];
+		if (!c->loc.set)
+			continue;
+		c->pages = tf_pages_open(r->fd, c->loc.off, c->loc.size, zstd,
+					 tep_is_file_bigendian(r->tep), r->info.page_size);
+		c->kbuf = new_kbuffer(r->tep);
+		if (!c->pages || !c->kbuf)
+			return -1;
+	}
+	return 0;
+}
+
+/* The CPU's next event into c->rec: 1, 0 at its end, -1 on error. */
+static int fast_advance(struct tf_reader *r, int cpu, char *err, size_t errlen)
+{
+	struct cpu_state *c = &r->cpu[cpu];
+	unsigned long long ts;
+	void *data = c->page_loaded ? kbuffer_next_event(c->kbuf, &ts) : NULL;
+
+	while (!data) {
+		void *page;
+		int ret = tf_pages_next(c->pages, &page, err, errlen);
+		if (ret <= 0) {
+			c->done = true;
+			return ret;
+		}
+		if (kbuffer_load_subbuffer(c->kbuf, page) < 0) {
+			snprintf(err, errlen, "CPU %d: a ring-buffer page kbuffer cannot parse", cpu);
+			return -1;
+		}
+		c->page_loaded = true;
+		data = kbuffer_read_event(c->kbuf, &ts);
+	}
+	c->rec.ts = ts;
+	c->rec.data = data;
+	c->rec.size = kbuffer_event_size(c->kbuf);
+	c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+	c->rec.cpu = cpu;
+	return 1;
+}
+
+/* Heap order: timestamp, then CPU (the lower CPU first, as libtracecmd's merge). */
+static bool before(struct tf_reader *r, int a, int b)
+{
+	uint64_t ta = r->cpu[a].rec.ts, tb = r->cpu[b].rec.ts;
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_down(struct tf_reader *r, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i;
+		if (l < r->nheap && before(r, r->heap[l], r->heap[m]))
+			m = l;
+		if (l + 1 < r->nheap && before(r, r->heap[l + 1], r->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		int t = r->heap[i];
+		r->heap[i] = r->heap[m];
+		r->heap[m] = t;
+		i = m;
+	}
+}
+
+static int fast_start(struct tf_reader *r, char *err, size_t errlen)
+{
+	for (int i = 0; i < r->ncpu; i++) {
+		struct cpu_state *c = &r->cpu[i];
+		if (!c->selected || !c->pages)
+			continue;
+		int ret = fast_advance(r, i, err, errlen);
+		if (ret < 0)
+			return -1;
+		if (ret > 0)
+			r->heap[r->nheap++] = i;
+	}
+	for (int i = r->nheap / 2 - 1; i >= 0; i--)
+		heap_down(r, i);
+	return 0;
+}
+
+static int fast_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t errlen)
+{
+	struct cpu_state *c;
+
+	if (!r->started) {
+		r->started = true;
+		if (fast_start(r, err, errlen) < 0)
+			return -1;
+	} else if (r->last >= 0) {
+		/* The event handed out last is the heap's top: move its CPU on. */
+		int ret = fast_advance(r, r->last, err, errlen);
+		if (ret < 0)
+			return -1;
+		if (ret == 0)
+			r->heap[0] = r->heap[--r->nheap];
+		heap_down(r, 0);
+	}
+	if (!r->nheap) {
+		r->last = -1;
+		return 0;
+	}
+	r->last = r->heap[0];
+	c = &r->cpu[r->last];
+	ev->record = &c->rec;
+	ev->event = tep_find_event_by_record(r->tep, &c->rec);
+	ev->cpu = r->last;
+	ev->ts = c->rec.ts;
+	ev->missed = c->rec.missed_events;
+	return 1;
+}
+
+bool tf_reader_fast(const struct tf_reader *r, const char **why)
+{
+	if (why)
+		*why = r->why_generic;
+	return !r->why_generic;
+}
+
 struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 {
 	struct tf_reader *r = calloc(1, sizeof(*r));
@@ -659,6 +867,8 @@ struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	r->path = path;
+	r->fd = -1;
+	r->last = -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -687,6 +897,10 @@ struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 	r->info.compression = nz(r->compression);
 	if (!r->info.ts_usecs)
 		r->info.ts_usecs = clock_in_ns(r->info.clock);
+	if (getenv("TRACEKIT_REPORT_GENERIC") && *getenv("TRACEKIT_REPORT_GENERIC"))
+		r->why_generic = "TRACEKIT_REPORT_GENERIC is set";
+	if (!r->why_generic && fast_open(r) < 0)
+		r->why_generic = "out of memory for the fast path";
 	return r;
 fail:
 	tf_reader_close(r);
@@ -699,9 +913,16 @@ void tf_reader_close(struct tf_reader *r)
 		return;
 	if (r->held)
 		tracecmd_free_record(r->held);
-	for (int i = 0; r->cpu && i < r->ncpu; i++)
+	for (int i = 0; r->cpu && i < r->ncpu; i++) {
 		if (r->cpu[i].next)
 			tracecmd_free_record(r->cpu[i].next);
+		tf_pages_close(r->cpu[i].pages);
+		if (r->cpu[i].kbuf)
+			kbuffer_free(r->cpu[i].kbuf);
+	}
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->heap);
 	if (r->in)
 		tracecmd_close(r->in);
 	for (int i = 0; i < r->nnotes; i++)
@@ -764,8 +985,15 @@ int tf_reader_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t e
 {
 	int best = -1;
 
-	(void)err;
-	(void)errlen;
+	if (!r->why_generic) {
+		int ret = fast_next(r, ev, err, errlen);
+		if (ret < 0) {
+			char what[200];
+			snprintf(what, sizeof(what), "%s", err);
+			snprintf(err, errlen, "%s: %s", r->path, what);
+		}
+		return ret;
+	}
 	if (r->held) {
 		tracecmd_free_record(r->held);
 		r->held = NULL;

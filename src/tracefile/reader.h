@@ -68,6 +68,13 @@ long long tf_reader_cpu_overrun(const struct tf_reader *r, int cpu);
 /* Read only these CPUs (mask[cpu] true); NULL reads them all.  Before the first next(). */
 int tf_reader_select_cpus(struct tf_reader *r, const bool *mask, int n);
 
+/*
+ * Whether events come from the fast path (our page reader) rather than libtracecmd;
+ * when not, *why (if why is non-NULL) says what in the file or environment is the
+ * reason.  Setting TRACEKIT_REPORT_GENERIC=1 in the environment forces libtracecmd.
+ */
+bool tf_reader_fast(const struct tf_reader *r, const char **why);
+
 /* The next event in time order: 1 and *ev filled, 0 at the end, -1 and err on error. */
 int tf_reader_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t errlen);
 
