@@ -11,6 +11,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "report/fastprint.h"
 #include "report/report.h"
 #include "report/stat.h"
 #include "tracefile/reader.h"
@@ -84,7 +85,28 @@ struct run {
 	FILE *out;
 	struct trace_seq s;
 	struct rp_stat *stat;
+	struct rp_fast *fast;	/* text mode's compiled printer; NULL: the reference one */
+	struct rp_buf buf;	/* its output, written out in big blocks */
 };
+
+#define FLUSH_AT (256u << 10)
+
+static int flush_buf(struct run *x)
+{
+	size_t n = x->buf.len;
+
+	x->buf.len = 0;
+	return fwrite(x->buf.p, 1, n, x->out) == n ? 0 : -1;
+}
+
+static int emit_fast(struct run *x, const struct tf_event *ev)
+{
+	if (rp_fast_line(x->fast, ev->record, ev->event, ev->cpu, &x->buf) < 0)
+		return -1;
+	if (rp_buf_put(&x->buf, "\n", 1) < 0)
+		return -1;
+	return x->buf.len >= FLUSH_AT ? flush_buf(x) : 0;
+}
 
 static bool wanted(struct run *x, const struct tf_event *ev)
 {
@@ -103,6 +125,8 @@ static int emit(struct run *x, const struct tf_event *ev)
 		rp_stat_add(x->stat, ev);
 		return 0;
 	}
+	if (x->fast)
+		return emit_fast(x, ev);
 	trace_seq_reset(&x->s);
 	if (x->o->mode == RP_JSON)
 		rp_format_json(x->tep, ev->record, ev->event, ev->cpu, &x->s);
@@ -134,9 +158,33 @@ static int loop(struct run *x, char *err, size_t errlen)
 	}
 	if (ret < 0)
 		return -1;
+	if (x->buf.len && flush_buf(x) < 0) {
+		snprintf(err, errlen, "write error: %s", strerror(errno));
+		return -1;
+	}
 	if (x->o->mode == RP_STAT)
 		rp_stat_print(x->stat, x->r, x->out);
 	return 0;
+}
+
+static bool getenv_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+/* TRACEKIT_REPORT_DEBUG: which paths read and printed the events, on stderr. */
+static void debug_paths(struct run *x)
+{
+	const char *why = NULL;
+	char summary[700] = "off";
+
+	tf_reader_fast(x->r, &why);
+	if (x->fast)
+		rp_fast_summary(x->fast, summary, sizeof(summary));
+	fprintf(stderr, "tracekit: report: reader: %s%s; printer: %s\n",
+		why ? "libtracecmd, because of " : "fast", why ? why : "", summary);
 }
 
 int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen)
@@ -167,10 +215,19 @@ int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	if (o->mode == RP_TEXT && !getenv_set("TRACEKIT_REPORT_GENERIC") &&
+	    !(x.fast = rp_fast_new(x.tep, tf_reader_info(x.r)->ts_usecs))) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	trace_seq_init(&x.s);
 	ret = loop(&x, err, errlen);
 	trace_seq_destroy(&x.s);
+	if (getenv_set("TRACEKIT_REPORT_DEBUG"))
+		debug_paths(&x);
 out:
+	rp_fast_free(x.fast);
+	free(x.buf.p);
 	rp_stat_free(x.stat);
 	if (x.filter)
 		tep_filter_free(x.filter);

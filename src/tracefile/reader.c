@@ -897,7 +897,8 @@ struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 	r->info.compression = nz(r->compression);
 	if (!r->info.ts_usecs)
 		r->info.ts_usecs = clock_in_ns(r->info.clock);
-	if (getenv("TRACEKIT_REPORT_GENERIC") && *getenv("TRACEKIT_REPORT_GENERIC"))
+	const char *generic = getenv("TRACEKIT_REPORT_GENERIC");
+	if (generic && *generic && strcmp(generic, "0") != 0)
 		r->why_generic = "TRACEKIT_REPORT_GENERIC is set";
 	if (!r->why_generic && fast_open(r) < 0)
 		r->why_generic = "out of memory for the fast path";
