@@ -1060,13 +1060,14 @@ int rp_fast_line(struct rp_fast *f, struct tep_record *rec, struct tep_event *ev
 
 	if (!p || p->kind == P_GENERIC || r.size < p->need)
 		return reference_line(f, rec, ev, cpu, b);
-	if (p->kind == P_SWITCH && !p->calibrated && !calibrate(f, p, ev, rec)) {
+	ok = (!rec->missed_events || put_missed(b, rec, cpu)) && put_header(f, p, rec, cpu, b);
+	/* After the header, as in the reference: the comm table's first use comes first. */
+	if (ok && p->kind == P_SWITCH && !p->calibrated && !calibrate(f, p, ev, rec)) {
 		p->kind = P_GENERIC;
 		f->ncompiled--;
 		note_generic(f, ev);
-		return reference_line(f, rec, ev, cpu, b);
+		ok = false;
 	}
-	ok = (!rec->missed_events || put_missed(b, rec, cpu)) && put_header(f, p, rec, cpu, b);
 	if (ok && p->kind == P_STEPS)
 		ok = run_steps(p, &r, b);
 	else if (ok && p->kind == P_SWITCH)
