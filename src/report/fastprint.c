@@ -587,12 +587,28 @@ static bool reserve(struct rp_buf *b, size_t n)
 	return true;
 }
 
-/* Appends assume reserve() was called for the line's worst case or check it. */
-static bool put(struct rp_buf *b, const char *s, size_t n)
+/* Most pieces are a few bytes: fixed-size copies beat a call to memcpy. */
+static inline void copy_small(char *d, const char *s, size_t n)
 {
-	if (!reserve(b, n))
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
+static inline bool put(struct rp_buf *b, const char *s, size_t n)
+{
+	if (b->len + n > b->cap && !reserve(b, n))
 		return false;
-	memcpy(b->p + b->len, s, n);
+	copy_small(b->p + b->len, s, n);
 	b->len += n;
 	return true;
 }
@@ -623,21 +639,53 @@ static bool put_pad(struct rp_buf *b, char c, int n)
 	return true;
 }
 
+/* The digits of mag in base 10 or 16, written backwards ending at end; their count. */
+static inline int digits(char *end, uint64_t mag, int base, bool upper)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	const char *hex = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char *p = end;
+
+	if (base == 16) {
+		do {
+			*--p = hex[mag & 15];
+			mag >>= 4;
+		} while (mag);
+		return (int)(end - p);
+	}
+	while (mag >= 100) {
+		unsigned i = (unsigned)(mag % 100) * 2;
+		mag /= 100;
+		*--p = pairs[i + 1];
+		*--p = pairs[i];
+	}
+	if (mag >= 10) {
+		*--p = pairs[mag * 2 + 1];
+		*--p = pairs[mag * 2];
+	} else {
+		*--p = (char)('0' + mag);
+	}
+	return (int)(end - p);
+}
+
 /* An integer as printf's %[-0][width](d|u|x|X) prints it. */
 static bool put_int(struct rp_buf *b, uint64_t mag, bool neg, int base, bool upper, int width,
 		    bool left, bool zero)
 {
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24];
-	int n = 0, len;
+	int n = digits(tmp + sizeof(tmp), mag, base, upper), len = n + neg;
+	const char *d = tmp + sizeof(tmp) - n;
 
-	do {
-		tmp[sizeof(tmp) - 1 - n++] = digits[mag % (unsigned)base];
-		mag /= (unsigned)base;
-	} while (mag);
-	len = n + neg;
+	if (!width || width <= len) {
+		if (neg && !put_c(b, '-'))
+			return false;
+		return put(b, d, (size_t)n);
+	}
 	if (left) {
-		if ((neg && !put_c(b, '-')) || !put(b, tmp + sizeof(tmp) - n, (size_t)n))
+		if ((neg && !put_c(b, '-')) || !put(b, d, (size_t)n))
 			return false;
 		return put_pad(b, ' ', width - len);
 	}
@@ -650,7 +698,7 @@ static bool put_int(struct rp_buf *b, uint64_t mag, bool neg, int base, bool upp
 		if (!put_pad(b, ' ', width - len) || (neg && !put_c(b, '-')))
 			return false;
 	}
-	return put(b, tmp + sizeof(tmp) - n, (size_t)n);
+	return put(b, d, (size_t)n);
 }
 
 /* The value cast as libtraceevent casts it for the length modifier, then printed. */

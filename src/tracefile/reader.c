@@ -79,6 +79,13 @@ struct cpu_state {
 	struct tep_record rec;
 };
 
+#define TYPE_CACHE 256
+
+struct type_slot {
+	int type;
+	struct tep_event *event;
+};
+
 struct tf_reader {
 	const char *path;
 	struct tracecmd_input *in;
@@ -96,6 +103,7 @@ struct tf_reader {
 	int *heap;			/* fast path: CPUs with an event, least (ts, cpu) first */
 	int nheap;
 	int last;			/* fast path: the CPU of the event handed out last, or -1 */
+	struct type_slot types[TYPE_CACHE];	/* fast path: formats by type id */
 };
 
 /* ---- stage 1: the layout walk ---- */
@@ -819,6 +827,19 @@ static int fast_start(struct tf_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* The record's format: a small direct-mapped cache in front of libtraceevent's search. */
+static struct tep_event *event_of(struct tf_reader *r, struct tep_record *rec)
+{
+	int type = tep_data_type(r->tep, rec);
+	struct type_slot *t = &r->types[(unsigned)type % TYPE_CACHE];
+
+	if (!t->event || t->type != type) {
+		t->event = tep_find_event(r->tep, type);
+		t->type = type;
+	}
+	return t->event;
+}
+
 static int fast_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t errlen)
 {
 	struct cpu_state *c;
@@ -843,7 +864,7 @@ static int fast_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t
 	r->last = r->heap[0];
 	c = &r->cpu[r->last];
 	ev->record = &c->rec;
-	ev->event = tep_find_event_by_record(r->tep, &c->rec);
+	ev->event = event_of(r, &c->rec);
 	ev->cpu = r->last;
 	ev->ts = c->rec.ts;
 	ev->missed = c->rec.missed_events;

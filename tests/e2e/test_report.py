@@ -288,6 +288,87 @@ def not_a_trace_file(_):
     expect(rc == 1 and 'No such file' in err, err)
 
 
+def report_env(env, *args):
+    """tracekit report with extra environment: (lines, stderr)."""
+    exe = os.environ.get('TRACEKIT')
+    if not exe or not os.access(exe, os.X_OK):
+        raise Skip('TRACEKIT is not set to an executable tracekit binary')
+    p = subprocess.run([exe, 'report'] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=600, env=dict(os.environ, **env))
+    err = p.stderr.decode('utf-8', 'replace')
+    expect(p.returncode == 0, 'tracekit report %s: exit %d: %s' % (' '.join(args), p.returncode, err))
+    return p.stdout.decode('utf-8', 'surrogateescape').splitlines(), err
+
+
+def fast_vs_reference(path, *args, want_compiled=()):
+    """The fast path's lines against libtracecmd + tep_print_event's, line by line."""
+    fast, err = report_env({'TRACEKIT_REPORT_DEBUG': '1'}, '-i', path, *args)
+    m = re.search(r'reader: (.*); printer: (\d+) formats compiled, \d+ on the reference '
+                  r'printer:? ?(.*)', err)
+    expect(m, 'no TRACEKIT_REPORT_DEBUG line: %r' % err)
+    expect(m.group(1) == 'fast', '%s: the fast reader is not used: %s' % (path, m.group(1)))
+    expect(int(m.group(2)) > 0, '%s: no format compiled' % path)
+    generic = m.group(3).split(', ') if m.group(3) else []
+    for name in want_compiled:
+        expect(name not in generic, '%s: %s is left to the reference printer' % (path, name))
+    ref, _ = report_env({'TRACEKIT_REPORT_GENERIC': '1'}, '-i', path, *args)
+    expect(len(fast) > 1, '%s: no events' % path)
+    same_lines(fast, ref, '%s %s: fast path vs reference' % (os.path.basename(path), ' '.join(args)))
+    return fast
+
+
+@case
+def fast_path_matches_reference_on_fixtures(_):
+    for f in fixtures():
+        fast_vs_reference(f, want_compiled=('sched_switch', 'sched_wakeup'))
+        fast_vs_reference(f, '--cpu', '1')
+        fast_vs_reference(f, '-F', 'sched/.*')
+        ts = events(stored(f))[len(stored(f)) // 2]['ts']
+        fast_vs_reference(f, '--from', ts)
+
+
+def live_instances(pid):
+    d = '/sys/kernel/tracing/instances'
+    return [i for i in os.listdir(d) if i.startswith('tracekit-%d-' % pid)] if os.path.isdir(d) else []
+
+
+@case
+def fast_path_matches_reference_on_live_recording(_):
+    """A few seconds of sched, raw_syscalls and irq events from the whole system, under a
+    syscall load, as tracekit writes it and as trace-cmd converts it (zstd v7, v6)."""
+    if os.geteuid() != 0:
+        raise Skip('not root: cannot record')
+    if not shutil.which('trace-cmd'):
+        raise Skip('trace-cmd is not installed: no zstd/v6 conversions')
+    exe = os.environ.get('TRACEKIT')
+    if not exe or not os.access(exe, os.X_OK):
+        raise Skip('TRACEKIT is not set to an executable tracekit binary')
+    with tempfile.TemporaryDirectory() as d:
+        dat = os.path.join(d, 'live.dat')
+        rec = subprocess.Popen([exe, 'record', '-q', '-e', 'sched', '-e', 'raw_syscalls',
+                                '-e', 'irq', '-b', '8192', '--duration', '3', '--max-size', '24',
+                                '-o', dat],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        load = subprocess.Popen(['sh', '-c', 'i=0; while [ $i -lt 3000 ]; do '
+                                 'cat /proc/self/stat > /dev/null; i=$((i+1)); done'])
+        load.wait(timeout=120)
+        _, err = rec.communicate(timeout=120)
+        expect(rec.returncode == 0, 'tracekit record: exit %d: %s' % (rec.returncode, err))
+        expect(not live_instances(rec.pid), 'instances left: %r' % live_instances(rec.pid))
+        files = [dat]
+        for name, opts in (('zstd-v7', ['--file-version', '7', '--compression', 'zstd']),
+                           ('v6', ['--file-version', '6', '--compression', 'none'])):
+            out = os.path.join(d, name + '.dat')
+            p = subprocess.run(['trace-cmd', 'convert', '-i', dat, '-o', out] + opts,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=300)
+            expect(p.returncode == 0, 'trace-cmd convert %s: %s' % (name, p.stderr[-300:]))
+            files.append(out)
+        for f in files:
+            lines = fast_vs_reference(f, want_compiled=('sys_enter', 'sys_exit', 'sched_switch',
+                                                        'sched_waking'))
+            expect(len(lines) > 10000, '%s: only %d lines' % (f, len(lines)))
+
+
 def main():
     global FIXTURES
     if len(sys.argv) == 2 and sys.argv[1] == '--list':
