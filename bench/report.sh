@@ -7,6 +7,8 @@
 #
 #   bench/report.sh [-e EVENTS] [-k] BUILD_DIR     # -e 2000000: a smaller recording
 #                                                   # -k: keep (and reuse) the files
+# TRACEKIT_REPORT_GENERIC=1 in the environment measures tracekit's generic path
+# (libtracecmd + tep_print_event) instead of its fast path; BENCH_DIR picks the directory.
 set -eu
 
 events=10000000
