@@ -75,6 +75,7 @@ struct cpu_state {
 	/* fast path: the page stream, the page being read, the current record */
 	struct tf_pages *pages;
 	struct kbuffer *kbuf;
+	void *page;
 	bool page_loaded;
 	struct tep_record rec;
 };
@@ -755,6 +756,23 @@ static int fast_open(struct tf_reader *r)
 	return 0;
 }
 
+/*
+ * A page header is <timestamp 8><commit: long>; the commit's low 27 bits are the
+ * data size (the others flag lost events), which must fit in the page.
+ */
+static bool page_fits(struct tf_reader *r, const void *page)
+{
+	int lsize = tep_get_header_page_size(r->tep) == 4 ? 4 : 8;
+	unsigned char b[8];
+	uint64_t commit = 0;
+	bool big = tep_is_file_bigendian(r->tep);
+
+	memcpy(b, (const char *)page + 8, (size_t)lsize);
+	for (int i = 0; i < lsize; i++)
+		commit |= (uint64_t)b[big ? lsize - 1 - i : i] << (8 * i);
+	return (commit & ((1u << 27) - 1)) <= r->info.page_size - 8 - (unsigned)lsize;
+}
+
 /* The CPU's next event into c->rec: 1, 0 at its end, -1 on error. */
 static int fast_advance(struct tf_reader *r, int cpu, char *err, size_t errlen)
 {
@@ -769,12 +787,22 @@ static int fast_advance(struct tf_reader *r, int cpu, char *err, size_t errlen)
 			c->done = true;
 			return ret;
 		}
-		if (kbuffer_load_subbuffer(c->kbuf, page) < 0) {
-			snprintf(err, errlen, "CPU %d: a ring-buffer page kbuffer cannot parse", cpu);
+		if (!page_fits(r, page) || kbuffer_load_subbuffer(c->kbuf, page) < 0) {
+			snprintf(err, errlen, "CPU %d: corrupt ring-buffer page (its data size is "
+				 "larger than the page)", cpu);
 			return -1;
 		}
+		c->page = page;
 		c->page_loaded = true;
 		data = kbuffer_read_event(c->kbuf, &ts);
+	}
+	/* kbuffer trusts event lengths: one must not reach past its page. */
+	if (kbuffer_event_size(c->kbuf) < 0 || (char *)data < (char *)c->page ||
+	    (size_t)((char *)data - (char *)c->page) + (size_t)kbuffer_event_size(c->kbuf) >
+	    r->info.page_size) {
+		snprintf(err, errlen, "CPU %d: corrupt ring-buffer page (an event runs past its end)",
+			 cpu);
+		return -1;
 	}
 	c->rec.ts = ts;
 	c->rec.data = data;
