@@ -266,6 +266,16 @@ def record_full_disk(env):
         run(['umount', '-l', small])
 
 
+@with_env
+def record_stack_traces(env):
+    rc, out, err = env.record('-T', '--user-stack', '-e', 'sched:sched_switch', '-F', 'sleep', '0.1')
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    got = check_against_tracecmd(env.out)
+    names = collections.Counter(e['event'].split(':')[-1] for e in got)
+    expect(names['kernel_stack'] > 0 and names['user_stack'] > 0,
+           'a kernel and a user stack follow the events: %r' % names)
+
+
 def setup(argv):
     if '--progs' in argv:
         OPTIONS['progs'] = os.path.abspath(argv[argv.index('--progs') + 1])

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# tracekit record vs trace-cmd record, side by side in one run: the same events
+# (sched + raw_syscalls), the same buffer size, the same syscall-heavy load, the
+# same duration.  Prints events captured, events lost and the recorder's CPU
+# time for each, and the ratios.  Nothing is asserted.
+#
+#   bench/record.sh [-d SECONDS] [-b KB] [-n RUNS] [BUILD_DIR]
+#
+# trace-cmd records here only system-wide without a command, stopped with
+# SIGINT, and leaves tracing_on at 0: it is restored after each of its runs.
+set -uo pipefail
+
+secs=2 kb=1024 runs=3
+while getopts d:b:n: opt; do
+	case $opt in
+	d) secs=$OPTARG ;;
+	b) kb=$OPTARG ;;
+	n) runs=$OPTARG ;;
+	*) echo "usage: $0 [-d SECONDS] [-b KB] [-n RUNS] [BUILD_DIR]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+build=${1:-build}
+tk=${TRACEKIT:-$build/tracekit}
+loop=$build/tests/progs/loop
+for need in "$tk" "$loop"; do
+	[ -x "$need" ] || { echo "bench: $need not built (ninja -C $build)" >&2; exit 1; }
+done
+command -v trace-cmd >/dev/null || { echo "bench: trace-cmd not installed (apt-get install trace-cmd)" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "bench: recording needs root" >&2; exit 1; }
+tracefs=/sys/kernel/tracing
+mountpoint -q $tracefs || mount -t tracefs nodev $tracefs
+
+work=$(mktemp -d)
+# The load runs in subshells: its pid goes to a file so every exit path can end it.
+cleanup() {
+	[ -f "$work/load.pid" ] && kill "$(cat "$work/load.pid")" 2>/dev/null
+	echo 1 > $tracefs/tracing_on
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start_load() { "$loop" getppid 2000000000 & echo $! > "$work/load.pid"; }
+stop_load() {
+	local pid
+	pid=$(cat "$work/load.pid")
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rm -f "$work/load.pid"
+}
+
+# events and lost, from the CPU stats and events both tools store in the file
+count() {
+	local f=$1 events lost
+	events=$("$tk" report --stat -i "$f" 2>/dev/null | awk '/^Events:/ {print $2; exit}')
+	lost=$(trace-cmd report --stat -i "$f" 2>/dev/null |
+		awk '/^overrun:/ {s += $2} /^dropped events:/ {s += $3} END {print s + 0}')
+	echo "$events $lost"
+}
+
+run_tracekit() {
+	local f=$work/tk.dat
+	start_load
+	/usr/bin/time -f "%U %S" -o "$work/time" "$tk" record -q -b "$kb" -e sched -e raw_syscalls \
+		--duration "$secs" -o "$f" 2>/dev/null
+	stop_load
+	echo "$(count "$f") $(awk '{print $1 + $2}' "$work/time")"
+}
+
+# CPU seconds of every process in session sid (trace-cmd forks a recorder per CPU).
+session_cpu() {
+	local hz p ticks=0
+	hz=$(getconf CLK_TCK)
+	for p in $(ps -o pid= -s "$1" 2>/dev/null); do
+		ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+	done
+	awk -v t="$ticks" -v hz="$hz" 'BEGIN {printf "%.2f", t / hz}'
+}
+
+run_tracecmd() {
+	local f=$work/tc.dat cpu=0
+	start_load
+	# Its own session: trace-cmd signals its whole process group when it stops.
+	setsid trace-cmd record --no-filter -d -b "$kb" -e sched -e raw_syscalls -o "$f" \
+		>/dev/null 2>&1 &
+	local rec=$!
+	sleep "$secs"
+	kill -INT "$rec" 2>/dev/null
+	# Sample the session's CPU time until the last of its processes is gone.
+	while kill -0 "$rec" 2>/dev/null; do
+		cpu=$(session_cpu "$rec")
+		sleep 0.05
+	done
+	wait "$rec" 2>/dev/null
+	stop_load
+	echo 1 > $tracefs/tracing_on
+	echo "$(count "$f") $cpu"
+}
+
+printf '%-5s %12s %10s %8s %12s %10s %8s %9s %9s\n' run tk-events tk-lost tk-cpu tc-events tc-lost \
+	tc-cpu lost-ratio cpu-ratio
+for i in $(seq "$runs"); do
+	read -r te tl tc < <(run_tracekit)
+	read -r ce cl cc < <(run_tracecmd)
+	awk -v i="$i" -v te="$te" -v tl="$tl" -v tc="$tc" -v ce="$ce" -v cl="$cl" -v cc="$cc" 'BEGIN {
+		tlr = te + tl ? tl / (te + tl) : 0; clr = ce + cl ? cl / (ce + cl) : 0
+		printf "%-5s %12d %10d %8.2f %12d %10d %8.2f %9s %9.2f\n", i, te, tl, tc, ce, cl, cc,
+			clr ? sprintf("%.2f", tlr / clr) : "-", cc ? tc / cc : 0 }'
+done
+echo "lost-ratio: tracekit's share of lost events / trace-cmd's (< 1: tracekit loses fewer);"
+echo "cpu-ratio: tracekit's recorder CPU seconds / trace-cmd's.  ${secs}s per run, -b $kb KB per CPU."
