@@ -534,6 +534,8 @@ static pid_t wait_next(const struct tracer *t, int *status)
 			pid_t tid = waitpid(-1, status, __WALL | WNOHANG);
 			if (tid != 0)
 				return tid;
+			/* Anything else runnable here (the tracee itself, maybe) goes first. */
+			sched_yield();
 			clock_gettime(CLOCK_MONOTONIC, &now);
 		} while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) <
 			 t->spin_ns);
