@@ -21,5 +21,7 @@ int cmd_list(int argc, char **argv);
 void help_list(FILE *f);
 int cmd_reset(int argc, char **argv);
 void help_reset(FILE *f);
+int cmd_view(int argc, char **argv);
+void help_view(FILE *f);
 
 #endif

@@ -15,56 +15,14 @@ top-level set_event is as it was.
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 
-SKIP = 77
-CASES = {}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import CASES, Fail, Skip, case, expect, main, read, tracefs, tracekit  # noqa: E402,F401
+
 OPTIONS = {}
 REGISTRY = '/run/tracekit/instances'
-
-
-class Skip(Exception):
-    pass
-
-
-class Fail(Exception):
-    pass
-
-
-def case(fn):
-    CASES[fn.__name__.replace('_', '-')] = fn
-    return fn
-
-
-def expect(ok, what):
-    if not ok:
-        raise Fail(what)
-
-
-def tracekit():
-    path = os.environ.get('TRACEKIT')
-    if not path or not os.access(path, os.X_OK):
-        raise Skip('TRACEKIT is not set to an executable tracekit binary')
-    return path
-
-
-def tracefs():
-    """The tracefs mount point, from /proc/mounts."""
-    if os.geteuid() != 0:
-        raise Skip('tracefs needs root')
-    with open('/proc/mounts') as f:
-        for line in f:
-            fields = line.split()
-            if len(fields) > 2 and fields[2] == 'tracefs':
-                return fields[1]
-    raise Skip('tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)')
-
-
-def read(path):
-    with open(path, errors='replace') as f:
-        return f.read()
 
 
 def run(argv, timeout=60, **kw):
@@ -303,35 +261,22 @@ def reset_clean_exit_leaves_nothing(root):
             os.rmdir(inst)
 
 
-def main(argv):
-    if argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        return 0
-    if len(argv) < 2 or argv[1] not in CASES:
-        print('usage: test_list_reset.py CASE [--holder PATH] | --list', file=sys.stderr)
-        return 2
+def setup(argv):
     if '--holder' in argv:
         OPTIONS['holder'] = os.path.abspath(argv[argv.index('--holder') + 1])
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda n, f: sys.exit('killed by signal %d' % n))
-    try:
-        root = tracefs()
-        top_before = read(os.path.join(root, 'set_event'))
-        CASES[argv[1]](root)
-        expect(read(os.path.join(root, 'set_event')) == top_before,
-               'the top-level set_event changed')
-    except Skip as e:
-        if os.environ.get('CI') == 'true':
-            print('FAIL (CI=true, cannot skip): %s' % e)
-            return 1
-        print('SKIP: %s' % e)
-        return SKIP
-    except Fail as e:
-        print('FAIL: %s: %s' % (argv[1], e))
-        return 1
-    print('ok: %s' % argv[1])
-    return 0
+    return tracefs()
+
+
+def main_with_top_check(argv):
+    """Every case also checks that the top-level set_event is as it was."""
+    for name, fn in list(CASES.items()):
+        def checked(root, fn=fn):
+            before = read(os.path.join(root, 'set_event'))
+            fn(root)
+            expect(read(os.path.join(root, 'set_event')) == before, 'the top-level set_event changed')
+        CASES[name] = checked
+    return main(argv, 'test_list_reset.py CASE [--holder PATH] | --list', setup)
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(main_with_top_check(sys.argv))

@@ -18,27 +18,10 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-CASES = {}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import CASES, Fail, Skip, case, expect, main  # noqa: E402,F401
+
 FIXTURES = None
-
-
-class Skip(Exception):
-    pass
-
-
-class Fail(Exception):
-    pass
-
-
-def case(fn):
-    CASES[fn.__name__.replace('_', '-')] = fn
-    return fn
-
-
-def expect(ok, what):
-    if not ok:
-        raise Fail(what)
 
 
 def fixtures():
@@ -369,29 +352,12 @@ def fast_path_matches_reference_on_live_recording(_):
             expect(len(lines) > 10000, '%s: only %d lines' % (f, len(lines)))
 
 
-def main():
+def setup(argv):
     global FIXTURES
-    if len(sys.argv) == 2 and sys.argv[1] == '--list':
-        print('\n'.join(CASES))
-        return 0
-    if len(sys.argv) != 3 or sys.argv[1] not in CASES:
-        print('usage: test_report.py CASE FIXTURE_DIR (cases: %s)' % ', '.join(CASES))
-        return 2
-    FIXTURES = sys.argv[2]
-    try:
-        CASES[sys.argv[1]](None)
-    except Skip as e:
-        if os.environ.get('CI') == 'true':
-            print('FAIL (CI=true, no skipping): %s' % e)
-            return 1
-        print('SKIP: %s' % e)
-        return SKIP
-    except Fail as e:
-        print('FAIL: %s' % e)
-        return 1
-    print('ok')
-    return 0
+    if len(argv) != 3:
+        raise Fail('usage: test_report.py CASE FIXTURE_DIR')
+    FIXTURES = argv[2]
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(main(sys.argv, 'test_report.py CASE FIXTURE_DIR | --list', setup))

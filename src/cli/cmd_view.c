@@ -1,0 +1,112 @@
+/*
+ * tracekit view: write a trace.dat as one self-contained HTML timeline page.
+ * Options only; the page is made in src/export/view.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "export/view.h"
+#include "util/die.h"
+
+void help_view(FILE *f)
+{
+	fprintf(f, "usage: tracekit view [options]\n"
+	      "\n"
+	      "Write the events of a trace.dat as one self-contained HTML page (no network): a\n"
+	      "lane per CPU (which task ran), a lane per task of the recorded command (running,\n"
+	      "runnable, sleeping, blocked), zoom, pan, markers and a searchable event list.\n"
+	      "\n"
+	      "  -i FILE              the trace file (default trace.dat)\n"
+	      "  -o FILE              the page to write (default trace.html)\n"
+	      "  --max-events N       events kept in full detail (default %d); past them the\n"
+	      "                       page shows a per-CPU busy overview of the whole trace\n"
+	      "  -h, --help           this text\n", VW_DEFAULT_MAX_EVENTS);
+}
+
+static const struct option longopts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "max-events", required_argument, NULL, 'm' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_max(const char *arg, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || *out < 0) {
+		errmsg("--max-events '%s': expected a number of events", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Written to a temporary name and renamed, so a failed run leaves no half page. */
+static int write_file(const struct vw_options *o, const char *path)
+{
+	char err[1024], *tmp = NULL;
+	int rc = 1;
+
+	if (asprintf(&tmp, "%s.tmp%d", path, (int)getpid()) < 0)
+		die(1, "out of memory");
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		errmsg("%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (vw_write_html(o, f, err, sizeof(err)) < 0) {
+		fclose(f);
+		unlink(tmp);
+		errmsg("%s", err);
+		goto out;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		errmsg("%s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(tmp);
+	return rc;
+}
+
+int cmd_view(int argc, char **argv)
+{
+	struct vw_options o = { .input = "trace.dat", .max_events = VW_DEFAULT_MAX_EVENTS };
+	const char *output = "trace.html";
+	int c;
+
+	err_set_verb("view");
+	while ((c = getopt_long(argc, argv, ":i:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o.input = optarg; break;
+		case 'o': output = optarg; break;
+		case 'm':
+			if (parse_max(optarg, &o.max_events) < 0)
+				return 2;
+			break;
+		case 'h': help_view(stdout); return 0;
+		case ':':
+			errmsg("option '%s' needs an argument (see 'tracekit help view')",
+			       argv[optind - 1]);
+			return 2;
+		default:
+			errmsg("unknown option '%s' (see 'tracekit help view')", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		errmsg("unexpected argument '%s' (the file is given with -i FILE)", argv[optind]);
+		return 2;
+	}
+	return write_file(&o, output);
+}

@@ -1,0 +1,543 @@
+/*
+ * tracekit view: the timeline page's script (embedded into the page at build time).
+ *
+ * The data is the JSON in #tk-data, written by src/export/view.c.  Times in it are
+ * nanoseconds after t0; the page shows them as trace-cmd does, in seconds since
+ * the trace clock's zero.  Every string from the trace reaches the page only through
+ * textContent or the canvas, never as markup.
+ *
+ * Drawing stays proportional to the canvas width, not to the trace: per lane, after
+ * drawing a span or an event that ends inside a pixel column, a binary search skips
+ * to the first item past that column, so what is smaller than a pixel is drawn once.
+ */
+'use strict';
+(function () {
+	const D = JSON.parse(document.getElementById('tk-data').textContent);
+	const LABEL_W = 150, AXIS_H = 26, LANE_H = 22, TICK_H = 5, ROW_H = 18;
+	const STATES = ['', 'running', 'runnable', 'sleeping', 'blocked'];
+	const STATE_COL = ['', '#38a169', '#e53e3e', '#cbd5e0', '#ed8936'];
+
+	function el(tag, attrs, text) {
+		const e = document.createElement(tag);
+		for (const k in attrs || {})
+			e.setAttribute(k, attrs[k]);
+		if (text !== undefined)
+			e.textContent = text;
+		return e;
+	}
+
+	/* ---- data model ---- */
+	const comm = new Map();
+	for (const t of D.tasks)
+		comm.set(t[0], t[1]);
+	const commOf = (pid) => pid === 0 ? '<idle>' : (comm.get(pid) || '<...>');
+	const types = D.types.map((t) => ({ name: t[0], short: t[0].split(':').pop(), fields: t[1] }));
+	const ev = D.events;
+	const t0 = D.t0, end = Math.max(D.end, 1);
+
+	function lowerBound(arr, t) {	/* first i with arr[i] >= t */
+		let lo = 0, hi = arr.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if (arr[mid] < t)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo;
+	}
+
+	function spanLane(starts, ends, vals) {
+		return { starts: Float64Array.from(starts), ends: Float64Array.from(ends), vals: vals };
+	}
+
+	const cpuLanes = [];
+	{
+		const tmp = [];
+		for (let c = 0; c < D.cpus; c++)
+			tmp.push({ s: [], e: [], v: [] });
+		const cs = D.cpuSpans;
+		for (let i = 0; i + 3 < cs.length; i += 4) {
+			const l = tmp[cs[i]];
+			l.s.push(cs[i + 1]); l.e.push(cs[i + 2]); l.v.push(cs[i + 3]);
+		}
+		for (let c = 0; c < D.cpus; c++) {
+			const evs = [];
+			for (let i = 0; i < ev.length; i++)
+				if (ev[i][1] === c)
+					evs.push(i);
+			const lane = spanLane(tmp[c].s, tmp[c].e, tmp[c].v);
+			lane.kind = 'cpu'; lane.cpu = c; lane.label = 'CPU ' + c;
+			lane.evIdx = Int32Array.from(evs);
+			lane.evT = Float64Array.from(evs, (i) => ev[i][0]);
+			cpuLanes.push(lane);
+		}
+	}
+	const taskLanes = [];
+	for (const t of D.tasks) {
+		if (!t[2])
+			continue;
+		const sp = D.taskSpans[t[0]] || [];
+		const s = [], e = [], v = [];
+		for (let i = 0; i + 2 < sp.length; i += 3) {
+			s.push(sp[i]); e.push(sp[i + 1]); v.push(sp[i + 2]);
+		}
+		const lane = spanLane(s, e, v);
+		lane.kind = 'task'; lane.pid = t[0]; lane.label = t[1] + ' ' + t[0];
+		taskLanes.push(lane);
+	}
+	taskLanes.sort((a, b) => a.pid - b.pid);
+	const truncated = D.kept < D.total;
+	const ovLanes = truncated ? cpuLanes.map((l) => ({ kind: 'ov', cpu: l.cpu,
+		label: 'CPU ' + l.cpu + ' busy' })) : [];
+	const lanes = cpuLanes.concat(ovLanes, taskLanes);
+
+	/* ---- page ---- */
+	const header = el('header');
+	header.append(el('h1', {}, 'tracekit view'));
+	const summary = el('span', { id: 'summary' });
+	summary.textContent = (D.file || '') + ' \u2014 ' + D.total + ' events, ' + D.cpus + ' CPUs' +
+		(D.notes.command ? ', command: ' + D.notes.command : '') +
+		', clock ' + D.clock + ', ' + fmtDur(end);
+	summary.dataset.cpuLanes = D.cpus;
+	summary.dataset.taskLanes = taskLanes.length;
+	summary.dataset.events = D.total;
+	summary.dataset.kept = D.kept;
+	header.append(summary);
+	const notice = el('div', { id: 'notice' });
+	if (truncated)
+		notice.textContent = 'This trace has ' + D.total + ' events: the first ' + D.kept +
+			' (up to ' + fmtTs(ev.length ? ev[ev.length - 1][0] : 0) + ') are shown in ' +
+			'detail, the whole trace only as a per-CPU busy overview (the "busy" lanes). ' +
+			'Use tracekit view --max-events N, or tracekit report --from/--to, for more.';
+	const toolbar = el('div', { id: 'toolbar' });
+	const btn = (label, fn, title) => {
+		const b = el('button', { title: title || '' }, label);
+		b.addEventListener('click', fn);
+		toolbar.append(b);
+		return b;
+	};
+	const range = el('span', { id: 'range' });
+	const markers = el('span', { id: 'markers' });
+	btn('\u2212', () => zoom(2, 0.5), 'zoom out (-)');
+	btn('+', () => zoom(0.5, 0.5), 'zoom in (+)');
+	btn('\u2190', () => pan(-0.25), 'pan left (\u2190)');
+	btn('\u2192', () => pan(0.25), 'pan right (\u2192)');
+	btn('all', () => setView(0, end), 'whole trace (0)');
+	btn('clear markers', () => { mark = [null, null]; draw(); }, '');
+	toolbar.append(range, markers);
+	const help = el('span', {}, 'wheel/+/-: zoom, drag: select, shift+drag/\u2190\u2192: pan, ' +
+		'click: marker A + nearest event, shift+click: marker B');
+	help.style.color = '#718096';
+	toolbar.append(help);
+	const wrap = el('div', { id: 'tl-wrap' });
+	const canvas = el('canvas', { id: 'timeline', tabindex: '0' });
+	const tip = el('div', { id: 'tip' });
+	wrap.append(canvas, tip);
+	const legend = el('div', { id: 'legend' });
+	legend.append('task states:');
+	for (let s = 1; s < STATES.length; s++) {
+		const sw = el('span', { class: 'sw' });
+		sw.style.background = STATE_COL[s];
+		legend.append(sw, STATES[s]);
+	}
+	legend.append(' \u2014 CPU lanes: one colour per task, idle blank; ticks: events');
+	const bottom = el('div', { id: 'bottom' });
+	const listPane = el('div', { id: 'list-pane' });
+	const searchRow = el('div', { id: 'search-row' });
+	const search = el('input', { id: 'search', type: 'search',
+		placeholder: 'search events: name, task, pid, field values (all words must match)' });
+	const count = el('span', { id: 'count' });
+	searchRow.append(search, count);
+	const list = el('div', { id: 'list' });
+	const spacer = el('div');
+	list.append(spacer);
+	listPane.append(searchRow, list);
+	const details = el('div', { id: 'details' });
+	details.append(el('h2', {}, 'Event'), el('div', {}, 'click an event in the list or the timeline'));
+	bottom.append(listPane, details);
+	document.body.append(header, notice, toolbar, wrap, legend, bottom);
+
+	/* ---- formatting ---- */
+	function fmtTs(t) {	/* trace-cmd's seconds with microseconds */
+		const ns = t0 + t;
+		const s = Math.floor(ns / 1e9);
+		const us = Math.floor((ns - s * 1e9) / 1e3);
+		return s + '.' + String(us).padStart(6, '0');
+	}
+	function fmtDur(ns) {
+		if (ns >= 1e9)
+			return (ns / 1e9).toFixed(3) + ' s';
+		if (ns >= 1e6)
+			return (ns / 1e6).toFixed(3) + ' ms';
+		if (ns >= 1e3)
+			return (ns / 1e3).toFixed(3) + ' us';
+		return ns + ' ns';
+	}
+	function colour(pid) {
+		const h = (pid * 2654435761) >>> 0;
+		return 'hsl(' + (h % 360) + ',' + (55 + (h >> 9) % 30) + '%,' + (45 + (h >> 17) % 20) + '%)';
+	}
+	function evText(i) {
+		const e = ev[i], ty = types[e[3]];
+		const parts = [];
+		if (ty)
+			for (let k = 0; k < ty.fields.length; k++)
+				if (!ty.fields[k].startsWith('common_'))
+					parts.push(ty.fields[k] + '=' + e[4 + k]);
+		return fmtTs(e[0]) + ' [' + String(e[1]).padStart(3, '0') + '] ' +
+			(commOf(e[2]) + '-' + e[2]).padStart(20) + ' ' +
+			(ty ? ty.short : '?').padEnd(18) + ' ' + parts.join(' ');
+	}
+
+	/* ---- view state ---- */
+	let v0 = 0, v1 = end, mark = [null, null], selected = -1, drag = null;
+	let width = 800;
+	const plotW = () => Math.max(width - LABEL_W, 10);
+	const xOf = (t) => LABEL_W + (t - v0) / (v1 - v0) * plotW();
+	const tOf = (x) => v0 + (x - LABEL_W) / plotW() * (v1 - v0);
+
+	function setView(a, b) {
+		const minSpan = 1000;
+		if (b - a < minSpan) {
+			const c = (a + b) / 2;
+			a = c - minSpan / 2; b = c + minSpan / 2;
+		}
+		const span = Math.min(b - a, end * 1.2);
+		a = Math.max(Math.min(a, end - span / 2), -span / 2);
+		v0 = a; v1 = a + span;
+		draw();
+		syncList();
+	}
+	function zoom(f, at) {
+		const c = v0 + (v1 - v0) * at;
+		setView(c - (c - v0) * f, c + (v1 - c) * f);
+	}
+	function pan(f) {
+		const d = (v1 - v0) * f;
+		setView(v0 + d, v1 + d);
+	}
+
+	/* ---- drawing ---- */
+	const ctx = canvas.getContext('2d');
+	function laneY(i) { return AXIS_H + i * LANE_H; }
+
+	function drawSpans(lane, y, h, colourOf) {
+		const px = plotW() / (v1 - v0);
+		let i = Math.max(lowerBound(lane.ends, v0), 0);
+		const n = lane.starts.length;
+		while (i < n && lane.starts[i] <= v1) {
+			const x0 = xOf(lane.starts[i]), x1 = xOf(lane.ends[i]);
+			const col = colourOf(lane.vals[i]);
+			if (col) {
+				ctx.fillStyle = col;
+				ctx.fillRect(Math.max(x0, LABEL_W), y, Math.max(x1 - Math.max(x0, LABEL_W), 1), h);
+			}
+			if (x1 - x0 < 1) {
+				/* Spans inside this pixel column are drawn once: skip to the next column. */
+				const next = lowerBound(lane.starts, v0 + (Math.floor(x1 - LABEL_W) + 1) / px);
+				i = Math.max(next, i + 1);
+			} else {
+				i++;
+			}
+		}
+	}
+	function drawTicks(lane, y) {
+		const px = plotW() / (v1 - v0);
+		let i = lowerBound(lane.evT, v0);
+		const n = lane.evT.length;
+		ctx.fillStyle = '#2d3748';
+		while (i < n && lane.evT[i] <= v1) {
+			const x = xOf(lane.evT[i]);
+			ctx.fillRect(Math.floor(x), y, 1, TICK_H);
+			i = Math.max(lowerBound(lane.evT, v0 + (Math.floor(x - LABEL_W) + 1) / px), i + 1);
+		}
+	}
+	function drawOverview(cpu, y, h) {
+		const bins = D.overview.busy[cpu], bw = D.overview.bin;
+		ctx.fillStyle = '#4a5568';
+		const k0 = Math.max(Math.floor(v0 / bw), 0), k1 = Math.min(Math.ceil(v1 / bw), bins.length);
+		for (let k = k0; k < k1; k++) {
+			if (!bins[k])
+				continue;
+			const x0 = xOf(k * bw), x1 = xOf((k + 1) * bw), bh = h * bins[k] / 1000;
+			ctx.fillRect(Math.max(x0, LABEL_W), y + h - bh, Math.max(x1 - x0, 1), bh);
+		}
+	}
+	function niceStep(span, px) {
+		const raw = span / Math.max(px / 110, 1);
+		const p = Math.pow(10, Math.floor(Math.log10(raw)));
+		for (const m of [1, 2, 5, 10])
+			if (m * p >= raw)
+				return m * p;
+		return 10 * p;
+	}
+	function drawAxis() {
+		ctx.fillStyle = '#f7fafc';
+		ctx.fillRect(0, 0, width, AXIS_H);
+		ctx.fillStyle = '#2d3748';
+		ctx.font = '11px ui-monospace, monospace';
+		const step = niceStep(v1 - v0, plotW());
+		const first = Math.ceil((t0 + v0) / step) * step - t0;
+		for (let t = first; t <= v1; t += step) {
+			const x = xOf(t);
+			ctx.fillRect(Math.floor(x), AXIS_H - 6, 1, 6);
+			ctx.fillText(fmtTs(t), x + 2, AXIS_H - 9);
+		}
+	}
+	function draw() {
+		const dpr = window.devicePixelRatio || 1;
+		width = wrap.clientWidth || 800;
+		const height = AXIS_H + lanes.length * LANE_H + 4;
+		canvas.width = width * dpr; canvas.height = height * dpr;
+		canvas.style.height = height + 'px';
+		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		ctx.clearRect(0, 0, width, height);
+		drawAxis();
+		ctx.save();
+		ctx.beginPath();
+		ctx.rect(LABEL_W, 0, width - LABEL_W, height);
+		ctx.clip();
+		lanes.forEach((lane, i) => {
+			const y = laneY(i);
+			if (i % 2)
+				ctx.fillStyle = '#fbfbfb', ctx.fillRect(LABEL_W, y, width, LANE_H);
+			if (lane.kind === 'cpu') {
+				drawSpans(lane, y + 2, LANE_H - TICK_H - 4, (pid) => pid ? colour(pid) : null);
+				drawTicks(lane, y + LANE_H - TICK_H - 1);
+			} else if (lane.kind === 'task') {
+				drawSpans(lane, y + 4, LANE_H - 8, (s) => STATE_COL[s] || null);
+			} else {
+				drawOverview(lane.cpu, y + 2, LANE_H - 4);
+			}
+		});
+		if (drag && drag.moved && !drag.pan) {
+			ctx.fillStyle = 'rgba(49,130,206,.2)';
+			ctx.fillRect(Math.min(drag.x0, drag.x1), 0, Math.abs(drag.x1 - drag.x0), height);
+		}
+		mark.forEach((m, k) => {
+			if (m === null)
+				return;
+			ctx.fillStyle = k ? '#805ad5' : '#d53f8c';
+			ctx.fillRect(Math.floor(xOf(m)), 0, 1, height);
+		});
+		if (selected >= 0) {
+			ctx.strokeStyle = '#000';
+			const x = Math.floor(xOf(ev[selected][0])) + 0.5, y = laneY(ev[selected][1]);
+			ctx.strokeRect(x - 2, y, 4, LANE_H);
+		}
+		ctx.restore();
+		ctx.fillStyle = '#edf2f7';
+		ctx.fillRect(0, AXIS_H, LABEL_W, height);
+		ctx.fillStyle = '#1a202c';
+		ctx.font = '12px system-ui, sans-serif';
+		lanes.forEach((lane, i) => ctx.fillText(lane.label.slice(0, 22), 6, laneY(i) + 15));
+		range.textContent = fmtTs(v0) + ' \u2013 ' + fmtTs(v1) + ' (' + fmtDur(v1 - v0) + ')';
+		const [a, b] = mark;
+		markers.textContent = (a !== null ? 'A ' + fmtTs(a) : '') +
+			(b !== null ? '  B ' + fmtTs(b) : '') +
+			(a !== null && b !== null ? '  \u0394 ' + fmtDur(Math.abs(b - a)) : '');
+	}
+
+	/* ---- picking ---- */
+	function laneAt(y) {
+		const i = Math.floor((y - AXIS_H) / LANE_H);
+		return i >= 0 && i < lanes.length ? lanes[i] : null;
+	}
+	function nearestEvent(lane, x) {
+		if (!lane || lane.kind !== 'cpu' || !lane.evT.length)
+			return -1;
+		const t = tOf(x);
+		let i = lowerBound(lane.evT, t);
+		if (i > 0 && (i === lane.evT.length || t - lane.evT[i - 1] < lane.evT[i] - t))
+			i--;
+		return Math.abs(xOf(lane.evT[i]) - x) <= 6 ? lane.evIdx[i] : -1;
+	}
+	function spanAt(lane, t) {
+		if (!lane || !lane.starts)
+			return -1;
+		const i = lowerBound(lane.ends, t);
+		return i < lane.starts.length && lane.starts[i] <= t ? i : -1;
+	}
+	function describe(lane, x) {
+		const e = nearestEvent(lane, x);
+		if (e >= 0)
+			return evText(e);
+		const t = tOf(x), s = spanAt(lane, t);
+		if (lane.kind === 'ov') {
+			const k = Math.floor(t / D.overview.bin);
+			return 'CPU ' + lane.cpu + ' busy ' + ((D.overview.busy[lane.cpu][k] || 0) / 10) + '% at ' + fmtTs(t);
+		}
+		if (s < 0)
+			return fmtTs(t) + (lane.kind === 'cpu' ? '  idle' : '');
+		const what = lane.kind === 'cpu' ? commOf(lane.vals[s]) + '-' + lane.vals[s] : STATES[lane.vals[s]];
+		return lane.label + ': ' + what + '\n' + fmtTs(lane.starts[s]) + ' \u2013 ' +
+			fmtTs(lane.ends[s]) + ' (' + fmtDur(lane.ends[s] - lane.starts[s]) + ')';
+	}
+
+	/* ---- details and list ---- */
+	function showDetails(i) {
+		details.replaceChildren();
+		const e = ev[i], ty = types[e[3]];
+		details.append(el('h2', {}, (ty ? ty.name : 'unknown event') + ' #' + i));
+		const tab = el('table', { id: 'fields' });
+		const row = (k, val) => {
+			const tr = el('tr');
+			tr.append(el('td', {}, k), el('td', {}, String(val)));
+			tab.append(tr);
+		};
+		row('time', fmtTs(e[0]));
+		row('cpu', e[1]);
+		row('task', commOf(e[2]) + '-' + e[2]);
+		if (ty)
+			ty.fields.forEach((f, k) => { if (!f.startsWith('common_')) row(f, e[4 + k]); });
+		details.append(tab);
+	}
+	function select(i, scroll) {
+		selected = i;
+		showDetails(i);
+		const t = ev[i][0];
+		if (t < v0 || t > v1) {
+			const h = (v1 - v0) / 2;
+			v0 = t - h; v1 = t + h;
+		}
+		draw();
+		if (scroll) {
+			const r = lowerBound(filtered, i);
+			if (filtered[r] === i)
+				list.scrollTop = Math.max(r * ROW_H - list.clientHeight / 2, 0);
+		}
+		renderList();
+	}
+
+	let filtered = Int32Array.from(ev.keys());
+	function applySearch() {
+		const words = search.value.toLowerCase().split(/\s+/).filter((w) => w);
+		if (!words.length) {
+			filtered = Int32Array.from(ev.keys());
+		} else {
+			const out = [];
+			for (let i = 0; i < ev.length; i++) {
+				const s = evText(i).toLowerCase();
+				if (words.every((w) => s.includes(w)))
+					out.push(i);
+			}
+			filtered = Int32Array.from(out);
+		}
+		count.textContent = filtered.length + ' of ' + ev.length + ' events';
+		count.dataset.n = filtered.length;
+		spacer.style.height = filtered.length * ROW_H + 'px';
+		list.scrollTop = 0;
+		renderList();
+	}
+	function renderList() {
+		const first = Math.floor(list.scrollTop / ROW_H);
+		const n = Math.ceil((list.clientHeight || 300) / ROW_H) + 1;
+		for (const r of Array.from(list.querySelectorAll('.row')))
+			r.remove();
+		for (let r = first; r < Math.min(first + n, filtered.length); r++) {
+			const i = filtered[r];
+			const d = el('div', { class: 'row' + (i === selected ? ' sel' : '') }, evText(i));
+			d.style.top = r * ROW_H + 'px';
+			d.dataset.i = i;
+			list.append(d);
+		}
+	}
+	/* The list follows the timeline: after a zoom or pan it shows the first event in view. */
+	function syncList() {
+		let lo = 0, hi = filtered.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if (ev[filtered[mid]][0] < v0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		list.scrollTop = lo * ROW_H;
+		renderList();
+	}
+
+	/* ---- input ---- */
+	canvas.addEventListener('wheel', (e) => {
+		e.preventDefault();
+		if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY))
+			return pan((e.deltaX || e.deltaY) > 0 ? 0.1 : -0.1);
+		const at = Math.min(Math.max((e.offsetX - LABEL_W) / plotW(), 0), 1);
+		zoom(e.deltaY > 0 ? 1.25 : 0.8, at);
+	}, { passive: false });
+	canvas.addEventListener('mousedown', (e) => {
+		drag = { x0: e.offsetX, x1: e.offsetX, v0: v0, v1: v1, pan: e.shiftKey || e.button === 1,
+			moved: false };
+	});
+	canvas.addEventListener('mousemove', (e) => {
+		if (drag) {
+			drag.x1 = e.offsetX;
+			drag.moved = drag.moved || Math.abs(drag.x1 - drag.x0) > 3;
+			if (drag.pan && drag.moved) {
+				const d = (drag.x0 - drag.x1) / plotW() * (drag.v1 - drag.v0);
+				v0 = drag.v0 + d; v1 = drag.v1 + d;
+			}
+			draw();
+			return;
+		}
+		const lane = laneAt(e.offsetY);
+		if (!lane || e.offsetX < LABEL_W) {
+			tip.style.display = 'none';
+			return;
+		}
+		tip.textContent = describe(lane, e.offsetX);
+		tip.style.display = 'block';
+		tip.style.left = Math.min(e.offsetX + 12, width - 320) + 'px';
+		tip.style.top = e.offsetY + 14 + 'px';
+	});
+	canvas.addEventListener('mouseleave', () => { tip.style.display = 'none'; });
+	window.addEventListener('mouseup', (e) => {
+		if (!drag)
+			return;
+		const d = drag;
+		drag = null;
+		if (d.moved && d.pan) {
+			syncList();
+		} else if (d.moved && Math.abs(d.x1 - d.x0) > 3) {
+			setView(tOf(Math.min(d.x0, d.x1)), tOf(Math.max(d.x0, d.x1)));
+		} else if (e.target === canvas && d.x0 >= LABEL_W) {
+			mark[e.shiftKey ? 1 : 0] = tOf(d.x0);
+			const i = nearestEvent(laneAt(e.offsetY), d.x0);
+			if (i >= 0)
+				select(i, true);
+			else
+				draw();
+		}
+	});
+	canvas.addEventListener('keydown', (e) => {
+		const k = { '+': () => zoom(0.5, 0.5), '=': () => zoom(0.5, 0.5), '-': () => zoom(2, 0.5),
+			'ArrowLeft': () => pan(-0.25), 'ArrowRight': () => pan(0.25),
+			'0': () => setView(0, end) }[e.key];
+		if (k) {
+			e.preventDefault();
+			k();
+		}
+	});
+	list.addEventListener('scroll', renderList);
+	list.addEventListener('click', (e) => {
+		const r = e.target.closest('.row');
+		if (r)
+			select(Number(r.dataset.i), false);
+	});
+	let timer = 0;
+	search.addEventListener('input', () => {
+		clearTimeout(timer);
+		timer = setTimeout(applySearch, ev.length > 100000 ? 300 : 50);
+	});
+	window.addEventListener('resize', draw);
+
+	/* For tests and the console: the state, and the same actions the mouse has. */
+	window.tracekitView = {
+		data: D, lanes: lanes.map((l) => ({ kind: l.kind, label: l.label })),
+		view: () => [v0, v1], zoom: zoom, pan: pan, setView: setView, select: (i) => select(i, true),
+		selected: () => selected, xOf: xOf, laneY: laneY,
+	};
+	applySearch();
+	draw();
+	document.body.dataset.ready = '1';
+})();

@@ -1,0 +1,537 @@
+/*
+ * tracekit view: the trace as one self-contained HTML page.
+ *
+ * One pass over the reader turns the events into what the page draws: spans of
+ * which task ran on each CPU (from sched_switch), spans of each task's state
+ * (running, runnable, sleeping, blocked: sched_switch's prev_state and the
+ * wakeups), the events themselves with their field values, and a coarse per-CPU
+ * busy overview of the whole trace.  Past max_events the events and spans stop
+ * (the page says so) but the overview still covers every event, so a huge trace
+ * gives a page a browser opens.
+ *
+ * Everything goes out as one JSON object in a <script type="application/json">
+ * element; strings are escaped so that nothing from the trace can end that
+ * element (see vw_json_str).  The page's script and style come from
+ * assets/ through the header embed.py generates.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+
+#include "export/view.h"
+#include "export/view_assets.h"
+#include "tracefile/reader.h"
+#include "util/die.h"
+#include "util/strbuf.h"
+#include "util/tidmap.h"
+
+enum { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_BLOCKED };
+
+#define OV_BINS 1024
+
+struct task {
+	int pid;
+	char comm[16];
+	int state;
+	uint64_t since;
+	uint64_t runtime;
+	bool interest;
+	struct strbuf spans;	/* "start,end,state," for this task, relative ns */
+};
+
+struct cpu_lane {
+	int pid;		/* running now, 0 for idle */
+	uint64_t since;
+	uint64_t *busy;		/* OV_BINS bins of busy ns */
+};
+
+struct view {
+	struct tep_handle *tep;
+	uint64_t t0, last;
+	bool started;
+	long nevents, kept, max_events;
+	bool full;		/* past max_events: no more detail */
+	int ncpus;
+	struct cpu_lane *cpus;
+	uint64_t bin_ns;	/* overview bin width, doubles as the trace grows */
+	struct tidmap tasks;
+	int *type_of;		/* event id -> index in types, -1 unseen */
+	int ntype_of;
+	struct strbuf types, events, cpu_spans;
+	int ntypes;
+	const char *root_comm;	/* basename of the recorded command, or NULL */
+	bool have_pids, have_root;
+};
+
+void vw_json_str(struct strbuf *sb, const char *s, size_t n)
+{
+	sb_addc(sb, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			sb_addc(sb, '\\');
+			sb_addc(sb, (char)c);
+		} else if (c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&') {
+			/* Bytes past ASCII are taken as Latin-1: the page never sees invalid UTF-8. */
+			sb_printf(sb, "\\u%04x", c);
+		} else {
+			sb_addc(sb, (char)c);
+		}
+	}
+	sb_addc(sb, '"');
+}
+
+static void json_cstr(struct strbuf *sb, const char *s)
+{
+	vw_json_str(sb, s, strlen(s));
+}
+
+static struct task *task_get(struct view *v, int pid)
+{
+	struct task *t = tidmap_get(&v->tasks, pid);
+
+	if (t || pid <= 0)
+		return t;
+	t = xcalloc(1, sizeof(*t));
+	t->pid = pid;
+	const char *comm = tep_data_comm_from_pid(v->tep, pid);
+	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "<...>");
+	tidmap_put(&v->tasks, pid, t);
+	return t;
+}
+
+static void task_set_comm(struct task *t, const char *comm)
+{
+	if (t && comm && *comm)
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+}
+
+/* Move t to state at ts, closing the span of the state it was in. */
+static void task_state(struct view *v, struct task *t, int state, uint64_t ts)
+{
+	if (!t || t->state == state)
+		return;
+	if (t->state == ST_RUNNING)
+		t->runtime += ts - t->since;
+	if (t->state != ST_UNKNOWN && !v->full && ts > t->since)
+		sb_printf(&t->spans, "%llu,%llu,%d,", (unsigned long long)(t->since - v->t0),
+			  (unsigned long long)(ts - v->t0), t->state);
+	t->state = state;
+	t->since = ts;
+}
+
+/* Busy time [a, b) on a CPU's overview bins; the bins widen when the trace outgrows them. */
+static void overview_add(struct view *v, struct cpu_lane *c, uint64_t a, uint64_t b)
+{
+	a -= v->t0;
+	b -= v->t0;
+	while (b >= v->bin_ns * OV_BINS) {
+		for (int i = 0; i < v->ncpus; i++) {
+			uint64_t *bz = v->cpus[i].busy;
+			for (int k = 0; k < OV_BINS / 2; k++)
+				bz[k] = bz[2 * k] + bz[2 * k + 1];
+			memset(bz + OV_BINS / 2, 0, OV_BINS / 2 * sizeof(*bz));
+		}
+		v->bin_ns *= 2;
+	}
+	while (a < b) {
+		uint64_t bin = a / v->bin_ns;
+		uint64_t end = (bin + 1) * v->bin_ns;
+		if (end > b)
+			end = b;
+		c->busy[bin] += end - a;
+		a = end;
+	}
+}
+
+static void cpu_switch(struct view *v, int cpu, int next, uint64_t ts)
+{
+	struct cpu_lane *c = &v->cpus[cpu];
+
+	if (c->pid > 0 && ts > c->since) {
+		overview_add(v, c, c->since, ts);
+		if (!v->full)
+			sb_printf(&v->cpu_spans, "%d,%llu,%llu,%d,", cpu,
+				  (unsigned long long)(c->since - v->t0),
+				  (unsigned long long)(ts - v->t0), c->pid);
+	}
+	c->pid = next;
+	c->since = ts;
+}
+
+static long long field_num(struct tf_event *e, const char *name)
+{
+	unsigned long long val = 0;
+	struct tep_format_field *f = tep_find_field(e->event, name);
+
+	if (!f || tep_read_number_field(f, e->record->data, &val) < 0)
+		return -1;
+	return (long long)val;
+}
+
+/* A char-array or __data_loc string field; NULL when absent. */
+static const char *field_str(struct tf_event *e, struct tep_format_field *f, int *len)
+{
+	char *data = e->record->data;
+	int off = f->offset, n = f->size;
+
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long dl = tep_read_number(e->event->tep, data + off, f->size);
+		off = dl & 0xffff;
+		n = dl >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	}
+	if (off < 0 || n < 0 || off + n > e->record->size)
+		return NULL;
+	*len = (int)strnlen(data + off, n);
+	return data + off;
+}
+
+static const char *comm_field(struct tf_event *e, const char *name, char *buf)
+{
+	struct tep_format_field *f = tep_find_field(e->event, name);
+	int len;
+	const char *s = f ? field_str(e, f, &len) : NULL;
+
+	if (!s)
+		return NULL;
+	if (len > 15)
+		len = 15;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+static bool is_string(struct tep_format_field *f)
+{
+	return (f->flags & TEP_FIELD_IS_STRING) ||
+	       ((f->flags & TEP_FIELD_IS_ARRAY) && strstr(f->type, "char"));
+}
+
+static int type_index(struct view *v, struct tep_event *ev)
+{
+	if (ev->id >= v->ntype_of) {
+		int n = ev->id + 64;
+		v->type_of = xrealloc(v->type_of, n * sizeof(int));
+		for (int i = v->ntype_of; i < n; i++)
+			v->type_of[i] = -1;
+		v->ntype_of = n;
+	}
+	if (v->type_of[ev->id] >= 0)
+		return v->type_of[ev->id];
+	struct strbuf name = STRBUF_INIT;
+	sb_printf(&name, "%s:%s", ev->system, ev->name);
+	sb_add(&v->types, v->ntypes ? ",[" : "[");
+	json_cstr(&v->types, sb_str(&name));
+	sb_add(&v->types, ",[");
+	int i = 0;
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next, i++) {
+		if (i)
+			sb_addc(&v->types, ',');
+		json_cstr(&v->types, f->name);
+	}
+	sb_add(&v->types, "]]");
+	sb_free(&name);
+	v->type_of[ev->id] = v->ntypes;
+	return v->ntypes++;
+}
+
+static void emit_event(struct view *v, struct tf_event *e, int pid)
+{
+	struct strbuf *sb = &v->events;
+
+	sb_printf(sb, "%s[%llu,%d,%d,%d", v->kept ? ",\n" : "", (unsigned long long)(e->ts - v->t0),
+		  e->cpu, pid, e->event ? type_index(v, e->event) : -1);
+	for (struct tep_format_field *f = e->event ? e->event->format.fields : NULL; f;
+	     f = f->next) {
+		unsigned long long val;
+		int len;
+		const char *s;
+
+		sb_addc(sb, ',');
+		if (is_string(f) && (s = field_str(e, f, &len))) {
+			vw_json_str(sb, s, len);
+		} else if (!(f->flags & TEP_FIELD_IS_ARRAY) &&
+			   tep_read_number_field(f, e->record->data, &val) == 0) {
+			if (f->flags & TEP_FIELD_IS_SIGNED)
+				sb_printf(sb, "%lld", (long long)val);
+			else
+				sb_printf(sb, "%llu", val);
+		} else {
+			sb_add(sb, "null");
+		}
+	}
+	sb_addc(sb, ']');
+	v->kept++;
+}
+
+static void on_switch(struct view *v, struct tf_event *e)
+{
+	char buf[16];
+	int prev = (int)field_num(e, "prev_pid"), next = (int)field_num(e, "next_pid");
+	long long pstate = field_num(e, "prev_state");
+	struct task *p = task_get(v, prev), *n = task_get(v, next);
+
+	task_set_comm(p, comm_field(e, "prev_comm", buf));
+	task_set_comm(n, comm_field(e, "next_comm", buf));
+	/* prev_state 0 is TASK_RUNNING: preempted, so still runnable. */
+	int st = (pstate & 0xff) == 0 ? ST_RUNNABLE : (pstate & 2) ? ST_BLOCKED : ST_SLEEPING;
+	task_state(v, p, st, e->ts);
+	task_state(v, n, ST_RUNNING, e->ts);
+	if (e->cpu >= 0 && e->cpu < v->ncpus)
+		cpu_switch(v, e->cpu, next > 0 ? next : 0, e->ts);
+}
+
+static void on_wake(struct view *v, struct tf_event *e)
+{
+	char buf[16];
+	struct task *t = task_get(v, (int)field_num(e, "pid"));
+
+	task_set_comm(t, comm_field(e, "comm", buf));
+	if (t && t->state != ST_RUNNING)
+		task_state(v, t, ST_RUNNABLE, e->ts);
+}
+
+static void on_fork(struct view *v, struct tf_event *e)
+{
+	char buf[16];
+	struct task *p = task_get(v, (int)field_num(e, "parent_pid"));
+	struct task *c = task_get(v, (int)field_num(e, "child_pid"));
+
+	task_set_comm(c, comm_field(e, "child_comm", buf));
+	if (p && c && p->interest)
+		c->interest = true;
+}
+
+/* The recorded command's first exec marks the root of the tasks of interest. */
+static void on_exec(struct view *v, struct tf_event *e, int pid)
+{
+	struct tep_format_field *f = tep_find_field(e->event, "filename");
+	int len;
+	const char *s = f ? field_str(e, f, &len) : NULL;
+	struct task *t = task_get(v, pid);
+
+	if (!s || !t || v->have_root || !v->root_comm)
+		return;
+	const char *base = memrchr(s, '/', len);
+	base = base ? base + 1 : s;
+	if ((size_t)(s + len - base) == strlen(v->root_comm) &&
+	    !memcmp(base, v->root_comm, s + len - base)) {
+		t->interest = true;
+		v->have_root = true;
+	}
+}
+
+static void on_event(struct view *v, struct tf_event *e)
+{
+	int pid = tep_data_pid(v->tep, e->record);
+
+	if (!v->started) {
+		v->t0 = e->ts;
+		v->started = true;
+	}
+	v->last = e->ts;
+	v->nevents++;
+	if (!v->full && v->kept >= v->max_events)
+		v->full = true;
+	if (!v->full)
+		emit_event(v, e, pid);
+	if (!e->event)
+		return;
+	const char *name = e->event->name;
+	if (!strcmp(name, "sched_switch"))
+		on_switch(v, e);
+	else if (!strcmp(name, "sched_waking") || !strcmp(name, "sched_wakeup") ||
+		 !strcmp(name, "sched_wakeup_new"))
+		on_wake(v, e);
+	else if (!strcmp(name, "sched_process_fork"))
+		on_fork(v, e);
+	else if (!strcmp(name, "sched_process_exec"))
+		on_exec(v, e, pid);
+	else if (!strcmp(name, "sched_process_exit"))
+		task_state(v, task_get(v, pid), ST_UNKNOWN, e->ts);
+}
+
+/* "command=./prog a" -> "prog"; "pids=1,2" marks those tasks. */
+static void read_notes(struct view *v, struct tf_reader *r, struct strbuf *meta, char **root)
+{
+	for (int i = 0; i < tf_reader_nnotes(r); i++) {
+		const char *n = tf_reader_note(r, i);
+		const char *eq = strchr(n, '=');
+		if (!eq)
+			continue;
+		sb_addc(meta, ',');
+		vw_json_str(meta, n, eq - n);
+		sb_addc(meta, ':');
+		json_cstr(meta, eq + 1);
+		if (!strncmp(n, "command=", 8)) {
+			size_t len = strcspn(eq + 1, " ");
+			char *cmd = strndup(eq + 1, len);
+			char *base = strrchr(cmd, '/');
+			*root = xstrdup(base ? base + 1 : cmd);
+			free(cmd);
+			/* exec's filename is the full path, comm only 15 bytes: compare the path's base. */
+			v->root_comm = *root;
+		} else if (!strncmp(n, "pids=", 5)) {
+			for (const char *p = eq + 1; *p;) {
+				char *end;
+				struct task *t = task_get(v, (int)strtol(p, &end, 10));
+				if (end == p)
+					break;
+				if (t)
+					t->interest = true;
+				v->have_pids = true;
+				p = end + strspn(end, ",");
+			}
+		}
+	}
+}
+
+static int cmp_runtime(const void *a, const void *b)
+{
+	const struct task *x = *(struct task *const *)a, *y = *(struct task *const *)b;
+
+	return x->runtime < y->runtime ? 1 : x->runtime > y->runtime ? -1 : x->pid - y->pid;
+}
+
+/* Without a known command or pids, the busiest few tasks get lanes. */
+static void pick_busiest(struct view *v)
+{
+	size_t n = 0, i = 0;
+
+	tidmap_foreach(&v->tasks, s)
+		n++;
+	struct task **all = xcalloc(n ? n : 1, sizeof(*all));
+	tidmap_foreach(&v->tasks, s)
+		all[i++] = s->val;
+	qsort(all, n, sizeof(*all), cmp_runtime);
+	for (i = 0; i < n && i < 8; i++)
+		if (all[i]->runtime)
+			all[i]->interest = true;
+	free(all);
+}
+
+static void finish(struct view *v, FILE *out, const char *meta)
+{
+	uint64_t end = v->last;
+	bool any = false;
+
+	for (int c = 0; c < v->ncpus; c++)
+		cpu_switch(v, c, 0, end);
+	tidmap_foreach(&v->tasks, s) {
+		struct task *t = s->val;
+		task_state(v, t, ST_UNKNOWN, end);
+		any |= t->interest;
+	}
+	if (!any)
+		pick_busiest(v);
+	fprintf(out, "{\"v\":1,\"t0\":%llu,\"end\":%llu,\"cpus\":%d,\"total\":%ld,\"kept\":%ld,"
+		"\"cap\":%ld%s,\n\"types\":[%s],\n\"tasks\":[", (unsigned long long)v->t0,
+		(unsigned long long)(end - v->t0), v->ncpus, v->nevents, v->kept, v->max_events,
+		meta, sb_str(&v->types));
+	struct strbuf sb = STRBUF_INIT;
+	tidmap_foreach(&v->tasks, s) {
+		struct task *t = s->val;
+		sb_printf(&sb, "%s[%d,", sb.len ? "," : "", t->pid);
+		json_cstr(&sb, t->comm);
+		sb_printf(&sb, ",%d,%llu]", t->interest, (unsigned long long)t->runtime);
+	}
+	fprintf(out, "%s],\n\"taskSpans\":{", sb_str(&sb));
+	sb_reset(&sb);
+	tidmap_foreach(&v->tasks, s) {
+		struct task *t = s->val;
+		if (!t->interest)
+			continue;
+		sb_truncate(&t->spans, t->spans.len ? t->spans.len - 1 : 0);
+		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->spans));
+	}
+	sb_truncate(&v->cpu_spans, v->cpu_spans.len ? v->cpu_spans.len - 1 : 0);
+	fprintf(out, "%s},\n\"cpuSpans\":[%s],\n\"overview\":{\"bin\":%llu,\"busy\":[", sb_str(&sb),
+		sb_str(&v->cpu_spans), (unsigned long long)v->bin_ns);
+	for (int c = 0; c < v->ncpus; c++) {
+		fputs(c ? ",[" : "[", out);
+		/* Per-mille busy per bin keeps the overview small. */
+		for (int k = 0; k < OV_BINS; k++)
+			fprintf(out, "%s%llu", k ? "," : "",
+				(unsigned long long)(v->cpus[c].busy[k] * 1000 / v->bin_ns));
+		fputc(']', out);
+	}
+	fprintf(out, "]},\n\"events\":[\n%s]}", sb_str(&v->events));
+	sb_free(&sb);
+}
+
+static void write_page(FILE *out, struct view *v, const char *meta)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
+	      "<title>tracekit view</title>\n<style>\n", out);
+	fputs(vw_asset_timeline_css, out);
+	fputs("</style></head>\n<body>\n<script type=\"application/json\" id=\"tk-data\">\n", out);
+	finish(v, out, meta);
+	fputs("\n</script>\n<script>\n", out);
+	fputs(vw_asset_timeline_js, out);
+	fputs("</script>\n</body></html>\n", out);
+}
+
+static void view_free(struct view *v)
+{
+	tidmap_foreach(&v->tasks, s) {
+		struct task *t = s->val;
+		sb_free(&t->spans);
+		free(t);
+	}
+	tidmap_free(&v->tasks);
+	for (int c = 0; c < v->ncpus; c++)
+		free(v->cpus[c].busy);
+	free(v->cpus);
+	free(v->type_of);
+	sb_free(&v->types);
+	sb_free(&v->events);
+	sb_free(&v->cpu_spans);
+}
+
+int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen)
+{
+	struct view v = { .max_events = o->max_events, .bin_ns = 1000 };
+	struct strbuf meta = STRBUF_INIT;
+	char *root = NULL;
+	struct tf_event e;
+	int rc = -1, got;
+
+	struct tf_reader *r = tf_reader_open(o->input, err, errlen);
+	if (!r)
+		return -1;
+	v.tep = tf_reader_tep(r);
+	const struct tf_info *info = tf_reader_info(r);
+	v.ncpus = info->cpus > 0 ? info->cpus : 1;
+	v.cpus = xcalloc(v.ncpus, sizeof(*v.cpus));
+	for (int c = 0; c < v.ncpus; c++)
+		v.cpus[c].busy = xcalloc(OV_BINS, sizeof(uint64_t));
+	sb_add(&meta, ",\"clock\":");
+	json_cstr(&meta, info->clock);
+	sb_add(&meta, ",\"file\":");
+	json_cstr(&meta, o->input);
+	sb_add(&meta, ",\"notes\":{\"_\":0");
+	read_notes(&v, r, &meta, &root);
+	sb_addc(&meta, '}');
+	while ((got = tf_reader_next(r, &e, err, errlen)) > 0)
+		on_event(&v, &e);
+	if (got < 0)
+		goto out;
+	if (!v.nevents) {
+		snprintf(err, errlen, "%s: no events in the trace", o->input);
+		goto out;
+	}
+	write_page(out, &v, sb_str(&meta));
+	rc = 0;
+out:
+	free(root);
+	sb_free(&meta);
+	view_free(&v);
+	tf_reader_close(r);
+	return rc;
+}
