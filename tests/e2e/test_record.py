@@ -21,7 +21,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2elib import (Fail, Skip, case, expect, finish, instances_of, kill_group, main, read,  # noqa: E402
+from e2elib import (Skip, case, expect, finish, instances_of, kill_group, main, read,  # noqa: E402
                     run, start, tracefs, tracekit)
 
 OPTIONS = {}

@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2elib import CASES, Fail, Skip, case, expect, main  # noqa: E402,F401
+from e2elib import Fail, Skip, case, expect, main  # noqa: E402
 
 FIXTURES = None
 
