@@ -23,5 +23,7 @@ int cmd_reset(int argc, char **argv);
 void help_reset(FILE *f);
 int cmd_view(int argc, char **argv);
 void help_view(FILE *f);
+int cmd_export(int argc, char **argv);
+void help_export(FILE *f);
 
 #endif

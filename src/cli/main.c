@@ -15,6 +15,8 @@ static const struct verb verbs[] = {
 	{ "view", "write a trace.dat as an HTML timeline page", cmd_view, help_view },
 	{ "list", "list kernel tracepoints and their fields", cmd_list, help_list },
 	{ "reset", "remove what a killed tracekit run left in tracefs", cmd_reset, help_reset },
+	{ "export", "write a trace.dat as Chrome JSON or Perfetto protobuf", cmd_export,
+	  help_export },
 	{ "help", "show help for a verb", NULL, NULL },
 };
 

@@ -1,0 +1,482 @@
+/*
+ * The scheduling state machine; see sched.h.
+ *
+ * Each task is in one state at a time (running, runnable, sleeping, blocked)
+ * since a timestamp; every event that changes the state adds the elapsed time
+ * to that state's sum, clipped to the window.  A task first seen being switched
+ * out was running since its CPU's previous switch (or the window's start), so
+ * the first slice is not lost.  Processes: the trace has no thread-group ids,
+ * so a task belongs to the process of the task that forked it until it execs
+ * a program of its own (threads and non-exec'd children count together).
+ */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/die.h"
+
+static uint64_t span(const struct sa_analysis *a, uint64_t lo, uint64_t hi)
+{
+	if (lo < a->start)
+		lo = a->start;
+	if (hi > a->to)
+		hi = a->to;
+	return hi > lo ? hi - lo : 0;
+}
+
+static bool in_window(const struct sa_analysis *a, uint64_t ts)
+{
+	return ts >= a->start && ts <= a->to;
+}
+
+void sa_init(struct sa_analysis *a, uint64_t from, uint64_t to)
+{
+	memset(a, 0, sizeof(*a));
+	a->from = from;
+	a->to = to ? to : UINT64_MAX;
+}
+
+static void set_comm(char *dst, const char *src)
+{
+	if (!src || !*src)
+		return;
+	const char *slash = strrchr(src, '/');
+	if (slash && slash[1])
+		src = slash + 1;
+	snprintf(dst, SA_COMM, "%s", src);
+}
+
+static struct sa_proc *proc_new(struct sa_analysis *a, int pid, const char *comm)
+{
+	struct sa_proc *p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	set_comm(p->comm, comm);
+	p->next = a->proc_list;
+	a->proc_list = p;
+	a->nprocs++;
+	return p;
+}
+
+/* Before a process's running count changes: credit the histogram up to ts. */
+static void proc_tick(struct sa_analysis *a, struct sa_proc *p, uint64_t ts)
+{
+	if (!p->active) {
+		p->active = true;
+		p->first_ts = ts < a->start ? a->start : ts;
+		p->last_change = p->first_ts;
+	}
+	int k = p->running > SA_PAR_MAX ? SA_PAR_MAX : p->running;
+	p->hist[k] += span(a, p->last_change, ts);
+	if (ts > p->last_change)
+		p->last_change = ts;
+	if (ts > p->last_ts)
+		p->last_ts = ts;
+}
+
+static struct sa_task *task_get(struct sa_analysis *a, int tid, const char *comm)
+{
+	struct sa_task *t = tidmap_get(&a->tasks, tid);
+	if (t) {
+		if (comm && *comm && !t->comm[0])
+			set_comm(t->comm, comm);
+		return t;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->tid = tid;
+	t->cpu = -1;
+	set_comm(t->comm, comm);
+	t->next = a->task_list;
+	a->task_list = t;
+	tidmap_put(&a->tasks, tid, t);
+	return t;
+}
+
+/* A task seen before any fork: a process of its own. */
+static void task_attach(struct sa_analysis *a, struct sa_task *t)
+{
+	if (t->proc)
+		return;
+	t->proc = proc_new(a, t->tid, t->comm);
+	t->proc->nthreads++;
+}
+
+struct sa_task *sa_task_find(const struct sa_analysis *a, int tid)
+{
+	return tidmap_get(&a->tasks, tid);
+}
+
+static struct sa_cpu *cpu_get(struct sa_analysis *a, int cpu)
+{
+	if (cpu < 0)
+		cpu = 0;
+	if (cpu >= a->ncpus) {
+		int n = cpu + 1;
+		a->cpus = xrealloc(a->cpus, sizeof(*a->cpus) * (size_t)n);
+		memset(a->cpus + a->ncpus, 0, sizeof(*a->cpus) * (size_t)(n - a->ncpus));
+		a->ncpus = n;
+	}
+	return &a->cpus[cpu];
+}
+
+/* Close the task's current state at ts, adding its time to the right sum. */
+static void task_account(struct sa_analysis *a, struct sa_task *t, uint64_t ts)
+{
+	uint64_t d = span(a, t->since, ts);
+
+	switch (t->state) {
+	case SA_RUNNING: t->run_ns += d; break;
+	case SA_RUNNABLE: t->wait_ns += d; break;
+	case SA_SLEEP: t->sleep_ns += d; break;
+	case SA_BLOCKED: t->blocked_ns += d; break;
+	default: break;
+	}
+	t->since = ts;
+}
+
+static void task_set_running(struct sa_analysis *a, struct sa_task *t, bool running, uint64_t ts)
+{
+	bool was = t->state == SA_RUNNING;
+	if (was == running)
+		return;
+	proc_tick(a, t->proc, ts);
+	t->proc->running += running ? 1 : -1;
+	if (t->proc->running < 0)
+		t->proc->running = 0;
+}
+
+static void cpu_credit(struct sa_analysis *a, struct sa_cpu *c, int pid, uint64_t d)
+{
+	if (!pid || !d)
+		return;
+	c->busy_ns += d;
+	uint64_t *ns = tidmap_get(&c->ran, pid);
+	if (!ns) {
+		ns = xcalloc(1, sizeof(*ns));
+		tidmap_put(&c->ran, pid, ns);
+	}
+	*ns += d;
+	(void)a;
+}
+
+static void keep_latency(struct sa_proc *p, const struct sa_lat *l)
+{
+	int i;
+
+	if (p->ntop < SA_TOP)
+		i = p->ntop++;
+	else if (p->top[SA_TOP - 1].ns < l->ns)
+		i = SA_TOP - 1;
+	else
+		return;
+	p->top[i] = *l;
+	for (; i > 0 && p->top[i - 1].ns < p->top[i].ns; i--) {
+		struct sa_lat tmp = p->top[i - 1];
+		p->top[i - 1] = p->top[i];
+		p->top[i] = tmp;
+	}
+}
+
+static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *t,
+		       const struct sa_event *e)
+{
+	if (t->state != SA_RUNNING || t->cpu != e->cpu) {
+		/* Not seen starting here: it ran since the CPU's last switch, or the start. */
+		t->state = SA_RUNNING;
+		t->since = c->seen ? c->since : a->start;
+	}
+	task_account(a, t, e->ts);
+	if (in_window(a, e->ts))
+		t->switches++;
+	long st = e->state & SA_STATE_MASK;
+	enum sa_state next;
+	if (st == 0)
+		next = SA_RUNNABLE;
+	else if (st & SA_STATE_BLOCKED)
+		next = SA_BLOCKED;
+	else if (st & SA_STATE_DEAD)
+		next = SA_GONE;
+	else
+		next = SA_SLEEP;
+	if (next == SA_RUNNABLE && in_window(a, e->ts))
+		t->involuntary++;
+	task_set_running(a, t, false, e->ts);
+	t->state = next;
+	t->woken = false;
+}
+
+static void record_latency(struct sa_analysis *a, struct sa_task *t, const struct sa_event *e,
+			   uint64_t ns)
+{
+	if (t->nlat == t->caplat) {
+		t->caplat = t->caplat ? t->caplat * 2 : 16;
+		t->lat = xrealloc(t->lat, t->caplat * sizeof(*t->lat));
+	}
+	t->lat[t->nlat++] = ns;
+	struct sa_lat l = { .ns = ns, .ts = e->ts, .pid = t->tid, .cpu = e->cpu, .holder = e->pid };
+	struct sa_task *h = e->pid ? sa_task_find(a, e->pid) : NULL;
+	snprintf(l.holder_comm, SA_COMM, "%s", e->pid ? (h ? h->comm : "?") : "<idle>");
+	keep_latency(t->proc, &l);
+}
+
+static void switch_in(struct sa_analysis *a, struct sa_task *t, const struct sa_event *e)
+{
+	if (t->state == SA_RUNNABLE) {
+		uint64_t w = e->ts - t->since;
+		if (in_window(a, e->ts) && t->since >= a->start) {
+			if (w > t->max_wait_ns)
+				t->max_wait_ns = w;
+			if (t->woken)
+				record_latency(a, t, e, w);
+		}
+	}
+	task_account(a, t, e->ts);
+	if (t->cpu >= 0 && t->cpu != e->cpu && !a->nevents[SA_MIGRATE] && in_window(a, e->ts))
+		t->migrations++;	/* no migrate events: count the CPU changes we see */
+	t->cpu = e->cpu;
+	if (e->cpu >= 0 && e->cpu < 1024)
+		t->cpus[e->cpu / 64] |= 1ull << (e->cpu % 64);
+	task_set_running(a, t, true, e->ts);
+	t->state = SA_RUNNING;
+	t->woken = false;
+}
+
+static void on_switch(struct sa_analysis *a, const struct sa_event *e)
+{
+	struct sa_cpu *c = cpu_get(a, e->cpu);
+	uint64_t from = c->seen ? c->since : a->start;
+
+	cpu_credit(a, c, e->pid, span(a, from, e->ts));
+	if (in_window(a, e->ts))
+		c->switches++;
+	if (e->pid) {
+		struct sa_task *prev = task_get(a, e->pid, e->comm);
+		task_attach(a, prev);
+		switch_out(a, c, prev, e);
+	}
+	if (e->pid2) {
+		struct sa_task *next = task_get(a, e->pid2, e->comm2);
+		task_attach(a, next);
+		switch_in(a, next, e);
+	}
+	c->seen = true;
+	c->curr = e->pid2;
+	c->since = e->ts;
+}
+
+static void on_wakeup(struct sa_analysis *a, const struct sa_event *e)
+{
+	if (!e->pid)
+		return;
+	struct sa_task *t = task_get(a, e->pid, e->comm);
+	task_attach(a, t);
+	if (t->state == SA_RUNNING || t->state == SA_RUNNABLE)
+		return;
+	task_account(a, t, e->ts);
+	t->state = SA_RUNNABLE;
+	t->woken = true;
+	t->since = e->ts;
+	if (!t->proc->active)
+		proc_tick(a, t->proc, e->ts);
+}
+
+static void on_fork(struct sa_analysis *a, const struct sa_event *e)
+{
+	struct sa_task *parent = task_get(a, e->pid, e->comm);
+	task_attach(a, parent);
+	struct sa_task *child = task_get(a, e->pid2, e->comm2);
+	if (child->proc)
+		return;		/* seen before its fork event: keep what we have */
+	child->proc = parent->proc;
+	child->proc->nthreads++;
+}
+
+/* A new program: the task leaves its parent's process and starts its own. */
+static void on_exec(struct sa_analysis *a, const struct sa_event *e)
+{
+	struct sa_task *t = task_get(a, e->pid, NULL);
+	task_attach(a, t);
+	set_comm(t->comm, e->comm);
+	if (t->proc->pid == t->tid) {
+		set_comm(t->proc->comm, e->comm);
+		return;
+	}
+	bool running = t->state == SA_RUNNING;
+	if (running)
+		task_set_running(a, t, false, e->ts);
+	t->proc->nthreads--;
+	t->state = running ? SA_UNKNOWN : t->state;
+	t->proc = proc_new(a, t->tid, e->comm);
+	t->proc->nthreads++;
+	if (running) {
+		task_set_running(a, t, true, e->ts);
+		t->state = SA_RUNNING;
+	}
+}
+
+void sa_feed(struct sa_analysis *a, const struct sa_event *e)
+{
+	if (!a->started) {
+		a->started = true;
+		a->start = e->ts > a->from ? e->ts : a->from;
+	}
+	if (e->ts > a->end)
+		a->end = e->ts;
+	if (in_window(a, e->ts))
+		a->nevents[e->kind]++;
+	switch (e->kind) {
+	case SA_SWITCH: on_switch(a, e); break;
+	case SA_WAKEUP:
+	case SA_WAKEUP_NEW: on_wakeup(a, e); break;
+	case SA_MIGRATE: {
+		struct sa_task *t = task_get(a, e->pid, e->comm);
+		task_attach(a, t);
+		if (in_window(a, e->ts) && t->cpu != e->cpu2)
+			t->migrations++;
+		break;
+	}
+	case SA_FORK: on_fork(a, e); break;
+	case SA_EXEC: on_exec(a, e); break;
+	case SA_EXIT: break;
+	}
+}
+
+void sa_finish(struct sa_analysis *a, uint64_t end)
+{
+	if (end > a->to)
+		end = a->to;
+	if (!a->started)
+		a->start = end;
+	a->end = end;
+	for (struct sa_task *t = a->task_list; t; t = t->next) {
+		if (t->state == SA_RUNNING)
+			proc_tick(a, t->proc, end);
+		task_account(a, t, end);
+	}
+	for (int i = 0; i < a->ncpus; i++) {
+		struct sa_cpu *c = &a->cpus[i];
+		if (c->seen)
+			cpu_credit(a, c, c->curr, span(a, c->since, end));
+	}
+	for (struct sa_proc *p = a->proc_list; p; p = p->next)
+		if (p->active && p->running)
+			p->last_ts = end;
+}
+
+void sa_free(struct sa_analysis *a)
+{
+	for (struct sa_task *t = a->task_list, *n; t; t = n) {
+		n = t->next;
+		free(t->lat);
+		free(t);
+	}
+	for (struct sa_proc *p = a->proc_list, *n; p; p = n) {
+		n = p->next;
+		free(p);
+	}
+	for (int i = 0; i < a->ncpus; i++) {
+		tidmap_foreach(&a->cpus[i].ran, s)
+			free(s->val);
+		tidmap_free(&a->cpus[i].ran);
+	}
+	free(a->cpus);
+	tidmap_free(&a->tasks);
+	memset(a, 0, sizeof(*a));
+}
+
+uint64_t sa_window(const struct sa_analysis *a)
+{
+	return a->end > a->start ? a->end - a->start : 0;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Nearest rank: the smallest sample with at least p of them at or below it. */
+static uint64_t pct(const uint64_t *v, size_t n, unsigned p)
+{
+	size_t rank = (n * p + 99) / 100;
+	return v[rank ? rank - 1 : 0];
+}
+
+static void add_lats(struct sa_sum *s, uint64_t *v, size_t n)
+{
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += v[i];
+	s->nlat = n;
+	s->lat_avg = total / n;
+	s->lat_p50 = pct(v, n, 50);
+	s->lat_p99 = pct(v, n, 99);
+	s->lat_max = v[n - 1];
+}
+
+static void add_task(struct sa_sum *s, const struct sa_task *t, uint64_t *cpus)
+{
+	s->threads++;
+	s->run_ns += t->run_ns;
+	s->wait_ns += t->wait_ns;
+	s->sleep_ns += t->sleep_ns;
+	s->blocked_ns += t->blocked_ns;
+	if (t->max_wait_ns > s->max_wait_ns)
+		s->max_wait_ns = t->max_wait_ns;
+	s->switches += t->switches;
+	s->involuntary += t->involuntary;
+	s->migrations += t->migrations;
+	for (int i = 0; i < 16; i++)
+		cpus[i] |= t->cpus[i];
+}
+
+static int popcount(const uint64_t *cpus)
+{
+	int n = 0;
+	for (int i = 0; i < 16; i++)
+		n += __builtin_popcountll(cpus[i]);
+	return n;
+}
+
+void sa_sum_task(const struct sa_task *t, struct sa_sum *s)
+{
+	uint64_t cpus[16] = { 0 };
+
+	memset(s, 0, sizeof(*s));
+	add_task(s, t, cpus);
+	s->ncpus = popcount(cpus);
+	uint64_t *v = xmalloc((t->nlat ? t->nlat : 1) * sizeof(*v));
+	memcpy(v, t->lat, t->nlat * sizeof(*v));
+	add_lats(s, v, t->nlat);
+	free(v);
+	s->wall_ns = t->run_ns + t->wait_ns + t->sleep_ns + t->blocked_ns;
+	s->parallelism = s->wall_ns ? (double)t->run_ns / (double)s->wall_ns : 0;
+}
+
+void sa_sum_proc(const struct sa_analysis *a, const struct sa_proc *p, struct sa_sum *s)
+{
+	uint64_t cpus[16] = { 0 };
+	size_t n = 0;
+
+	memset(s, 0, sizeof(*s));
+	for (const struct sa_task *t = a->task_list; t; t = t->next)
+		if (t->proc == p) {
+			add_task(s, t, cpus);
+			n += t->nlat;
+		}
+	s->ncpus = popcount(cpus);
+	uint64_t *v = xmalloc((n ? n : 1) * sizeof(*v));
+	size_t k = 0;
+	for (const struct sa_task *t = a->task_list; t; t = t->next)
+		if (t->proc == p) {
+			memcpy(v + k, t->lat, t->nlat * sizeof(*v));
+			k += t->nlat;
+		}
+	add_lats(s, v, n);
+	free(v);
+	s->wall_ns = p->active && p->last_ts > p->first_ts ? p->last_ts - p->first_ts : 0;
+	s->parallelism = s->wall_ns ? (double)s->run_ns / (double)s->wall_ns : 0;
+}

@@ -1,0 +1,138 @@
+/*
+ * Scheduling analysis: a per-task state machine over the scheduler's events
+ * (switch, wakeup, new task, migration, fork, exec, exit) that sums run,
+ * runnable-wait, sleep and blocked time, wakeup latencies, switches and
+ * migrations per task, per process and per CPU, and how many threads of each
+ * process ran at once.
+ *
+ * The core takes a plain struct sa_event, so tests build event streams by hand;
+ * sched_trace.c turns a trace.dat's events into them.  One pass, memory in
+ * proportion to tasks and wakeups, not to events.
+ */
+#ifndef TRACEKIT_ANALYSIS_SCHED_H
+#define TRACEKIT_ANALYSIS_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/tidmap.h"
+
+enum sa_kind {
+	SA_SWITCH,	/* pid = prev, pid2 = next, state = prev_state */
+	SA_WAKEUP,	/* pid woken (sched_waking or sched_wakeup), cpu2 = target CPU */
+	SA_WAKEUP_NEW,	/* pid, a new task made runnable for the first time */
+	SA_MIGRATE,	/* pid moved to cpu2 */
+	SA_FORK,	/* pid = parent, pid2 = child, comm2 = child's comm */
+	SA_EXEC,	/* pid, comm = the new program's file name */
+	SA_EXIT,	/* pid */
+};
+
+struct sa_event {
+	enum sa_kind kind;
+	uint64_t ts;		/* ns */
+	int cpu;		/* where the event was recorded */
+	int pid, pid2, cpu2;
+	long state;
+	const char *comm, *comm2;	/* switch: prev/next comm; fork: parent/child */
+};
+
+/* prev_state bits as sched_switch reports them. */
+#define SA_STATE_MASK		0xff
+#define SA_STATE_SLEEPING	0x01	/* S */
+#define SA_STATE_BLOCKED	0x02	/* D */
+#define SA_STATE_DEAD		0x30	/* X, Z */
+#define SA_STATE_PREEMPTED	0x100	/* "R+" */
+
+enum sa_state { SA_UNKNOWN, SA_RUNNING, SA_RUNNABLE, SA_SLEEP, SA_BLOCKED, SA_GONE };
+
+#define SA_COMM 16
+#define SA_PAR_MAX 64		/* parallelism histogram buckets: 0 .. SA_PAR_MAX (and more) */
+#define SA_TOP 5		/* longest wakeup latencies kept per process */
+
+struct sa_lat {
+	uint64_t ns, ts;
+	int pid, cpu;
+	int holder;		/* the task that ran on that CPU just before */
+	char holder_comm[SA_COMM];
+};
+
+struct sa_proc;
+
+struct sa_task {
+	int tid;
+	char comm[SA_COMM];
+	struct sa_proc *proc;
+	enum sa_state state;
+	int cpu;			/* where it runs or last ran; -1 unknown */
+	uint64_t since;			/* start of the current state */
+	bool woken;			/* runnable because of a wakeup, not a preemption */
+	uint64_t run_ns, wait_ns, sleep_ns, blocked_ns, max_wait_ns;
+	unsigned long switches, involuntary, migrations;
+	uint64_t *lat;			/* wakeup latencies, ns */
+	size_t nlat, caplat;
+	uint64_t cpus[16];		/* CPUs it ran on: a bitmap of the first 1024 */
+	struct sa_task *next;		/* all tasks, newest first */
+};
+
+struct sa_proc {
+	int pid;			/* the task that exec'd it, or the oldest task seen */
+	char comm[SA_COMM];
+	int nthreads, running;
+	bool active;			/* first_ts is set */
+	uint64_t first_ts, last_ts, last_change;
+	uint64_t hist[SA_PAR_MAX + 1];	/* ns with k of its threads on a CPU */
+	struct sa_lat top[SA_TOP];	/* longest wakeup latencies, longest first */
+	int ntop;
+	struct sa_proc *next;
+};
+
+struct sa_cpu {
+	bool seen;			/* a switch was seen: curr is known */
+	int curr;
+	uint64_t since;
+	uint64_t busy_ns;
+	unsigned long switches;
+	struct tidmap ran;		/* pid -> uint64_t * run ns on this CPU (not idle) */
+};
+
+struct sa_analysis {
+	uint64_t from, to;		/* the window asked for (0, UINT64_MAX: all) */
+	uint64_t start, end;		/* the window seen: first event (or from) .. end */
+	bool started;
+	struct tidmap tasks;
+	struct sa_task *task_list;
+	struct sa_proc *proc_list;
+	int nprocs;
+	struct sa_cpu *cpus;
+	int ncpus;
+	unsigned long nevents[SA_EXIT + 1];
+};
+
+void sa_init(struct sa_analysis *a, uint64_t from, uint64_t to);
+void sa_feed(struct sa_analysis *a, const struct sa_event *e);
+/* Closes every open interval at end (the last event's time or --to). */
+void sa_finish(struct sa_analysis *a, uint64_t end);
+void sa_free(struct sa_analysis *a);
+
+struct sa_task *sa_task_find(const struct sa_analysis *a, int tid);
+
+/* Sums of a process's threads. */
+struct sa_sum {
+	int threads;
+	uint64_t run_ns, wait_ns, sleep_ns, blocked_ns, max_wait_ns;
+	unsigned long switches, involuntary, migrations;
+	size_t nlat;
+	uint64_t lat_avg, lat_p50, lat_p99, lat_max;
+	double parallelism;		/* run time / wall time */
+	uint64_t wall_ns;
+	int ncpus;
+};
+
+void sa_sum_task(const struct sa_task *t, struct sa_sum *s);
+void sa_sum_proc(const struct sa_analysis *a, const struct sa_proc *p, struct sa_sum *s);
+/* The window length in ns. */
+uint64_t sa_window(const struct sa_analysis *a);
+
+#endif

@@ -1,0 +1,454 @@
+/*
+ * tracekit sched's output: which processes to show, then the same facts as
+ * tables for people or as one JSON document for programs.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched_trace.h"
+#include "util/die.h"
+#include "util/strbuf.h"
+
+#define MAX_SHOWN 5		/* the busiest processes, when nothing says which */
+#define TOP_PER_CPU 5		/* tasks listed per CPU */
+
+struct sel {
+	struct sa_proc **p;
+	int n;
+	const char *why;	/* how they were chosen */
+};
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static void sel_add(struct sel *s, struct sa_proc *p)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->p[i] == p)
+			return;
+	s->p = xrealloc(s->p, sizeof(*s->p) * (size_t)(s->n + 1));
+	s->p[s->n++] = p;
+}
+
+static uint64_t proc_run(const struct sa_analysis *a, const struct sa_proc *p)
+{
+	uint64_t run = 0;
+	for (const struct sa_task *t = a->task_list; t; t = t->next)
+		if (t->proc == p)
+			run += t->run_ns;
+	return run;
+}
+
+static void sel_busiest(struct st_trace *t, struct sel *s)
+{
+	int n = t->a.nprocs;
+	struct sa_proc **all = xmalloc(sizeof(*all) * (size_t)(n ? n : 1));
+	uint64_t *run = xmalloc(sizeof(*run) * (size_t)(n ? n : 1));
+	int k = 0;
+
+	for (struct sa_proc *p = t->a.proc_list; p; p = p->next, k++) {
+		all[k] = p;
+		run[k] = proc_run(&t->a, p);
+	}
+	for (int shown = 0; shown < MAX_SHOWN && shown < n; shown++) {
+		int best = -1;
+		for (int i = 0; i < n; i++)
+			if (all[i] && run[i] && (best < 0 || run[i] > run[best]))
+				best = i;
+		if (best < 0)
+			break;
+		sel_add(s, all[best]);
+		all[best] = NULL;
+	}
+	free(all);
+	free(run);
+	s->why = "the busiest processes";
+}
+
+static int sel_pids(struct st_trace *t, const char *list, struct sel *s)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+		struct sa_task *task = sa_task_find(&t->a, (int)pid);
+		if (task && task->proc)
+			sel_add(s, task->proc);
+		p = *end ? end + 1 : end;
+		if (end == p)
+			break;
+	}
+	return s->n;
+}
+
+static int choose(struct st_trace *t, const struct st_options *o, struct sel *s, char *err,
+		  size_t errlen)
+{
+	if (o->pid) {
+		struct sa_task *task = sa_task_find(&t->a, o->pid);
+		if (!task || !task->proc) {
+			snprintf(err, errlen, "pid %d is not in %s", o->pid, o->input);
+			return -1;
+		}
+		sel_add(s, task->proc);
+		s->why = "--pid";
+		return 0;
+	}
+	if (o->comm) {
+		for (struct sa_task *task = t->a.task_list; task; task = task->next)
+			if (strcmp(task->comm, o->comm) == 0 && task->proc)
+				sel_add(s, task->proc);
+		if (!s->n) {
+			snprintf(err, errlen, "no task named '%s' in %s", o->comm, o->input);
+			return -1;
+		}
+		s->why = "--comm";
+		return 0;
+	}
+	struct sa_task *cmd = t->command_pid ? sa_task_find(&t->a, t->command_pid) : NULL;
+	if (cmd && cmd->proc) {
+		sel_add(s, cmd->proc);
+		s->why = "the command recorded";
+		return 0;
+	}
+	if (t->pids && sel_pids(t, t->pids, s)) {
+		s->why = "the pids recorded";
+		return 0;
+	}
+	sel_busiest(t, s);
+	return 0;
+}
+
+/* What each missing event costs the analysis. */
+static const char *const cost[ST_NEVENTS] = {
+	[ST_WAKEUP] = "no wakeup latencies: sleep runs until the task is on a CPU again",
+	[ST_WAKEUP_NEW] = "new tasks' first wait for a CPU is not seen",
+	[ST_MIGRATE] = "migrations counted as CPU changes between runs",
+	[ST_FORK] = "threads started during the trace are not grouped with their process",
+	[ST_EXEC] = "the recorded command is not found by its exec; processes keep their forker's",
+	[ST_EXIT] = "no effect on the figures",
+};
+
+static bool missing(const struct st_trace *t, int i)
+{
+	if (i == ST_WAKING)
+		return false;	/* sched_wakeup stands in */
+	if (i == ST_WAKEUP)
+		return !t->has[ST_WAKING] && !t->has[ST_WAKEUP];
+	return !t->has[i];
+}
+
+static int cmp_task(const void *x, const void *y)
+{
+	const struct sa_task *a = *(struct sa_task *const *)x, *b = *(struct sa_task *const *)y;
+	return a->tid - b->tid;
+}
+
+/* The process's tasks by tid; *n of them. */
+static struct sa_task **threads_of(const struct sa_analysis *a, const struct sa_proc *p, int *n)
+{
+	struct sa_task **v = NULL;
+	*n = 0;
+	for (struct sa_task *t = a->task_list; t; t = t->next) {
+		if (t->proc != p)
+			continue;
+		v = xrealloc(v, sizeof(*v) * (size_t)(*n + 1));
+		v[(*n)++] = t;
+	}
+	if (*n)
+		qsort(v, (size_t)*n, sizeof(*v), cmp_task);
+	return v;
+}
+
+static const char *comm_of(const struct sa_analysis *a, int pid)
+{
+	struct sa_task *t = sa_task_find(a, pid);
+	return t && t->comm[0] ? t->comm : "?";
+}
+
+/* ---- text ---- */
+
+static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
+{
+	const struct sa_analysis *a = &t->a;
+
+	fprintf(f, "%s: %d CPUs, %.6f .. %.6f s (%.3f ms)\n", o->input, t->cpus,
+		(double)a->start / 1e9, (double)a->end / 1e9, ms(sa_window(a)));
+	fprintf(f, "wakeups from %s\n", t->use_waking ? "sched_waking" :
+		t->has[ST_WAKEUP] ? "sched_wakeup" : "(none)");
+	for (int i = 0; i < ST_NEVENTS; i++)
+		if (missing(t, i))
+			fprintf(f, "missing sched:%s: %s\n", st_event_names[i], cost[i]);
+	if (t->follow && strcmp(t->follow, "system") != 0)
+		fputs("note: recorded with -F or -p: only switches involving the traced tasks exist, "
+		      "so per-CPU figures and other tasks are incomplete\n", f);
+	if (t->lost)
+		fprintf(f, "warning: the kernel lost %lld events; figures around them are "
+			"approximate\n", t->lost);
+}
+
+static void text_row(FILE *f, const char *label, const struct sa_sum *s)
+{
+	fprintf(f, "  %-22s %9.3f %9.3f %9.3f %9.3f %7lu %6lu %5lu %4d %9.3f %6zu %8.3f %8.3f "
+		"%8.3f\n", label, ms(s->run_ns), ms(s->wait_ns), ms(s->sleep_ns), ms(s->blocked_ns),
+		s->switches, s->involuntary, s->migrations, s->ncpus, ms(s->max_wait_ns), s->nlat,
+		ms(s->lat_avg), ms(s->lat_p99), ms(s->lat_max));
+}
+
+static void text_parallelism(const struct sa_proc *p, const struct sa_sum *s, FILE *f)
+{
+	uint64_t total = 0;
+	int top = 0;
+
+	for (int k = 0; k <= SA_PAR_MAX; k++) {
+		total += p->hist[k];
+		if (p->hist[k])
+			top = k;
+	}
+	fprintf(f, "  parallelism %.2f (run %.3f ms over %.3f ms wall, %d threads)\n",
+		s->parallelism, ms(s->run_ns), ms(s->wall_ns), s->threads);
+	for (int k = 0; total && k <= top; k++) {
+		double pc = 100.0 * (double)p->hist[k] / (double)total;
+		fprintf(f, "    %2d%s running %9.3f ms %5.1f%% ", k, k == SA_PAR_MAX ? "+" : " ",
+			ms(p->hist[k]), pc);
+		for (int i = 0; i < (int)(pc / 2.5); i++)
+			fputc('#', f);
+		fputc('\n', f);
+	}
+	uint64_t all = s->run_ns + s->wait_ns + s->sleep_ns + s->blocked_ns;
+	if (all && s->threads > 1 && s->parallelism < s->threads - 0.5)
+		fprintf(f, "  thread time: %.0f%% on a CPU, %.0f%% waiting for a CPU, %.0f%% sleeping, "
+			"%.0f%% blocked\n", 100.0 * (double)s->run_ns / (double)all,
+			100.0 * (double)s->wait_ns / (double)all, 100.0 * (double)s->sleep_ns / (double)all,
+			100.0 * (double)s->blocked_ns / (double)all);
+}
+
+static void text_proc(struct st_trace *t, const struct sa_proc *p, FILE *f)
+{
+	struct sa_sum s;
+	char label[64];
+	int n;
+
+	sa_sum_proc(&t->a, p, &s);
+	fprintf(f, "\nprocess %s (pid %d), %d threads\n", p->comm, p->pid, s.threads);
+	fprintf(f, "  %-22s %9s %9s %9s %9s %7s %6s %5s %4s %9s %6s %8s %8s %8s\n", "task",
+		"run ms", "wait ms", "sleep ms", "block ms", "switch", "invol", "migr", "cpus",
+		"maxwait", "wakeup", "avg ms", "p99 ms", "max ms");
+	text_row(f, "all threads", &s);
+	struct sa_task **v = threads_of(&t->a, p, &n);
+	for (int i = 0; i < n; i++) {
+		struct sa_sum ts;
+		sa_sum_task(v[i], &ts);
+		snprintf(label, sizeof(label), "%s:%d", v[i]->comm, v[i]->tid);
+		text_row(f, label, &ts);
+	}
+	free(v);
+	text_parallelism(p, &s, f);
+	if (p->ntop)
+		fputs("  longest wakeup latencies:\n", f);
+	for (int i = 0; i < p->ntop; i++) {
+		const struct sa_lat *l = &p->top[i];
+		fprintf(f, "    %9.3f ms  %s:%d on CPU %d at %.6f, the CPU ran %s:%d before it\n",
+			ms(l->ns), comm_of(&t->a, l->pid), l->pid, l->cpu, (double)l->ts / 1e9,
+			l->holder_comm, l->holder);
+	}
+}
+
+struct ran {
+	int pid;
+	uint64_t ns;
+};
+
+static int cmp_ran(const void *x, const void *y)
+{
+	const struct ran *a = x, *b = y;
+	return a->ns < b->ns ? 1 : a->ns > b->ns ? -1 : a->pid - b->pid;
+}
+
+/* The tasks that ran on a CPU, most run time first; *n of them. */
+static struct ran *ran_on(const struct sa_cpu *c, int *n)
+{
+	struct ran *v = xmalloc(sizeof(*v) * (c->ran.n ? c->ran.n : 1));
+	*n = 0;
+	tidmap_foreach(&c->ran, s)
+		v[(*n)++] = (struct ran){ s->tid, *(uint64_t *)s->val };
+	qsort(v, (size_t)*n, sizeof(*v), cmp_ran);
+	return v;
+}
+
+static double pct_of(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static void text_cpus(struct st_trace *t, FILE *f)
+{
+	uint64_t w = sa_window(&t->a);
+
+	fprintf(f, "\n  %-4s %6s %6s %8s  %s\n", "cpu", "busy%", "idle%", "switches",
+		"who ran there (share of the window)");
+	for (int i = 0; i < t->a.ncpus; i++) {
+		const struct sa_cpu *c = &t->a.cpus[i];
+		int n;
+		struct ran *v = ran_on(c, &n);
+		fprintf(f, "  %-4d %6.1f %6.1f %8lu  ", i, pct_of(c->busy_ns, w),
+			100.0 - pct_of(c->busy_ns, w), c->switches);
+		for (int k = 0; k < n && k < TOP_PER_CPU; k++)
+			fprintf(f, "%s%s:%d %.1f%%", k ? ", " : "", comm_of(&t->a, v[k].pid), v[k].pid,
+				pct_of(v[k].ns, w));
+		if (n > TOP_PER_CPU)
+			fprintf(f, ", %d more", n - TOP_PER_CPU);
+		fputc('\n', f);
+		free(v);
+	}
+}
+
+static void print_text(struct st_trace *t, const struct st_options *o, struct sel *s, FILE *f)
+{
+	text_header(t, o, f);
+	fprintf(f, "showing %s\n", s->why);
+	for (int i = 0; i < s->n; i++)
+		text_proc(t, s->p[i], f);
+	text_cpus(t, f);
+}
+
+/* ---- JSON ---- */
+
+static void js_str(struct strbuf *b, const char *s)
+{
+	sb_addc(b, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sb_printf(b, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			sb_printf(b, "\\u%04x", c);
+		else
+			sb_addc(b, (char)c);
+	}
+	sb_addc(b, '"');
+}
+
+static void js_sum(struct strbuf *b, const struct sa_sum *s)
+{
+	sb_printf(b, "\"runtime_ms\":%.6f,\"wait_ms\":%.6f,\"sleep_ms\":%.6f,\"blocked_ms\":%.6f,"
+		  "\"switches\":%lu,\"involuntary_switches\":%lu,\"migrations\":%lu,\"cpus_used\":%d,"
+		  "\"max_wait_ms\":%.6f,\"wakeup_latency_ms\":{\"count\":%zu,\"avg\":%.6f,"
+		  "\"p50\":%.6f,\"p99\":%.6f,\"max\":%.6f},\"parallelism\":%.4f",
+		  ms(s->run_ns), ms(s->wait_ns), ms(s->sleep_ns), ms(s->blocked_ns), s->switches,
+		  s->involuntary, s->migrations, s->ncpus, ms(s->max_wait_ns), s->nlat, ms(s->lat_avg),
+		  ms(s->lat_p50), ms(s->lat_p99), ms(s->lat_max), s->parallelism);
+}
+
+static void js_proc(struct st_trace *t, const struct sa_proc *p, struct strbuf *b)
+{
+	struct sa_sum s;
+	int n;
+
+	sa_sum_proc(&t->a, p, &s);
+	sb_printf(b, "{\"pid\":%d,\"comm\":", p->pid);
+	js_str(b, p->comm);
+	sb_printf(b, ",\"threads\":%d,", s.threads);
+	js_sum(b, &s);
+	sb_printf(b, ",\"wall_ms\":%.6f,\"parallelism_hist_ms\":[", ms(s.wall_ns));
+	int top = 0;
+	for (int k = 0; k <= SA_PAR_MAX; k++)
+		if (p->hist[k])
+			top = k;
+	for (int k = 0; k <= top; k++)
+		sb_printf(b, "%s%.6f", k ? "," : "", ms(p->hist[k]));
+	sb_add(b, "],\"longest_wakeup_latencies\":[");
+	for (int i = 0; i < p->ntop; i++) {
+		const struct sa_lat *l = &p->top[i];
+		sb_printf(b, "%s{\"ms\":%.6f,\"tid\":%d,\"cpu\":%d,\"ts\":%.9f,\"holder_pid\":%d,"
+			  "\"holder_comm\":", i ? "," : "", ms(l->ns), l->pid, l->cpu,
+			  (double)l->ts / 1e9, l->holder);
+		js_str(b, l->holder_comm);
+		sb_addc(b, '}');
+	}
+	sb_add(b, "],\"threads_detail\":[");
+	struct sa_task **v = threads_of(&t->a, p, &n);
+	for (int i = 0; i < n; i++) {
+		struct sa_sum ts;
+		sa_sum_task(v[i], &ts);
+		sb_printf(b, "%s{\"tid\":%d,\"comm\":", i ? "," : "", v[i]->tid);
+		js_str(b, v[i]->comm);
+		sb_addc(b, ',');
+		js_sum(b, &ts);
+		sb_addc(b, '}');
+	}
+	free(v);
+	sb_add(b, "]}");
+}
+
+static void js_cpus(struct st_trace *t, struct strbuf *b)
+{
+	uint64_t w = sa_window(&t->a);
+
+	sb_add(b, "\"cpus\":[");
+	for (int i = 0; i < t->a.ncpus; i++) {
+		const struct sa_cpu *c = &t->a.cpus[i];
+		int n;
+		struct ran *v = ran_on(c, &n);
+		sb_printf(b, "%s{\"cpu\":%d,\"busy_pct\":%.3f,\"idle_pct\":%.3f,\"switches\":%lu,"
+			  "\"tasks\":[", i ? "," : "", i, pct_of(c->busy_ns, w),
+			  100.0 - pct_of(c->busy_ns, w), c->switches);
+		for (int k = 0; k < n; k++) {
+			sb_printf(b, "%s{\"pid\":%d,\"comm\":", k ? "," : "", v[k].pid);
+			js_str(b, comm_of(&t->a, v[k].pid));
+			sb_printf(b, ",\"ms\":%.6f}", ms(v[k].ns));
+		}
+		sb_add(b, "]}");
+		free(v);
+	}
+	sb_addc(b, ']');
+}
+
+static void print_json(struct st_trace *t, struct sel *s, FILE *f)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	sb_printf(&b, "{\"start\":%.9f,\"end\":%.9f,\"window_ms\":%.6f,\"wakeup_event\":",
+		  (double)t->a.start / 1e9, (double)t->a.end / 1e9, ms(sa_window(&t->a)));
+	js_str(&b, t->use_waking ? "sched_waking" : t->has[ST_WAKEUP] ? "sched_wakeup" : "");
+	sb_add(&b, ",\"follow\":");
+	js_str(&b, t->follow ? t->follow : "");
+	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_events\":[",
+		  !t->follow || !strcmp(t->follow, "system") ? "true" : "false", t->lost);
+	for (int i = 0, k = 0; i < ST_NEVENTS; i++) {
+		if (!missing(t, i))
+			continue;
+		sb_add(&b, k++ ? "," : "");
+		js_str(&b, st_event_names[i]);
+	}
+	sb_add(&b, "],\"selected_by\":");
+	js_str(&b, s->why);
+	sb_add(&b, ",\"processes\":[");
+	for (int i = 0; i < s->n; i++) {
+		sb_add(&b, i ? "," : "");
+		js_proc(t, s->p[i], &b);
+	}
+	sb_add(&b, "],");
+	js_cpus(t, &b);
+	sb_add(&b, "}\n");
+	fputs(sb_str(&b), f);
+	sb_free(&b);
+}
+
+int st_print(struct st_trace *t, const struct st_options *o, FILE *out, char *err, size_t errlen)
+{
+	struct sel s = { 0 };
+
+	if (choose(t, o, &s, err, errlen) < 0) {
+		free(s.p);
+		return -1;
+	}
+	if (o->json)
+		print_json(t, &s, out);
+	else
+		print_text(t, o, &s, out);
+	free(s.p);
+	return 0;
+}

@@ -1,0 +1,260 @@
+/*
+ * trace.dat -> struct sa_event: finds the sched events' formats once, caches
+ * their fields, and reads each record's fields straight from its data.
+ */
+#include "sched_trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+
+#include "tracefile/reader.h"
+#include "util/die.h"
+
+const char *const st_event_names[ST_NEVENTS] = {
+	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
+	"sched_migrate_task", "sched_process_fork", "sched_process_exec", "sched_process_exit",
+};
+
+/* Fields per event: [0..3] numbers or strings as each event needs (see decode()). */
+struct st_format {
+	int id;
+	struct tep_format_field *f[4];
+};
+
+static const char *const field_names[ST_NEVENTS][4] = {
+	[ST_SWITCH] = { "prev_pid", "next_pid", "prev_state", "prev_comm" },
+	[ST_WAKING] = { "pid", "target_cpu", "comm", NULL },
+	[ST_WAKEUP] = { "pid", "target_cpu", "comm", NULL },
+	[ST_WAKEUP_NEW] = { "pid", "target_cpu", "comm", NULL },
+	[ST_MIGRATE] = { "pid", "dest_cpu", "comm", NULL },
+	[ST_FORK] = { "parent_pid", "child_pid", "parent_comm", "child_comm" },
+	[ST_EXEC] = { "pid", "old_pid", "filename", NULL },
+	[ST_EXIT] = { "pid", NULL, "comm", NULL },
+};
+
+struct loader {
+	struct st_trace *t;
+	struct tf_reader *r;
+	struct st_format fmt[ST_NEVENTS];
+	struct tep_format_field *next_comm;
+	char s1[256], s2[256];
+};
+
+static long long num(struct tep_format_field *f, const struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (!f || tep_read_number_field(f, rec->data, &v) < 0)
+		return 0;
+	if (f->size == 4 && (f->flags & TEP_FIELD_IS_SIGNED))
+		return (int)v;
+	return (long long)v;
+}
+
+/* A char[] or __data_loc string field, NUL-terminated in buf. */
+static const char *str(struct tep_format_field *f, const struct tep_record *rec, char *buf,
+		       size_t len)
+{
+	buf[0] = 0;
+	if (!f)
+		return buf;
+	int off = f->offset, n = f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (f->offset + 4 > rec->size)
+			return buf;
+		uint32_t loc;
+		memcpy(&loc, (char *)rec->data + f->offset, 4);
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	}
+	if (off < 0 || n < 0 || off + n > rec->size)
+		return buf;
+	if ((size_t)n >= len)
+		n = (int)len - 1;
+	memcpy(buf, (char *)rec->data + off, (size_t)n);
+	buf[n] = 0;
+	return buf;
+}
+
+static void find_formats(struct loader *l)
+{
+	struct tep_handle *tep = tf_reader_tep(l->r);
+
+	for (int i = 0; i < ST_NEVENTS; i++) {
+		struct tep_event *ev = tep_find_event_by_name(tep, "sched", st_event_names[i]);
+		l->fmt[i].id = ev ? ev->id : -1;
+		l->t->has[i] = ev != NULL;
+		for (int k = 0; ev && k < 4; k++)
+			if (field_names[i][k])
+				l->fmt[i].f[k] = tep_find_field(ev, field_names[i][k]);
+		if (i == ST_SWITCH && ev)
+			l->next_comm = tep_find_field(ev, "next_comm");
+	}
+	l->t->use_waking = l->t->has[ST_WAKING];
+}
+
+static const enum sa_kind kinds[ST_NEVENTS] = {
+	SA_SWITCH, SA_WAKEUP, SA_WAKEUP, SA_WAKEUP_NEW, SA_MIGRATE, SA_FORK, SA_EXEC, SA_EXIT,
+};
+
+static int which(const struct loader *l, int id)
+{
+	for (int i = 0; i < ST_NEVENTS; i++)
+		if (l->fmt[i].id == id)
+			return i;
+	return -1;
+}
+
+/* The record as an sa_event; false when the analysis does not use it. */
+static bool decode(struct loader *l, const struct tf_event *ev, struct sa_event *e)
+{
+	int i = which(l, ev->event->id);
+	if (i < 0 || (i == ST_WAKEUP && l->t->use_waking))
+		return false;
+	struct tep_format_field **f = l->fmt[i].f;
+	const struct tep_record *rec = ev->record;
+	*e = (struct sa_event){ .kind = kinds[i], .ts = ev->ts, .cpu = ev->cpu };
+	e->pid = (int)num(f[0], rec);
+	switch (i) {
+	case ST_SWITCH:
+		e->pid2 = (int)num(f[1], rec);
+		e->state = (long)num(f[2], rec);
+		e->comm = str(f[3], rec, l->s1, sizeof(l->s1));
+		e->comm2 = str(l->next_comm, rec, l->s2, sizeof(l->s2));
+		break;
+	case ST_FORK:
+		e->pid2 = (int)num(f[1], rec);
+		e->comm = str(f[2], rec, l->s1, sizeof(l->s1));
+		e->comm2 = str(f[3], rec, l->s2, sizeof(l->s2));
+		break;
+	default:
+		e->cpu2 = (int)num(f[1], rec);
+		e->comm = str(f[2], rec, l->s1, sizeof(l->s1));
+		break;
+	}
+	return true;
+}
+
+static char *note(struct tf_reader *r, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (int i = 0; i < tf_reader_nnotes(r); i++) {
+		const char *s = tf_reader_note(r, i);
+		if (strncmp(s, key, n) == 0 && s[n] == '=')
+			return xstrdup(s + n + 1);
+	}
+	return NULL;
+}
+
+static const char *base(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+	return slash ? slash + 1 : s;
+}
+
+/* The command's program name: the first word of the note, without its directory. */
+static void command_name(const char *command, char *buf, size_t len)
+{
+	size_t n = strcspn(command, " "), start = n;
+
+	while (start > 0 && command[start - 1] != '/')
+		start--;
+	n -= start;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, command + start, n);
+	buf[n] = 0;
+}
+
+/*
+ * The pid that exec'd the recorded command: the first exec of a program named
+ * like the command's first word (a wrapper such as taskset then execs the real
+ * program in the same pid).
+ */
+static void match_command(struct loader *l, const struct sa_event *e)
+{
+	char want[256];
+
+	if (l->t->command_pid || !l->t->command || e->kind != SA_EXEC)
+		return;
+	command_name(l->t->command, want, sizeof(want));
+	if (strcmp(base(e->comm), want) == 0)
+		l->t->command_pid = e->pid;
+}
+
+static uint64_t to_ns(double secs)
+{
+	if (secs <= 0)
+		return 0;
+	if (secs >= 1.8e10)
+		return UINT64_MAX;
+	return (uint64_t)(secs * 1e9 + 0.5);
+}
+
+static int read_all(struct loader *l, const struct st_options *o, char *err, size_t errlen)
+{
+	struct tf_event ev;
+	uint64_t to = o->has_to ? to_ns(o->to) : UINT64_MAX, last = 0;
+	int rc;
+
+	while ((rc = tf_reader_next(l->r, &ev, err, errlen)) == 1) {
+		if (ev.ts > to)
+			break;
+		if (ev.missed)
+			l->t->lost += ev.missed > 0 ? ev.missed : 1;
+		last = ev.ts;
+		struct sa_event e;
+		if (!ev.event || !decode(l, &ev, &e))
+			continue;
+		match_command(l, &e);
+		sa_feed(&l->t->a, &e);
+	}
+	if (rc < 0)
+		return -1;
+	sa_finish(&l->t->a, last);
+	return 0;
+}
+
+int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t errlen)
+{
+	struct loader l = { .t = t };
+	int ret = -1;
+
+	memset(t, 0, sizeof(*t));
+	l.r = tf_reader_open(o->input, err, errlen);
+	if (!l.r)
+		return -1;
+	if (!tf_reader_info(l.r)->ts_usecs) {
+		snprintf(err, errlen, "%s: the trace clock (%s) does not count nanoseconds; "
+			 "record with a ns clock (mono, local, global)", o->input,
+			 tf_reader_info(l.r)->clock);
+		goto out;
+	}
+	find_formats(&l);
+	if (!t->has[ST_SWITCH]) {
+		snprintf(err, errlen, "%s has no sched:sched_switch events; record them "
+			 "(tracekit record records them by default)", o->input);
+		goto out;
+	}
+	t->command = note(l.r, "command");
+	t->pids = note(l.r, "pids");
+	t->follow = note(l.r, "follow");
+	t->cpus = tf_reader_info(l.r)->cpus;
+	sa_init(&t->a, o->has_from ? to_ns(o->from) : 0, o->has_to ? to_ns(o->to) : 0);
+	ret = read_all(&l, o, err, errlen);
+out:
+	tf_reader_close(l.r);
+	return ret;
+}
+
+void st_free(struct st_trace *t)
+{
+	sa_free(&t->a);
+	free(t->command);
+	free(t->pids);
+	free(t->follow);
+}

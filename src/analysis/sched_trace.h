@@ -1,0 +1,50 @@
+/*
+ * The scheduling analysis over a trace.dat: reads the file once, turns its
+ * sched events into struct sa_event for the state machine, and keeps what the
+ * file says about itself (which events it has, what `tracekit record` traced).
+ */
+#ifndef TRACEKIT_ANALYSIS_SCHED_TRACE_H
+#define TRACEKIT_ANALYSIS_SCHED_TRACE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis/sched.h"
+
+/* The events the analysis reads, in the order of the "missing" report. */
+enum st_event {
+	ST_SWITCH, ST_WAKING, ST_WAKEUP, ST_WAKEUP_NEW, ST_MIGRATE, ST_FORK, ST_EXEC, ST_EXIT,
+	ST_NEVENTS
+};
+
+struct st_options {
+	const char *input;
+	int pid;			/* 0: not given */
+	const char *comm;		/* NULL: not given */
+	bool has_from, has_to;
+	double from, to;		/* seconds, the trace's timestamps */
+	bool json;
+};
+
+struct st_trace {
+	struct sa_analysis a;
+	bool has[ST_NEVENTS];		/* the file has the event's format */
+	bool use_waking;		/* wakeups from sched_waking (else sched_wakeup) */
+	char *command;			/* record's "command=" note, or NULL */
+	char *pids;			/* record's "pids=" note, or NULL */
+	char *follow;			/* record's "follow=" note, or NULL */
+	int command_pid;		/* the pid that exec'd the command, 0 when not found */
+	long long lost;			/* events the kernel lost (-1 per CPU that did not count) */
+	int cpus;
+};
+
+extern const char *const st_event_names[ST_NEVENTS];
+
+/* 0, or -1 with a one-line message in err. */
+int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t errlen);
+void st_free(struct st_trace *t);
+
+/* Text for people or JSON: 0, or -1 with err (a pid or comm not in the trace). */
+int st_print(struct st_trace *t, const struct st_options *o, FILE *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * tracekit export: a trace.dat as Chrome Trace Event JSON or Perfetto protobuf.
+ * Options only; the work is in src/export/.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "export/export.h"
+#include "util/die.h"
+
+void help_export(FILE *f)
+{
+	fputs("usage: tracekit export [-i FILE] --format chrome|perfetto -o OUT\n"
+	      "\n"
+	      "Write a trace.dat (tracekit's or trace-cmd's) in a format other tools open:\n"
+	      "\n"
+	      "  -i FILE                 the trace file (default trace.dat)\n"
+	      "  -f, --format chrome     Chrome Trace Event JSON (chrome://tracing, ui.perfetto.dev):\n"
+	      "                          a lane per CPU of the tasks that ran, syscalls as slices,\n"
+	      "                          other events as instants with their fields\n"
+	      "  -f, --format perfetto   Perfetto's protobuf trace (ui.perfetto.dev, trace_processor):\n"
+	      "                          scheduling as ftrace packets, so CPU tracks and thread\n"
+	      "                          states appear; other events as track events\n"
+	      "  -o FILE                 the output file (required)\n"
+	      "  -h, --help              this text\n", f);
+}
+
+static const struct option longopts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_export(int argc, char **argv)
+{
+	const char *input = "trace.dat", *output = NULL, *format = NULL;
+	enum ex_format f;
+	int c;
+
+	err_set_verb("export");
+	while ((c = getopt_long(argc, argv, ":i:f:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': input = optarg; break;
+		case 'f': format = optarg; break;
+		case 'o': output = optarg; break;
+		case 'h': help_export(stdout); return 0;
+		case ':':
+			errmsg("option '%s' needs an argument (see 'tracekit help export')",
+			       argv[optind - 1]);
+			return 2;
+		default:
+			errmsg("unknown option '%s' (see 'tracekit help export')", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		errmsg("unexpected argument '%s' (the file is given with -i FILE)", argv[optind]);
+		return 2;
+	}
+	if (!format) {
+		errmsg("which format? --format chrome or --format perfetto");
+		return 2;
+	}
+	if (ex_parse_format(format, &f) < 0) {
+		errmsg("unknown format '%s' (chrome or perfetto)", format);
+		return 2;
+	}
+	if (!output) {
+		errmsg("no output file: -o FILE");
+		return 2;
+	}
+	char err[1024];
+	if (ex_run(input, f, output, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		return 1;
+	}
+	return 0;
+}

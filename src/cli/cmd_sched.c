@@ -1,0 +1,148 @@
+/*
+ * tracekit sched: scheduling analysis of a trace.dat.  Options only; the work
+ * is in src/analysis/.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/sched_trace.h"
+#include "cli.h"
+#include "util/die.h"
+
+void help_sched(FILE *f)
+{
+	fputs("usage: tracekit sched [options]\n"
+	      "\n"
+	      "Where and when the kernel ran a program: per process and thread, time on a CPU,\n"
+	      "waiting for one, sleeping and blocked; wakeup latencies; voluntary and involuntary\n"
+	      "switches; migrations; how many threads ran at once; per CPU, how busy it was and\n"
+	      "who else ran there.  Reads the sched events of a trace.dat (tracekit record's\n"
+	      "default set, or trace-cmd record -e sched).\n"
+	      "\n"
+	      "  -i FILE            the trace file (default trace.dat)\n"
+	      "  -p, --pid PID      the process of this pid (or thread id)\n"
+	      "  -c, --comm NAME    the processes with a task of this name\n"
+	      "                     (default: the command `tracekit record` ran, else the\n"
+	      "                     busiest processes)\n"
+	      "  --from S, --to S   only from/to S seconds (the trace's timestamps)\n"
+	      "  --json             one JSON document (see docs/sched.md)\n"
+	      "  -h, --help         this text\n", f);
+}
+
+static const struct option longopts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "from", required_argument, NULL, 'f' },
+	{ "to", required_argument, NULL, 't' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_seconds(const char *opt, const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(*out) || *out < 0) {
+		errmsg("%s '%s': not a number of seconds (e.g. 10.5)", opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_pid(const char *arg, int *pid)
+{
+	char *end;
+
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v <= 0 || v > 0x3fffffff) {
+		errmsg("--pid '%s': not a process id", arg);
+		return -1;
+	}
+	*pid = (int)v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct st_options *o)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":i:p:c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o->input = optarg; break;
+		case 'p':
+			if (parse_pid(optarg, &o->pid) < 0)
+				return -1;
+			break;
+		case 'c': o->comm = optarg; break;
+		case 'f':
+			if (parse_seconds("--from", optarg, &o->from) < 0)
+				return -1;
+			o->has_from = true;
+			break;
+		case 't':
+			if (parse_seconds("--to", optarg, &o->to) < 0)
+				return -1;
+			o->has_to = true;
+			break;
+		case 'j': o->json = true; break;
+		case 'h': help_sched(stdout); return 1;
+		case ':':
+			errmsg("option '%s' needs an argument (see 'tracekit help sched')",
+			       argv[optind - 1]);
+			return -1;
+		default:
+			errmsg("unknown option '%s' (see 'tracekit help sched')", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		errmsg("unexpected argument '%s' (the file is given with -i FILE)", argv[optind]);
+		return -1;
+	}
+	if (o->has_from && o->has_to && o->from > o->to) {
+		errmsg("--from %g is after --to %g", o->from, o->to);
+		return -1;
+	}
+	if (o->pid && o->comm) {
+		errmsg("--pid and --comm: give one of them");
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_sched(int argc, char **argv)
+{
+	struct st_options o = { .input = "trace.dat" };
+	struct st_trace t;
+	char err[1024];
+
+	err_set_verb("sched");
+	int rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? 2 : 0;
+	if (st_load(&t, &o, err, sizeof(err)) < 0) {
+		st_free(&t);
+		errmsg("%s", err);
+		return 1;
+	}
+	rc = st_print(&t, &o, stdout, err, sizeof(err));
+	st_free(&t);
+	if (rc < 0) {
+		errmsg("%s", err);
+		return 1;
+	}
+	if (fflush(stdout) != 0) {
+		errmsg("write error: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}

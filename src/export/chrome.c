@@ -1,0 +1,255 @@
+/*
+ * Chrome Trace Event JSON: {"displayTimeUnit":"ns","traceEvents":[...]}.
+ *
+ * Each CPU is a thread of a made-up "CPUs" process; the tasks that ran on it are
+ * complete ("X") slices from one sched_switch to the next, idle left blank.
+ * Syscalls are B/E slices on their thread; every other event is an instant ("i")
+ * with its fields as args.  Times are µs with the nanoseconds as decimals.
+ * Events come out in time order: each CPU slice is written at its start, its
+ * end being known from the first pass.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "export/export.h"
+#include "export/writers.h"
+#include "tracefile/reader.h"
+#include "util/die.h"
+
+/* CPU lanes live in a process no real pid reaches (pid_max is at most 2^22). */
+#define CPU_PID 0x7fff0000
+
+struct chrome {
+	FILE *out;
+	const struct ex_scan *s;
+	size_t *next_sw;	/* per CPU: how many of its switches are written */
+	bool *started;		/* per CPU: its first slice is written */
+	struct tidmap depth;	/* per thread: open syscall slices */
+	bool first;
+};
+
+/* Bytes outside printable ASCII as \u00XX: valid JSON whatever a comm holds. */
+static void put_str(FILE *f, const char *p, size_t n)
+{
+	putc('"', f);
+	for (size_t i = 0; i < n && p[i]; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			putc(c, f);
+	}
+	putc('"', f);
+}
+
+static void put_cstr(FILE *f, const char *s)
+{
+	put_str(f, s, strlen(s));
+}
+
+static void put_ts(FILE *f, const char *key, uint64_t ns)
+{
+	fprintf(f, ",\"%s\":%llu.%03u", key, (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+}
+
+static void begin(struct chrome *c, const char *ph, int pid, int tid)
+{
+	fprintf(c->out, "%s\n{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d", c->first ? "" : ",", ph, pid,
+		tid);
+	c->first = false;
+}
+
+static void meta(struct chrome *c, const char *what, int pid, int tid, const char *name)
+{
+	begin(c, "M", pid, tid);
+	fprintf(c->out, ",\"name\":\"%s\",\"args\":{\"name\":", what);
+	put_cstr(c->out, name);
+	fputs("}}", c->out);
+}
+
+static void write_meta(struct chrome *c)
+{
+	char name[64];
+
+	meta(c, "process_name", CPU_PID, CPU_PID, "CPUs");
+	for (int i = 0; i < c->s->ncpus; i++) {
+		snprintf(name, sizeof(name), "CPU %d", i);
+		meta(c, "thread_name", CPU_PID, CPU_PID + 1 + i, name);
+		begin(c, "M", CPU_PID, CPU_PID + 1 + i);
+		fprintf(c->out, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}", i);
+	}
+	tidmap_foreach(&c->s->names, slot) {
+		meta(c, "process_name", slot->tid, slot->tid, slot->val);
+		meta(c, "thread_name", slot->tid, slot->tid, slot->val);
+	}
+}
+
+/* A task's run on a CPU: from start to end, an X slice on the CPU's lane. */
+static void cpu_slice(struct chrome *c, int cpu, uint64_t start, uint64_t end, int pid,
+		      const char *comm)
+{
+	begin(c, "X", CPU_PID, CPU_PID + 1 + cpu);
+	put_ts(c->out, "ts", start);
+	put_ts(c->out, "dur", end - start);
+	fputs(",\"cat\":\"sched\",\"name\":", c->out);
+	put_cstr(c->out, comm);
+	fprintf(c->out, ",\"args\":{\"pid\":%d,\"cpu\":%d}}", pid, cpu);
+}
+
+static uint64_t slice_end(const struct chrome *c, int cpu, size_t k)
+{
+	const struct ex_cpu *ec = &c->s->cpu[cpu];
+	return k < ec->nsw ? ec->sw[k] : c->s->last_ts;
+}
+
+/* Whoever ran before a CPU's first switch ran, as far as we know, from its first event. */
+static void cpu_start(struct chrome *c, int cpu)
+{
+	const struct ex_cpu *ec = &c->s->cpu[cpu];
+
+	c->started[cpu] = true;
+	if (ec->nsw && ec->first_prev_pid > 0)
+		cpu_slice(c, cpu, ec->first_ts, ec->sw[0], ec->first_prev_pid, ec->first_prev_comm);
+}
+
+static void on_switch(struct chrome *c, struct tf_event *e)
+{
+	size_t k = ++c->next_sw[e->cpu];
+	long long next;
+	char comm[32];
+
+	if (!ex_num(e->event, e->record, "next_pid", &next) || next == 0)
+		return;
+	if (!ex_str(e->event, e->record, "next_comm", comm, sizeof(comm)))
+		snprintf(comm, sizeof(comm), "%s", ex_name(c->s, (int)next));
+	cpu_slice(c, e->cpu, e->ts, slice_end(c, e->cpu, k), (int)next, comm);
+}
+
+/* The event's fields as a JSON object: numbers, strings, arrays of numbers. */
+static void put_field(FILE *f, struct tep_format_field *fl, struct tep_record *rec)
+{
+	unsigned off = (unsigned)fl->offset, len = (unsigned)fl->size, size = (unsigned)rec->size;
+	const char *data = rec->data;
+
+	if (off > size || len > size - off) {
+		fputs("null", f);
+		return;
+	}
+	if (fl->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned loc = (unsigned)tep_read_number(fl->event->tep, data + off, 4);
+		off = (loc & 0xffff) + ((fl->flags & TEP_FIELD_IS_RELATIVE) ? off + len : 0);
+		len = loc >> 16;
+		if (off > size || len > size - off) {
+			fputs("null", f);
+			return;
+		}
+	}
+	if (fl->flags & TEP_FIELD_IS_STRING) {
+		put_str(f, data + off, len);
+		return;
+	}
+	bool sign = fl->flags & TEP_FIELD_IS_SIGNED;
+	unsigned es = (fl->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ?
+		(fl->elementsize > 0 ? (unsigned)fl->elementsize : 1) : len;
+	bool array = es != len || (fl->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC));
+	if (es != 1 && es != 2 && es != 4 && es != 8) {
+		fputs("null", f);
+		return;
+	}
+	if (array)
+		putc('[', f);
+	for (unsigned i = 0; i + es <= len; i += es) {
+		unsigned long long v = tep_read_number(fl->event->tep, data + off + i, (int)es);
+		if (i)
+			putc(',', f);
+		if (sign && es < 8)
+			fprintf(f, "%lld", (long long)(v << (64 - 8 * es)) >> (64 - 8 * es));
+		else if (sign)
+			fprintf(f, "%lld", (long long)v);
+		else
+			fprintf(f, "%llu", v);
+	}
+	if (array)
+		putc(']', f);
+}
+
+static void put_args(FILE *f, struct tep_event *ev, struct tep_record *rec)
+{
+	fputs(",\"args\":{", f);
+	for (struct tep_format_field *fl = ev->format.fields; fl; fl = fl->next) {
+		put_cstr(f, fl->name);
+		putc(':', f);
+		put_field(f, fl, rec);
+		if (fl->next)
+			putc(',', f);
+	}
+	putc('}', f);
+}
+
+static void on_event(struct chrome *c, struct tep_handle *tep, struct tf_event *e)
+{
+	int pid = tep_data_pid(tep, e->record);
+	char name[256];
+
+	if (!e->event) {
+		begin(c, "i", pid, pid);
+		put_ts(c->out, "ts", e->ts);
+		fprintf(c->out, ",\"s\":\"t\",\"name\":\"unknown event\",\"args\":{\"id\":%d}}",
+			tep_data_type(tep, e->record));
+		return;
+	}
+	enum ex_kind k = ex_classify(e->event, e->record, name, sizeof(name));
+	if (k == EXK_SWITCH) {
+		on_switch(c, e);
+		return;
+	}
+	k = ex_nest(&c->depth, pid, k);
+	if (k == EXK_INSTANT && (!strcmp(e->event->system, "syscalls") ||
+				 !strcmp(e->event->system, "raw_syscalls")))
+		snprintf(name, sizeof(name), "%s:%s", e->event->system, e->event->name);
+	begin(c, k == EXK_BEGIN ? "B" : k == EXK_END ? "E" : "i", pid, pid);
+	put_ts(c->out, "ts", e->ts);
+	if (k == EXK_WAKE || k == EXK_INSTANT)
+		fputs(",\"s\":\"t\"", c->out);
+	fprintf(c->out, ",\"cat\":");
+	put_cstr(c->out, e->event->system);
+	fputs(",\"name\":", c->out);
+	put_cstr(c->out, name);
+	put_args(c->out, e->event, e->record);
+	putc('}', c->out);
+}
+
+int ex_write_chrome(struct tf_reader *r, const struct ex_scan *s, FILE *out, char *err,
+		    size_t errlen)
+{
+	struct chrome c = { .out = out, .s = s, .first = true };
+	struct tep_handle *tep = tf_reader_tep(r);
+	struct tf_event e;
+	int rc;
+
+	c.next_sw = xcalloc((size_t)s->ncpus + 1, sizeof(*c.next_sw));
+	c.started = xcalloc((size_t)s->ncpus + 1, sizeof(*c.started));
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
+	write_meta(&c);
+	while ((rc = tf_reader_next(r, &e, err, errlen)) == 1) {
+		if (e.cpu >= s->ncpus) {
+			snprintf(err, errlen, "CPU %d appeared on the second reading only", e.cpu);
+			rc = -1;
+			break;
+		}
+		if (!c.started[e.cpu])
+			cpu_start(&c, e.cpu);
+		on_event(&c, tep, &e);
+	}
+	fputs("\n]}\n", out);
+	free(c.next_sw);
+	free(c.started);
+	tidmap_free(&c.depth);
+	return rc;
+}

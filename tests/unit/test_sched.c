@@ -1,0 +1,264 @@
+/*
+ * The scheduling state machine on hand-built event streams whose answers are
+ * worked out in the comments.
+ */
+#include <stdint.h>
+
+#include "analysis/sched.h"
+#include "tk_test.h"
+
+#define R 0		/* prev_state: still runnable (yield) */
+#define RP 0x100	/* prev_state: preempted ("R+") */
+#define S 1
+#define D 2
+
+static void sw(struct sa_analysis *a, uint64_t ts, int cpu, int prev, long state, int next)
+{
+	struct sa_event e = { .kind = SA_SWITCH, .ts = ts, .cpu = cpu, .pid = prev, .pid2 = next,
+			      .state = state, .comm = "app", .comm2 = "app" };
+	sa_feed(a, &e);
+}
+
+static void ev(struct sa_analysis *a, enum sa_kind k, uint64_t ts, int cpu, int pid, int pid2)
+{
+	struct sa_event e = { .kind = k, .ts = ts, .cpu = cpu, .pid = pid, .pid2 = pid2,
+			      .cpu2 = pid2, .comm = "app", .comm2 = "app" };
+	sa_feed(a, &e);
+}
+
+/*
+ * One CPU, two threads of process 100:
+ *   1000  idle -> 100            100 runs
+ *   2000  100 forks 101, 101 woken (new)
+ *   5000  100 preempted -> 101   100 ran 4000; 101 waited 3000 (a wakeup latency)
+ *   9000  101 sleeps -> 100      101 ran 4000; 100 waited 4000 (after a preemption)
+ *  10000  101 woken              101 slept 1000
+ *  12000  100 blocks (D) -> 101  100 ran 3000; 101 waited 2000 (a wakeup latency)
+ *  13000  101 sleeps -> idle     101 ran 1000
+ *  15000  end                    100 blocked 3000, 101 slept 2000
+ */
+static void feed_two_threads(struct sa_analysis *a)
+{
+	sw(a, 1000, 0, 0, R, 100);
+	ev(a, SA_FORK, 2000, 0, 100, 101);
+	ev(a, SA_WAKEUP_NEW, 2000, 0, 101, 0);
+	sw(a, 5000, 0, 100, RP, 101);
+	sw(a, 9000, 0, 101, S, 100);
+	ev(a, SA_WAKEUP, 10000, 0, 101, 0);
+	sw(a, 12000, 0, 100, D, 101);
+	sw(a, 13000, 0, 101, S, 0);
+	sa_finish(a, 15000);
+}
+
+static void test_task_states_sum_to_known_times(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	feed_two_threads(&a);
+	struct sa_task *t = sa_task_find(&a, 100);
+	CHECK(t != NULL);
+	CHECK_INT(t->run_ns, 7000);
+	CHECK_INT(t->wait_ns, 4000);
+	CHECK_INT(t->sleep_ns, 0);
+	CHECK_INT(t->blocked_ns, 3000);
+	CHECK_INT(t->switches, 2);
+	CHECK_INT(t->involuntary, 1);
+	CHECK_INT(t->max_wait_ns, 4000);
+	CHECK_INT(t->nlat, 0);
+	t = sa_task_find(&a, 101);
+	CHECK_INT(t->run_ns, 5000);
+	CHECK_INT(t->wait_ns, 5000);
+	CHECK_INT(t->sleep_ns, 3000);
+	CHECK_INT(t->blocked_ns, 0);
+	CHECK_INT(t->switches, 2);
+	CHECK_INT(t->involuntary, 0);
+	CHECK_INT(t->max_wait_ns, 3000);
+	sa_free(&a);
+}
+
+static void test_wakeup_latency_percentiles(void)
+{
+	struct sa_analysis a;
+	struct sa_sum s;
+	sa_init(&a, 0, 0);
+	feed_two_threads(&a);
+	sa_sum_task(sa_task_find(&a, 101), &s);
+	CHECK_INT(s.nlat, 2);
+	CHECK_INT(s.lat_avg, 2500);
+	CHECK_INT(s.lat_p50, 2000);
+	CHECK_INT(s.lat_p99, 3000);
+	CHECK_INT(s.lat_max, 3000);
+	sa_free(&a);
+}
+
+static void test_process_sums_threads_and_parallelism_is_one(void)
+{
+	struct sa_analysis a;
+	struct sa_sum s;
+	sa_init(&a, 0, 0);
+	feed_two_threads(&a);
+	struct sa_proc *p = sa_task_find(&a, 101)->proc;
+	CHECK(p == sa_task_find(&a, 100)->proc);
+	CHECK_INT(p->pid, 100);
+	sa_sum_proc(&a, p, &s);
+	CHECK_INT(s.threads, 2);
+	CHECK_INT(s.run_ns, 12000);
+	CHECK_INT(s.wait_ns, 9000);
+	CHECK_INT(s.switches, 4);
+	CHECK_INT(s.involuntary, 1);
+	CHECK_INT(s.max_wait_ns, 4000);
+	CHECK_INT(s.nlat, 2);
+	CHECK_INT(s.wall_ns, 12000);		/* 1000 .. 13000 */
+	CHECK(s.parallelism > 0.999 && s.parallelism < 1.001);
+	CHECK_INT(p->hist[0], 0);
+	CHECK_INT(p->hist[1], 12000);
+	CHECK_INT(p->hist[2], 0);
+	sa_free(&a);
+}
+
+static void test_longest_latency_names_the_cpu_holder(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	feed_two_threads(&a);
+	struct sa_proc *p = sa_task_find(&a, 100)->proc;
+	CHECK_INT(p->ntop, 2);
+	CHECK_INT(p->top[0].ns, 3000);
+	CHECK_INT(p->top[0].holder, 100);
+	CHECK_INT(p->top[0].ts, 5000);
+	CHECK_INT(p->top[1].ns, 2000);
+	CHECK_INT(p->top[1].holder, 100);
+	sa_free(&a);
+}
+
+static void test_cpu_busy_time(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	feed_two_threads(&a);
+	CHECK_INT(a.ncpus, 1);
+	CHECK_INT(a.cpus[0].busy_ns, 12000);
+	CHECK_INT(a.cpus[0].switches, 5);
+	CHECK_INT(sa_window(&a), 14000);	/* 1000 .. 15000 */
+	CHECK_INT(*(uint64_t *)tidmap_get(&a.cpus[0].ran, 100), 7000);
+	CHECK_INT(*(uint64_t *)tidmap_get(&a.cpus[0].ran, 101), 5000);
+	sa_free(&a);
+}
+
+/* The same stream cut to 2000 .. 10000: times clipped, counts only inside. */
+static void test_window_clips_times_and_counts(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 2000, 10000);
+	sw(&a, 1000, 0, 0, R, 100);
+	ev(&a, SA_FORK, 2000, 0, 100, 101);
+	ev(&a, SA_WAKEUP_NEW, 2000, 0, 101, 0);
+	sw(&a, 5000, 0, 100, RP, 101);
+	sw(&a, 9000, 0, 101, S, 100);
+	ev(&a, SA_WAKEUP, 10000, 0, 101, 0);
+	sa_finish(&a, 15000);
+	struct sa_task *t = sa_task_find(&a, 100);
+	CHECK_INT(t->run_ns, 4000);		/* 2000..5000 and 9000..10000 */
+	CHECK_INT(t->wait_ns, 4000);
+	CHECK_INT(t->switches, 1);
+	t = sa_task_find(&a, 101);
+	CHECK_INT(t->run_ns, 4000);
+	CHECK_INT(t->wait_ns, 3000);
+	CHECK_INT(t->sleep_ns, 1000);
+	CHECK_INT(sa_window(&a), 8000);
+	CHECK_INT(a.cpus[0].busy_ns, 8000);
+	sa_free(&a);
+}
+
+/*
+ * Two CPUs: 201 runs 0..1000 on CPU 0, 202 runs 500..1000 on CPU 1, both
+ * threads of 200: 500 ns with one running, 500 with two; 1500 / 1000 = 1.5.
+ */
+static void test_parallelism_histogram_two_cpus(void)
+{
+	struct sa_analysis a;
+	struct sa_sum s;
+	sa_init(&a, 0, 0);
+	ev(&a, SA_FORK, 0, 0, 200, 201);
+	ev(&a, SA_FORK, 0, 0, 200, 202);
+	sw(&a, 0, 0, 0, R, 201);
+	sw(&a, 500, 1, 0, R, 202);
+	sw(&a, 1000, 0, 201, S, 0);
+	sw(&a, 1000, 1, 202, S, 0);
+	sa_finish(&a, 1000);
+	struct sa_proc *p = sa_task_find(&a, 201)->proc;
+	CHECK_INT(p->pid, 200);
+	CHECK_INT(p->hist[1], 500);
+	CHECK_INT(p->hist[2], 500);
+	sa_sum_proc(&a, p, &s);
+	CHECK_INT(s.run_ns, 1500);
+	CHECK_INT(s.wall_ns, 1000);
+	CHECK(s.parallelism > 1.499 && s.parallelism < 1.501);
+	CHECK_INT(s.ncpus, 2);
+	sa_free(&a);
+}
+
+/* sh (300) forks 301, which execs busy and starts thread 302: busy is its own process. */
+static void test_exec_starts_a_process(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	ev(&a, SA_FORK, 0, 0, 300, 301);
+	struct sa_event e = { .kind = SA_EXEC, .ts = 10, .pid = 301, .comm = "/usr/bin/busy" };
+	sa_feed(&a, &e);
+	ev(&a, SA_FORK, 20, 0, 301, 302);
+	sa_finish(&a, 30);
+	struct sa_proc *p = sa_task_find(&a, 302)->proc;
+	CHECK(p == sa_task_find(&a, 301)->proc);
+	CHECK(p != sa_task_find(&a, 300)->proc);
+	CHECK_INT(p->pid, 301);
+	CHECK_STR(p->comm, "busy");
+	CHECK_STR(sa_task_find(&a, 301)->comm, "busy");
+	CHECK_INT(p->nthreads, 2);
+	CHECK_INT(sa_task_find(&a, 300)->proc->nthreads, 1);
+	sa_free(&a);
+}
+
+/* Migrations: from sched_migrate_task when the trace has it, else from CPU changes. */
+static void test_migrations_from_events_or_cpu_changes(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 400);
+	sw(&a, 10, 0, 400, RP, 0);
+	sw(&a, 20, 1, 0, R, 400);
+	sw(&a, 30, 1, 400, RP, 0);
+	sw(&a, 40, 0, 0, R, 400);
+	sa_finish(&a, 50);
+	CHECK_INT(sa_task_find(&a, 400)->migrations, 2);
+	sa_free(&a);
+
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 400);
+	sw(&a, 10, 0, 400, RP, 0);
+	ev(&a, SA_MIGRATE, 15, 0, 400, 1);
+	sw(&a, 20, 1, 0, R, 400);
+	sa_finish(&a, 50);
+	CHECK_INT(sa_task_find(&a, 400)->migrations, 1);
+	sa_free(&a);
+}
+
+/* A task first seen switched out ran since its CPU's previous switch. */
+static void test_first_slice_credited_from_cpu_switch(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 100, 0, 0, R, 500);
+	sw(&a, 300, 0, 501, S, 0);	/* 501 never seen coming in: ran 100..300 */
+	sa_finish(&a, 300);
+	CHECK_INT(sa_task_find(&a, 501)->run_ns, 200);
+	CHECK_INT(sa_task_find(&a, 501)->switches, 1);
+	sa_free(&a);
+}
+
+TK_MAIN(TK_CASE(test_task_states_sum_to_known_times), TK_CASE(test_wakeup_latency_percentiles),
+	TK_CASE(test_process_sums_threads_and_parallelism_is_one),
+	TK_CASE(test_longest_latency_names_the_cpu_holder), TK_CASE(test_cpu_busy_time),
+	TK_CASE(test_window_clips_times_and_counts), TK_CASE(test_parallelism_histogram_two_cpus),
+	TK_CASE(test_exec_starts_a_process), TK_CASE(test_migrations_from_events_or_cpu_changes),
+	TK_CASE(test_first_slice_credited_from_cpu_switch))
