@@ -6,7 +6,7 @@ set -eu
 PKGS="meson ninja-build pkg-config gcc make python3
 libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev libelf-dev libdw-dev
 libcapstone-dev libseccomp-dev libbpf-dev
-strace trace-cmd"
+strace trace-cmd linux-perf"
 
 missing=""
 for p in $PKGS; do

@@ -39,6 +39,7 @@ struct loader {
 	struct st_format fmt[ST_NEVENTS];
 	struct tep_format_field *next_comm;
 	char s1[256], s2[256];
+	bool exact_pid;		/* the file names the command's pid */
 };
 
 static long long num(struct tep_format_field *f, const struct tep_record *rec)
@@ -171,15 +172,17 @@ static void command_name(const char *command, char *buf, size_t len)
 }
 
 /*
- * The pid that exec'd the recorded command: the first exec of a program named
- * like the command's first word (a wrapper such as taskset then execs the real
- * program in the same pid).
+ * The pid that exec'd the recorded command, when the file has no "command_pid=" note:
+ * the first exec of a program named like the command's first word (a wrapper such
+ * as taskset then execs the real program in the same pid).  A concurrent run of
+ * the same program that execs first in a whole-system recording would be taken
+ * instead: only the note is exact.
  */
 static void match_command(struct loader *l, const struct sa_event *e)
 {
 	char want[256];
 
-	if (l->t->command_pid || !l->t->command || e->kind != SA_EXEC)
+	if (l->t->command_pid || !l->t->command || e->kind != SA_EXEC || l->exact_pid)
 		return;
 	command_name(l->t->command, want, sizeof(want));
 	if (strcmp(base(e->comm), want) == 0)
@@ -243,6 +246,12 @@ int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t er
 	t->command = note(l.r, "command");
 	t->pids = note(l.r, "pids");
 	t->follow = note(l.r, "follow");
+	char *cpid = note(l.r, "command_pid");
+	if (cpid) {
+		t->command_pid = atoi(cpid);
+		l.exact_pid = t->command_pid > 0;
+		free(cpid);
+	}
 	t->cpus = tf_reader_info(l.r)->cpus;
 	sa_init(&t->a, o->has_from ? to_ns(o->from) : 0, o->has_to ? to_ns(o->to) : 0);
 	ret = read_all(&l, o, err, errlen);

@@ -466,7 +466,8 @@
 		zoom(e.deltaY > 0 ? 1.25 : 0.8, at);
 	}, { passive: false });
 	canvas.addEventListener('mousedown', (e) => {
-		drag = { x0: e.offsetX, x1: e.offsetX, v0: v0, v1: v1, pan: e.shiftKey || e.button === 1,
+		drag = { x0: e.offsetX, x1: e.offsetX, v0: v0, v1: v1, shift: e.shiftKey,
+			pan: e.shiftKey || e.button === 1,
 			moved: false };
 	});
 	canvas.addEventListener('mousemove', (e) => {
@@ -501,7 +502,7 @@
 		} else if (d.moved && Math.abs(d.x1 - d.x0) > 3) {
 			setView(tOf(Math.min(d.x0, d.x1)), tOf(Math.max(d.x0, d.x1)));
 		} else if (e.target === canvas && d.x0 >= LABEL_W) {
-			mark[e.shiftKey ? 1 : 0] = tOf(d.x0);
+			mark[d.shift ? 1 : 0] = tOf(d.x0);
 			const i = nearestEvent(laneAt(e.offsetY), d.x0);
 			if (i >= 0)
 				select(i, true);

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""e2e tests of `tracekit sched` on recordings of the bundled busy program.
+
+    test_sched.py CASE --progs DIR      # run one case (DIR: the built tests/progs)
+    test_sched.py --list                # the case names
+
+busy N MS starts N threads that each spin for MS ms of CPU time, so the
+figures have known answers: each worker runs MS ms; pinned to one CPU, at most
+one runs at a time and each waits for the others.  perf (Debian's linux-perf)
+records the same run alongside, for `perf sched latency` as the oracle.
+"""
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import (Skip, case, expect, finish, instances_of, main, run, start,  # noqa: E402
+                    tracefs, tracekit)
+
+OPTIONS = {}
+SPIN_MS = 150
+
+
+class Env:
+    def __init__(self):
+        self.root = tracefs()
+        self.dir = tempfile.mkdtemp(prefix='tk-sched-')
+        self.out = os.path.join(self.dir, 'trace.dat')
+
+    def record(self, *command, wrap=()):
+        argv = list(wrap) + [tracekit(), 'record', '-o', self.out] + list(command)
+        p = start(argv, cwd=self.dir)
+        rc, out, err = finish(p, 120)
+        expect(rc == 0, 'record failed (%d): %s' % (rc, err.strip()))
+        if not wrap:    # wrapped, tracekit's pid is not p's
+            left = instances_of(self.root, p.pid)
+            expect(not left, 'instances left behind: %r' % left)
+
+    def sched(self, *args):
+        rc, out, err = run([tracekit(), 'sched', '-i', self.out] + list(args))
+        expect(rc == 0, 'sched failed (%d): %s' % (rc, err.strip()))
+        return out
+
+    def sched_json(self, *args):
+        doc = json.loads(self.sched('--json', *args))
+        expect(len(doc['processes']) >= 1, 'no process in %s' % doc)
+        return doc
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def with_env(fn):
+    def run_case(_):
+        env = Env()
+        try:
+            fn(env)
+        finally:
+            env.close()
+    run_case.__name__ = fn.__name__
+    return case(run_case)
+
+
+def busy():
+    return os.path.join(OPTIONS['progs'], 'busy')
+
+
+def workers(proc, n):
+    """The threads that spun: the ones that ran close to SPIN_MS (the main thread barely runs)."""
+    w = [t for t in proc['threads_detail'] if t['runtime_ms'] > SPIN_MS / 2]
+    expect(len(w) == n, 'expected %d busy threads, got %r' % (n, proc['threads_detail']))
+    return w
+
+
+def hist_mean(proc):
+    """Mean threads running, from the histogram: must equal run time / wall time."""
+    h = proc['parallelism_hist_ms']
+    total = sum(h)
+    return sum(k * v for k, v in enumerate(h)) / total if total else 0
+
+
+@with_env
+def pinned_one_cpu(env):
+    env.record('taskset', '-c', '0', busy(), '4', str(SPIN_MS))
+    doc = env.sched_json()
+    expect(doc['selected_by'] == 'the command recorded', 'selected by %s' % doc['selected_by'])
+    p = doc['processes'][0]
+    expect(p['comm'] == 'busy', 'the command is busy, not %r' % p['comm'])
+    expect(p['threads'] == 5, 'main + 4 threads, got %d' % p['threads'])
+    for t in workers(p, 4):
+        expect(abs(t['runtime_ms'] - SPIN_MS) < SPIN_MS * 0.1,
+               'thread %d ran %.1f ms, spun %d' % (t['tid'], t['runtime_ms'], SPIN_MS))
+        # Three others share the CPU: each waits about twice its own run time or more.
+        expect(t['wait_ms'] > SPIN_MS, 'thread %d waited only %.1f ms' % (t['tid'], t['wait_ms']))
+        expect(t['involuntary_switches'] > 0, 'thread %d never preempted' % t['tid'])
+        expect(t['cpus_used'] == 1, 'thread %d ran on %d CPUs' % (t['tid'], t['cpus_used']))
+    expect(p['parallelism'] <= 1.02, 'parallelism %.3f on one CPU' % p['parallelism'])
+    expect(all(v == 0 for v in p['parallelism_hist_ms'][2:]),
+           'two threads ran at once on one CPU: %r' % p['parallelism_hist_ms'])
+    expect(abs(hist_mean(p) - p['parallelism']) < 0.05,
+           'histogram mean %.3f vs parallelism %.3f' % (hist_mean(p), p['parallelism']))
+    expect(doc['cpus'][0]['busy_pct'] > 90, 'CPU 0 busy %.1f%%' % doc['cpus'][0]['busy_pct'])
+    text = env.sched()
+    expect('process busy (pid %d), 5 threads' % p['pid'] in text, 'text: no process line')
+    expect('parallelism' in text and 'longest wakeup latencies' in text, 'text: sections')
+
+
+@with_env
+def two_threads_two_cpus(env):
+    env.record('taskset', '-c', '0,1', busy(), '2', str(SPIN_MS * 2))
+    doc = env.sched_json()
+    p = doc['processes'][0]
+    w = workers(p, 2)
+    expect(abs(hist_mean(p) - p['parallelism']) < 0.05,
+           'histogram mean %.3f vs parallelism %.3f' % (hist_mean(p), p['parallelism']))
+    # The CPUs are shared with whatever else runs: what the workers could not get went to
+    # others.  The parallelism must match the CPU time left over for busy.
+    others = sum(t['ms'] for c in doc['cpus'] for t in c['tasks']
+                 if t['pid'] not in [x['tid'] for x in p['threads_detail']])
+    free = 2 - others / doc['window_ms']
+    print('parallelism %.2f, CPU time left by others %.2f CPUs' % (p['parallelism'], free))
+    expect(p['parallelism'] > min(1.7, free - 0.3),
+           'parallelism %.2f with %.2f CPUs free' % (p['parallelism'], free))
+    expect(max(t['cpus_used'] for t in w) >= 1, 'threads ran nowhere')
+
+
+@case
+def perf_agrees(_):
+    if not shutil.which('perf'):
+        raise Skip('perf is not installed (apt-get install linux-perf)')
+    env = Env()
+    try:
+        pdata = os.path.join(env.dir, 'perf.data')
+        env.record('taskset', '-c', '0', busy(), '3', str(SPIN_MS),
+                   wrap=('perf', 'sched', 'record', '-o', pdata, '--'))
+        rc, out, err = run(['perf', 'sched', 'latency', '-p', '-i', pdata], timeout=120)
+        expect(rc == 0, 'perf sched latency failed: %s' % err.strip())
+        perf = {}
+        for line in out.splitlines():
+            cols = [c.strip() for c in line.split('|')]
+            if len(cols) > 5 and cols[0].startswith('busy:'):
+                tid = int(cols[0].split(':')[1])
+                perf[tid] = (float(cols[1].split()[0]), int(cols[2]),
+                             float(cols[4].split()[1]))
+        doc = env.sched_json()
+        for t in workers(doc['processes'][0], 3):
+            expect(t['tid'] in perf, 'perf has no line for %d: %r' % (t['tid'], perf))
+            run_ms, switches, max_ms = perf[t['tid']]
+            # perf sums sched_stat_runtime (the scheduler's own clock, which leaves out
+            # interrupt time when the kernel accounts it); ours is switch to switch.
+            expect(abs(t['runtime_ms'] - run_ms) < max(1.0, run_ms * 0.05),
+                   'tid %d runtime %.3f vs perf %.3f' % (t['tid'], t['runtime_ms'], run_ms))
+            expect(abs(t['switches'] - switches) <= max(3, switches * 0.05),
+                   'tid %d switches %d vs perf %d' % (t['tid'], t['switches'], switches))
+            expect(abs(t['max_wait_ms'] - max_ms) < 0.05,
+                   'tid %d max wait %.3f vs perf max delay %.3f' % (t['tid'], t['max_wait_ms'],
+                                                                   max_ms))
+    finally:
+        env.close()
+
+
+@with_env
+def bad_input(env):
+    rc, out, err = run([tracekit(), 'sched', '-i', os.path.join(env.dir, 'none.dat')])
+    expect(rc != 0 and err.count('\n') == 1 and 'tracekit: sched:' in err, 'missing file: %r' % err)
+    with open(env.out, 'w') as f:
+        f.write('not a trace\n' * 100)
+    rc, out, err = run([tracekit(), 'sched', '-i', env.out])
+    expect(rc != 0 and err.count('\n') == 1, 'not a trace: %r' % err)
+    env.record(busy(), '1', '10')
+    rc, out, err = run([tracekit(), 'sched', '-i', env.out, '--pid', '999999999'])
+    expect(rc != 0 and 'not in' in err and err.count('\n') == 1, 'pid not in trace: %r' % err)
+    rc, out, err = run([tracekit(), 'sched', '-i', env.out, '--comm', 'no-such-task'])
+    expect(rc != 0 and err.count('\n') == 1, 'comm not in trace: %r' % err)
+
+
+@with_env
+def window_and_pid(env):
+    env.record(busy(), '1', '100')
+    whole = env.sched_json()
+    p = whole['processes'][0]
+    by_pid = env.sched_json('--pid', str(p['pid']))
+    expect(by_pid['processes'][0]['runtime_ms'] == p['runtime_ms'], '--pid selects the same')
+    mid = (whole['start'] + whole['end']) / 2
+    half = env.sched_json('--from', '%.9f' % mid, '--pid', str(p['pid']))
+    expect(abs(half['window_ms'] - whole['window_ms'] / 2) < 1, 'window %.3f of %.3f' %
+           (half['window_ms'], whole['window_ms']))
+    expect(half['processes'][0]['runtime_ms'] < p['runtime_ms'], 'later half runs less')
+
+
+def setup(argv):
+    if '--progs' in argv:
+        OPTIONS['progs'] = argv[argv.index('--progs') + 1]
+    if not OPTIONS.get('progs'):
+        raise Skip('--progs DIR not given')
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv, 'test_sched.py CASE --progs DIR | --list', setup))

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""e2e tests of `tracekit view`: pages made from real recordings, checked in
+Debian's chromium driven headless by view_browser.mjs (npm's playwright-core).
+
+    test_view.py CASE --progs DIR [--shot FILE]   # run one case (DIR: the built tests/progs)
+    test_view.py --list                          # the case names
+
+The expected numbers come from `tracekit report --stat` on the same file.
+Without chromium or playwright-core the browser cases skip (fail with CI=true);
+scripts/install-deps.sh installs both.
+"""
+
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import Skip, case, expect, instances_of, main, run, tracefs, tracekit  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
+OPTIONS = {}
+# Markup that must stay text: it names an executable (exec's filename field) and,
+# cut to the 15 bytes a comm holds, the task that runs it.
+XSS_PATH = '</script><script>alert(1)</script>'
+XSS_COMM = '</script><b>x'
+
+
+class Env:
+    def __init__(self):
+        self.root = tracefs()
+        self.dir = tempfile.mkdtemp(prefix='tk-view-')
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def record(self, argv, name='trace.dat'):
+        out = self.path(name)
+        rc, _, err = run([tracekit(), 'record', '-o', out] + argv, timeout=120)
+        expect(rc == 0, 'record failed (%d): %s' % (rc, err))
+        return out
+
+    def view(self, dat, *extra):
+        html = dat[:-4] + '.html'
+        rc, out, err = run([tracekit(), 'view', '-i', dat, '-o', html] + list(extra), timeout=120)
+        expect(rc == 0, 'view failed (%d): %s' % (rc, err))
+        expect(out == '', 'view printed on stdout: %r' % out)
+        return html
+
+    def close(self):
+        left = instances_of(self.root, os.getpid())
+        shutil.rmtree(self.dir, ignore_errors=True)
+        expect(not left, 'instances left in tracefs: %s' % left)
+
+
+def stat(dat):
+    """Total events, events per type and CPU count from `tracekit report --stat`."""
+    rc, out, err = run([tracekit(), 'report', '-i', dat, '--stat'])
+    expect(rc == 0, 'report --stat failed: %s' % err)
+    types = {m.group(1): int(m.group(2)) for m in re.finditer(r'^  (\S+:\S+)\s+(\d+)$', out, re.M)}
+    total = int(re.search(r'^Events: (\d+)', out, re.M).group(1))
+    cpus = int(re.search(r'^CPUs: (\d+)', out, re.M).group(1))
+    return total, types, cpus
+
+
+def browser(html, *args):
+    """What chromium saw on the page (view_browser.mjs's JSON)."""
+    if not os.access(CHROMIUM, os.X_OK):
+        raise Skip('%s not found (apt-get install chromium, or scripts/install-deps.sh)' % CHROMIUM)
+    if not os.path.isdir(os.path.join(HERE, 'node_modules', 'playwright-core')):
+        raise Skip('playwright-core is not installed (npm ci in tests/e2e, or scripts/install-deps.sh)')
+    if not shutil.which('node'):
+        raise Skip('node not found (apt-get install nodejs)')
+    rc, out, err = run(['node', os.path.join(HERE, 'view_browser.mjs'), html] + list(args),
+                       timeout=180)
+    expect(rc == 0, 'view_browser.mjs failed (%d): %s' % (rc, err[-2000:]))
+    seen = json.loads(out)
+    expect(not seen['errors'], 'script errors on the page: %s' % seen['errors'])
+    expect(not seen['requests'], 'the page made network requests: %s' % seen['requests'])
+    expect(not seen['dialogs'], 'the page opened dialogs: %s' % seen['dialogs'])
+    return seen
+
+
+def lanes(seen, kind):
+    return [lane['label'] for lane in seen['initial']['lanes'] if lane['kind'] == kind]
+
+
+@case
+def view_threads(_):
+    """The bundled threads program: lanes, counts, zoom, search, click, screenshot."""
+    env = Env()
+    try:
+        dat = env.record([os.path.join(OPTIONS['progs'], 'threads')])
+        total, _, cpus = stat(dat)
+        html = env.view(dat)
+        shot = OPTIONS.get('shot') or env.path('view.png')
+        rc, execs, err = run([tracekit(), 'report', '-i', dat, '-F', 'sched_process_exec'])
+        expect(rc == 0, 'report -F failed: %s' % err)
+        nexec = sum('progs/threads' in line for line in execs.splitlines())
+        seen = browser(html, '--search', 'sched_process_exec progs/threads', '--screenshot', shot)
+        first = seen['initial']
+        expect(len(lanes(seen, 'cpu')) == cpus, 'CPU lanes %s, trace has %d CPUs' %
+               (lanes(seen, 'cpu'), cpus))
+        # The program's main thread and its four workers get task lanes.
+        tasks = lanes(seen, 'task')
+        expect(len(tasks) == 5 and all(t.startswith('threads ') for t in tasks),
+               'task lanes: %s' % tasks)
+        expect(first['events'] == total and first['kept'] == total and first['listed'] == total,
+               'page has %d events (%d kept, %d listed), report --stat %d' %
+               (first['events'], first['kept'], first['listed'], total))
+        expect(first['notice'] == '', 'notice on a small trace: %r' % first['notice'])
+        span = first['view'][1] - first['view'][0]
+        key = seen['after_key'][1] - seen['after_key'][0]
+        wheel = seen['after_wheel'][1] - seen['after_wheel'][0]
+        drag = seen['after_drag'][1] - seen['after_drag'][0]
+        expect(abs(key - span / 2) < span * 0.01, "'+' zoomed %g -> %g" % (span, key))
+        expect(wheel < key * 0.95, 'wheel did not zoom in: %g -> %g' % (key, wheel))
+        expect(abs(drag - span / 4) < span * 0.03, 'drag over a quarter gave %g of %g' % (drag, span))
+        expect(seen['after_reset'] == first['view'], "'0' did not show the whole trace")
+        # Search: the program's exec as often as report shows it; clicking it shows its fields.
+        found = seen['search']
+        expect(nexec >= 1 and found['listed'] == nexec,
+               'search listed %d, report -F %d' % (found['listed'], nexec))
+        details = dict(seen['clicked_row']['details'])
+        expect(details.get('filename', '').endswith('/threads'), 'details: %s' % details)
+        expect(details.get('task', '').startswith('threads-'), 'details: %s' % details)
+        # Clicking at an event's tick selects that event and sets marker A; shift-click B.
+        click = seen['timeline_click']
+        expect(click['selected'] == click['wanted'], 'timeline click selected %d, wanted %d' %
+               (click['selected'], click['wanted']))
+        expect(dict(click['details']).get('cpu') is not None, 'no details after a timeline click')
+        expect(re.search(r'A \d+\.\d{6}\s+B \d+\.\d{6}\s+\u0394 ', seen['markers']),
+               'markers: %r' % seen['markers'])
+        expect(os.path.getsize(shot) > 10000, 'screenshot %s is too small' % shot)
+    finally:
+        env.close()
+
+
+@case
+def view_escapes_markup(_):
+    """A program path and a comm made of markup show as text and never run."""
+    env = Env()
+    try:
+        d = env.path('<')
+        os.makedirs(os.path.join(d, 'script><script>alert(1)<'))
+        prog = env.dir + '/' + XSS_PATH
+        os.symlink(sys.executable, prog)
+        code = ('import ctypes; ctypes.CDLL(None).prctl(15, %r, 0, 0, 0); '
+                'import time; t = time.time()\nwhile time.time() - t < 0.02: pass' % XSS_COMM.encode())
+        dat = env.record([prog, '-c', code])
+        html = env.view(dat)
+        with open(html, encoding='utf-8') as f:
+            page = f.read()
+        expect(page.count('<script') == 2 and page.lower().count('</script') == 2,
+               'the page has other script tags than its own two')
+        seen = browser(html, '--search', 'alert(1)')
+        expect(seen['initial']['scripts'] == 2 and seen['initial']['markup'] == 0,
+               'markup from the trace became elements: %s' % seen['initial'])
+        expect(any(t.startswith(XSS_COMM + ' ') for t in lanes(seen, 'task')),
+               'no task lane named %r: %s' % (XSS_COMM, lanes(seen, 'task')))
+        expect(seen['search']['listed'] >= 1, 'search for alert(1) found nothing')
+        details = dict(seen['clicked_row']['details'])
+        expect(details.get('filename', '').endswith('/' + XSS_PATH),
+               'filename shown as %r' % details.get('filename'))
+    finally:
+        env.close()
+
+
+@case
+def view_event_cap(_):
+    """Past --max-events the page keeps that many and says the rest is an overview."""
+    env = Env()
+    try:
+        dat = env.record([os.path.join(OPTIONS['progs'], 'threads')])
+        total, _, cpus = stat(dat)
+        expect(total > 20, 'only %d events recorded' % total)
+        cap = total // 2
+        seen = browser(env.view(dat, '--max-events', str(cap)))
+        first = seen['initial']
+        expect(first['events'] == total and first['kept'] == cap and first['listed'] == cap,
+               'events %d kept %d listed %d, wanted %d/%d/%d' %
+               (first['events'], first['kept'], first['listed'], total, cap, cap))
+        expect('first %d ' % cap in first['notice'] and 'overview' in first['notice'],
+               'notice: %r' % first['notice'])
+        expect(len(lanes(seen, 'ov')) == cpus, 'overview lanes: %s' % lanes(seen, 'ov'))
+    finally:
+        env.close()
+
+
+@case
+def view_bad_input(_):
+    """A missing file or one that is not a trace: one line on stderr, exit 1, no page."""
+    env = Env()
+    try:
+        notrace = env.path('notrace.dat')
+        with open(notrace, 'w') as f:
+            f.write('hello\n')
+        for path in (env.path('missing.dat'), notrace):
+            out = env.path('out.html')
+            rc, so, err = run([tracekit(), 'view', '-i', path, '-o', out])
+            expect(rc == 1, '%s: exit %d' % (path, rc))
+            expect(err.count('\n') == 1 and err.startswith('tracekit: view: ' + path),
+                   '%s: stderr %r' % (path, err))
+            expect(not os.path.exists(out) and os.listdir(env.dir) == ['notrace.dat'],
+                   'files left: %s' % os.listdir(env.dir))
+        rc, _, err = run([tracekit(), 'view', '--max-events', 'x'])
+        expect(rc == 2 and 'max-events' in err, 'bad --max-events: %d %r' % (rc, err))
+    finally:
+        env.close()
+
+
+def setup(argv):
+    for opt in ('--progs', '--shot'):
+        if opt in argv:
+            OPTIONS[opt[2:]] = argv[argv.index(opt) + 1]
+    if 'progs' not in OPTIONS:
+        raise SystemExit('test_view.py: --progs DIR is required')
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv, 'test_view.py CASE --progs DIR [--shot FILE] | --list', setup))
