@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -906,6 +907,29 @@ bool tf_reader_fast(const struct tf_reader *r, const char **why)
 	return !r->why_generic;
 }
 
+/*
+ * libtraceevent 1.7's format parser (reached through tracecmd_open) crashes
+ * on some corrupted print formats that no layout check can recognise.  So
+ * the file is parsed once in a throw-away child first: if that child dies of
+ * a signal, the file is refused with a message instead of taking tracekit
+ * down.  Costs one extra parse of the headers (kallsyms mostly), not of the data.
+ */
+static int parses_safely(const char *path)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;	/* cannot check: go on as before */
+	if (pid == 0) {
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		_exit(tracecmd_open(path, 0) ? 0 : 1);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	return WIFSIGNALED(st) ? -1 : 0;
+}
+
 struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 {
 	struct tf_reader *r = calloc(1, sizeof(*r));
@@ -928,6 +952,11 @@ struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	close(fd);
+	if (parses_safely(path) < 0) {
+		snprintf(err, errlen, "%s: the event formats or headers are corrupt (libtraceevent's "
+			 "parser crashes on them)", path);
+		goto fail;
+	}
 	/* libtracecmd's own complaints go to stderr; ours is the one line that counts. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	r->in = tracecmd_open(path, 0);
