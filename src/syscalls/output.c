@@ -15,6 +15,8 @@
 /* One destination: stderr, the -o file, or with -ff one file per thread. */
 struct stream {
 	FILE *f;
+	char *path;		/* NULL for stderr */
+	unsigned long lines;	/* lines handed to f */
 	pid_t open_tid;		/* whose call is half printed in line, 0: none */
 	struct strbuf line;
 };
@@ -27,7 +29,9 @@ struct sc_output {
 	bool pid_plain;		/* "N " rather than "[pid N] " (-o with -f) */
 	struct timespec last;	/* -r: the previous line's time */
 	bool have_last;
-	unsigned long lost;	/* lines the destination refused (full disk) */
+	unsigned long lost;	/* lines stderr refused */
+	unsigned long lost_exact;	/* lines handed to trace files that are not in them */
+	bool counted_exactly;
 	int write_errno;
 	struct strbuf tmp;
 };
@@ -44,6 +48,7 @@ struct sc_output *out_open(const struct sc_options *o, char *err, size_t errlen)
 			free(w);
 			return NULL;
 		}
+		w->main.path = xstrdup(o->outfile);
 		/* Big blocks: a trace file is written in bulk, not line by line. */
 		setvbuf(w->main.f, NULL, _IOFBF, 1 << 16);
 	} else {
@@ -76,6 +81,7 @@ static struct stream *stream_for(struct sc_output *w, pid_t tid)
 	char path[4096];
 	snprintf(path, sizeof(path), "%s.%d", w->o->outfile, (int)tid);
 	s->f = fopen(path, "we");
+	s->path = s->f ? xstrdup(path) : NULL;
 	if (!s->f) {
 		warnmsg("cannot write '%s': %s; its lines go to stderr", path, strerror(errno));
 		s->f = stderr;
@@ -86,6 +92,8 @@ static struct stream *stream_for(struct sc_output *w, pid_t tid)
 
 static void emit(struct sc_output *w, struct stream *s, const struct strbuf *sb)
 {
+	for (const char *p = sb_str(sb); (p = strchr(p, '\n')); p++)
+		s->lines++;
 	if (fwrite(sb_str(sb), 1, sb->len, s->f) != sb->len) {
 		w->lost++;
 		if (!w->write_errno)
@@ -251,14 +259,35 @@ FILE *out_main(struct sc_output *w)
 	return w->main.f;
 }
 
+/* Lines that reached the file: after a write error, what the disk really holds. */
+static unsigned long lines_on_disk(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	unsigned long n = 0;
+	for (int ch; f && (ch = getc(f)) != EOF;)
+		n += ch == '\n';
+	if (f)
+		fclose(f);
+	return n;
+}
+
 static int close_stream(struct sc_output *w, struct stream *s)
 {
+	int before = w->write_errno;
 	interrupt(w, s);
 	sb_free(&s->line);
 	if (fflush(s->f) != 0 && !w->write_errno)
 		w->write_errno = errno;
 	if (s->f != stderr && fclose(s->f) != 0 && !w->write_errno)
 		w->write_errno = errno;
+	/* Buffered lines fail at flush time, not at fwrite: count from what the file holds. */
+	if (s->path && (w->write_errno || before)) {
+		unsigned long kept = lines_on_disk(s->path);
+		if (s->lines > kept)
+			w->lost_exact += s->lines - kept;
+		w->counted_exactly = true;
+	}
+	free(s->path);
 	return 0;
 }
 
@@ -275,9 +304,10 @@ int out_close(struct sc_output *w)
 	sb_free(&w->tmp);
 	int rc = 0;
 	if (w->write_errno) {
+		unsigned long lost = w->counted_exactly ? w->lost_exact : w->lost;
 		errmsg("writing the trace to '%s' failed: %s (%lu line%s lost)",
-		       w->o->outfile ? w->o->outfile : "stderr", strerror(w->write_errno), w->lost,
-		       w->lost == 1 ? "" : "s");
+		       w->o->outfile ? w->o->outfile : "stderr", strerror(w->write_errno), lost,
+		       lost == 1 ? "" : "s");
 		rc = -1;
 	}
 	free(w);

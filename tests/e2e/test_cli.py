@@ -371,6 +371,30 @@ def seccomp_filter(tmp):
     expect(any('"/etc/passwd"' in x for x in lines), "cat's openat of /etc/passwd is seen (-f)")
 
 
+@case
+def full_disk(tmp):
+    tracekit_only()
+    small = os.path.join(tmp, 'small')
+    os.mkdir(small)
+    rc, so, err = run(['mount', '-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', small])
+    if rc != 0:
+        raise Skip('cannot mount a small tmpfs to fill: %s' % err.strip())
+    try:
+        out = os.path.join(small, 't')
+        rc, so, err = run(tracer('-f', '-o', out, 'ls', '-R', '/usr/share'))
+        expect(rc == 1, 'a trace file that could not be written is exit 1, got %d' % rc)
+        m = re.search(r"writing the trace to '.*' failed: No space left on device \((\d+) lines lost\)", err)
+        expect(m, 'one line says why and how many lines were lost: %r' % err)
+        kept = sum(1 for _ in open(out))
+        rc, so, err = run(tracer('-f', '-o', os.path.join(tmp, 'whole'), 'ls', '-R', '/usr/share'))
+        whole = sum(1 for _ in open(os.path.join(tmp, 'whole')))
+        # Another run of the same command: the same lines give or take a few (timing, cache state).
+        expect(abs(kept + int(m.group(1)) - whole) <= max(50, whole // 50),
+               'kept %d + lost %s is about the %d lines of a whole run' % (kept, m.group(1), whole))
+    finally:
+        run(['umount', '-l', small])
+
+
 def main(argv):
     if argv[1:] == ['--list']:
         print('\n'.join(CASES))
