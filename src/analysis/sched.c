@@ -180,6 +180,12 @@ static void keep_latency(struct sa_proc *p, const struct sa_lat *l)
 static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *t,
 		       const struct sa_event *e)
 {
+	if (t->state == SA_RUNNING && t->cpu != e->cpu && t->cpu >= 0) {
+		/* Already switched in elsewhere: this CPU's switch-out came late, nothing to close. */
+		if (in_window(a, e->ts))
+			t->switches++;
+		return;
+	}
 	if (t->state != SA_RUNNING || t->cpu != e->cpu) {
 		/* Not seen starting here: it ran since the CPU's last switch, or the start. */
 		t->state = SA_RUNNING;

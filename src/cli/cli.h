@@ -25,5 +25,7 @@ int cmd_view(int argc, char **argv);
 void help_view(FILE *f);
 int cmd_export(int argc, char **argv);
 void help_export(FILE *f);
+int cmd_sched(int argc, char **argv);
+void help_sched(FILE *f);
 
 #endif

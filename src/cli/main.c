@@ -12,6 +12,8 @@ static const struct verb verbs[] = {
 	{ "syscalls", "trace a command's system calls, strace-style", cmd_syscalls, help_syscalls },
 	{ "record", "record kernel events into a trace.dat", cmd_record, help_record },
 	{ "report", "print a trace.dat as trace-cmd report does", cmd_report, help_report },
+	{ "sched", "scheduling analysis: run, wait, wakeup latency, parallelism", cmd_sched,
+	  help_sched },
 	{ "view", "write a trace.dat as an HTML timeline page", cmd_view, help_view },
 	{ "list", "list kernel tracepoints and their fields", cmd_list, help_list },
 	{ "reset", "remove what a killed tracekit run left in tracefs", cmd_reset, help_reset },

@@ -256,9 +256,32 @@ static void test_first_slice_credited_from_cpu_switch(void)
 	sa_free(&a);
 }
 
+/*
+ * A switch-out read after the task's switch-in on another CPU (equal timestamps,
+ * or lost events): the task keeps running where it was last switched in.
+ */
+static void test_late_switch_out_keeps_task_running(void)
+{
+	struct sa_analysis a;
+	struct sa_sum s;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 600);
+	sw(&a, 100, 1, 0, R, 600);	/* in on CPU 1 ... */
+	sw(&a, 100, 0, 600, RP, 0);	/* ... before CPU 0's switch-out is read */
+	sa_finish(&a, 300);
+	struct sa_task *t = sa_task_find(&a, 600);
+	CHECK_INT(t->state, SA_RUNNING);
+	CHECK_INT(t->run_ns, 300);
+	CHECK_INT(t->proc->hist[1], 300);
+	sa_sum_proc(&a, t->proc, &s);
+	CHECK(s.parallelism > 0.999 && s.parallelism < 1.001);
+	sa_free(&a);
+}
+
 TK_MAIN(TK_CASE(test_task_states_sum_to_known_times), TK_CASE(test_wakeup_latency_percentiles),
 	TK_CASE(test_process_sums_threads_and_parallelism_is_one),
 	TK_CASE(test_longest_latency_names_the_cpu_holder), TK_CASE(test_cpu_busy_time),
 	TK_CASE(test_window_clips_times_and_counts), TK_CASE(test_parallelism_histogram_two_cpus),
 	TK_CASE(test_exec_starts_a_process), TK_CASE(test_migrations_from_events_or_cpu_changes),
-	TK_CASE(test_first_slice_credited_from_cpu_switch))
+	TK_CASE(test_first_slice_credited_from_cpu_switch),
+	TK_CASE(test_late_switch_out_keeps_task_running))
