@@ -252,7 +252,7 @@ static void sched_wake(struct pb *pb, unsigned field, struct tf_event *e)
 	put_str(pb, 1, e, "comm");
 	put_num(pb, 2, e, "pid");
 	put_num(pb, 3, e, "prio");
-	/* Kernels since 5.x dropped "success": it was always 1. */
+	/* Recent kernels dropped "success" from the event: it was always 1. */
 	pb_int(pb, 4, ex_num(e->event, e->record, "success", &success) ? success : 1);
 	put_num(pb, 5, e, "target_cpu");
 	pb_end(pb);
