@@ -78,8 +78,12 @@ static struct sa_task *task_get(struct sa_analysis *a, int tid, const char *comm
 {
 	struct sa_task *t = tidmap_get(&a->tasks, tid);
 	if (t) {
-		if (comm && *comm && !t->comm[0])
-			set_comm(t->comm, comm);
+		/* Events carry the current comm: it changes at exec and with prctl(PR_SET_NAME). */
+		if (comm && *comm && strncmp(t->comm, comm, SA_COMM - 1) != 0) {
+			snprintf(t->comm, SA_COMM, "%s", comm);
+			if (t->proc && t->proc->pid == tid)
+				memcpy(t->proc->comm, t->comm, SA_COMM);
+		}
 		return t;
 	}
 	t = xcalloc(1, sizeof(*t));
@@ -186,10 +190,18 @@ static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *
 			t->switches++;
 		return;
 	}
-	if (t->state != SA_RUNNING || t->cpu != e->cpu) {
-		/* Not seen starting here: it ran since the CPU's last switch, or the start. */
+	if (t->state != SA_RUNNING && t->state != SA_UNKNOWN) {
+		/*
+		 * Its switch-in is not in the trace although we knew its state: events
+		 * were lost (counted or not).  When it started is unknown: no run time.
+		 */
+		a->gaps++;
+		t->since = e->ts;
+	} else if (t->state != SA_RUNNING || t->cpu != e->cpu) {
+		/* First seen here: it ran since the CPU's last switch, or the start. */
 		t->state = SA_RUNNING;
 		t->since = c->seen ? c->since : a->start;
+		t->proc->running++;	/* task_set_running() below takes it back */
 	}
 	task_account(a, t, e->ts);
 	if (in_window(a, e->ts))
@@ -206,7 +218,8 @@ static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *
 		next = SA_SLEEP;
 	if (next == SA_RUNNABLE && in_window(a, e->ts))
 		t->involuntary++;
-	task_set_running(a, t, false, e->ts);
+	if (t->state == SA_RUNNING)
+		task_set_running(a, t, false, e->ts);
 	t->state = next;
 	t->woken = false;
 }

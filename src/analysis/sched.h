@@ -108,6 +108,7 @@ struct sa_analysis {
 	struct sa_cpu *cpus;
 	int ncpus;
 	unsigned long nevents[SA_EXIT + 1];
+	unsigned long gaps;		/* switch-outs of tasks not seen switched in */
 };
 
 void sa_init(struct sa_analysis *a, uint64_t from, uint64_t to);

@@ -113,6 +113,17 @@ static int choose(struct st_trace *t, const struct st_options *o, struct sel *s,
 		s->why = "the command recorded";
 		return 0;
 	}
+	if (t->command && !t->has[ST_EXEC]) {
+		char name[SA_COMM * 16];
+		st_command_name(t->command, name, sizeof(name));
+		for (struct sa_task *task = t->a.task_list; task; task = task->next)
+			if (strncmp(task->comm, name, SA_COMM - 1) == 0 && task->proc)
+				sel_add(s, task->proc);
+		if (s->n) {
+			s->why = "the tasks named like the command recorded (no exec events)";
+			return 0;
+		}
+	}
 	if (t->pids && sel_pids(t, t->pids, s)) {
 		s->why = "the pids recorded";
 		return 0;
@@ -180,13 +191,17 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 		t->has[ST_WAKEUP] ? "sched_wakeup" : "(none)");
 	for (int i = 0; i < ST_NEVENTS; i++)
 		if (missing(t, i))
-			fprintf(f, "missing sched:%s: %s\n", st_event_names[i], cost[i]);
+			fprintf(f, "missing sched:%s%s: %s\n", i == ST_WAKEUP ? "sched_waking and sched:" : "",
+				st_event_names[i], cost[i]);
 	if (t->follow && strcmp(t->follow, "system") != 0)
 		fputs("note: recorded with -F or -p: only switches involving the traced tasks exist, "
 		      "so per-CPU figures and other tasks are incomplete\n", f);
 	if (t->lost)
 		fprintf(f, "warning: the kernel lost %lld events; figures around them are "
 			"approximate\n", t->lost);
+	if (t->a.gaps)
+		fprintf(f, "warning: %lu switch-outs of tasks whose switch-in is not in the trace "
+			"(events lost); their run time before is not counted\n", t->a.gaps);
 }
 
 static void text_row(FILE *f, const char *label, const struct sa_sum *s)
@@ -415,8 +430,9 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 	js_str(&b, t->use_waking ? "sched_waking" : t->has[ST_WAKEUP] ? "sched_wakeup" : "");
 	sb_add(&b, ",\"follow\":");
 	js_str(&b, t->follow ? t->follow : "");
-	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_events\":[",
-		  !t->follow || !strcmp(t->follow, "system") ? "true" : "false", t->lost);
+	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_switch_ins\":%lu,"
+		  "\"missing_events\":[", !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
+		  t->lost, t->a.gaps);
 	for (int i = 0, k = 0; i < ST_NEVENTS; i++) {
 		if (!missing(t, i))
 			continue;

@@ -158,7 +158,7 @@ static const char *base(const char *s)
 }
 
 /* The command's program name: the first word of the note, without its directory. */
-static void command_name(const char *command, char *buf, size_t len)
+void st_command_name(const char *command, char *buf, size_t len)
 {
 	size_t n = strcspn(command, " "), start = n;
 
@@ -184,7 +184,7 @@ static void match_command(struct loader *l, const struct sa_event *e)
 
 	if (l->t->command_pid || !l->t->command || e->kind != SA_EXEC || l->exact_pid)
 		return;
-	command_name(l->t->command, want, sizeof(want));
+	st_command_name(l->t->command, want, sizeof(want));
 	if (strcmp(base(e->comm), want) == 0)
 		l->t->command_pid = e->pid;
 }

@@ -40,6 +40,9 @@ struct st_trace {
 
 extern const char *const st_event_names[ST_NEVENTS];
 
+/* The program name of a "command=" note: its first word without the directory. */
+void st_command_name(const char *command, char *buf, size_t len);
+
 /* 0, or -1 with a one-line message in err. */
 int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t errlen);
 void st_free(struct st_trace *t);

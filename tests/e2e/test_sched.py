@@ -163,6 +163,34 @@ def perf_agrees(_):
 
 
 @with_env
+def follow_command_says_cpus_incomplete(env):
+    env.record('-F', busy(), '2', '50')
+    text = env.sched()
+    expect('only switches involving the traced tasks exist' in text, 'no -F note: %s' % text)
+    doc = env.sched_json()
+    expect(doc['complete_cpus'] is False and doc['follow'] == 'command', 'json: %r' % doc['follow'])
+    expect(doc['processes'][0]['comm'] == 'busy', 'the command is busy')
+
+
+@with_env
+def switch_only_says_what_is_missing(env):
+    env.record('-e', 'sched:sched_switch', busy(), '2', '50')
+    doc = env.sched_json()
+    expect(set(doc['missing_events']) >= {'sched_wakeup', 'sched_process_exec',
+                                          'sched_process_fork'},
+           'missing: %r' % doc['missing_events'])
+    expect(doc['wakeup_event'] == '', 'wakeup event %r' % doc['wakeup_event'])
+    # No exec events: the command is found by its name; no fork events: each thread alone.
+    names = [p['comm'] for p in doc['processes']]
+    expect(names and all(n == 'busy' for n in names), 'processes %r' % names)
+    expect(sum(p['runtime_ms'] for p in doc['processes']) > 90, 'busy ran 2 x 50 ms')
+    expect(all(p['wakeup_latency_ms']['count'] == 0 for p in doc['processes']), 'latencies')
+    text = env.sched()
+    expect('missing sched:sched_waking and sched:sched_wakeup: no wakeup latencies' in text,
+           'text: %s' % text[:400])
+
+
+@with_env
 def bad_input(env):
     rc, out, err = run([tracekit(), 'sched', '-i', os.path.join(env.dir, 'none.dat')])
     expect(rc != 0 and err.count('\n') == 1 and 'tracekit: sched:' in err, 'missing file: %r' % err)

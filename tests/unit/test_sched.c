@@ -206,7 +206,9 @@ static void test_exec_starts_a_process(void)
 	ev(&a, SA_FORK, 0, 0, 300, 301);
 	struct sa_event e = { .kind = SA_EXEC, .ts = 10, .pid = 301, .comm = "/usr/bin/busy" };
 	sa_feed(&a, &e);
-	ev(&a, SA_FORK, 20, 0, 301, 302);
+	struct sa_event f = { .kind = SA_FORK, .ts = 20, .pid = 301, .pid2 = 302, .comm = "busy",
+			      .comm2 = "busy" };
+	sa_feed(&a, &f);
 	sa_finish(&a, 30);
 	struct sa_proc *p = sa_task_find(&a, 302)->proc;
 	CHECK(p == sa_task_find(&a, 301)->proc);
@@ -216,6 +218,21 @@ static void test_exec_starts_a_process(void)
 	CHECK_STR(sa_task_find(&a, 301)->comm, "busy");
 	CHECK_INT(p->nthreads, 2);
 	CHECK_INT(sa_task_find(&a, 300)->proc->nthreads, 1);
+	sa_free(&a);
+}
+
+/* Events carry the current comm: a task renamed (prctl) shows its new name, and so does its process. */
+static void test_comm_follows_the_events(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 700);
+	struct sa_event e = { .kind = SA_SWITCH, .ts = 10, .pid = 700, .pid2 = 0, .state = S,
+			      .comm = "worker" };
+	sa_feed(&a, &e);
+	sa_finish(&a, 20);
+	CHECK_STR(sa_task_find(&a, 700)->comm, "worker");
+	CHECK_STR(sa_task_find(&a, 700)->proc->comm, "worker");
 	sa_free(&a);
 }
 
@@ -278,10 +295,33 @@ static void test_late_switch_out_keeps_task_running(void)
 	sa_free(&a);
 }
 
+/* A switch-out without its switch-in (lost events): no run time is made up, counts stay even. */
+static void test_switch_out_without_switch_in_is_a_gap(void)
+{
+	struct sa_analysis a;
+	struct sa_sum s;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 800);
+	sw(&a, 100, 0, 800, RP, 900);	/* 800 runnable; 900 runs */
+	sw(&a, 200, 0, 900, S, 0);
+	sw(&a, 400, 0, 800, RP, 0);	/* 800's switch-in was lost */
+	sw(&a, 500, 0, 0, R, 800);
+	sa_finish(&a, 600);
+	struct sa_task *t = sa_task_find(&a, 800);
+	CHECK_INT(a.gaps, 1);
+	CHECK_INT(t->run_ns, 200);	/* 0..100 and 500..600 */
+	CHECK_INT(t->switches, 2);
+	sa_sum_proc(&a, t->proc, &s);
+	CHECK_INT(t->proc->hist[1], 200);
+	CHECK_INT(t->proc->hist[0], 400);
+	sa_free(&a);
+}
+
 TK_MAIN(TK_CASE(test_task_states_sum_to_known_times), TK_CASE(test_wakeup_latency_percentiles),
 	TK_CASE(test_process_sums_threads_and_parallelism_is_one),
 	TK_CASE(test_longest_latency_names_the_cpu_holder), TK_CASE(test_cpu_busy_time),
 	TK_CASE(test_window_clips_times_and_counts), TK_CASE(test_parallelism_histogram_two_cpus),
 	TK_CASE(test_exec_starts_a_process), TK_CASE(test_migrations_from_events_or_cpu_changes),
 	TK_CASE(test_first_slice_credited_from_cpu_switch),
-	TK_CASE(test_late_switch_out_keeps_task_running))
+	TK_CASE(test_late_switch_out_keeps_task_running), TK_CASE(test_comm_follows_the_events),
+	TK_CASE(test_switch_out_without_switch_in_is_a_gap))
