@@ -205,8 +205,11 @@ static int read_all(struct loader *l, const struct st_options *o, char *err, siz
 	int rc;
 
 	while ((rc = tf_reader_next(l->r, &ev, err, errlen)) == 1) {
-		if (ev.ts > to)
+		if (ev.ts > to) {
+			/* The trace goes on past --to: every state seen lasts until then. */
+			last = to;
 			break;
+		}
 		if (ev.missed)
 			l->t->lost += ev.missed > 0 ? ev.missed : 1;
 		last = ev.ts;
