@@ -190,7 +190,7 @@ static void add_note(struct strbuf *sb, const char ***notes, int *n, const char 
 }
 
 static int write_trace(struct ft_session *s, const struct rec_options *o, struct recorder *r,
-		       const char *output, char *err, size_t errlen)
+		       const char *output, pid_t command_pid, char *err, size_t errlen)
 {
 	struct rec_meta rm;
 	if (rec_meta_gather(s, &rm, err, errlen) < 0)
@@ -205,6 +205,10 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 			sb_add(&sb, *a);
 		}
 		add_note(&sb, &notes, &nnotes, "command", sb_str(&sb));
+		/* Which process is the command, so analyses need not guess by name. */
+		char pid[16];
+		snprintf(pid, sizeof(pid), "%d", (int)command_pid);
+		add_note(&sb, &notes, &nnotes, "command_pid", pid);
 	}
 	sb_reset(&sb);
 	for (int i = 0; i < o->npids; i++)
@@ -333,6 +337,7 @@ int rec_run(const struct rec_options *o)
 	}
 
 	status = 0;
+	pid_t command_pid = child.pid;
 	int why = wait_for_end(o, &child, r, &status);
 	ft_tracing_on(s, false, NULL, 0);
 	int e = 0;
@@ -346,7 +351,7 @@ int rec_run(const struct rec_options *o)
 	bool write_failed = rec_stop(r, err, sizeof(err)) < 0;
 	if (write_failed)
 		errmsg("%s", err);
-	if (write_trace(s, o, r, output, err, sizeof(err)) < 0) {
+	if (write_trace(s, o, r, output, command_pid, err, sizeof(err)) < 0) {
 		errmsg("%s (the raw per-CPU data is kept in %s.cpuN)", err, output);
 		rec_free(r, true);
 		r = NULL;
