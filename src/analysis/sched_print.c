@@ -108,7 +108,8 @@ static int choose(struct st_trace *t, const struct st_options *o, struct sel *s,
 		return 0;
 	}
 	struct sa_task *cmd = t->command_pid ? sa_task_find(&t->a, t->command_pid) : NULL;
-	if (cmd && cmd->proc) {
+	/* Without fork events the command's threads are not tied to its pid: names do better. */
+	if (cmd && cmd->proc && t->has[ST_FORK]) {
 		sel_add(s, cmd->proc);
 		s->why = "the command recorded";
 		return 0;
@@ -123,6 +124,11 @@ static int choose(struct st_trace *t, const struct st_options *o, struct sel *s,
 			s->why = "the tasks named like the command recorded (no exec events)";
 			return 0;
 		}
+	}
+	if (cmd && cmd->proc) {
+		sel_add(s, cmd->proc);
+		s->why = "the command recorded";
+		return 0;
 	}
 	if (t->pids && sel_pids(t, t->pids, s)) {
 		s->why = "the pids recorded";
