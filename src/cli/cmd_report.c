@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,19 +45,6 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static int parse_seconds(const char *opt, const char *arg, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(*out) || *out < 0) {
-		errmsg("%s '%s': not a number of seconds (e.g. 10.5)", opt, arg);
-		return -1;
-	}
-	return 0;
-}
 
 /* "1,3": mark those CPUs; *n becomes one past the highest. */
 static int parse_cpus(const char *arg, bool *mask, int *n)
@@ -106,12 +92,12 @@ int cmd_report(int argc, char **argv)
 			o.cpus = cpus;
 			break;
 		case 'f':
-			if (parse_seconds("--from", optarg, &o.from) < 0)
+			if (cli_seconds("--from", optarg, &o.from) < 0)
 				return 2;
 			o.has_from = true;
 			break;
 		case 't':
-			if (parse_seconds("--to", optarg, &o.to) < 0)
+			if (cli_seconds("--to", optarg, &o.to) < 0)
 				return 2;
 			o.has_to = true;
 			break;

@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,19 +43,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_seconds(const char *opt, const char *arg, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(*out) || *out < 0) {
-		errmsg("%s '%s': not a number of seconds (e.g. 10.5)", opt, arg);
-		return -1;
-	}
-	return 0;
-}
-
 static int parse_pid(const char *arg, int *pid)
 {
 	char *end;
@@ -84,12 +70,12 @@ static int parse_args(int argc, char **argv, struct st_options *o)
 			break;
 		case 'c': o->comm = optarg; break;
 		case 'f':
-			if (parse_seconds("--from", optarg, &o->from) < 0)
+			if (cli_seconds("--from", optarg, &o->from) < 0)
 				return -1;
 			o->has_from = true;
 			break;
 		case 't':
-			if (parse_seconds("--to", optarg, &o->to) < 0)
+			if (cli_seconds("--to", optarg, &o->to) < 0)
 				return -1;
 			o->has_to = true;
 			break;

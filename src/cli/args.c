@@ -1,0 +1,20 @@
+/* Option values more than one verb takes, parsed one way with one error message. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "util/die.h"
+
+int cli_seconds(const char *opt, const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(*out) || *out < 0) {
+		errmsg("%s '%s': not a number of seconds (e.g. 10.5)", opt, arg);
+		return -1;
+	}
+	return 0;
+}
