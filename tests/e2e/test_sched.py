@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2elib import (Skip, case, expect, finish, instances_of, main, run, start,  # noqa: E402
+from e2elib import (Fail, Skip, case, expect, finish, instances_of, main, run, start,  # noqa: E402
                     tracefs, tracekit)
 
 OPTIONS = {}
@@ -54,12 +54,20 @@ class Env:
 
 
 def with_env(fn):
+    # These cases measure real scheduling on a shared machine: a run disturbed by something
+    # else gets one more try on a fresh recording, with the same assertions.
     def run_case(_):
-        env = Env()
-        try:
-            fn(env)
-        finally:
-            env.close()
+        for attempt in (1, 2):
+            env = Env()
+            try:
+                fn(env)
+                return
+            except Fail as e:
+                if attempt == 2:
+                    raise
+                print('retrying after: %s' % e)
+            finally:
+                env.close()
     run_case.__name__ = fn.__name__
     return case(run_case)
 
