@@ -89,6 +89,7 @@ static struct sa_task *task_get(struct sa_analysis *a, int tid, const char *comm
 	t = xcalloc(1, sizeof(*t));
 	t->tid = tid;
 	t->cpu = -1;
+	t->ready_cpu = -1;
 	set_comm(t->comm, comm);
 	t->next = a->task_list;
 	a->task_list = t;
@@ -218,6 +219,10 @@ static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *
 		next = SA_SLEEP;
 	if (next == SA_RUNNABLE && in_window(a, e->ts))
 		t->involuntary++;
+	if (next == SA_RUNNABLE) {
+		t->ready_cpu = e->cpu;
+		t->ready_ts = e->ts;
+	}
 	if (t->state == SA_RUNNING)
 		task_set_running(a, t, false, e->ts);
 	t->state = next;
@@ -260,9 +265,50 @@ static void switch_in(struct sa_analysis *a, struct sa_task *t, const struct sa_
 	t->woken = false;
 }
 
+static void on_switch(struct sa_analysis *a, const struct sa_event *e);
+
+/*
+ * Some kernels record no sched_switch when a CPU leaves its idle task (seen on
+ * virtual machines; perf sees the same gap).  The task then shows up on a CPU
+ * we know idle, being switched out or recording an event, with no switch-in.
+ * An idle CPU runs a task as soon as it becomes runnable there, so when we saw
+ * that (wakeup, preemption, migration to this CPU) the switch-in is put there;
+ * otherwise it is put at the event that shows the task, and the run time
+ * before it is unknown (counted, and said).
+ */
+static void infer_switch_in(struct sa_analysis *a, const struct sa_event *e, int pid,
+			    const char *comm)
+{
+	struct sa_cpu *c = cpu_get(a, e->cpu);
+	if (!c->seen || c->curr != 0 || pid <= 0)
+		return;
+	struct sa_task *t = task_get(a, pid, comm);
+	task_attach(a, t);
+	if (t->state == SA_RUNNING && t->cpu >= 0 && t->cpu != e->cpu)
+		return;		/* its switch-out elsewhere is missing too: switch_out() copes */
+	uint64_t at = e->ts;
+	if (t->state == SA_RUNNABLE && t->ready_cpu == e->cpu && t->ready_ts <= e->ts) {
+		at = t->ready_ts > c->since ? t->ready_ts : c->since;
+	} else {
+		a->inferred_late++;
+		task_account(a, t, at);
+		if (t->state == SA_RUNNABLE)	/* how long it waited is not known */
+			t->state = SA_UNKNOWN;
+	}
+	a->inferred++;
+	if (e->cpu >= 0 && e->cpu < 1024)
+		a->inferred_cpus[e->cpu / 64] |= 1ull << (e->cpu % 64);
+	t->woken = false;	/* its wakeup latency is not known */
+	struct sa_event sw = { .kind = SA_SWITCH, .ts = at, .cpu = e->cpu, .pid2 = pid,
+			       .comm2 = t->comm };
+	on_switch(a, &sw);
+}
+
 static void on_switch(struct sa_analysis *a, const struct sa_event *e)
 {
 	struct sa_cpu *c = cpu_get(a, e->cpu);
+	if (e->pid > 0 && c->seen && c->curr == 0)
+		infer_switch_in(a, e, e->pid, e->comm);
 	uint64_t from = c->seen ? c->since : a->start;
 
 	cpu_credit(a, c, e->pid, span(a, from, e->ts));
@@ -295,6 +341,8 @@ static void on_wakeup(struct sa_analysis *a, const struct sa_event *e)
 	t->state = SA_RUNNABLE;
 	t->woken = true;
 	t->since = e->ts;
+	t->ready_cpu = e->cpu2;
+	t->ready_ts = e->ts;
 	if (!t->proc->active)
 		proc_tick(a, t->proc, e->ts);
 }
@@ -343,6 +391,8 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		a->end = e->ts;
 	if (in_window(a, e->ts))
 		a->nevents[e->kind]++;
+	if (e->kind != SA_SWITCH && e->has_cur && e->cur > 0)
+		infer_switch_in(a, e, e->cur, NULL);
 	switch (e->kind) {
 	case SA_SWITCH: on_switch(a, e); break;
 	case SA_WAKEUP:
@@ -352,11 +402,16 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		task_attach(a, t);
 		if (in_window(a, e->ts) && t->cpu != e->cpu2)
 			t->migrations++;
+		if (t->state != SA_RUNNING) {
+			t->ready_cpu = e->cpu2;
+			t->ready_ts = e->ts;
+		}
 		break;
 	}
 	case SA_FORK: on_fork(a, e); break;
 	case SA_EXEC: on_exec(a, e); break;
-	case SA_EXIT: break;
+	case SA_EXIT:
+	case SA_RUNS: break;
 	}
 }
 

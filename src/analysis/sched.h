@@ -27,6 +27,7 @@ enum sa_kind {
 	SA_FORK,	/* pid = parent, pid2 = child, comm2 = child's comm */
 	SA_EXEC,	/* pid, comm = the new program's file name */
 	SA_EXIT,	/* pid */
+	SA_RUNS,	/* any other event: only its cur says who ran on cpu */
 };
 
 struct sa_event {
@@ -36,6 +37,8 @@ struct sa_event {
 	int pid, pid2, cpu2;
 	long state;
 	const char *comm, *comm2;	/* switch: prev/next comm; fork: parent/child */
+	bool has_cur;		/* cur is known (records have it, hand-made events may not) */
+	int cur;		/* the task running on cpu when the event was recorded */
 };
 
 /* prev_state bits as sched_switch reports them. */
@@ -68,6 +71,8 @@ struct sa_task {
 	int cpu;			/* where it runs or last ran; -1 unknown */
 	uint64_t since;			/* start of the current state */
 	bool woken;			/* runnable because of a wakeup, not a preemption */
+	int ready_cpu;			/* where it last became runnable (-1 unknown) ... */
+	uint64_t ready_ts;		/* ... and when: bounds a missing switch-in */
 	uint64_t run_ns, wait_ns, sleep_ns, blocked_ns, max_wait_ns;
 	unsigned long switches, involuntary, migrations;
 	uint64_t *lat;			/* wakeup latencies, ns */
@@ -107,8 +112,11 @@ struct sa_analysis {
 	int nprocs;
 	struct sa_cpu *cpus;
 	int ncpus;
-	unsigned long nevents[SA_EXIT + 1];
+	unsigned long nevents[SA_RUNS + 1];
 	unsigned long gaps;		/* switch-outs of tasks not seen switched in */
+	unsigned long inferred;		/* switch-ins out of idle the kernel did not record */
+	unsigned long inferred_late;	/* ... placed at the first event showing the task */
+	uint64_t inferred_cpus[16];	/* CPUs where they happened: a bitmap of the first 1024 */
 };
 
 void sa_init(struct sa_analysis *a, uint64_t from, uint64_t to);

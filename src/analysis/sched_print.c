@@ -208,6 +208,19 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 	if (t->a.gaps)
 		fprintf(f, "warning: %lu switch-outs of tasks whose switch-in is not in the trace "
 			"(events lost); their run time before is not counted\n", t->a.gaps);
+	if (t->a.inferred) {
+		fprintf(f, "note: the kernel recorded no switch out of idle for %lu switch-ins (CPU",
+			t->a.inferred);
+		for (int c = 0, k = 0; c < 1024; c++)
+			if (t->a.inferred_cpus[c / 64] & (1ull << (c % 64)))
+				fprintf(f, "%s %d", k++ ? "," : "", c);
+		fprintf(f, "); %lu placed where the task became runnable there", t->a.inferred -
+			t->a.inferred_late);
+		if (t->a.inferred_late)
+			fprintf(f, ", %lu at its first event there (run time before unknown, not "
+				"counted)", t->a.inferred_late);
+		fputs("\n", f);
+	}
 }
 
 static void text_row(FILE *f, const char *label, const struct sa_sum *s)
@@ -437,8 +450,9 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 	sb_add(&b, ",\"follow\":");
 	js_str(&b, t->follow ? t->follow : "");
 	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_switch_ins\":%lu,"
+		  "\"inferred_switch_ins\":%lu,\"inferred_switch_ins_unknown_start\":%lu,"
 		  "\"missing_events\":[", !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
-		  t->lost, t->a.gaps);
+		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late);
 	for (int i = 0, k = 0; i < ST_NEVENTS; i++) {
 		if (!missing(t, i))
 			continue;

@@ -109,15 +109,18 @@ static int which(const struct loader *l, int id)
 	return -1;
 }
 
-/* The record as an sa_event; false when the analysis does not use it. */
+/* The record as an sa_event: a sched event's meaning, or just who ran (SA_RUNS). */
 static bool decode(struct loader *l, const struct tf_event *ev, struct sa_event *e)
 {
 	int i = which(l, ev->event->id);
-	if (i < 0 || (i == ST_WAKEUP && l->t->use_waking))
-		return false;
-	struct tep_format_field **f = l->fmt[i].f;
 	const struct tep_record *rec = ev->record;
-	*e = (struct sa_event){ .kind = kinds[i], .ts = ev->ts, .cpu = ev->cpu };
+	/* Every record says who ran on its CPU: that fills switch-ins the kernel did not record. */
+	*e = (struct sa_event){ .kind = SA_RUNS, .ts = ev->ts, .cpu = ev->cpu, .has_cur = true,
+				.cur = tep_data_pid(tf_reader_tep(l->r), (struct tep_record *)rec) };
+	if (i < 0 || (i == ST_WAKEUP && l->t->use_waking))
+		return true;
+	struct tep_format_field **f = l->fmt[i].f;
+	e->kind = kinds[i];
 	e->pid = (int)num(f[0], rec);
 	switch (i) {
 	case ST_SWITCH:

@@ -295,7 +295,10 @@ static void test_late_switch_out_keeps_task_running(void)
 	sa_free(&a);
 }
 
-/* A switch-out without its switch-in (lost events): no run time is made up, counts stay even. */
+/*
+ * A switch-out without its switch-in on a CPU running another task (lost
+ * events): no run time is made up, counts stay even.
+ */
 static void test_switch_out_without_switch_in_is_a_gap(void)
 {
 	struct sa_analysis a;
@@ -303,8 +306,8 @@ static void test_switch_out_without_switch_in_is_a_gap(void)
 	sa_init(&a, 0, 0);
 	sw(&a, 0, 0, 0, R, 800);
 	sw(&a, 100, 0, 800, RP, 900);	/* 800 runnable; 900 runs */
-	sw(&a, 200, 0, 900, S, 0);
-	sw(&a, 400, 0, 800, RP, 0);	/* 800's switch-in was lost */
+	sw(&a, 200, 0, 900, S, 700);
+	sw(&a, 400, 0, 800, RP, 0);	/* 800's switch-in (and 700's switch-out) were lost */
 	sw(&a, 500, 0, 0, R, 800);
 	sa_finish(&a, 600);
 	struct sa_task *t = sa_task_find(&a, 800);
@@ -317,7 +320,84 @@ static void test_switch_out_without_switch_in_is_a_gap(void)
 	sa_free(&a);
 }
 
-TK_MAIN(TK_CASE(test_task_states_sum_to_known_times), TK_CASE(test_wakeup_latency_percentiles),
+static void runs(struct sa_analysis *a, uint64_t ts, int cpu, int cur)
+{
+	struct sa_event e = { .kind = SA_RUNS, .ts = ts, .cpu = cpu, .has_cur = true, .cur = cur };
+	sa_feed(a, &e);
+}
+
+/*
+ * A kernel that records no switch out of idle: a task woken onto the idle CPU
+ * starts there when it was woken; the CPU's idle time stays idle.
+ *     0  idle -> 300 on CPU 1
+ *   100  300 sleeps -> idle
+ *   400  300 woken onto CPU 1 (the idle -> 300 switch is not recorded)
+ *   700  300 sleeps -> idle: it ran 400..700, not 100..700
+ */
+static void test_missing_switch_out_of_idle_starts_at_the_wakeup(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 1, 0, R, 300);
+	sw(&a, 100, 1, 300, S, 0);
+	struct sa_event w = { .kind = SA_WAKEUP, .ts = 400, .cpu = 1, .pid = 300, .cpu2 = 1,
+			      .has_cur = true, .cur = 0 };
+	sa_feed(&a, &w);
+	sw(&a, 700, 1, 300, S, 0);
+	sa_finish(&a, 1000);
+	struct sa_task *t = sa_task_find(&a, 300);
+	CHECK_INT(t->run_ns, 100 + 300);
+	CHECK_INT(t->sleep_ns, 300 + 300);
+	CHECK_INT(t->nlat, 0);		/* when it got the CPU is inferred: no latency */
+	CHECK_INT(a.cpus[1].busy_ns, 400);
+	CHECK_INT(a.inferred, 1);
+	CHECK_INT(a.inferred_late, 0);
+	CHECK_INT(a.gaps, 0);
+	CHECK(a.inferred_cpus[0] == 2);
+	sa_free(&a);
+}
+
+/* Woken onto another CPU, then seen on this one: it ran from the first record it made here. */
+static void test_missing_switch_out_of_idle_without_wakeup_starts_at_first_record(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 1, 0, R, 300);
+	sw(&a, 100, 1, 300, S, 0);
+	struct sa_event w = { .kind = SA_WAKEUP, .ts = 200, .cpu = 0, .pid = 300, .cpu2 = 0 };
+	sa_feed(&a, &w);
+	runs(&a, 500, 1, 300);		/* e.g. a syscall event by 300 on CPU 1 */
+	runs(&a, 600, 1, 300);
+	sw(&a, 700, 1, 300, S, 0);
+	sa_finish(&a, 700);
+	struct sa_task *t = sa_task_find(&a, 300);
+	CHECK_INT(t->run_ns, 100 + 200);
+	CHECK_INT(t->max_wait_ns, 0);	/* 200..500 is not known to be a wait */
+	CHECK_INT(a.cpus[1].busy_ns, 300);
+	CHECK_INT(a.inferred, 1);
+	CHECK_INT(a.inferred_late, 1);
+	sa_free(&a);
+}
+
+/* Hand-made events that do not say who ran infer nothing. */
+static void test_events_without_current_task_infer_nothing(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 1, 0, R, 300);
+	sw(&a, 100, 1, 300, S, 0);
+	struct sa_event e = { .kind = SA_RUNS, .ts = 300, .cpu = 1, .cur = 300 };
+	sa_feed(&a, &e);
+	sa_finish(&a, 400);
+	CHECK_INT(a.inferred, 0);
+	CHECK_INT(sa_task_find(&a, 300)->run_ns, 100);
+	sa_free(&a);
+}
+
+TK_MAIN(TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
+	TK_CASE(test_missing_switch_out_of_idle_without_wakeup_starts_at_first_record),
+	TK_CASE(test_events_without_current_task_infer_nothing),
+	TK_CASE(test_task_states_sum_to_known_times), TK_CASE(test_wakeup_latency_percentiles),
 	TK_CASE(test_process_sums_threads_and_parallelism_is_one),
 	TK_CASE(test_longest_latency_names_the_cpu_holder), TK_CASE(test_cpu_busy_time),
 	TK_CASE(test_window_clips_times_and_counts), TK_CASE(test_parallelism_histogram_two_cpus),
