@@ -280,15 +280,18 @@ static void infer_switch_in(struct sa_analysis *a, const struct sa_event *e, int
 			    const char *comm)
 {
 	struct sa_cpu *c = cpu_get(a, e->cpu);
-	if (!c->seen || c->curr != 0 || pid <= 0)
+	if ((c->seen && c->curr != 0) || pid <= 0)
 		return;
 	struct sa_task *t = task_get(a, pid, comm);
 	task_attach(a, t);
 	if (t->state == SA_RUNNING && t->cpu >= 0 && t->cpu != e->cpu)
 		return;		/* its switch-out elsewhere is missing too: switch_out() copes */
+	if (!c->seen && t->state == SA_UNKNOWN)
+		return;		/* running since the start, for all we know: switch_out() says so */
 	uint64_t at = e->ts;
 	if (t->state == SA_RUNNABLE && t->ready_cpu == e->cpu && t->ready_ts <= e->ts) {
-		at = t->ready_ts > c->since ? t->ready_ts : c->since;
+		/* No switch seen on the CPU yet: it was idle too, or the switch would be here. */
+		at = c->seen && c->since > t->ready_ts ? c->since : t->ready_ts;
 	} else {
 		a->inferred_late++;
 		task_account(a, t, at);
@@ -307,7 +310,7 @@ static void infer_switch_in(struct sa_analysis *a, const struct sa_event *e, int
 static void on_switch(struct sa_analysis *a, const struct sa_event *e)
 {
 	struct sa_cpu *c = cpu_get(a, e->cpu);
-	if (e->pid > 0 && c->seen && c->curr == 0)
+	if (e->pid > 0 && (!c->seen || c->curr == 0))
 		infer_switch_in(a, e, e->pid, e->comm);
 	uint64_t from = c->seen ? c->since : a->start;
 

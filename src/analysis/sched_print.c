@@ -209,8 +209,8 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 		fprintf(f, "warning: %lu switch-outs of tasks whose switch-in is not in the trace "
 			"(events lost); their run time before is not counted\n", t->a.gaps);
 	if (t->a.inferred) {
-		fprintf(f, "note: the kernel recorded no switch out of idle for %lu switch-ins (CPU",
-			t->a.inferred);
+		fprintf(f, "note: the kernel recorded no switch out of idle for %lu switch-in%s (CPU",
+			t->a.inferred, t->a.inferred == 1 ? "" : "s");
 		for (int c = 0, k = 0; c < 1024; c++)
 			if (t->a.inferred_cpus[c / 64] & (1ull << (c % 64)))
 				fprintf(f, "%s %d", k++ ? "," : "", c);

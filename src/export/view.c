@@ -22,6 +22,8 @@
 
 #include "export/view.h"
 #include "export/view_assets.h"
+#include "analysis/sched_trace.h"
+#include "syscalls/table.h"
 #include "tracefile/reader.h"
 #include "util/die.h"
 #include "util/strbuf.h"
@@ -39,9 +41,15 @@ struct task {
 	uint64_t runtime;
 	bool interest;
 	struct strbuf spans;	/* "start,end,state," for this task, relative ns */
+	int ready_cpu;		/* where it last became runnable, -1 unknown, ... */
+	uint64_t ready_ts;	/* ... and when: places a switch-in the kernel left out */
+	long sys_nr;		/* the syscall it is in, -1 none */
+	uint64_t sys_since;
+	struct strbuf sys;	/* "start,end,nr," syscall spans, relative ns */
 };
 
 struct cpu_lane {
+	bool seen;		/* a switch was seen: pid is known */
 	int pid;		/* running now, 0 for idle */
 	uint64_t since;
 	uint64_t *busy;		/* OV_BINS bins of busy ns */
@@ -60,6 +68,9 @@ struct view {
 	int *type_of;		/* event id -> index in types, -1 unseen */
 	int ntype_of;
 	struct strbuf types, events, cpu_spans;
+	struct strbuf scratch;
+	bool sys_used[1024];	/* syscall numbers that have spans: their names go in the page */
+	long inferred;		/* switch-ins out of idle the kernel did not record */
 	int ntypes;
 	const char *root_comm;	/* basename of the recorded command, or NULL */
 	bool have_pids, have_root;
@@ -96,6 +107,8 @@ static struct task *task_get(struct view *v, int pid)
 		return t;
 	t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
+	t->ready_cpu = -1;
+	t->sys_nr = -1;
 	const char *comm = tep_data_comm_from_pid(v->tep, pid);
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "<...>");
 	tidmap_put(&v->tasks, pid, t);
@@ -159,6 +172,7 @@ static void cpu_switch(struct view *v, int cpu, int next, uint64_t ts)
 	}
 	c->pid = next;
 	c->since = ts;
+	c->seen = true;
 }
 
 static long long field_num(struct tf_event *e, const char *name)
@@ -239,6 +253,24 @@ static int type_index(struct view *v, struct tep_event *ev)
 	return v->ntypes++;
 }
 
+/* A fixed array of numbers (sys_enter's args) as "(1, 7ffd2a10, ...)", hex like trace-cmd. */
+static bool array_str(struct tf_event *e, struct tep_format_field *f, struct strbuf *out)
+{
+	int esz = f->elementsize, n = f->arraylen;
+
+	if (esz <= 0 || esz > 8 || n <= 0 || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
+	    f->offset + esz * n > e->record->size)
+		return false;
+	sb_reset(out);
+	sb_addc(out, '(');
+	for (int i = 0; i < n; i++)
+		sb_printf(out, "%s%llx", i ? ", " : "",
+			  tep_read_number(e->event->tep, (char *)e->record->data + f->offset + i * esz,
+					  esz));
+	sb_addc(out, ')');
+	return true;
+}
+
 static void emit_event(struct view *v, struct tf_event *e, int pid)
 {
 	struct strbuf *sb = &v->events;
@@ -260,6 +292,8 @@ static void emit_event(struct view *v, struct tf_event *e, int pid)
 				sb_printf(sb, "%lld", (long long)val);
 			else
 				sb_printf(sb, "%llu", val);
+		} else if ((f->flags & TEP_FIELD_IS_ARRAY) && array_str(e, f, &v->scratch)) {
+			vw_json_str(sb, sb_str(&v->scratch), v->scratch.len);
 		} else {
 			sb_add(sb, "null");
 		}
@@ -280,6 +314,10 @@ static void on_switch(struct view *v, struct tf_event *e)
 	/* prev_state 0 is TASK_RUNNING: preempted, so still runnable. */
 	int st = (pstate & 0xff) == 0 ? ST_RUNNABLE : (pstate & 2) ? ST_BLOCKED : ST_SLEEPING;
 	task_state(v, p, st, e->ts);
+	if (p && st == ST_RUNNABLE) {
+		p->ready_cpu = e->cpu;
+		p->ready_ts = e->ts;
+	}
 	task_state(v, n, ST_RUNNING, e->ts);
 	if (e->cpu >= 0 && e->cpu < v->ncpus)
 		cpu_switch(v, e->cpu, next > 0 ? next : 0, e->ts);
@@ -291,8 +329,69 @@ static void on_wake(struct view *v, struct tf_event *e)
 	struct task *t = task_get(v, (int)field_num(e, "pid"));
 
 	task_set_comm(t, comm_field(e, "comm", buf));
-	if (t && t->state != ST_RUNNING)
+	if (t && t->state != ST_RUNNING) {
+		if (t->state != ST_RUNNABLE) {
+			t->ready_cpu = (int)field_num(e, "target_cpu");
+			t->ready_ts = e->ts;
+		}
 		task_state(v, t, ST_RUNNABLE, e->ts);
+	}
+}
+
+static void on_migrate(struct view *v, struct tf_event *e)
+{
+	struct task *t = task_get(v, (int)field_num(e, "pid"));
+
+	if (t && t->state != ST_RUNNING) {
+		t->ready_cpu = (int)field_num(e, "dest_cpu");
+		t->ready_ts = e->ts;
+	}
+}
+
+/*
+ * Some kernels record no sched_switch out of a CPU's idle task (see docs/sched.md):
+ * a task recording an event on a CPU last seen going idle got there unseen.  It
+ * started when it became runnable on that CPU if the trace shows it, else now.
+ */
+static void infer_switch_in(struct view *v, struct tf_event *e, int pid)
+{
+	if (pid <= 0 || e->cpu < 0 || e->cpu >= v->ncpus)
+		return;
+	struct cpu_lane *c = &v->cpus[e->cpu];
+	if (c->seen && c->pid != 0)
+		return;
+	struct task *t = task_get(v, pid);
+	if (!t || t->state == ST_RUNNING || (!c->seen && t->state == ST_UNKNOWN))
+		return;
+	uint64_t at = e->ts;
+	if (t->state == ST_RUNNABLE && t->ready_cpu == e->cpu && t->ready_ts <= e->ts)
+		at = c->seen && c->since > t->ready_ts ? c->since : t->ready_ts;
+	task_state(v, t, ST_RUNNING, at);
+	cpu_switch(v, e->cpu, pid, at);
+	v->inferred++;
+}
+
+/* raw_syscalls:sys_enter/exit (id) or syscalls:sys_enter_NAME/exit_NAME (__syscall_nr). */
+static void on_syscall(struct view *v, struct tf_event *e, int pid, bool enter)
+{
+	struct task *t = task_get(v, pid);
+	if (!t)
+		return;
+	long long nr = field_num(e, "id");
+	if (nr < 0)
+		nr = field_num(e, "__syscall_nr");
+	if (enter) {
+		t->sys_nr = nr;
+		t->sys_since = e->ts;
+		return;
+	}
+	/* Kept for every task: which ones get lanes is known only at the end. */
+	if (t->sys_nr >= 0 && t->sys_nr == nr && !v->full && nr < 1024) {
+		sb_printf(&t->sys, "%llu,%llu,%lld,", (unsigned long long)(t->sys_since - v->t0),
+			  (unsigned long long)(e->ts - v->t0), nr);
+		v->sys_used[nr] = true;
+	}
+	t->sys_nr = -1;
 }
 
 static void on_fork(struct view *v, struct tf_event *e)
@@ -341,12 +440,18 @@ static void on_event(struct view *v, struct tf_event *e)
 		emit_event(v, e, pid);
 	if (!e->event)
 		return;
+	infer_switch_in(v, e, pid);
 	const char *name = e->event->name;
-	if (!strcmp(name, "sched_switch"))
+	if (strstr(e->event->system, "syscalls") &&
+	    (!strncmp(name, "sys_enter", 9) || !strncmp(name, "sys_exit", 8)))
+		on_syscall(v, e, pid, name[4] == 'e' && name[5] == 'n');
+	else if (!strcmp(name, "sched_switch"))
 		on_switch(v, e);
 	else if (!strcmp(name, "sched_waking") || !strcmp(name, "sched_wakeup") ||
 		 !strcmp(name, "sched_wakeup_new"))
 		on_wake(v, e);
+	else if (!strcmp(name, "sched_migrate_task"))
+		on_migrate(v, e);
 	else if (!strcmp(name, "sched_process_fork"))
 		on_fork(v, e);
 	else if (!strcmp(name, "sched_process_exec"))
@@ -414,7 +519,7 @@ static void pick_busiest(struct view *v)
 	free(all);
 }
 
-static void finish(struct view *v, FILE *out, const char *meta)
+static void finish(struct view *v, FILE *out, const char *meta, const char *sched_text)
 {
 	uint64_t end = v->last;
 	bool any = false;
@@ -448,8 +553,26 @@ static void finish(struct view *v, FILE *out, const char *meta)
 		sb_truncate(&t->spans, t->spans.len ? t->spans.len - 1 : 0);
 		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->spans));
 	}
+	fprintf(out, "%s},\n\"sysSpans\":{", sb_str(&sb));
+	sb_reset(&sb);
+	tidmap_foreach(&v->tasks, s) {
+		struct task *t = s->val;
+		if (!t->interest || !t->sys.len)
+			continue;
+		sb_truncate(&t->sys, t->sys.len - 1);
+		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->sys));
+	}
+	fprintf(out, "%s},\n\"sysNames\":{", sb_str(&sb));
+	for (int nr = 0, k = 0; nr < 1024; nr++) {
+		const struct sc_entry *se = v->sys_used[nr] ? sc_by_nr(nr) : NULL;
+		if (v->sys_used[nr])
+			fprintf(out, "%s\"%d\":\"%s\"", k++ ? "," : "", nr,
+				se && se->name ? se->name : "?");
+	}
+	fprintf(out, "},\n\"inferredSwitchIns\":%ld,\n\"sched\":", v->inferred);
+	fputs(sched_text ? sched_text : "\"\"", out);
 	sb_truncate(&v->cpu_spans, v->cpu_spans.len ? v->cpu_spans.len - 1 : 0);
-	fprintf(out, "%s},\n\"cpuSpans\":[%s],\n\"overview\":{\"bin\":%llu,\"busy\":[", sb_str(&sb),
+	fprintf(out, ",\n\"cpuSpans\":[%s],\n\"overview\":{\"bin\":%llu,\"busy\":[",
 		sb_str(&v->cpu_spans), (unsigned long long)v->bin_ns);
 	for (int c = 0; c < v->ncpus; c++) {
 		fputs(c ? ",[" : "[", out);
@@ -463,7 +586,7 @@ static void finish(struct view *v, FILE *out, const char *meta)
 	sb_free(&sb);
 }
 
-static void write_page(FILE *out, struct view *v, const char *meta)
+static void write_page(FILE *out, struct view *v, const char *meta, const char *sched_text)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -471,7 +594,7 @@ static void write_page(FILE *out, struct view *v, const char *meta)
 	      "<title>tracekit view</title>\n<style>\n", out);
 	fputs(vw_asset_timeline_css, out);
 	fputs("</style></head>\n<body>\n<script type=\"application/json\" id=\"tk-data\">\n", out);
-	finish(v, out, meta);
+	finish(v, out, meta, sched_text);
 	fputs("\n</script>\n<script>\n", out);
 	fputs(vw_asset_timeline_js, out);
 	fputs("</script>\n</body></html>\n", out);
@@ -482,6 +605,7 @@ static void view_free(struct view *v)
 	tidmap_foreach(&v->tasks, s) {
 		struct task *t = s->val;
 		sb_free(&t->spans);
+		sb_free(&t->sys);
 		free(t);
 	}
 	tidmap_free(&v->tasks);
@@ -492,6 +616,31 @@ static void view_free(struct view *v)
 	sb_free(&v->types);
 	sb_free(&v->events);
 	sb_free(&v->cpu_spans);
+	sb_free(&v->scratch);
+}
+
+/*
+ * What `tracekit sched` prints for the file, as a JSON string for the page (the
+ * same story as the timeline, in numbers), or why there is none.
+ */
+static char *sched_summary(const char *input)
+{
+	struct st_options o = { .input = input };
+	struct st_trace t;
+	char err[512] = "", *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	if (st_load(&t, &o, err, sizeof(err)) < 0 || st_print(&t, &o, f, err, sizeof(err)) < 0)
+		fprintf(f, "no scheduling summary: %s\n", err);
+	st_free(&t);
+	fclose(f);
+	struct strbuf sb = STRBUF_INIT;
+	vw_json_str(&sb, text, len);
+	free(text);
+	return sb.buf;	/* the caller frees it */
 }
 
 int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen)
@@ -526,7 +675,9 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 		snprintf(err, errlen, "%s: no events in the trace", o->input);
 		goto out;
 	}
-	write_page(out, &v, sb_str(&meta));
+	char *sched = sched_summary(o->input);
+	write_page(out, &v, sb_str(&meta), sched);
+	free(sched);
 	rc = 0;
 out:
 	free(root);

@@ -135,6 +135,29 @@ def view_threads(_):
         expect(re.search(r'A \d+\.\d{6}\s+B \d+\.\d{6}\s+\u0394 ', seen['markers']),
                'markers: %r' % seen['markers'])
         expect(os.path.getsize(shot) > 10000, 'screenshot %s is too small' % shot)
+        # The page carries tracekit sched's summary of the same file.
+        rc, text, err = run([tracekit(), 'sched', '-i', dat])
+        expect(rc == 0, 'sched failed: %s' % err)
+        expect(first['sched'] and 'process threads' in first['sched'] and
+               first['sched'].strip() == text.strip(),
+               'page summary differs from tracekit sched:\n%s\n---\n%s' % (first['sched'], text))
+    finally:
+        env.close()
+
+
+@case
+def view_syscall_spans(_):
+    """Recorded with syscalls: task lanes carry them as spans, named when hovered."""
+    env = Env()
+    try:
+        dat = env.record(['-e', 'sched', '-e', 'raw_syscalls',
+                          os.path.join(OPTIONS['progs'], 'threads')])
+        html = env.view(dat)
+        seen = browser(html)
+        expect(seen['initial']['sys_spans'] > 0, 'no syscall spans on the page')
+        hover = seen.get('sys_hover')
+        expect(hover and ('in %s()' % hover['name']) in hover['tip'],
+               'hovering a syscall span shows %r' % hover)
     finally:
         env.close()
 

@@ -42,6 +42,8 @@ try {
 			markup: document.querySelectorAll('b, i, img, svg, iframe').length,
 			markers: document.getElementById('markers').textContent,
 			range: document.getElementById('range').textContent,
+			sched: (document.querySelector('#sched pre') || {}).textContent || null,
+			sys_spans: Object.values(v.data.sysSpans || {}).reduce((n, a) => n + a.length / 3, 0),
 		};
 	});
 	out.initial = await st();
@@ -101,6 +103,32 @@ try {
 		await page.mouse.click(box.x + hit.x + 200, box.y + hit.y);
 		await page.keyboard.up('Shift');
 		out.markers = (await st()).markers;
+	}
+
+	// Hover the longest syscall span of the first task lane that has one: the tip names it.
+	const sys = await page.evaluate(() => {
+		const v = window.tracekitView, d = v.data;
+		const lanes = v.lanes;
+		for (let li = 0; li < lanes.length; li++) {
+			if (lanes[li].kind !== 'task')
+				continue;
+			const pid = Number(lanes[li].label.split(' ').pop()), sp = (d.sysSpans || {})[pid];
+			if (!sp || !sp.length)
+				continue;
+			let best = 0;
+			for (let i = 0; i + 2 < sp.length; i += 3)
+				if (sp[i + 1] - sp[i] > sp[best + 1] - sp[best])
+					best = i;
+			v.setView(sp[best], sp[best + 1]);
+			return { x: v.xOf((sp[best] + sp[best + 1]) / 2), y: v.laneY(li) + 19,
+				name: d.sysNames[sp[best + 2]] };
+		}
+		return null;
+	});
+	if (sys) {
+		await page.mouse.move(box.x + sys.x, box.y + sys.y);
+		await page.waitForTimeout(100);
+		out.sys_hover = { name: sys.name, tip: await page.locator('#tip').textContent() };
 	}
 
 	const shot = opt('--screenshot');

@@ -379,6 +379,25 @@ static void test_missing_switch_out_of_idle_without_wakeup_starts_at_first_recor
 	sa_free(&a);
 }
 
+/* A new task placed on a CPU with no switch seen yet: it ran from when it was placed there. */
+static void test_first_switch_on_a_cpu_missing_starts_at_the_wakeup(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 100);
+	struct sa_event w = { .kind = SA_WAKEUP_NEW, .ts = 50, .cpu = 0, .pid = 101, .cpu2 = 1,
+			      .has_cur = true, .cur = 100 };
+	sa_feed(&a, &w);
+	runs(&a, 80, 1, 101);
+	sw(&a, 250, 1, 101, S, 0);
+	sa_finish(&a, 300);
+	CHECK_INT(sa_task_find(&a, 101)->run_ns, 200);
+	CHECK_INT(a.cpus[1].busy_ns, 200);
+	CHECK_INT(a.gaps, 0);
+	CHECK_INT(a.inferred, 1);
+	sa_free(&a);
+}
+
 /* Hand-made events that do not say who ran infer nothing. */
 static void test_events_without_current_task_infer_nothing(void)
 {
@@ -397,6 +416,7 @@ static void test_events_without_current_task_infer_nothing(void)
 TK_MAIN(TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
 	TK_CASE(test_missing_switch_out_of_idle_without_wakeup_starts_at_first_record),
 	TK_CASE(test_events_without_current_task_infer_nothing),
+	TK_CASE(test_first_switch_on_a_cpu_missing_starts_at_the_wakeup),
 	TK_CASE(test_task_states_sum_to_known_times), TK_CASE(test_wakeup_latency_percentiles),
 	TK_CASE(test_process_sums_threads_and_parallelism_is_one),
 	TK_CASE(test_longest_latency_names_the_cpu_holder), TK_CASE(test_cpu_busy_time),

@@ -16,6 +16,7 @@
 	const LABEL_W = 150, AXIS_H = 26, LANE_H = 22, TICK_H = 5, ROW_H = 18;
 	const STATES = ['', 'running', 'runnable', 'sleeping', 'blocked'];
 	const STATE_COL = ['', '#38a169', '#e53e3e', '#cbd5e0', '#ed8936'];
+	const SYS_COL = '#2b6cb0';
 
 	function el(tag, attrs, text) {
 		const e = document.createElement(tag);
@@ -31,6 +32,7 @@
 	for (const t of D.tasks)
 		comm.set(t[0], t[1]);
 	const commOf = (pid) => pid === 0 ? '<idle>' : (comm.get(pid) || '<...>');
+	const sysName = (nr) => (D.sysNames || {})[nr] || ('syscall_' + nr);
 	const types = D.types.map((t) => ({ name: t[0], short: t[0].split(':').pop(), fields: t[1] }));
 	const ev = D.events;
 	const t0 = D.t0, end = Math.max(D.end, 1);
@@ -84,6 +86,13 @@
 		}
 		const lane = spanLane(s, e, v);
 		lane.kind = 'task'; lane.pid = t[0]; lane.label = t[1] + ' ' + t[0];
+		/* Syscalls (when they were recorded): a strip under the state bar. */
+		const sy = (D.sysSpans || {})[t[0]] || [];
+		const ss = [], se = [], sv = [];
+		for (let i = 0; i + 2 < sy.length; i += 3) {
+			ss.push(sy[i]); se.push(sy[i + 1]); sv.push(sy[i + 2]);
+		}
+		lane.sys = spanLane(ss, se, sv);
 		taskLanes.push(lane);
 	}
 	taskLanes.sort((a, b) => a.pid - b.pid);
@@ -141,7 +150,16 @@
 		sw.style.background = STATE_COL[s];
 		legend.append(sw, STATES[s]);
 	}
+	if (taskLanes.some((l) => l.sys.starts.length)) {
+		const sw = el('span', { class: 'sw' });
+		sw.style.background = SYS_COL;
+		legend.append(sw, 'in a syscall (strip under the state)');
+	}
 	legend.append(' \u2014 CPU lanes: one colour per task, idle blank; ticks: events');
+	if (D.inferredSwitchIns)
+		legend.append(' \u2014 ' + D.inferredSwitchIns + (D.inferredSwitchIns === 1 ?
+			' switch-in out of idle was' : ' switch-ins out of idle were') + ' not recorded ' +
+			'by the kernel: placed at the wakeup or the first event');
 	const bottom = el('div', { id: 'bottom' });
 	const listPane = el('div', { id: 'list-pane' });
 	const searchRow = el('div', { id: 'search-row' });
@@ -156,7 +174,11 @@
 	const details = el('div', { id: 'details' });
 	details.append(el('h2', {}, 'Event'), el('div', {}, 'click an event in the list or the timeline'));
 	bottom.append(listPane, details);
-	document.body.append(header, notice, toolbar, wrap, legend, bottom);
+	/* The numbers behind the picture: what `tracekit sched` prints for this file. */
+	const schedBox = el('details', { id: 'sched', open: '' });
+	schedBox.append(el('summary', {}, 'Scheduling summary (tracekit sched)'),
+		el('pre', {}, D.sched || ''));
+	document.body.append(header, notice, toolbar, wrap, legend, bottom, schedBox);
 
 	/* ---- formatting ---- */
 	function fmtTs(t) {	/* trace-cmd's seconds with microseconds */
@@ -306,7 +328,8 @@
 				drawSpans(lane, y + 2, LANE_H - TICK_H - 4, (pid) => pid ? colour(pid) : null);
 				drawTicks(lane, y + LANE_H - TICK_H - 1);
 			} else if (lane.kind === 'task') {
-				drawSpans(lane, y + 4, LANE_H - 8, (s) => STATE_COL[s] || null);
+				drawSpans(lane, y + 3, LANE_H - 10, (s) => STATE_COL[s] || null);
+				drawSpans(lane.sys, y + LANE_H - 6, 4, () => SYS_COL);
 			} else {
 				drawOverview(lane.cpu, y + 2, LANE_H - 4);
 			}
@@ -368,11 +391,15 @@
 			const k = Math.floor(t / D.overview.bin);
 			return 'CPU ' + lane.cpu + ' busy ' + ((D.overview.busy[lane.cpu][k] || 0) / 10) + '% at ' + fmtTs(t);
 		}
+		const sc = lane.sys ? spanAt(lane.sys, t) : -1;
+		const inSys = sc < 0 ? '' : '\nin ' + sysName(lane.sys.vals[sc]) + '() ' +
+			fmtTs(lane.sys.starts[sc]) + ' \u2013 ' + fmtTs(lane.sys.ends[sc]) + ' (' +
+			fmtDur(lane.sys.ends[sc] - lane.sys.starts[sc]) + ')';
 		if (s < 0)
-			return fmtTs(t) + (lane.kind === 'cpu' ? '  idle' : '');
+			return fmtTs(t) + (lane.kind === 'cpu' ? '  idle' : '') + inSys;
 		const what = lane.kind === 'cpu' ? commOf(lane.vals[s]) + '-' + lane.vals[s] : STATES[lane.vals[s]];
 		return lane.label + ': ' + what + '\n' + fmtTs(lane.starts[s]) + ' \u2013 ' +
-			fmtTs(lane.ends[s]) + ' (' + fmtDur(lane.ends[s] - lane.starts[s]) + ')';
+			fmtTs(lane.ends[s]) + ' (' + fmtDur(lane.ends[s] - lane.starts[s]) + ')' + inSys;
 	}
 
 	/* ---- details and list ---- */
