@@ -90,6 +90,8 @@ static struct sa_task *task_get(struct sa_analysis *a, int tid, const char *comm
 	t->tid = tid;
 	t->cpu = -1;
 	t->ready_cpu = -1;
+	t->sys_nr = SA_WHY_NOSYS;
+	t->sleep_nr = SA_WHY_UNTRACED;
 	set_comm(t->comm, comm);
 	t->next = a->task_list;
 	a->task_list = t;
@@ -129,6 +131,11 @@ static void task_account(struct sa_analysis *a, struct sa_task *t, uint64_t ts)
 {
 	uint64_t d = span(a, t->since, ts);
 
+	if ((t->state == SA_SLEEP || t->state == SA_BLOCKED) && t->proc) {
+		struct sa_why w = { .kind = SA_WHY_SLEEP, .nr = t->sleep_nr, .addr = t->sleep_addr,
+				    .ns = d };
+		sa_why_add(t->proc, &w);
+	}
 	switch (t->state) {
 	case SA_RUNNING: t->run_ns += d; break;
 	case SA_RUNNABLE: t->wait_ns += d; break;
@@ -227,6 +234,10 @@ static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *
 		task_set_running(a, t, false, e->ts);
 	t->state = next;
 	t->woken = false;
+	if (next == SA_SLEEP || next == SA_BLOCKED) {
+		t->sleep_nr = a->syscalls ? t->sys_nr : SA_WHY_UNTRACED;
+		t->sleep_addr = sa_why_is_futex(t->sys_nr) ? t->sys_arg : 0;
+	}
 }
 
 static void record_latency(struct sa_analysis *a, struct sa_task *t, const struct sa_event *e,
@@ -246,6 +257,9 @@ static void record_latency(struct sa_analysis *a, struct sa_task *t, const struc
 static void switch_in(struct sa_analysis *a, struct sa_task *t, const struct sa_event *e)
 {
 	if (t->state == SA_RUNNABLE) {
+		struct sa_why why = { .kind = SA_WHY_WAIT, .holder = e->pid,
+				      .ns = span(a, t->since, e->ts) };
+		sa_why_add(t->proc, &why);
 		uint64_t w = e->ts - t->since;
 		if (in_window(a, e->ts) && t->since >= a->start) {
 			if (w > t->max_wait_ns)
@@ -392,6 +406,8 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 	}
 	if (e->ts > a->end)
 		a->end = e->ts;
+	if (e->kind >= SA_NKINDS)
+		return;
 	if (in_window(a, e->ts))
 		a->nevents[e->kind]++;
 	if (e->kind != SA_SWITCH && e->has_cur && e->cur > 0)
@@ -413,8 +429,18 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 	}
 	case SA_FORK: on_fork(a, e); break;
 	case SA_EXEC: on_exec(a, e); break;
+	case SA_SYS_ENTER:
+	case SA_SYS_EXIT: {
+		struct sa_task *t = task_get(a, e->pid, NULL);
+		task_attach(a, t);
+		t->sys_nr = e->kind == SA_SYS_ENTER ? e->state : SA_WHY_NOSYS;
+		t->sys_arg = e->arg;
+		a->syscalls = true;
+		break;
+	}
 	case SA_EXIT:
-	case SA_RUNS: break;
+	case SA_RUNS:
+	case SA_NKINDS: break;
 	}
 }
 
@@ -449,6 +475,7 @@ void sa_free(struct sa_analysis *a)
 	}
 	for (struct sa_proc *p = a->proc_list, *n; p; p = n) {
 		n = p->next;
+		free(p->why);
 		free(p);
 	}
 	for (int i = 0; i < a->ncpus; i++) {

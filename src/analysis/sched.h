@@ -28,6 +28,9 @@ enum sa_kind {
 	SA_EXEC,	/* pid, comm = the new program's file name */
 	SA_EXIT,	/* pid */
 	SA_RUNS,	/* any other event: only its cur says who ran on cpu */
+	SA_SYS_ENTER,	/* pid enters syscall nr (in state), arg = its first argument */
+	SA_SYS_EXIT,	/* pid leaves syscall nr (in state) */
+	SA_NKINDS
 };
 
 struct sa_event {
@@ -37,6 +40,7 @@ struct sa_event {
 	int pid, pid2, cpu2;
 	long state;
 	const char *comm, *comm2;	/* switch: prev/next comm; fork: parent/child */
+	uint64_t arg;
 	bool has_cur;		/* cur is known (records have it, hand-made events may not) */
 	int cur;		/* the task running on cpu when the event was recorded */
 };
@@ -63,6 +67,24 @@ struct sa_lat {
 
 struct sa_proc;
 
+/*
+ * Why a process's threads were not on a CPU: each wait for a CPU is charged to
+ * the task that held the CPU the thread then got, each sleep or block to the
+ * syscall it happened in (and a futex to its word, which names the lock).
+ */
+enum sa_why_kind { SA_WHY_WAIT, SA_WHY_SLEEP };
+#define SA_WHY_NOSYS (-1)	/* slept outside any traced syscall (page fault, preemption...) */
+#define SA_WHY_UNTRACED (-2)	/* syscalls were not recorded */
+#define SA_WHY_MAX 512		/* causes kept per process; the rest add up in "other" */
+
+struct sa_why {
+	enum sa_why_kind kind;
+	int holder;			/* WAIT: the task on the CPU before (0: idle, -1: other) */
+	long nr;			/* SLEEP: syscall number or SA_WHY_* (-3: other) */
+	uint64_t addr;			/* SLEEP in futex: the futex word */
+	uint64_t ns;
+};
+
 struct sa_task {
 	int tid;
 	char comm[SA_COMM];
@@ -78,6 +100,10 @@ struct sa_task {
 	uint64_t *lat;			/* wakeup latencies, ns */
 	size_t nlat, caplat;
 	uint64_t cpus[16];		/* CPUs it ran on: a bitmap of the first 1024 */
+	long sys_nr;			/* the syscall it is in: number, or SA_WHY_NOSYS */
+	uint64_t sys_arg;
+	long sleep_nr;			/* the syscall its current sleep started in */
+	uint64_t sleep_addr;
 	struct sa_task *next;		/* all tasks, newest first */
 };
 
@@ -90,6 +116,8 @@ struct sa_proc {
 	uint64_t hist[SA_PAR_MAX + 1];	/* ns with k of its threads on a CPU */
 	struct sa_lat top[SA_TOP];	/* longest wakeup latencies, longest first */
 	int ntop;
+	struct sa_why *why;		/* causes of not running, in no order */
+	size_t nwhy, capwhy;
 	struct sa_proc *next;
 };
 
@@ -112,8 +140,9 @@ struct sa_analysis {
 	int nprocs;
 	struct sa_cpu *cpus;
 	int ncpus;
-	unsigned long nevents[SA_RUNS + 1];
+	unsigned long nevents[SA_NKINDS];
 	unsigned long gaps;		/* switch-outs of tasks not seen switched in */
+	bool syscalls;			/* syscall events seen: sleeps have their syscall */
 	unsigned long inferred;		/* switch-ins out of idle the kernel did not record */
 	unsigned long inferred_late;	/* ... placed at the first event showing the task */
 	uint64_t inferred_cpus[16];	/* CPUs where they happened: a bitmap of the first 1024 */
@@ -126,6 +155,16 @@ void sa_finish(struct sa_analysis *a, uint64_t end);
 void sa_free(struct sa_analysis *a);
 
 struct sa_task *sa_task_find(const struct sa_analysis *a, int tid);
+
+/* sched_why.c: charge ns to a cause; sort a process's causes, longest first. */
+void sa_why_add(struct sa_proc *p, const struct sa_why *w);
+void sa_why_sort(struct sa_proc *p);
+bool sa_why_is_futex(long nr);
+/* The syscall's name, or NULL; a cause as a phrase for people. */
+const char *sa_why_syscall(long nr);
+struct sa_analysis;
+void sa_why_label(const struct sa_analysis *a, const struct sa_proc *p, const struct sa_why *w,
+		  char *buf, size_t len);
 
 /* Sums of a process's threads. */
 struct sa_sum {

@@ -12,6 +12,7 @@
 
 #define MAX_SHOWN 5		/* the busiest processes, when nothing says which */
 #define TOP_PER_CPU 5		/* tasks listed per CPU */
+#define TOP_WHY 8		/* causes of not running listed per process */
 
 struct sel {
 	struct sa_proc **p;
@@ -259,7 +260,24 @@ static void text_parallelism(const struct sa_proc *p, const struct sa_sum *s, FI
 			100.0 * (double)s->blocked_ns / (double)all);
 }
 
-static void text_proc(struct st_trace *t, const struct sa_proc *p, FILE *f)
+/* Why its threads were off a CPU: the biggest causes, inside the window. */
+static void text_why(struct st_trace *t, struct sa_proc *p, FILE *f)
+{
+	char label[160];
+
+	sa_why_sort(p);
+	if (!p->nwhy)
+		return;
+	fputs("  time its threads were off a CPU, by cause:\n", f);
+	for (size_t i = 0; i < p->nwhy && i < TOP_WHY; i++) {
+		sa_why_label(&t->a, p, &p->why[i], label, sizeof(label));
+		fprintf(f, "    %9.3f ms  %s\n", ms(p->why[i].ns), label);
+	}
+	if (p->nwhy > TOP_WHY)
+		fprintf(f, "    (%zu more causes: --json lists them)\n", p->nwhy - TOP_WHY);
+}
+
+static void text_proc(struct st_trace *t, struct sa_proc *p, FILE *f)
 {
 	struct sa_sum s;
 	char label[64];
@@ -280,6 +298,7 @@ static void text_proc(struct st_trace *t, const struct sa_proc *p, FILE *f)
 	}
 	free(v);
 	text_parallelism(p, &s, f);
+	text_why(t, p, f);
 	if (p->ntop)
 		fputs("  longest wakeup latencies:\n", f);
 	for (int i = 0; i < p->ntop; i++) {
@@ -376,7 +395,40 @@ static void js_sum(struct strbuf *b, const struct sa_sum *s)
 		  ms(s->lat_p50), ms(s->lat_p99), ms(s->lat_max), s->parallelism);
 }
 
-static void js_proc(struct st_trace *t, const struct sa_proc *p, struct strbuf *b)
+static void js_why(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
+{
+	char label[160];
+
+	sa_why_sort(p);
+	sb_add(b, ",\"off_cpu_causes\":[");
+	for (size_t i = 0; i < p->nwhy; i++) {
+		const struct sa_why *w = &p->why[i];
+		sa_why_label(&t->a, p, w, label, sizeof(label));
+		sb_printf(b, "%s{\"ms\":%.6f,\"cause\":\"%s\",", i ? "," : "", ms(w->ns),
+			  w->kind == SA_WHY_WAIT ? "wait" : "sleep");
+		if (w->kind == SA_WHY_WAIT) {
+			const struct sa_task *h = w->holder > 0 ? sa_task_find(&t->a, w->holder) : NULL;
+			sb_printf(b, "\"holder_pid\":%d,\"same_process\":%s,", w->holder,
+				  h && h->proc == p ? "true" : "false");
+		} else {
+			const char *name = sa_why_syscall(w->nr);
+			sb_add(b, "\"syscall\":");
+			if (name)
+				js_str(b, name);
+			else
+				sb_add(b, "null");
+			if (sa_why_is_futex(w->nr))
+				sb_printf(b, ",\"futex\":\"0x%llx\"", (unsigned long long)w->addr);
+			sb_addc(b, ',');
+		}
+		sb_add(b, "\"label\":");
+		js_str(b, label);
+		sb_addc(b, '}');
+	}
+	sb_addc(b, ']');
+}
+
+static void js_proc(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 {
 	struct sa_sum s;
 	int n;
@@ -393,7 +445,11 @@ static void js_proc(struct st_trace *t, const struct sa_proc *p, struct strbuf *
 			top = k;
 	for (int k = 0; k <= top; k++)
 		sb_printf(b, "%s%.6f", k ? "," : "", ms(p->hist[k]));
-	sb_add(b, "],\"longest_wakeup_latencies\":[");
+	sb_addc(b, ']');
+	js_why(t, p, b);
+	sb_add(b, ",\"syscalls_traced\":");
+	sb_add(b, t->a.syscalls ? "true" : "false");
+	sb_add(b, ",\"longest_wakeup_latencies\":[");
 	for (int i = 0; i < p->ntop; i++) {
 		const struct sa_lat *l = &p->top[i];
 		sb_printf(b, "%s{\"ms\":%.6f,\"tid\":%d,\"cpu\":%d,\"ts\":%.9f,\"holder_pid\":%d,"

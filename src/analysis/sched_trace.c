@@ -33,10 +33,19 @@ static const char *const field_names[ST_NEVENTS][4] = {
 	[ST_EXIT] = { "pid", NULL, "comm", NULL },
 };
 
+/* A syscall event: raw_syscalls:sys_enter/exit or syscalls:sys_enter_NAME/exit_NAME. */
+struct st_sys {
+	signed char kind;			/* 0: not one, 1: enter, 2: exit */
+	struct tep_format_field *nr;		/* id or __syscall_nr */
+	struct tep_format_field *arg;		/* args (an array) or the first argument */
+};
+
 struct loader {
 	struct st_trace *t;
 	struct tf_reader *r;
 	struct st_format fmt[ST_NEVENTS];
+	struct st_sys *sys;			/* by event id */
+	int nsys;
 	struct tep_format_field *next_comm;
 	char s1[256], s2[256];
 	bool exact_pid;		/* the file names the command's pid */
@@ -80,6 +89,46 @@ static const char *str(struct tep_format_field *f, const struct tep_record *rec,
 	return buf;
 }
 
+static void find_syscalls(struct loader *l, struct tep_handle *tep)
+{
+	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
+
+	for (int i = 0; all && all[i]; i++) {
+		struct tep_event *ev = all[i];
+		bool raw = !strcmp(ev->system, "raw_syscalls"), one = !strcmp(ev->system, "syscalls");
+		bool enter = !strncmp(ev->name, "sys_enter", 9), exit = !strncmp(ev->name, "sys_exit", 8);
+		if (!(raw || one) || !(enter || exit) || ev->id < 0 || ev->id > 65535)
+			continue;
+		if (ev->id >= l->nsys) {
+			int n = ev->id + 1;
+			l->sys = xrealloc(l->sys, (size_t)n * sizeof(*l->sys));
+			memset(l->sys + l->nsys, 0, (size_t)(n - l->nsys) * sizeof(*l->sys));
+			l->nsys = n;
+		}
+		struct st_sys *s = &l->sys[ev->id];
+		s->kind = enter ? 1 : 2;
+		s->nr = tep_find_field(ev, raw ? "id" : "__syscall_nr");
+		/* The first argument: raw's args[0], else the field after __syscall_nr. */
+		s->arg = raw ? tep_find_field(ev, "args") : s->nr ? s->nr->next : NULL;
+	}
+}
+
+static bool decode_syscall(struct loader *l, const struct tf_event *ev, struct sa_event *e)
+{
+	int id = ev->event->id;
+	if (id < 0 || id >= l->nsys || !l->sys[id].kind || !l->sys[id].nr)
+		return false;
+	const struct st_sys *s = &l->sys[id];
+	e->kind = s->kind == 1 ? SA_SYS_ENTER : SA_SYS_EXIT;
+	e->pid = e->cur;
+	e->state = (long)num(s->nr, ev->record);
+	int sz = s->arg && (s->arg->flags & TEP_FIELD_IS_ARRAY) ? (int)s->arg->elementsize :
+		 s->arg ? (int)s->arg->size : 0;
+	if (s->kind == 1 && sz > 0 && sz <= 8 && s->arg->offset + sz <= ev->record->size)
+		e->arg = tep_read_number(ev->event->tep, (char *)ev->record->data + s->arg->offset, sz);
+	return true;
+}
+
 static void find_formats(struct loader *l)
 {
 	struct tep_handle *tep = tf_reader_tep(l->r);
@@ -95,6 +144,7 @@ static void find_formats(struct loader *l)
 			l->next_comm = tep_find_field(ev, "next_comm");
 	}
 	l->t->use_waking = l->t->has[ST_WAKING];
+	find_syscalls(l, tep);
 }
 
 static const enum sa_kind kinds[ST_NEVENTS] = {
@@ -117,6 +167,8 @@ static bool decode(struct loader *l, const struct tf_event *ev, struct sa_event 
 	/* Every record says who ran on its CPU: that fills switch-ins the kernel did not record. */
 	*e = (struct sa_event){ .kind = SA_RUNS, .ts = ev->ts, .cpu = ev->cpu, .has_cur = true,
 				.cur = tep_data_pid(tf_reader_tep(l->r), (struct tep_record *)rec) };
+	if (i < 0 && decode_syscall(l, ev, e))
+		return true;
 	if (i < 0 || (i == ST_WAKEUP && l->t->use_waking))
 		return true;
 	struct tep_format_field **f = l->fmt[i].f;
@@ -262,6 +314,7 @@ int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t er
 	sa_init(&t->a, o->has_from ? to_ns(o->from) : 0, o->has_to ? to_ns(o->to) : 0);
 	ret = read_all(&l, o, err, errlen);
 out:
+	free(l.sys);
 	tf_reader_close(l.r);
 	return ret;
 }

@@ -191,6 +191,35 @@ def perf_agrees(_):
 
 
 @with_env
+def causes_name_siblings_and_syscalls(env):
+    # Three spinners on one CPU wait behind each other; the main thread sleeps in
+    # pthread_join, a futex, all along.  With syscalls recorded the causes say so.
+    env.record('-e', 'sched', '-e', 'raw_syscalls', 'taskset', '-c', '0', busy(), '3',
+               str(SPIN_MS // 3))
+    doc = env.sched_json()
+    p = doc['processes'][0]
+    expect(p['syscalls_traced'] is True, 'syscalls_traced is false')
+    causes = p['off_cpu_causes']
+    sleeps = [c for c in causes if c['cause'] == 'sleep']
+    waits = [c for c in causes if c['cause'] == 'wait']
+    # Every ms off a CPU has one cause: the causes add up to the state times.
+    expect(abs(sum(c['ms'] for c in sleeps) - p['sleep_ms'] - p['blocked_ms']) < 0.05,
+           'sleep causes %.3f vs sleep+blocked %.3f' % (sum(c['ms'] for c in sleeps),
+                                                        p['sleep_ms'] + p['blocked_ms']))
+    expect(abs(sum(c['ms'] for c in waits) - p['wait_ms']) < max(0.5, p['wait_ms'] * 0.02),
+           'wait causes %.3f vs wait %.3f' % (sum(c['ms'] for c in waits), p['wait_ms']))
+    top_sleep = max(sleeps, key=lambda c: c['ms'])
+    expect(top_sleep['syscall'] == 'futex' and top_sleep['futex'].startswith('0x') and
+           top_sleep['ms'] > SPIN_MS * 0.5, 'longest sleep: %r' % top_sleep)
+    top_wait = max(waits, key=lambda c: c['ms'])
+    expect(top_wait['same_process'] is True and top_wait['ms'] > SPIN_MS / 3,
+           'longest wait: %r' % top_wait)
+    text = env.sched()
+    expect('sleeping in futex on 0x' in text and '(same process)' in text,
+           'text: %s' % text[:1500])
+
+
+@with_env
 def follow_command_says_cpus_incomplete(env):
     env.record('-F', busy(), '2', '50')
     text = env.sched()

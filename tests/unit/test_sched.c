@@ -398,6 +398,83 @@ static void test_first_switch_on_a_cpu_missing_starts_at_the_wakeup(void)
 	sa_free(&a);
 }
 
+static void sys(struct sa_analysis *a, enum sa_kind k, uint64_t ts, int pid, long nr, uint64_t arg)
+{
+	struct sa_event e = { .kind = k, .ts = ts, .cpu = 0, .pid = pid, .state = nr, .arg = arg };
+	sa_feed(a, &e);
+}
+
+static const struct sa_why *why_find(const struct sa_proc *p, enum sa_why_kind k, int holder,
+				     long nr)
+{
+	for (size_t i = 0; i < p->nwhy; i++)
+		if (p->why[i].kind == k && (k == SA_WHY_WAIT ? p->why[i].holder == holder :
+					    p->why[i].nr == nr))
+			return &p->why[i];
+	return NULL;
+}
+
+/*
+ * Causes, on feed_two_threads (one CPU): 101's waits end when it takes the CPU
+ * from 100 (3000 + 2000), 100's when it takes it from 101 (4000).  Without
+ * syscall events the sleeps (101: 1000 + 2000) and 100's block (3000) have no
+ * syscall.
+ */
+static void test_off_cpu_causes_without_syscalls(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	feed_two_threads(&a);
+	struct sa_proc *p = sa_task_find(&a, 100)->proc;
+	CHECK(sa_task_find(&a, 101)->proc == p);
+	const struct sa_why *w100 = why_find(p, SA_WHY_WAIT, 100, 0);
+	const struct sa_why *w101 = why_find(p, SA_WHY_WAIT, 101, 0);
+	const struct sa_why *sl = why_find(p, SA_WHY_SLEEP, 0, SA_WHY_UNTRACED);
+	CHECK(w100 && w101 && sl);
+	CHECK_INT(w100->ns, 5000);	/* 101 waited behind 100 */
+	CHECK_INT(w101->ns, 4000);	/* 100 waited behind 101 */
+	CHECK_INT(sl->ns, 1000 + 2000 + 3000);
+	sa_why_sort(p);
+	CHECK_INT(p->why[0].ns, 6000);
+	sa_free(&a);
+}
+
+/* A sleep inside futex is charged to the futex word; one in read to read. */
+static void test_off_cpu_causes_name_the_syscall_and_futex(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 100);
+	sys(&a, SA_SYS_ENTER, 10, 100, 202, 0x7f0010);	/* futex(0x7f0010, ...) */
+	sw(&a, 20, 0, 100, S, 0);
+	ev(&a, SA_WAKEUP, 120, 0, 100, 0);
+	sw(&a, 130, 0, 0, R, 100);
+	sys(&a, SA_SYS_EXIT, 140, 100, 202, 0);
+	sys(&a, SA_SYS_ENTER, 150, 100, 0, 3);		/* read(3, ...) */
+	sw(&a, 160, 0, 100, S, 0);
+	ev(&a, SA_WAKEUP, 200, 0, 100, 0);
+	sw(&a, 200, 0, 0, R, 100);
+	sys(&a, SA_SYS_EXIT, 210, 100, 0, 0);
+	sw(&a, 230, 0, 100, S, 0);			/* outside any syscall */
+	sa_finish(&a, 260);
+	struct sa_proc *p = sa_task_find(&a, 100)->proc;
+	const struct sa_why *fx = why_find(p, SA_WHY_SLEEP, 0, 202);
+	const struct sa_why *rd = why_find(p, SA_WHY_SLEEP, 0, 0);
+	const struct sa_why *no = why_find(p, SA_WHY_SLEEP, 0, SA_WHY_NOSYS);
+	CHECK(fx && rd && no);
+	CHECK_INT(fx->ns, 100);
+	CHECK(fx->addr == 0x7f0010);
+	CHECK_INT(rd->ns, 40);
+	CHECK_INT(no->ns, 30);
+	CHECK(a.syscalls);
+	char label[160];
+	sa_why_label(&a, p, fx, label, sizeof(label));
+	CHECK_STR(label, "sleeping in futex on 0x7f0010 (a lock or condition)");
+	sa_why_label(&a, p, rd, label, sizeof(label));
+	CHECK_STR(label, "sleeping or blocked in read");
+	sa_free(&a);
+}
+
 /* Hand-made events that do not say who ran infer nothing. */
 static void test_events_without_current_task_infer_nothing(void)
 {
@@ -416,6 +493,8 @@ static void test_events_without_current_task_infer_nothing(void)
 TK_MAIN(TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
 	TK_CASE(test_missing_switch_out_of_idle_without_wakeup_starts_at_first_record),
 	TK_CASE(test_events_without_current_task_infer_nothing),
+	TK_CASE(test_off_cpu_causes_without_syscalls),
+	TK_CASE(test_off_cpu_causes_name_the_syscall_and_futex),
 	TK_CASE(test_first_switch_on_a_cpu_missing_starts_at_the_wakeup),
 	TK_CASE(test_task_states_sum_to_known_times), TK_CASE(test_wakeup_latency_percentiles),
 	TK_CASE(test_process_sums_threads_and_parallelism_is_one),
