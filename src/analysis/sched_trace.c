@@ -8,6 +8,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
+#include "tracefile/fields.h"
 #include "tracefile/reader.h"
 #include "util/die.h"
 
@@ -66,26 +67,7 @@ static long long num(struct tep_format_field *f, const struct tep_record *rec)
 static const char *str(struct tep_format_field *f, const struct tep_record *rec, char *buf,
 		       size_t len)
 {
-	buf[0] = 0;
-	if (!f)
-		return buf;
-	int off = f->offset, n = f->size;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		if (f->offset + 4 > rec->size)
-			return buf;
-		uint32_t loc;
-		memcpy(&loc, (char *)rec->data + f->offset, 4);
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
-	}
-	if (off < 0 || n < 0 || off + n > rec->size)
-		return buf;
-	if ((size_t)n >= len)
-		n = (int)len - 1;
-	memcpy(buf, (char *)rec->data + off, (size_t)n);
-	buf[n] = 0;
+	tf_field_copy(f, rec, buf, len);
 	return buf;
 }
 

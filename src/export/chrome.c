@@ -84,9 +84,12 @@ static void write_meta(struct chrome *c)
 		begin(c, "M", CPU_PID, CPU_PID + 1 + i);
 		fprintf(c->out, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}", i);
 	}
+	/* Threads under their process (the file's saved tgids); a process is named by its leader. */
 	tidmap_foreach(&c->s->names, slot) {
-		meta(c, "process_name", slot->tid, slot->tid, slot->val);
-		meta(c, "thread_name", slot->tid, slot->tid, slot->val);
+		int tgid = ex_tgid(c->s, slot->tid);
+		if (tgid == slot->tid)
+			meta(c, "process_name", tgid, tgid, slot->val);
+		meta(c, "thread_name", tgid, slot->tid, slot->val);
 	}
 }
 
@@ -198,7 +201,7 @@ static void on_event(struct chrome *c, struct tep_handle *tep, struct tf_event *
 	char name[256];
 
 	if (!e->event) {
-		begin(c, "i", pid, pid);
+		begin(c, "i", ex_tgid(c->s, pid), pid);
 		put_ts(c->out, "ts", e->ts);
 		fprintf(c->out, ",\"s\":\"t\",\"name\":\"unknown event\",\"args\":{\"id\":%d}}",
 			tep_data_type(tep, e->record));
@@ -213,7 +216,7 @@ static void on_event(struct chrome *c, struct tep_handle *tep, struct tf_event *
 	if (k == EXK_INSTANT && (!strcmp(e->event->system, "syscalls") ||
 				 !strcmp(e->event->system, "raw_syscalls")))
 		snprintf(name, sizeof(name), "%s:%s", e->event->system, e->event->name);
-	begin(c, k == EXK_BEGIN ? "B" : k == EXK_END ? "E" : "i", pid, pid);
+	begin(c, k == EXK_BEGIN ? "B" : k == EXK_END ? "E" : "i", ex_tgid(c->s, pid), pid);
 	put_ts(c->out, "ts", e->ts);
 	if (k == EXK_WAKE || k == EXK_INSTANT)
 		fputs(",\"s\":\"t\"", c->out);

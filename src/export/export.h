@@ -41,6 +41,7 @@ struct ex_cpu {
 
 struct ex_scan {
 	struct tidmap names;	/* tid -> comm (char *), the last name seen */
+	struct tidmap tgids;	/* tid -> its process, from the file's saved tgids */
 	struct ex_cpu *cpu;
 	int ncpus;
 	uint64_t first_ts, last_ts;
@@ -50,6 +51,8 @@ struct ex_scan {
 int ex_scan(struct tf_reader *r, struct ex_scan *s, char *err, size_t errlen);
 void ex_scan_free(struct ex_scan *s);
 const char *ex_name(const struct ex_scan *s, int tid);
+/* The process a thread belongs to: the file's saved tgid, else the thread itself. */
+int ex_tgid(const struct ex_scan *s, int tid);
 
 /* Field access: false when the event has no such field (or it does not fit the record). */
 bool ex_num(struct tep_event *ev, struct tep_record *rec, const char *name, long long *v);

@@ -156,8 +156,8 @@ static void write_system_info(struct perfetto *p, const char *uname)
 }
 
 /*
- * Every named task as a process of its own and its main thread: the trace
- * keeps no thread-group ids the reader gives out, so threads are not grouped.
+ * Every process (a thread-group leader, from the file's saved tgids; without
+ * them every task is its own) and every thread under its process.
  */
 static void write_process_tree(struct perfetto *p)
 {
@@ -165,15 +165,18 @@ static void write_process_tree(struct perfetto *p)
 	pb_uint(&p->pb, PKT_TIMESTAMP, p->s->first_ts);
 	pb_begin(&p->pb, PKT_PROCESS_TREE);
 	tidmap_foreach(&p->s->names, slot) {
-		pb_begin(&p->pb, PT_PROCESSES);
-		pb_int(&p->pb, PROC_PID, slot->tid);
-		pb_str(&p->pb, PROC_CMDLINE, slot->val);
-		pb_bool(&p->pb, PROC_CMDLINE_IS_COMM, 1);
-		pb_end(&p->pb);
+		int tgid = ex_tgid(p->s, slot->tid);
+		if (tgid == slot->tid || !tidmap_get(&p->s->names, tgid)) {
+			pb_begin(&p->pb, PT_PROCESSES);
+			pb_int(&p->pb, PROC_PID, tgid);
+			pb_str(&p->pb, PROC_CMDLINE, ex_name(p->s, tgid));
+			pb_bool(&p->pb, PROC_CMDLINE_IS_COMM, 1);
+			pb_end(&p->pb);
+		}
 		pb_begin(&p->pb, PT_THREADS);
 		pb_int(&p->pb, THREAD_TID, slot->tid);
 		pb_str(&p->pb, THREAD_NAME, slot->val);
-		pb_int(&p->pb, THREAD_TGID, slot->tid);
+		pb_int(&p->pb, THREAD_TGID, tgid);
 		pb_end(&p->pb);
 	}
 	pb_end(&p->pb);
@@ -206,7 +209,7 @@ static void describe_thread(struct perfetto *p, int tid, uint64_t ts)
 	pb_begin(&p->pb, PKT_TRACK_DESCRIPTOR);
 	pb_uint(&p->pb, TD_UUID, thread_uuid(tid));
 	pb_begin(&p->pb, TD_THREAD);
-	pb_int(&p->pb, THD_PID, tid);
+	pb_int(&p->pb, THD_PID, ex_tgid(p->s, tid));
 	pb_int(&p->pb, THD_TID, tid);
 	pb_str(&p->pb, THD_NAME, ex_name(p->s, tid));
 	pb_end(&p->pb);

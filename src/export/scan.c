@@ -11,6 +11,7 @@
 
 #include "export/export.h"
 #include "syscalls/table.h"
+#include "tracefile/fields.h"
 #include "tracefile/reader.h"
 #include "util/die.h"
 
@@ -45,14 +46,13 @@ bool ex_num(struct tep_event *ev, struct tep_record *rec, const char *name, long
 
 bool ex_str(struct tep_event *ev, struct tep_record *rec, const char *name, char *buf, size_t n)
 {
-	struct tep_format_field *f = tep_find_field(ev, name);
+	return tf_field_copy(tep_find_field(ev, name), rec, buf, n);
+}
 
-	if (!f || f->offset < 0 || f->offset + f->size > rec->size || !n)
-		return false;
-	size_t len = (size_t)f->size < n - 1 ? (size_t)f->size : n - 1;
-	memcpy(buf, (char *)rec->data + f->offset, len);
-	buf[len] = '\0';
-	return true;
+int ex_tgid(const struct ex_scan *s, int tid)
+{
+	void *tgid = tid > 0 ? tidmap_get(&s->tgids, tid) : NULL;
+	return tgid ? (int)(intptr_t)tgid : tid;
 }
 
 const char *ex_name(const struct ex_scan *s, int tid)
@@ -108,11 +108,21 @@ static void scan_switch(struct ex_scan *s, struct ex_cpu *c, struct tf_event *e)
 		set_name(s, (int)pid, comm);
 }
 
+/*
+ * Events whose pid and comm fields are not one task's current name: the
+ * waiter's comm with the waited-for pid, the comm before an exec.
+ */
+static const char *const not_a_name[] = { "sched_process_wait", "sched_prepare_exec" };
+
 /* Names from the events that carry one: wakeups and forks. */
 static void scan_names(struct ex_scan *s, struct tf_event *e)
 {
 	char comm[32];
 	long long pid;
+
+	for (size_t i = 0; i < sizeof(not_a_name) / sizeof(not_a_name[0]); i++)
+		if (!strcmp(e->event->name, not_a_name[i]))
+			return;
 
 	if (ex_num(e->event, e->record, "pid", &pid) &&
 	    ex_str(e->event, e->record, "comm", comm, sizeof(comm)))
@@ -150,6 +160,11 @@ int ex_scan(struct tf_reader *r, struct ex_scan *s, char *err, size_t errlen)
 		else
 			scan_names(s, &e);
 	}
+	tidmap_foreach(&s->names, slot) {
+		int tgid = tf_reader_tgid(r, slot->tid);
+		if (tgid > 0 && tgid != slot->tid)
+			tidmap_put(&s->tgids, slot->tid, (void *)(intptr_t)tgid);
+	}
 	return rc;
 }
 
@@ -158,6 +173,7 @@ void ex_scan_free(struct ex_scan *s)
 	tidmap_foreach(&s->names, slot)
 		free(slot->val);
 	tidmap_free(&s->names);
+	tidmap_free(&s->tgids);
 	for (int i = 0; i < s->ncpus; i++)
 		free(s->cpu[i].sw);
 	free(s->cpu);

@@ -24,6 +24,7 @@
 #include "export/view_assets.h"
 #include "analysis/sched_trace.h"
 #include "syscalls/table.h"
+#include "tracefile/fields.h"
 #include "tracefile/reader.h"
 #include "util/die.h"
 #include "util/strbuf.h"
@@ -188,20 +189,8 @@ static long long field_num(struct tf_event *e, const char *name)
 /* A char-array or __data_loc string field; NULL when absent. */
 static const char *field_str(struct tf_event *e, struct tep_format_field *f, int *len)
 {
-	char *data = e->record->data;
-	int off = f->offset, n = f->size;
-
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned long long dl = tep_read_number(e->event->tep, data + off, f->size);
-		off = dl & 0xffff;
-		n = dl >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
-	}
-	if (off < 0 || n < 0 || off + n > e->record->size)
-		return NULL;
-	*len = (int)strnlen(data + off, n);
-	return data + off;
+	const char *s;
+	return tf_field_string(f, e->record, &s, len) ? s : NULL;
 }
 
 static const char *comm_field(struct tf_event *e, const char *name, char *buf)

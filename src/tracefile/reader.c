@@ -37,6 +37,7 @@
 #include "tracefile/pages.h"
 #include "tracefile/reader.h"
 #include "tracefile/writer.h"
+#include "util/tidmap.h"
 
 /* trace-cmd's option ids (trace-cmd.dat.v7(5)). */
 enum {
@@ -56,6 +57,8 @@ enum {
 	OPT_BUFFER_TEXT = 22,
 	/* tracekit's notes (writer.h): NUL-terminated strings back to back. */
 	OPT_TRACEKIT_NOTES = TF_OPTION_TRACEKIT_NOTES,
+	/* tracekit's saved_tgids: "pid tgid" lines. */
+	OPT_TRACEKIT_TGIDS = TF_OPTION_TRACEKIT_TGIDS,
 };
 
 #define SEC_FL_COMPRESS 1
@@ -97,6 +100,7 @@ struct tf_reader {
 	char *clock, *uname, *tracer_version, *compression;
 	char **notes;
 	int nnotes;
+	struct tidmap tgids;		/* pid -> tgid, from the file's saved_tgids */
 	struct cpu_state *cpu;
 	int ncpu;
 	struct tep_record *held;	/* the record handed out last */
@@ -325,6 +329,20 @@ static int add_notes(struct tf_reader *r, const char *data, uint64_t len)
 	return 0;
 }
 
+static void add_tgids(struct tf_reader *r, const char *text)
+{
+	for (const char *p = text; *p;) {
+		char *end;
+		long pid = strtol(p, &end, 10), tgid = end != p ? strtol(end, &end, 10) : 0;
+		if (pid > 0 && pid < (1l << 30) && tgid > 0 && tgid < (1l << 30))
+			tidmap_put(&r->tgids, (pid_t)pid, (void *)(intptr_t)tgid);
+		p = strchr(end, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+}
+
 /* Where the per-CPU data of one buffer lies: check it against the file. */
 static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 {
@@ -483,7 +501,8 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 	else if (id == OPT_BUFFER_TEXT)
 		w->why_generic = "a latency-format buffer";
 	if (id != OPT_CPUSTAT && id != OPT_TRACECLOCK && id != OPT_UNAME &&
-	    id != OPT_VERSION && id != OPT_TRACEKIT_NOTES && id != OPT_TSC2NSEC)
+	    id != OPT_VERSION && id != OPT_TRACEKIT_NOTES && id != OPT_TSC2NSEC &&
+	    id != OPT_TRACEKIT_TGIDS)
 		return 0;
 	if (len > (1u << 20))
 		return fail(w, "corrupt option %u at offset 0x%" PRIx64 ": %" PRIu64 " bytes",
@@ -513,6 +532,9 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 		break;
 	case OPT_TSC2NSEC:
 		w->r->info.ts_usecs = true;
+		break;
+	case OPT_TRACEKIT_TGIDS:
+		add_tgids(w->r, data);
 		break;
 	case OPT_TRACEKIT_NOTES:
 		if (add_notes(w->r, data, len) < 0) {
@@ -1012,6 +1034,7 @@ void tf_reader_close(struct tf_reader *r)
 	for (int i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	free(r->notes);
+	tidmap_free(&r->tgids);
 	free(r->cpu);
 	free(r->clock);
 	free(r->uname);
@@ -1033,6 +1056,12 @@ struct tep_handle *tf_reader_tep(struct tf_reader *r)
 int tf_reader_nnotes(const struct tf_reader *r)
 {
 	return r->nnotes;
+}
+
+int tf_reader_tgid(const struct tf_reader *r, int pid)
+{
+	void *v = pid > 0 ? tidmap_get(&r->tgids, pid) : NULL;
+	return v ? (int)(intptr_t)v : 0;
 }
 
 const char *tf_reader_note(const struct tf_reader *r, int i)

@@ -58,6 +58,9 @@ struct tep_handle *tf_reader_tep(struct tf_reader *r);
 /* tracekit's notes on what was recorded ("command=./prog a", "pids=1,2"): n of them. */
 int tf_reader_nnotes(const struct tf_reader *r);
 const char *tf_reader_note(const struct tf_reader *r, int i);
+/* The thread group (process) of a pid from the file's saved_tgids (tracekit's
+ * recordings have them); 0 when the file does not say. */
+int tf_reader_tgid(const struct tf_reader *r, int pid);
 
 /*
  * Lost events the recorder saw per CPU (the overrun counts of per_cpu/cpuN/stats

@@ -132,6 +132,18 @@ def check_chrome_counts(trace, evs):
            'instants are not at the times of their events')
 
 
+def threads_of_program(trace):
+    """The threads program's main thread (it exec'd progs/threads) and the 4 tasks it forked."""
+    execs = [e for e in trace.named('sched:sched_process_exec')
+             if e['fields']['filename'].endswith('/threads')]
+    expect(execs, 'no exec of the threads program')
+    main = execs[0]['fields']['pid']
+    workers = [e['fields']['child_pid'] for e in trace.named('sched:sched_process_fork')
+               if e['fields']['parent_pid'] == main]
+    expect(len(workers) == 4, 'threads forked %r' % workers)
+    return main, workers
+
+
 @case
 @with_tmp
 def chrome_scheduling(tmp):
@@ -146,8 +158,19 @@ def chrome_scheduling(tmp):
         expect(names.get((CPU_PID, CPU_PID + 1 + cpu)) == 'CPU %d' % cpu, 'no lane for CPU %d' % cpu)
     ran = {e['fields']['next_pid'] for e in trace.named('sched:sched_switch')}
     ran.discard(0)
-    missing = [p for p in ran if (p, p) not in names]
+    named = {tid for _, tid in names}
+    missing = [p for p in ran if p not in named]
     expect(not missing, 'tasks without a thread_name: %r' % missing)
+    # The program's four threads sit under its process (the recording's saved tgids).
+    main, workers = threads_of_program(trace)
+    pid_of = {tid: pid for pid, tid in names}
+    expect(pid_of.get(main) == main and all(pid_of.get(w) == main for w in workers),
+           'threads %r of %d are in processes %r' % (workers, main,
+                                                     [pid_of.get(w) for w in workers]))
+    procs = {e['pid']: e['args']['name'] for e in evs
+             if e['ph'] == 'M' and e['name'] == 'process_name'}
+    expect(procs.get(main) == 'threads' and not any(w in procs for w in workers),
+           'process names: %r' % {p: procs.get(p) for p in [main] + workers})
     wakes = [e for e in evs if e['name'] == 'sched:sched_waking']
     expect(len(wakes) == len(trace.named('sched:sched_waking')), 'sched_waking instants')
     w = trace.named('sched:sched_waking')[0]
@@ -235,7 +258,7 @@ def signed(v):
 def decode_perfetto(data):
     """What the exporter writes, by Perfetto's field numbers."""
     d = {'switch': collections.defaultdict(list), 'wake': collections.Counter(),
-         'track_events': [], 'tracks': {}, 'names': {}, 'uts': None}
+         'track_events': [], 'tracks': {}, 'names': {}, 'tgid': {}, 'uts': None}
     for pkt in fields(data)[1]:
         p = fields(pkt)
         for bundle in p.get(1, []):                          # ftrace_events
@@ -255,6 +278,7 @@ def decode_perfetto(data):
             for t in fields(tree).get(2, []):
                 t = fields(t)
                 d['names'][one(t, 1)] = one(t, 2).decode()
+                d['tgid'][one(t, 1)] = one(t, 3)
         for td in p.get(60, []):                             # track_descriptor
             t = fields(td)
             th = fields(one(t, 4, b''))
@@ -308,6 +332,9 @@ def perfetto_scheduling(tmp):
             expect(d['names'].get(pid) == e['fields']['next_comm'] or pid in d['names'],
                    'no process-tree name for %d' % pid)
     expect('threads' in d['names'].values(), 'the traced program is not in the process tree')
+    main, workers = threads_of_program(trace)
+    expect(d['tgid'].get(main) == main and all(d['tgid'].get(w) == main for w in workers),
+           'thread groups: %r' % {t: d['tgid'].get(t) for t in [main] + workers})
 
 
 @case

@@ -1,0 +1,46 @@
+/* String fields of a record; see fields.h. */
+#include "tracefile/fields.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+
+bool tf_field_string(const struct tep_format_field *f, const struct tep_record *rec,
+		     const char **s, int *len)
+{
+	if (!f || !rec || f->offset < 0)
+		return false;
+	int off = f->offset, n = f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		uint32_t loc;
+		if (f->size != 4 || f->offset + 4 > rec->size)
+			return false;
+		memcpy(&loc, (const char *)rec->data + f->offset, 4);
+		off = (int)(loc & 0xffff);
+		n = (int)(loc >> 16);
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	}
+	if (off < 0 || n < 0 || off + n > rec->size)
+		return false;
+	*s = (const char *)rec->data + off;
+	*len = (int)strnlen(*s, (size_t)n);
+	return true;
+}
+
+bool tf_field_copy(const struct tep_format_field *f, const struct tep_record *rec, char *buf,
+		   size_t n)
+{
+	const char *s;
+	int len;
+
+	if (!n)
+		return false;
+	buf[0] = '\0';
+	if (!tf_field_string(f, rec, &s, &len))
+		return false;
+	size_t k = (size_t)len < n - 1 ? (size_t)len : n - 1;
+	memcpy(buf, s, k);
+	buf[k] = '\0';
+	return true;
+}
