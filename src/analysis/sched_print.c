@@ -208,7 +208,8 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 			"approximate\n", t->lost);
 	if (t->a.gaps)
 		fprintf(f, "warning: %lu switch-outs of tasks whose switch-in is not in the trace "
-			"(events lost); their run time before is not counted\n", t->a.gaps);
+			"(events lost, or not recorded by the kernel); their run time before is not "
+			"counted\n", t->a.gaps);
 	if (t->a.inferred) {
 		fprintf(f, "note: the kernel recorded no switch out of idle for %lu switch-in%s (CPU",
 			t->a.inferred, t->a.inferred == 1 ? "" : "s");
