@@ -18,3 +18,19 @@ int cli_seconds(const char *opt, const char *arg, double *out)
 	}
 	return 0;
 }
+
+int cli_input_file(int argc, char **argv, int first, const char **input, bool have_i)
+{
+	if (first >= argc)
+		return 0;
+	if (have_i) {
+		errmsg("two trace files: -i %s and '%s' (give one)", *input, argv[first]);
+		return -1;
+	}
+	if (first + 1 < argc) {
+		errmsg("unexpected argument '%s' (one trace file: -i FILE or FILE)", argv[first + 1]);
+		return -1;
+	}
+	*input = argv[first];
+	return 0;
+}

@@ -2,6 +2,7 @@
 #ifndef TRACEKIT_CLI_H
 #define TRACEKIT_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct verb {
@@ -27,6 +28,12 @@ int cmd_export(int argc, char **argv);
 void help_export(FILE *f);
 int cmd_sched(int argc, char **argv);
 void help_sched(FILE *f);
+
+/*
+ * The trace file as trace-cmd takes it: -i FILE, or one FILE after the options.
+ * Returns 0, or -1 after one error line (two files, or more than one argument).
+ */
+int cli_input_file(int argc, char **argv, int first, const char **input, bool have_i);
 
 /* --from/--to style values: a non-negative number of seconds; one error line otherwise. */
 int cli_seconds(const char *opt, const char *arg, double *out);

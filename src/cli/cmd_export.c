@@ -11,11 +11,11 @@
 
 void help_export(FILE *f)
 {
-	fputs("usage: tracekit export [-i FILE] --format chrome|perfetto -o OUT\n"
+	fputs("usage: tracekit export [-i FILE | FILE] --format chrome|perfetto -o OUT\n"
 	      "\n"
 	      "Write a trace.dat (tracekit's or trace-cmd's) in a format other tools open:\n"
 	      "\n"
-	      "  -i FILE                 the trace file (default trace.dat)\n"
+	      "  -i FILE                 the trace file (default trace.dat; or FILE last)\n"
 	      "  -f, --format chrome     Chrome Trace Event JSON (chrome://tracing, ui.perfetto.dev):\n"
 	      "                          a lane per CPU of the tasks that ran, syscalls as slices,\n"
 	      "                          other events as instants with their fields\n"
@@ -41,9 +41,10 @@ int cmd_export(int argc, char **argv)
 	int c;
 
 	err_set_verb("export");
+	bool have_i = false;
 	while ((c = getopt_long(argc, argv, ":i:f:o:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': input = optarg; break;
+		case 'i': input = optarg; have_i = true; break;
 		case 'f': format = optarg; break;
 		case 'o': output = optarg; break;
 		case 'h': help_export(stdout); return 0;
@@ -56,10 +57,8 @@ int cmd_export(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind < argc) {
-		errmsg("unexpected argument '%s' (the file is given with -i FILE)", argv[optind]);
+	if (cli_input_file(argc, argv, optind, &input, have_i) < 0)
 		return 2;
-	}
 	if (!format) {
 		errmsg("which format? --format chrome or --format perfetto");
 		return 2;

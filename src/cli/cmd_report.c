@@ -17,12 +17,12 @@
 
 void help_report(FILE *f)
 {
-	fputs("usage: tracekit report [options]\n"
+	fputs("usage: tracekit report [options] [FILE]\n"
 	      "\n"
 	      "Print the events of a trace.dat file (tracekit's or trace-cmd's: versions 6 and 7,\n"
 	      "compressed or not) in time order, one line each, as trace-cmd report prints them.\n"
 	      "\n"
-	      "  -i FILE                 the trace file (default trace.dat)\n"
+	      "  -i FILE                 the trace file (default trace.dat; or FILE last)\n"
 	      "  -F 'EVENT[: FILTER]'    only these events, as trace-cmd report -F:\n"
 	      "                          -F sched_switch, -F 'sched_switch: next_pid == 1234',\n"
 	      "                          -F 'sched/.*: prev_pid != 0'; several -F add up\n"
@@ -76,9 +76,10 @@ int cmd_report(int argc, char **argv)
 	int c;
 
 	err_set_verb("report");
+	bool have_i = false;
 	while ((c = getopt_long(argc, argv, ":i:F:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o.input = optarg; break;
+		case 'i': o.input = optarg; have_i = true; break;
 		case 'F':
 			if (o.nfilters == MAX_FILTERS) {
 				errmsg("-F: at most %d filters", MAX_FILTERS);
@@ -113,10 +114,8 @@ int cmd_report(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind < argc) {
-		errmsg("unexpected argument '%s' (the file is given with -i FILE)", argv[optind]);
+	if (cli_input_file(argc, argv, optind, &o.input, have_i) < 0)
 		return 2;
-	}
 	if (o.has_from && o.has_to && o.from > o.to) {
 		errmsg("--from %g is after --to %g", o.from, o.to);
 		return 2;

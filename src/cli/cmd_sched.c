@@ -14,7 +14,7 @@
 
 void help_sched(FILE *f)
 {
-	fputs("usage: tracekit sched [options]\n"
+	fputs("usage: tracekit sched [options] [FILE]\n"
 	      "\n"
 	      "Where and when the kernel ran a program: per process and thread, time on a CPU,\n"
 	      "waiting for one, sleeping and blocked; wakeup latencies; voluntary and involuntary\n"
@@ -22,7 +22,7 @@ void help_sched(FILE *f)
 	      "who else ran there.  Reads the sched events of a trace.dat (tracekit record's\n"
 	      "default set, or trace-cmd record -e sched).\n"
 	      "\n"
-	      "  -i FILE            the trace file (default trace.dat)\n"
+	      "  -i FILE            the trace file (default trace.dat; or FILE last)\n"
 	      "  -p, --pid PID      the process of this pid (or thread id)\n"
 	      "  -c, --comm NAME    the processes with a task of this name\n"
 	      "                     (default: the command `tracekit record` ran, else the\n"
@@ -61,9 +61,10 @@ static int parse_args(int argc, char **argv, struct st_options *o)
 {
 	int c;
 
+	bool have_i = false;
 	while ((c = getopt_long(argc, argv, ":i:p:c:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o->input = optarg; break;
+		case 'i': o->input = optarg; have_i = true; break;
 		case 'p':
 			if (parse_pid(optarg, &o->pid) < 0)
 				return -1;
@@ -90,10 +91,8 @@ static int parse_args(int argc, char **argv, struct st_options *o)
 			return -1;
 		}
 	}
-	if (optind < argc) {
-		errmsg("unexpected argument '%s' (the file is given with -i FILE)", argv[optind]);
+	if (cli_input_file(argc, argv, optind, &o->input, have_i) < 0)
 		return -1;
-	}
 	if (o->has_from && o->has_to && o->from > o->to) {
 		errmsg("--from %g is after --to %g", o->from, o->to);
 		return -1;

@@ -15,13 +15,13 @@
 
 void help_view(FILE *f)
 {
-	fprintf(f, "usage: tracekit view [options]\n"
+	fprintf(f, "usage: tracekit view [options] [FILE]\n"
 	      "\n"
 	      "Write the events of a trace.dat as one self-contained HTML page (no network): a\n"
 	      "lane per CPU (which task ran), a lane per task of the recorded command (running,\n"
 	      "runnable, sleeping, blocked), zoom, pan, markers and a searchable event list.\n"
 	      "\n"
-	      "  -i FILE              the trace file (default trace.dat)\n"
+	      "  -i FILE              the trace file (default trace.dat; or FILE last)\n"
 	      "  -o FILE              the page to write (default trace.html)\n"
 	      "  --max-events N       events kept in full detail (default %d); past them the\n"
 	      "                       page shows a per-CPU busy overview of the whole trace\n"
@@ -86,9 +86,10 @@ int cmd_view(int argc, char **argv)
 	int c;
 
 	err_set_verb("view");
+	bool have_i = false;
 	while ((c = getopt_long(argc, argv, ":i:o:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o.input = optarg; break;
+		case 'i': o.input = optarg; have_i = true; break;
 		case 'o': output = optarg; break;
 		case 'm':
 			if (parse_max(optarg, &o.max_events) < 0)
@@ -104,9 +105,7 @@ int cmd_view(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind < argc) {
-		errmsg("unexpected argument '%s' (the file is given with -i FILE)", argv[optind]);
+	if (cli_input_file(argc, argv, optind, &o.input, have_i) < 0)
 		return 2;
-	}
 	return write_file(&o, output);
 }

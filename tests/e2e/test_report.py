@@ -107,6 +107,20 @@ def default_input_is_trace_dat(_):
     same_lines(out, stored(f), 'report without -i in a directory holding trace.dat')
 
 
+@case
+def file_after_the_options(_):
+    """`report FILE` as trace-cmd takes it; two files or extra words are one-line errors."""
+    f, g = fixtures()[:2]
+    _, out, _ = report('--cpu', '0', f)
+    _, want, _ = report('--cpu', '0', '-i', f)
+    expect(out == want and out, 'report FILE differs from report -i FILE')
+    rc, out, err = report('-i', f, g, check=False)
+    expect(rc == 2 and err.count('\n') == 1 and 'two trace files' in err, 'two files: %r' % err)
+    rc, out, err = report(f, g, check=False)
+    expect(rc == 2 and err.count('\n') == 1 and "unexpected argument '%s'" % g in err,
+           'extra argument: %r' % err)
+
+
 def switch_next_pid(info):
     m = re.search(r'==> .*:(\d+) \[', info)
     expect(m, 'sched_switch text without next pid: %r' % info)
