@@ -254,12 +254,33 @@ static void record_latency(struct sa_analysis *a, struct sa_task *t, const struc
 	keep_latency(t->proc, &l);
 }
 
+/*
+ * A runnable wait [t->since, ts] ending on CPU c: each task that ran on c
+ * meanwhile (the CPU's last slices, newest first) is charged its overlap; what
+ * the kept slices do not reach back to is charged to "older" (-1).
+ */
+static void charge_wait(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *t, uint64_t ts)
+{
+	uint64_t lo = t->since, left = span(a, lo, ts);
+	for (int k = 0; k < c->nhist && left; k++) {
+		const struct sa_slice *s = &c->hist[(c->head - 1 - k + SA_HIST) % SA_HIST];
+		if (s->end <= lo)
+			break;
+		uint64_t d = span(a, s->start > lo ? s->start : lo, s->end < ts ? s->end : ts);
+		if (d > left)
+			d = left;
+		struct sa_why w = { .kind = SA_WHY_WAIT, .holder = s->pid, .ns = d };
+		sa_why_add(t->proc, &w);
+		left -= d;
+	}
+	struct sa_why rest = { .kind = SA_WHY_WAIT, .holder = -1, .ns = left };
+	sa_why_add(t->proc, &rest);
+}
+
 static void switch_in(struct sa_analysis *a, struct sa_task *t, const struct sa_event *e)
 {
 	if (t->state == SA_RUNNABLE) {
-		struct sa_why why = { .kind = SA_WHY_WAIT, .holder = e->pid,
-				      .ns = span(a, t->since, e->ts) };
-		sa_why_add(t->proc, &why);
+		charge_wait(a, cpu_get(a, e->cpu), t, e->ts);
 		uint64_t w = e->ts - t->since;
 		if (in_window(a, e->ts) && t->since >= a->start) {
 			if (w > t->max_wait_ns)
@@ -329,6 +350,10 @@ static void on_switch(struct sa_analysis *a, const struct sa_event *e)
 	uint64_t from = c->seen ? c->since : a->start;
 
 	cpu_credit(a, c, e->pid, span(a, from, e->ts));
+	c->hist[c->head] = (struct sa_slice){ .start = from, .end = e->ts, .pid = e->pid };
+	c->head = (c->head + 1) % SA_HIST;
+	if (c->nhist < SA_HIST)
+		c->nhist++;
 	if (in_window(a, e->ts))
 		c->switches++;
 	if (e->pid) {

@@ -79,7 +79,7 @@ enum sa_why_kind { SA_WHY_WAIT, SA_WHY_SLEEP };
 
 struct sa_why {
 	enum sa_why_kind kind;
-	int holder;			/* WAIT: the task on the CPU before (0: idle, -1: other) */
+	int holder;			/* WAIT: a task that held the CPU meanwhile (0: idle, -1: older) */
 	long nr;			/* SLEEP: syscall number or SA_WHY_* (-3: other) */
 	uint64_t addr;			/* SLEEP in futex: the futex word */
 	uint64_t ns;
@@ -121,8 +121,17 @@ struct sa_proc {
 	struct sa_proc *next;
 };
 
+#define SA_HIST 32		/* slices per CPU kept to share a wait among its holders */
+
+struct sa_slice {
+	uint64_t start, end;
+	int pid;			/* 0: idle */
+};
+
 struct sa_cpu {
 	bool seen;			/* a switch was seen: curr is known */
+	struct sa_slice hist[SA_HIST];	/* the last slices, a ring; head is the next to fill */
+	int head, nhist;
 	int curr;
 	uint64_t since;
 	uint64_t busy_ns;

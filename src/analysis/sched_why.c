@@ -83,7 +83,7 @@ void sa_why_label(const struct sa_analysis *a, const struct sa_proc *p, const st
 		if (w->holder == 0)
 			snprintf(buf, len, "waiting for a CPU that was idle (waking it up)");
 		else if (w->holder < 0)
-			snprintf(buf, len, "waiting for a CPU held by others");
+			snprintf(buf, len, "waiting for a CPU (holders older than the kept history)");
 		else
 			snprintf(buf, len, "waiting for a CPU held by %s:%d%s", h ? h->comm : "?",
 				 w->holder, h && h->proc == p ? " (same process)" : "");

@@ -220,6 +220,25 @@ def causes_name_siblings_and_syscalls(env):
 
 
 @with_env
+def scaling_example_explains_itself(env):
+    # The README's walk-through: 4 threads sharing work and a mutex on 2 CPUs.
+    scaling = os.path.join(OPTIONS['progs'], '..', '..', 'examples', 'scaling')
+    env.record('-e', 'sched', '-e', 'raw_syscalls', scaling, '4', '200', '50', '100')
+    doc = env.sched_json()
+    p = doc['processes'][0]
+    expect(p['comm'] == 'scaling' and p['threads'] == 5, 'process %s, %d threads' %
+           (p['comm'], p['threads']))
+    expect(p['parallelism'] < 4, 'parallelism %.2f' % p['parallelism'])
+    causes = p['off_cpu_causes']
+    futex = [c for c in causes if c['cause'] == 'sleep' and c['syscall'] == 'futex']
+    expect(futex and sum(c['ms'] for c in futex) > 0, 'no futex sleeps: %r' % causes[:6])
+    expect(any(c['cause'] == 'wait' and c['same_process'] for c in causes) or
+           doc['cpus'] and len(doc['cpus']) > 4, 'no wait behind a sibling: %r' % causes[:6])
+    text = env.sched()
+    expect('time its threads were off a CPU, by cause:' in text, 'text: %s' % text[:1200])
+
+
+@with_env
 def follow_command_says_cpus_incomplete(env):
     env.record('-F', busy(), '2', '50')
     text = env.sched()

@@ -439,6 +439,26 @@ static void test_off_cpu_causes_without_syscalls(void)
 	sa_free(&a);
 }
 
+/* A wait is shared among the tasks that held the CPU meanwhile, by overlap. */
+static void test_wait_charged_to_each_holder(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 100);
+	ev(&a, SA_WAKEUP, 10, 0, 200, 0);	/* 200 waits from 10 ... */
+	sw(&a, 30, 0, 100, RP, 300);		/* ... behind 100 until 30, then 300 */
+	sw(&a, 50, 0, 300, S, 200);		/* ... and gets the CPU at 50 */
+	sa_finish(&a, 60);
+	struct sa_proc *p = sa_task_find(&a, 200)->proc;
+	const struct sa_why *h100 = why_find(p, SA_WHY_WAIT, 100, 0);
+	const struct sa_why *h300 = why_find(p, SA_WHY_WAIT, 300, 0);
+	CHECK(h100 && h300);
+	CHECK_INT(h100->ns, 20);
+	CHECK_INT(h300->ns, 20);
+	CHECK(why_find(p, SA_WHY_WAIT, -1, 0) == NULL);
+	sa_free(&a);
+}
+
 /* A sleep inside futex is charged to the futex word; one in read to read. */
 static void test_off_cpu_causes_name_the_syscall_and_futex(void)
 {
@@ -494,6 +514,7 @@ TK_MAIN(TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
 	TK_CASE(test_missing_switch_out_of_idle_without_wakeup_starts_at_first_record),
 	TK_CASE(test_events_without_current_task_infer_nothing),
 	TK_CASE(test_off_cpu_causes_without_syscalls),
+	TK_CASE(test_wait_charged_to_each_holder),
 	TK_CASE(test_off_cpu_causes_name_the_syscall_and_futex),
 	TK_CASE(test_first_switch_on_a_cpu_missing_starts_at_the_wakeup),
 	TK_CASE(test_task_states_sum_to_known_times), TK_CASE(test_wakeup_latency_percentiles),
