@@ -6,15 +6,18 @@ Perfetto protobuf, checked against `tracekit report --json` on the same file.
     test_export.py --list                               # the case names
 
 The protobuf is read back by a small decoder here (the wire format and the field
-numbers of Perfetto's protos/perfetto/trace/ files), so the test needs neither
-protoc nor Perfetto's .proto files.
+numbers of Perfetto's protos/perfetto/trace/ files), and once by protoc --decode
+against tests/fixtures/perfetto/trace_subset.proto, the part of Perfetto's schema
+the exporter writes (a fresh clone cannot fetch Perfetto's own .proto files).
 """
 
 import collections
 import glob
 import json
 import os
+import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -346,6 +349,30 @@ def perfetto_syscalls(tmp):
     ends = sum(1 for t in d['track_events'] if t[1] == 2)
     expect(begins['getppid'] >= 4000, 'getppid slices: %d' % begins['getppid'])
     expect(ends <= sum(begins.values()), 'more slice ends than starts')
+
+
+@case
+@with_tmp
+def perfetto_decodes_with_protoc(tmp):
+    """protoc reads the export with Perfetto's field numbers and types, and finds nothing else."""
+    if not shutil.which('protoc'):
+        raise Skip('protoc is not installed (apt-get install protobuf-compiler)')
+    trace = record(tmp, ['-e', 'sched', '-e', 'raw_syscalls'], [prog('threads')])
+    data = trace.export('perfetto')
+    schema = os.path.join(OPTIONS['fixtures'], 'perfetto')
+    p = subprocess.run(['protoc', '-I', schema, '--decode=tracekit.check.Trace',
+                        'trace_subset.proto'], input=data, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=300)
+    expect(p.returncode == 0, 'protoc --decode failed: %s' % p.stderr.decode()[:500])
+    text = p.stdout.decode('utf-8', 'replace')
+    unknown = re.findall(r'^\s*\d+: .*$', text, re.M)
+    expect(not unknown, 'fields the schema does not know: %r' % unknown[:5])
+    switches = text.count('sched_switch {')
+    expect(switches == len(trace.named('sched:sched_switch')),
+           'protoc sees %d sched_switch, report %d' % (switches,
+                                                       len(trace.named('sched:sched_switch'))))
+    expect('cmdline_is_comm: true' in text and 'type: TYPE_SLICE_BEGIN' in text,
+           'process tree or syscall slices missing')
 
 
 @case
