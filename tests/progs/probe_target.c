@@ -12,9 +12,13 @@
  *   probe_target exec N PROG..  hot N times, then exec PROG.. (another probe_target)
  *   probe_target recurse N      fact(N): nested return probes
  *   probe_target wait N         print the pid, wait for a line on stdin, then loop N
+ *
+ * PROBE_TARGET_CPU=N pins it to CPU N first (the bench places tracer and
+ * tracee the same way for every tool, whatever the tool does with affinity).
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +151,12 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "loop";
 	long n = argc > 2 ? atol(argv[2]) : 10;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("PROBE_TARGET_CPU")) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(atoi(getenv("PROBE_TARGET_CPU")), &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
 	if (!strcmp(mode, "loop")) {
 		printf("loop total=%ld\n", loop(n));
 	} else if (!strcmp(mode, "lib")) {
