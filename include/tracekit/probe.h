@@ -57,7 +57,8 @@ struct tk_probe_ctx {
 	pid_t tid;			/* the thread that hit the probe */
 	uint64_t addr;			/* the probed address in this process */
 	/*
-	 * The thread's registers.  A pre-handler may change them; returning
+	 * The thread's registers; in a pre-handler rip is the probed address
+	 * (not one past the int3).  A pre-handler may change them; returning
 	 * non-zero then says "I set regs.rip, do not run the instruction", as a
 	 * kprobe pre_handler does.
 	 */

@@ -6,7 +6,7 @@
  * SPEC is [r:]WHERE[/FLAG,...]: WHERE is PATH:SYMBOL[+OFF], PATH:0xFILEOFF
  * or 0xADDR; r: makes a return probe; FLAGS: str (print the string at
  * rdi), post (a post-handler too).  Each hit prints one line:
- *   hit I pid=P tid=T rdi=N rsi=N [str="..."]      (pre-handler of spec I)
+ *   hit I pid=P tid=T rip=+0 rdi=N rsi=N [str="..."]  (pre-handler; rip - probed address)
  *   post I tid=T rax=N next=+OFF                   (after the instruction)
  *   ret I tid=T rax=N                              (return probe)
  * and at the end "count I hits=N missed=N" per spec, then "status=N".
@@ -47,8 +47,9 @@ static int on_pre(struct tk_probe *p, struct tk_probe_ctx *c)
 	count_hit();
 	if (quiet)
 		return 0;
-	printf("hit %d pid=%d tid=%d rdi=%lld rsi=%lld", sp->index, (int)c->pid, (int)c->tid,
-	       (long long)c->regs.rdi, (long long)c->regs.rsi);
+	printf("hit %d pid=%d tid=%d rip=%+lld rdi=%lld rsi=%lld", sp->index, (int)c->pid,
+	       (int)c->tid, (long long)(c->regs.rip - c->addr), (long long)c->regs.rdi,
+	       (long long)c->regs.rsi);
 	if (sp->str) {
 		char buf[64] = "";
 		long n = c->read(c, c->regs.rdi, buf, sizeof(buf) - 1);

@@ -94,6 +94,7 @@ def entry_args_string(_):
     for i in range(5):
         want += [('hello', i), ('call', i)]
     expect([(h['str'].strip('"'), int(h['rsi'])) for h in hits] == want, 'hits: %s' % hits)
+    expect({h['rip'] for h in hits} == {'+0'}, 'pre-handlers see rip at the probe: %s' % hits)
     expect(counts(out)[0] == (10, 0), 'count line: %s' % counts(out))
 
 

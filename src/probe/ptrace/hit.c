@@ -89,6 +89,7 @@ static int on_breakpoint(struct tk_session *s, struct pproc *p, struct pthr *th,
 	struct tk_probe *snap[SNAP_MAX];
 	unsigned n = snapshot(b, snap);
 	struct tk_probe_ctx c;
+	r->rip = b->addr;	/* handlers see the probed address, as uprobes show it */
 	ctx_init(&c, s, th, b->addr, r);
 	bool skip = false;
 	uint64_t veto = 0;
@@ -104,7 +105,7 @@ static int on_breakpoint(struct tk_session *s, struct pproc *p, struct pthr *th,
 			skip = true;
 	}
 	*r = c.regs;
-	if (skip)	/* the handler moved rip: the instruction is not run */
+	if (skip)	/* the handler set rip: the instruction is not run */
 		return set_regs(th->tid, r, TR_TRAP_CONT);
 	if (b->has_ret)
 		push_frame(p, th, b, r, veto, snap, n);
