@@ -7,6 +7,7 @@ PKGS="meson ninja-build pkg-config gcc make python3
 libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev libelf-dev libdw-dev
 libcapstone-dev libseccomp-dev libbpf-dev
 strace trace-cmd linux-perf protobuf-compiler
+ltrace gdb
 chromium nodejs"
 
 missing=""

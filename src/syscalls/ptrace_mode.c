@@ -378,6 +378,8 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 			fprintf(stderr, "tracekit: Process %d detached\n", (int)ev->tid);
 		break;
 	}
+	case TR_READY:	/* not asked for (ready_events) */
+		break;
 	}
 	return 0;
 }

@@ -52,6 +52,8 @@ static unsigned long base_options(const struct tr_options *o)
 		opt |= PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
 	if (o->seccomp)
 		opt |= PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL;
+	if (o->exitkill)
+		opt |= PTRACE_O_EXITKILL;
 	return opt;
 }
 
@@ -277,7 +279,7 @@ static void set_reg(pid_t tid, size_t off, uint64_t v)
 static void restart(struct tracer *t, struct thr *th, int sig)
 {
 	int req = PTRACE_SYSCALL;
-	if (t->o.seccomp && !th->seccomp_exit)
+	if ((t->o.seccomp && !th->seccomp_exit) || t->o.no_syscalls)
 		req = PTRACE_CONT;
 	ptrace(req, th->tid, 0L, (long)sig);
 }
@@ -430,6 +432,10 @@ static void on_event_stop(struct tracer *t, struct thr *th, int status)
 			ptrace(PTRACE_LISTEN, th->tid, 0L, 0L);
 			return;
 		}
+		if (th->startup && !th->hidden && t->o.ready_events) {
+			ev.kind = TR_READY;
+			emit(t, &ev, NULL);
+		}
 		th->startup = false;
 		th->listening = false;
 		restart(t, th, 0);
@@ -449,6 +455,13 @@ static void on_signal_stop(struct tracer *t, struct thr *th, int sig)
 		return;
 	}
 	th->listening = false;
+	if (sig == SIGTRAP && t->o.on_trap) {
+		int r = t->o.on_trap(t, th->tid, th->tgid, &ev.si, t->o.ctx);
+		if (r) {
+			ptrace(r == TR_TRAP_STEP ? PTRACE_SINGLESTEP : PTRACE_CONT, th->tid, 0L, 0L);
+			return;
+		}
+	}
 	if (!th->hidden)
 		emit(t, &ev, NULL);
 	restart(t, th, sig);
@@ -490,6 +503,8 @@ static void detach_all(struct tracer *t)
 		if (ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) < 0 && errno == ESRCH)
 			th->startup = false;
 	}
+	if (t->o.on_detach)
+		t->o.on_detach(t, 0, 0, 0, t->o.ctx);
 	while (t->thr.n) {
 		int status;
 		pid_t tid = waitpid(-1, &status, __WALL);
@@ -508,6 +523,8 @@ static void detach_all(struct tracer *t)
 			sig = WSTOPSIG(status);	/* a signal-delivery stop: pass it on */
 		if (th && th->in_syscall && th->act.skip)
 			set_reg(tid, offsetof(struct user_regs_struct, rax), (uint64_t)th->act.retval);
+		if (th && t->o.on_detach)
+			t->o.on_detach(t, tid, th->tgid, status, t->o.ctx);
 		ptrace(PTRACE_DETACH, tid, 0L, (long)sig);
 		if (th) {
 			struct tr_event ev = { .kind = TR_DETACHED, .tid = tid, .tgid = th->tgid };

@@ -25,6 +25,7 @@ enum tr_kind {
 	TR_KILLED,		/* sig, core */
 	TR_NEW,			/* a new thread or process joined the trace */
 	TR_DETACHED,		/* let go (Ctrl-C on -p) */
+	TR_READY,		/* with ready_events: a thread's first stop under trace (seized, new child) */
 };
 
 struct tr_event {
@@ -62,7 +63,25 @@ struct tr_options {
 	/* Called for every event; returning non-zero stops tracing (detach all). */
 	int (*on_event)(struct tracer *t, const struct tr_event *ev, struct tr_action *act, void *ctx);
 	void *ctx;
+	/* Breakpoint engines (probes) want no syscall stops and the SIGTRAPs: */
+	bool no_syscalls;		/* restart with PTRACE_CONT, never PTRACE_SYSCALL */
+	bool exitkill;			/* spawned tracees die with the tracer (PTRACE_O_EXITKILL) */
+	bool ready_events;		/* report TR_READY */
+	/*
+	 * A SIGTRAP stopped tid (si: its siginfo).  Return TR_TRAP_CONT or
+	 * TR_TRAP_STEP when it was the caller's (the thread is restarted with
+	 * PTRACE_CONT or PTRACE_SINGLESTEP, the signal dropped), 0 to deliver it.
+	 */
+	int (*on_trap)(struct tracer *t, pid_t tid, pid_t tgid, const siginfo_t *si, void *ctx);
+	/*
+	 * Detaching: called once with tid 0 after every thread was interrupted,
+	 * then for each thread at its last stop (status as waitpid gave it),
+	 * before PTRACE_DETACH, so the caller can put back what it changed.
+	 */
+	void (*on_detach)(struct tracer *t, pid_t tid, pid_t tgid, int status, void *ctx);
 };
+
+enum { TR_TRAP_CONT = 1, TR_TRAP_STEP = 2 };
 
 /* Fork and exec argv under trace; NULL and a message in err on failure. */
 struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char *err, size_t errlen);
