@@ -162,6 +162,7 @@ int pd_resolve(struct probe_def *def, char *err, size_t errlen);
  * tests with a fake memory).
  */
 struct pd_ctx {
+	/* At an entry hit, rip is the probe's address (not past the int3). */
 	const struct user_regs_struct *regs;
 	bool is_return;		/* a return probe's hit: regs at the return site */
 	uint64_t retval;	/* $retval (rax at return) */
