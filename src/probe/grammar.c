@@ -64,14 +64,6 @@ static const char *word_end(const char *p)
 	return p;
 }
 
-static char *xstrndup(const char *s, size_t n)
-{
-	char *r = xmalloc(n + 1);
-	memcpy(r, s, n);
-	r[n] = '\0';
-	return r;
-}
-
 /*
  * An unsigned number in C syntax (0x hex, 0 octal, decimal) spanning
  * exactly [p, end); -1 when it does not, or overflows.

@@ -26,6 +26,7 @@
 #include "ftrace/session.h"
 #include "meta.h"
 #include "recorder.h"
+#include "spawn.h"
 #include "tracefile/writer.h"
 #include "util/die.h"
 #include "util/strbuf.h"
@@ -52,46 +53,6 @@ static void catch_stop_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-}
-
-/* Fork the command, held on a pipe until the trace is ready; its exec error comes back on another. */
-struct child {
-	pid_t pid;
-	int go;		/* write a byte: exec */
-	int failed;	/* read: errno of a failed exec */
-};
-
-static int spawn_held(char **argv, struct child *c, char *err, size_t errlen)
-{
-	int go[2], failed[2];
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(failed, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	c->pid = fork();
-	if (c->pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		return -1;
-	}
-	if (c->pid == 0) {
-		char b;
-		close(go[1]);
-		close(failed[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		if (read(go[0], &b, 1) != 1)
-			_exit(127);	/* the recording was abandoned */
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(failed[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(failed[1]);
-	c->go = go[1];
-	c->failed = failed[0];
-	return 0;
 }
 
 /* Every thread and descendant of pid now, from /proc (later ones come through event-fork). */
@@ -155,7 +116,7 @@ static void try_option(struct ft_session *s, const char *opt, bool needed_by_use
 }
 
 /* Wait until the command ends, a stop is asked for, or a limit is reached. */
-static int wait_for_end(const struct rec_options *o, struct child *c, struct recorder *r,
+static int wait_for_end(const struct rec_options *o, struct rec_child *c, struct recorder *r,
 			int *status)
 {
 	double end = o->duration > 0 ? now_s() + o->duration : 0;
@@ -279,7 +240,7 @@ int rec_run(const struct rec_options *o)
 	char err[1024] = "";
 	const char *output = o->output ? o->output : "trace.dat";
 	int status = 1;
-	struct child child = { .pid = -1, .go = -1, .failed = -1 };
+	struct rec_child child = { .pid = -1, .go = -1, .failed = -1 };
 	struct recorder *r = NULL;
 	pid_t *pids = NULL;
 	int npids = 0;
@@ -298,7 +259,7 @@ int rec_run(const struct rec_options *o)
 	if (o->user_stack)
 		try_option(s, "userstacktrace", true);
 
-	if (o->argv && spawn_held(o->argv, &child, err, sizeof(err)) < 0)
+	if (o->argv && rec_spawn_held(o->argv, &child, err, sizeof(err)) < 0)
 		goto fail;
 	if (o->follow_command && child.pid > 0) {
 		pids = xmalloc(sizeof(pid_t));
