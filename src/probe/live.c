@@ -109,6 +109,32 @@ static int line_pid(const char *line)
 	return dash > line ? atoi(dash) : -1;
 }
 
+/*
+ * The load bias of the probed file in this hit: the run-time address the line
+ * shows in "(0xADDR)" (entry) or "(0xRET <- 0xFUNC)" (return) minus its
+ * link-time address.  No /proc needed, so it works after the process is gone.
+ */
+static int hit_bias(const struct probe_def *def, const char *head, uint64_t *bias)
+{
+	const char *open = strstr(head, "(0x");
+	if (!open)
+		return -1;
+	const char *arrow = strstr(open, "<- 0x");
+	uint64_t at = strtoull(arrow ? arrow + 3 : open + 1, NULL, 16);
+	*bias = at - (arrow ? def->func_vaddr : def->vaddr);
+	return 0;
+}
+
+static int symbolize_hit(const struct probe_def *def, uint64_t bias, int pid, uint64_t v,
+			 struct strbuf *out)
+{
+	char err[256];
+	struct es_file *ef = es_open(def->path, err, sizeof(err));
+	int rc = ef ? es_symbolize(ef, v - bias, out) : -1;
+	es_close(ef);
+	return rc == 0 ? 0 : symbolize_pid(pid, v, out);
+}
+
 static void fix_symbols(const struct live *lv, const char *line, struct strbuf *out)
 {
 	/* "...: EVENT: (0x...) args" */
@@ -121,6 +147,8 @@ static void fix_symbols(const struct live *lv, const char *line, struct strbuf *
 		return;
 	}
 	const char *p = line;
+	uint64_t bias = 0;
+	hit_bias(def, eve, &bias);
 	for (size_t i = 0; i < def->nargs; i++) {
 		if (def->args[i].type.kind != PD_T_SYMBOL || def->args[i].type.array)
 			continue;
@@ -133,7 +161,7 @@ static void fix_symbols(const struct live *lv, const char *line, struct strbuf *
 		char *end;
 		uint64_t v = strtoull(hex, &end, 16);
 		sb_addn(out, p, (size_t)(hex - p));
-		if (symbolize_pid(line_pid(line), v, out) < 0)
+		if (symbolize_hit(def, bias, line_pid(line), v, out) < 0)
 			sb_addn(out, hex, (size_t)(end - hex));
 		p = end;
 	}

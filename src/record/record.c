@@ -24,6 +24,7 @@
 
 #include "config.h"
 #include "ftrace/session.h"
+#include "probe/kernel.h"
 #include "meta.h"
 #include "recorder.h"
 #include "spawn.h"
@@ -87,8 +88,23 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* --probe: the recording's own probes, in a group only it uses, removed with it. */
+static int setup_probes(struct ft_session *s, const struct rec_options *o, char *group,
+			size_t glen, char *err, size_t errlen)
+{
+	char g[64], e[64];
+	if (pk_run_group_new(group, glen, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < o->nprobes; i++)
+		if (pk_create_spec(o->probes[i], group, g, sizeof(g), e, sizeof(e), err, errlen) < 0)
+			return -1;
+	return ft_enable_events(s, group, err, errlen);
+}
+
 static int setup_events(struct ft_session *s, const struct rec_options *o, char *err, size_t errlen)
 {
+	if (!o->nevents && o->nprobes)
+		return 0;
 	if (!o->nevents) {
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
 			if (ft_enable_events(s, default_events[i], err, errlen) < 0)
@@ -244,6 +260,7 @@ int rec_run(const struct rec_options *o)
 	struct recorder *r = NULL;
 	pid_t *pids = NULL;
 	int npids = 0;
+	char probe_group[64] = "";
 
 	catch_stop_signals();
 	struct ft_session *s = ft_session_new(err, sizeof(err));
@@ -275,6 +292,8 @@ int rec_run(const struct rec_options *o)
 		}
 	}
 	if (npids && ft_set_pids(s, pids, npids, true, err, sizeof(err)) < 0)
+		goto fail;
+	if (o->nprobes && setup_probes(s, o, probe_group, sizeof(probe_group), err, sizeof(err)) < 0)
 		goto fail;
 	if (setup_events(s, o, err, sizeof(err)) < 0)
 		goto fail;
@@ -344,6 +363,9 @@ out:
 		close(child.failed);
 	rec_free(r, false);
 	ft_session_destroy(s);
+	/* After the instance: an event still enabled in it cannot be removed. */
+	if (probe_group[0])
+		pk_run_group_end(probe_group);
 	free(pids);
 	return status;
 }
