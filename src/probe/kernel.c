@@ -168,7 +168,8 @@ int pk_remove(const char *group, const char *event, char *err, size_t errlen)
 		if (!match || !is_probe(all[i]))
 			continue;
 		found++;
-		if (tracefs_dynevent_destroy(all[i], false) < 0 && rc == 0) {
+		/* libtracefs lists an event once per file it reads: the second removal finds it gone. */
+		if (tracefs_dynevent_destroy(all[i], false) < 0 && errno != ENOENT && rc == 0) {
 			snprintf(err, errlen, "cannot remove %s/%s: %s (is it enabled in a tracing "
 				 "instance still recording?)", group, event ? event : "*", strerror(errno));
 			rc = -1;
