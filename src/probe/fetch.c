@@ -116,8 +116,10 @@ static int read_string(const struct pd_ctx *ctx, uint64_t addr, struct strbuf *o
 			want = to_page;
 		if (want > PD_MAX_STRING - 1 - total)
 			want = PD_MAX_STRING - 1 - total;
-		if (ctx->read(ctx->opaque, addr + total, chunk, want) < 0)
-			return -1;
+		/* A reader that cannot cross the end of what it maps gets smaller reads. */
+		while (ctx->read(ctx->opaque, addr + total, chunk, want) < 0)
+			if ((want /= 2) == 0)
+				return -1;
 		char *nul = memchr(chunk, '\0', want);
 		size_t n = nul ? (size_t)(nul - chunk) : want;
 		sb_addn(out, chunk, n);
@@ -145,7 +147,7 @@ static void print_scalar(const struct pd_type *t, uint64_t v, const struct pd_ct
 			 struct strbuf *out)
 {
 	unsigned bits = t->size * 8;
-	if (bits < 64)
+	if (bits && bits < 64)		/* strings (size 0) keep the whole address */
 		v &= (1ull << bits) - 1;
 	switch (t->kind) {
 	case PD_T_U:
