@@ -360,6 +360,41 @@ def record_probe(_):
         os.rmdir(d)
 
 
+@case
+def reset_removes_probes(_):
+    """A SIGKILLed probe trace leaves its run group; probe add's probes are tracekit's too:
+    tracekit reset removes both, and nothing else."""
+    r = root()
+    grp = 'tkt%d' % os.getpid()
+    write_events(r, 'p:%sx/other %s:0x%x' % (grp, prog('probed'), symbol_offset('parse_line')))
+    try:
+        rc, out, err = run([tracekit(), 'probe', 'add', 'p:%s/kept %s:sum8' % (grp, prog('probed'))])
+        expect(rc == 0, err)
+        p = start([tracekit(), 'probe', 'trace', 'p:parse %s:parse_line' % prog('probed'), '--',
+                   prog('probed'), '-d', '20000'])
+        for _ in range(100):
+            if ':tracekit_%d_' % p.pid in read(os.path.join(r, 'uprobe_events')):
+                break
+            time.sleep(0.05)
+        os.kill(p.pid, signal.SIGKILL)
+        finish(p, 30)
+        expect(':tracekit_%d_' % p.pid in read(os.path.join(r, 'uprobe_events')),
+               'the killed run left no group (nothing to test)')
+        rc, out, err = run([tracekit(), 'reset'])
+        expect(rc == 0, err)
+        expect(re.search(r'removed probe tracekit_%d_0/parse \(owner pid %d is gone\)' % (p.pid, p.pid), out), out)
+        expect('removed probe %s/kept (made by tracekit probe add)' % grp in out, out)
+        ue = read(os.path.join(r, 'uprobe_events'))
+        expect(':tracekit_%d_' % p.pid not in ue and '%s/kept' % grp not in ue, ue)
+        expect('%sx/other' % grp in ue, 'reset removed a probe tracekit did not make')
+    finally:
+        for ev in ('%s/kept' % grp, '%sx/other' % grp):
+            try:
+                write_events(r, '-:' + ev)
+            except OSError:
+                pass
+
+
 def setup(argv):
     if '--progs' in argv:
         PROGS['dir'] = argv[argv.index('--progs') + 1]
