@@ -5,7 +5,8 @@ set -eu
 
 PKGS="meson ninja-build pkg-config gcc make python3
 libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev libelf-dev libdw-dev
-libcapstone-dev libseccomp-dev libbpf-dev
+libcapstone-dev libseccomp-dev libbpf-dev libstdc++-12-dev
+ltrace gdb
 strace trace-cmd linux-perf
 chromium nodejs"
 

@@ -8,11 +8,13 @@
  *   the USDT probe probed:tick(i, line)         only when its semaphore is set
  * Globals for @SYM fetches: probed_banner (a string), probed_counter (a long, 42).
  *
- *   probed [-n ITERATIONS] [-t THREADS] [-d DELAY_MS]
+ *   probed [-n ITERATIONS] [-t THREADS] [-d DELAY_MS] [-c CPU]
  * With -t each thread runs the loop; its lines are "t<k> line <i>".
- * -d waits before the loop (lets a tracer attach); every output line is on stderr at the end.
+ * -d waits before the loop (lets a tracer attach); -c pins the program to one CPU (the bench
+ * places tracer and tracee); the one output line is on stderr at the end.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +79,20 @@ int main(int argc, char **argv)
 {
 	long threads = 0, delay = 0;
 	int opt;
-	while ((opt = getopt(argc, argv, "n:t:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:d:c:")) != -1) {
 		if (opt == 'n')
 			iterations = atol(optarg);
 		else if (opt == 't')
 			threads = atol(optarg);
 		else if (opt == 'd')
 			delay = atol(optarg);
+		else if (opt == 'c') {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(atoi(optarg), &set);
+			if (sched_setaffinity(0, sizeof(set), &set) < 0)
+				perror("probed: sched_setaffinity");
+		}
 		else
 			return 2;
 	}
