@@ -395,6 +395,27 @@ def reset_removes_probes(_):
                 pass
 
 
+@case
+def debuginfo_and_cxx(_):
+    """A stripped library's symbols from its build-id debug file; C++ names demangled."""
+    libc = '/lib/x86_64-linux-gnu/libc.so.6'
+    notes = subprocess.run(['readelf', '-n', libc], capture_output=True, text=True).stdout
+    bid = re.search(r'Build ID: ([0-9a-f]+)', notes).group(1)
+    debug = '/usr/lib/debug/.build-id/%s/%s.debug' % (bid[:2], bid[2:])
+    if not os.path.exists(debug):
+        raise Skip('%s is missing (apt-get install libc6-dbg)' % debug)
+    rc, out, err = run([tracekit(), 'probe', 'list', '--symbols', libc])
+    expect(rc == 0 and re.search(r'^0x[0-9a-f]+\s+\d+ _int_malloc$', out, re.M), err)
+    expect(debug in err, 'no note of the debug file: %r' % err)
+    rc, ev, out, err = trace(['p:im %s:_int_malloc sz=%%si:u64' % libc], ['ls', '/'])
+    expect(rc == 0 and of(ev, 'im'), 'no _int_malloc hit: %s %s' % (out, err))
+    cxx = '/usr/lib/x86_64-linux-gnu/libstdc++.so.6'
+    rc, out, err = run([tracekit(), 'probe', 'list', '--symbols', cxx])
+    expect(re.search(r' std::locale::classic\(\)$', out, re.M), 'no demangled std::locale::classic()')
+    rc, ev, out, err = trace(['p:cl %s:std::locale::classic' % cxx], ['true'])
+    expect(rc == 0, 'a demangled name without its parameters: %s' % err)
+
+
 def setup(argv):
     if '--progs' in argv:
         PROGS['dir'] = argv[argv.index('--progs') + 1]
