@@ -5,9 +5,9 @@ set -eu
 
 PKGS="meson ninja-build pkg-config gcc make python3
 libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev libelf-dev libdw-dev
-libcapstone-dev libseccomp-dev libbpf-dev
+libcapstone-dev libseccomp-dev libbpf-dev libstdc++-12-dev
 strace trace-cmd linux-perf protobuf-compiler
-ltrace gdb
+ltrace gdb libc6-dbg
 chromium nodejs"
 
 missing=""

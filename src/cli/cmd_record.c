@@ -33,19 +33,22 @@ void help_record(FILE *f)
 	      "      --duration S   stop after S seconds\n"
 	      "      --max-size MB  stop when the data reaches MB megabytes\n"
 	      "      --file-version N  6 or 7 (default 7)\n"
+	      "      --probe SPEC   a dynamic probe for this recording only ('p ./app:func x=%di');\n"
+	      "                     repeatable; without -e only the probes are recorded (docs/probes.md)\n"
 	      "  -q                 no per-CPU summary\n"
 	      "\n"
 	      "At the end it prints, per CPU, the events recorded and the events lost.\n"
 	      "See docs/record.md.\n", f);
 }
 
-enum { OPT_USER_STACK = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_FILE_VERSION };
+enum { OPT_USER_STACK = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_FILE_VERSION, OPT_PROBE };
 
 static const struct option longopts[] = {
 	{ "user-stack", no_argument, NULL, OPT_USER_STACK },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
+	{ "probe", required_argument, NULL, OPT_PROBE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -83,6 +86,10 @@ static int parse(struct rec_options *o, int argc, char **argv)
 			break;
 		case 'o': o->output = optarg; break;
 		case 'F': o->follow_command = true; break;
+		case OPT_PROBE:
+			o->probes = xrealloc(o->probes, sizeof(*o->probes) * (size_t)(o->nprobes + 1));
+			o->probes[o->nprobes++] = optarg;
+			break;
 		case 'c': break;	/* trace-cmd's "children too": -F always follows children */
 		case 'P':
 			if (number("-P", optarg, 1, INT_MAX, &v) < 0)
@@ -143,6 +150,7 @@ int cmd_record(int argc, char **argv)
 	if (parse(&o, argc, argv) == 0)
 		status = rec_run(&o);
 	free(o.events);
+	free(o.probes);
 	free(o.pids);
 	return status;
 }

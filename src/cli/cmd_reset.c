@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "ftrace/registry.h"
+#include "probe/kernel.h"
 #include "util/die.h"
 
 void help_reset(FILE *f)
@@ -17,7 +18,8 @@ void help_reset(FILE *f)
 	      "\n"
 	      "Remove the tracefs instances (tracekit-PID-N) of tracekit runs that are gone,\n"
 	      "for example after a SIGKILL, and print what was removed.  Instances of runs\n"
-	      "still going are kept.\n"
+	      "still going are kept.  Probe events: the groups of runs that are gone\n"
+	      "(tracekit_PID_N) and the probes tracekit probe add made.\n"
 	      "\n"
 	      "  -f, --force   remove every tracekit instance, also of runs still going\n"
 	      "\n"
@@ -49,6 +51,26 @@ static void report(enum ft_reset_action act, const char *name, const char *why, 
 		break;
 	case FT_RESET_FAILED:
 		errmsg("cannot remove instance %s: %s", name, why);
+		t->failed++;
+		break;
+	}
+}
+
+/* Probe events: run groups of dead runs, and what tracekit probe add made. */
+static void report_probe(enum pk_reset_action act, const char *what, const char *why, void *arg)
+{
+	struct tally *t = arg;
+	switch (act) {
+	case PK_RESET_REMOVED:
+		printf("removed probe %s (%s)\n", what, why);
+		t->removed++;
+		break;
+	case PK_RESET_KEPT:
+		printf("kept probe %s (%s; --force removes it)\n", what, why);
+		t->kept++;
+		break;
+	case PK_RESET_FAILED:
+		errmsg("cannot remove probe %s: %s", what, why);
 		t->failed++;
 		break;
 	}
@@ -90,6 +112,10 @@ int cmd_reset(int argc, char **argv)
 	if (parse(&force, argc, argv) < 0)
 		return 2;
 	if (ft_reset_prefix(FT_INSTANCE_PREFIX, force, report, &t, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		return 1;
+	}
+	if (pk_reset(force, report_probe, &t, err, sizeof(err)) < 0) {
 		errmsg("%s", err);
 		return 1;
 	}

@@ -19,6 +19,7 @@ static const struct verb verbs[] = {
 	{ "reset", "remove what a killed tracekit run left in tracefs", cmd_reset, help_reset },
 	{ "export", "write a trace.dat as Chrome JSON or Perfetto protobuf", cmd_export,
 	  help_export },
+	{ "probe", "dynamic probes (uprobes): add, del, list, trace", cmd_probe, help_probe },
 	{ "help", "show help for a verb", NULL, NULL },
 };
 

@@ -24,8 +24,10 @@
 
 #include "config.h"
 #include "ftrace/session.h"
+#include "probe/kernel.h"
 #include "meta.h"
 #include "recorder.h"
+#include "spawn.h"
 #include "tracefile/writer.h"
 #include "util/die.h"
 #include "util/strbuf.h"
@@ -52,46 +54,6 @@ static void catch_stop_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-}
-
-/* Fork the command, held on a pipe until the trace is ready; its exec error comes back on another. */
-struct child {
-	pid_t pid;
-	int go;		/* write a byte: exec */
-	int failed;	/* read: errno of a failed exec */
-};
-
-static int spawn_held(char **argv, struct child *c, char *err, size_t errlen)
-{
-	int go[2], failed[2];
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(failed, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	c->pid = fork();
-	if (c->pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		return -1;
-	}
-	if (c->pid == 0) {
-		char b;
-		close(go[1]);
-		close(failed[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		if (read(go[0], &b, 1) != 1)
-			_exit(127);	/* the recording was abandoned */
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(failed[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(failed[1]);
-	c->go = go[1];
-	c->failed = failed[0];
-	return 0;
 }
 
 /* Every thread and descendant of pid now, from /proc (later ones come through event-fork). */
@@ -126,8 +88,23 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* --probe: the recording's own probes, in a group only it uses, removed with it. */
+static int setup_probes(struct ft_session *s, const struct rec_options *o, char *group,
+			size_t glen, char *err, size_t errlen)
+{
+	char g[64], e[64];
+	if (pk_run_group_new(group, glen, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < o->nprobes; i++)
+		if (pk_create_spec(o->probes[i], group, g, sizeof(g), e, sizeof(e), err, errlen) < 0)
+			return -1;
+	return ft_enable_events(s, group, err, errlen);
+}
+
 static int setup_events(struct ft_session *s, const struct rec_options *o, char *err, size_t errlen)
 {
+	if (!o->nevents && o->nprobes)
+		return 0;
 	if (!o->nevents) {
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
 			if (ft_enable_events(s, default_events[i], err, errlen) < 0)
@@ -155,7 +132,7 @@ static void try_option(struct ft_session *s, const char *opt, bool needed_by_use
 }
 
 /* Wait until the command ends, a stop is asked for, or a limit is reached. */
-static int wait_for_end(const struct rec_options *o, struct child *c, struct recorder *r,
+static int wait_for_end(const struct rec_options *o, struct rec_child *c, struct recorder *r,
 			int *status)
 {
 	double end = o->duration > 0 ? now_s() + o->duration : 0;
@@ -279,10 +256,11 @@ int rec_run(const struct rec_options *o)
 	char err[1024] = "";
 	const char *output = o->output ? o->output : "trace.dat";
 	int status = 1;
-	struct child child = { .pid = -1, .go = -1, .failed = -1 };
+	struct rec_child child = { .pid = -1, .go = -1, .failed = -1 };
 	struct recorder *r = NULL;
 	pid_t *pids = NULL;
 	int npids = 0;
+	char probe_group[64] = "";
 
 	catch_stop_signals();
 	struct ft_session *s = ft_session_new(err, sizeof(err));
@@ -298,7 +276,7 @@ int rec_run(const struct rec_options *o)
 	if (o->user_stack)
 		try_option(s, "userstacktrace", true);
 
-	if (o->argv && spawn_held(o->argv, &child, err, sizeof(err)) < 0)
+	if (o->argv && rec_spawn_held(o->argv, &child, err, sizeof(err)) < 0)
 		goto fail;
 	if (o->follow_command && child.pid > 0) {
 		pids = xmalloc(sizeof(pid_t));
@@ -314,6 +292,8 @@ int rec_run(const struct rec_options *o)
 		}
 	}
 	if (npids && ft_set_pids(s, pids, npids, true, err, sizeof(err)) < 0)
+		goto fail;
+	if (o->nprobes && setup_probes(s, o, probe_group, sizeof(probe_group), err, sizeof(err)) < 0)
 		goto fail;
 	if (setup_events(s, o, err, sizeof(err)) < 0)
 		goto fail;
@@ -383,6 +363,9 @@ out:
 		close(child.failed);
 	rec_free(r, false);
 	ft_session_destroy(s);
+	/* After the instance: an event still enabled in it cannot be removed. */
+	if (probe_group[0])
+		pk_run_group_end(probe_group);
 	free(pids);
 	return status;
 }

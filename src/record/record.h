@@ -31,6 +31,8 @@ struct rec_options {
 	int file_version;		/* 6 or 7 */
 	bool quiet;
 	char **argv;			/* COMMAND, or NULL */
+	char **probes;			/* --probe SPEC: made in a group of this recording's own */
+	int nprobes;
 };
 
 /* Record; returns the exit status for tracekit (the command's, like trace-cmd). */

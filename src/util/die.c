@@ -77,3 +77,9 @@ char *xstrdup(const char *s)
 	char *p = strdup(s);
 	return p ? p : oom();
 }
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+	return p ? p : oom();
+}

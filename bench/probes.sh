@@ -1,0 +1,106 @@
+#!/bin/bash
+# Cost per hit of a probe on a hot function, side by side: the kernel's
+# uprobe (tracekit probe trace), tracekit --ptrace (slot below), ltrace -x and
+# gdb dprintf, on tests/progs/probed's parse_line (one call per iteration).
+#
+#   bench/probes.sh [-n ITERATIONS] [-r RUNS] [BUILD_DIR]   (defaults: 100000, 3, build)
+#
+# A stop costs far more when tracer and tracee sit on different CPUs (a
+# wakeup across CPUs) than on one, so every tool runs in both placements,
+# pinned: "same" (tracer and tracee on CPU 0) and "cross" (tracer on CPU 0,
+# tracee on CPU 1; probed pins itself with -c).  The cost per hit is
+# (traced time - bare time) / hits, medians of RUNS runs.  Prints a table and
+# each tool's cost as a multiple of ltrace's; asserts nothing.
+set -u
+
+iters=100000
+runs=3
+while getopts n:r: opt; do
+	case $opt in
+	n) iters=$OPTARG ;;
+	r) runs=$OPTARG ;;
+	*) echo "usage: $0 [-n ITERATIONS] [-r RUNS] [BUILD_DIR]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+build=${1:-build}
+probed=$(realpath "$build/tests/progs/probed" 2>/dev/null)
+tracekit=${TRACEKIT:-$build/tracekit}
+
+for f in "$probed" "$tracekit"; do
+	[ -x "$f" ] || { echo "bench: $f not found; build first (ninja -C $build)" >&2; exit 1; }
+done
+for t in taskset ltrace gdb; do
+	command -v $t >/dev/null || { echo "bench: $t is not installed" >&2; exit 1; }
+done
+[ "$(nproc)" -ge 2 ] || { echo "bench: needs two CPUs for the cross placement" >&2; exit 1; }
+
+# Seconds taken by one run of "$@", or "fail" if it exits non-zero.
+time_once() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" >/dev/null 2>&1 </dev/null || { echo fail; return; }
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+}
+
+median() {
+	local i t all=()
+	for ((i = 0; i < runs; i++)); do
+		t=$(time_once "$@")
+		[ "$t" = fail ] && { echo fail; return; }
+		all+=("$t")
+	done
+	printf '%s\n' "${all[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# The tracee's command line for a placement: CPU 0 (same) or CPU 1 (cross).
+tracee() { echo "$probed -n $iters -c $([ "$1" = same ] && echo 0 || echo 1)"; }
+
+# One tool's command for a placement; the tracer itself always on CPU 0.
+tool_cmd() {
+	local tool=$1 place=$2
+	case $tool in
+	bare)    echo "taskset -c 0 $(tracee "$place")" ;;
+	uprobe)  echo "taskset -c 0 $tracekit probe trace 'p $probed:parse_line' -- $(tracee "$place")" ;;
+	ptrace)  echo "" ;;	# >>> slot for the --ptrace row: see below <<<
+	ltrace)  echo "taskset -c 0 ltrace -x parse_line -o /dev/null $(tracee "$place")" ;;
+	gdb)     echo "taskset -c 0 gdb -q -batch -ex 'dprintf parse_line,\"hit\\n\"' -ex run --args $(tracee "$place")" ;;
+	esac
+}
+
+# ------------------------------------------------------------------------------------------
+# --ptrace: when the breakpoint engine lands, its row is
+#     ptrace) echo "taskset -c 0 $tracekit probe trace --ptrace 'p $probed:parse_line' -- $(tracee "$place")" ;;
+# in tool_cmd above; until then `probe trace --ptrace` exits 1 and the row says "not built".
+# ------------------------------------------------------------------------------------------
+
+declare -A cost
+printf '%-8s %-6s %12s %14s %12s\n' tool place seconds 'us/hit' 'hits/s'
+for place in same cross; do
+	bare=$(median bash -c "$(tool_cmd bare $place)")
+	printf '%-8s %-6s %12s %14s %12s\n' bare $place "$bare" - -
+	for tool in uprobe ptrace ltrace gdb; do
+		cmd=$(tool_cmd $tool $place)
+		if [ -z "$cmd" ] || ! bash -c "${cmd/ -n $iters/ -n 1}" >/dev/null 2>&1 </dev/null; then
+			printf '%-8s %-6s %12s\n' $tool $place "not built"
+			continue
+		fi
+		t=$(median bash -c "$cmd")
+		[ "$t" = fail ] && { printf '%-8s %-6s %12s\n' $tool $place fail; continue; }
+		read -r us hps < <(awk -v t="$t" -v b="$bare" -v n="$iters" \
+			'BEGIN { d = t - b; if (d <= 0) d = 1e-9; printf "%.3f %.0f\n", d / n * 1e6, n / d }')
+		cost[$tool.$place]=$us
+		printf '%-8s %-6s %12s %14s %12s\n' $tool $place "$t" "$us" "$hps"
+	done
+done
+echo
+echo "cost per hit as a multiple of ltrace's (target for --ptrace: <= 0.5):"
+for place in same cross; do
+	for tool in uprobe ptrace gdb; do
+		l=${cost[ltrace.$place]:-}
+		c=${cost[$tool.$place]:-}
+		[ -n "$l" ] && [ -n "$c" ] &&
+			awk -v c="$c" -v l="$l" -v t=$tool -v p=$place 'BEGIN { printf "  %-7s %-6s %.3fx\n", t, p, c / l }'
+	done
+done

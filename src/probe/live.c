@@ -1,0 +1,370 @@
+/*
+ * `probe trace` on the kernel backend: the probes are made in a group unique
+ * to this run, enabled in a private tracefs instance following the command
+ * (set_event_pid + event-fork), and the instance's trace_pipe is printed as
+ * it comes -- the kernel's own line format.  The group and the instance go
+ * away on every path: command exit, Ctrl-C/SIGTERM/SIGHUP, any failure.
+ *
+ * What the kernel cannot print, tracekit fixes in the line: a :symbol arg on
+ * a user address (the kernel got x64) is named through /proc/PID/maps and the
+ * mapped file's symbols.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ftrace/session.h"
+#include "probe/elfsym.h"
+#include "probe/kernel.h"
+#include "probe/live.h"
+#include "probe/translate.h"
+#include "record/spawn.h"
+#include "util/die.h"
+#include "util/strbuf.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+struct live {
+	const struct pl_options *o;
+	struct probe_def *defs;
+	char (*events)[64];
+	size_t ndefs;
+	char group[64];
+	bool group_made;
+	struct strbuf pending;	/* a partial line from trace_pipe */
+};
+
+/* ---- :symbol args on user addresses ---- */
+
+static const struct probe_def *def_of_event(const struct live *lv, const char *ev, size_t len)
+{
+	for (size_t i = 0; i < lv->ndefs; i++)
+		if (strlen(lv->events[i]) == len && !memcmp(lv->events[i], ev, len))
+			return &lv->defs[i];
+	return NULL;
+}
+
+/* "name+0x1/0x10" for a run-time address of pid, through its maps; -1 if unknown. */
+static int symbolize_pid(int pid, uint64_t addr, struct strbuf *out)
+{
+	char path[64], line[4096];
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	int rc = -1;
+	while (rc < 0 && fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, off;
+		int name_at = 0;
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &lo, &hi, &off, &name_at) < 3 ||
+		    addr < lo || addr >= hi || !name_at || line[name_at] != '/')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		char err[256];
+		struct es_file *ef = es_open(line + name_at, err, sizeof(err));
+		uint64_t vaddr;
+		if (ef && es_offset_to_vaddr(ef, addr - lo + off, &vaddr) == 0)
+			rc = es_symbolize(ef, vaddr, out);
+		es_close(ef);
+		break;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* The pid in "comm-PID [cpu] ...": the number before the first " [". */
+static int line_pid(const char *line)
+{
+	const char *br = strstr(line, " [");
+	if (!br)
+		return -1;
+	const char *p = br;
+	while (p > line && p[-1] == ' ')
+		p--;
+	const char *dash = p;
+	while (dash > line && dash[-1] != '-')
+		dash--;
+	return dash > line ? atoi(dash) : -1;
+}
+
+/*
+ * The load bias of the probed file in this hit: the run-time address the line
+ * shows in "(0xADDR)" (entry) or "(0xRET <- 0xFUNC)" (return) minus its
+ * link-time address.  No /proc needed, so it works after the process is gone.
+ */
+static int hit_bias(const struct probe_def *def, const char *head, uint64_t *bias)
+{
+	const char *open = strstr(head, "(0x");
+	if (!open)
+		return -1;
+	const char *arrow = strstr(open, "<- 0x");
+	uint64_t at = strtoull(arrow ? arrow + 3 : open + 1, NULL, 16);
+	*bias = at - (arrow ? def->func_vaddr : def->vaddr);
+	return 0;
+}
+
+static int symbolize_hit(const struct probe_def *def, uint64_t bias, int pid, uint64_t v,
+			 struct strbuf *out)
+{
+	char err[256];
+	struct es_file *ef = es_open(def->path, err, sizeof(err));
+	int rc = ef ? es_symbolize(ef, v - bias, out) : -1;
+	es_close(ef);
+	return rc == 0 ? 0 : symbolize_pid(pid, v, out);
+}
+
+static void fix_symbols(const struct live *lv, const char *line, struct strbuf *out)
+{
+	/* "...: EVENT: (0x...) args" */
+	const char *colon = strstr(line, ": ");
+	const char *evs = colon ? colon + 2 : NULL;
+	const char *eve = evs ? strchr(evs, ':') : NULL;
+	const struct probe_def *def = eve ? def_of_event(lv, evs, (size_t)(eve - evs)) : NULL;
+	if (!def || def->target != PD_USER) {
+		sb_add(out, line);
+		return;
+	}
+	const char *p = line;
+	uint64_t bias = 0;
+	hit_bias(def, eve, &bias);
+	for (size_t i = 0; i < def->nargs; i++) {
+		if (def->args[i].type.kind != PD_T_SYMBOL || def->args[i].type.array)
+			continue;
+		char key[80];
+		snprintf(key, sizeof(key), " %s=0x", def->args[i].name);
+		const char *at = strstr(p, key);
+		if (!at)
+			continue;
+		const char *hex = at + strlen(key) - 2;
+		char *end;
+		uint64_t v = strtoull(hex, &end, 16);
+		sb_addn(out, p, (size_t)(hex - p));
+		if (symbolize_hit(def, bias, line_pid(line), v, out) < 0)
+			sb_addn(out, hex, (size_t)(end - hex));
+		p = end;
+	}
+	sb_add(out, p);
+}
+
+/* ---- JSON: the kernel's line in fields ---- */
+
+static void json_str(struct strbuf *out, const char *s, size_t n)
+{
+	sb_addc(out, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			sb_printf(out, "\\%c", c);
+		else if (c < 0x20)
+			sb_printf(out, "\\u%04x", c);
+		else
+			sb_addc(out, (char)c);
+	}
+	sb_addc(out, '"');
+}
+
+/* {"line": ..., "pid": N, "event": ..., "args": "..."} -- the facts of the text line. */
+static void print_json(const char *line, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *colon = strstr(line, ": ");
+	const char *evs = colon ? colon + 2 : "";
+	const char *eve = strchr(evs, ':');
+	sb_add(&sb, "{\"pid\":");
+	sb_printf(&sb, "%d,\"event\":", line_pid(line));
+	json_str(&sb, evs, eve ? (size_t)(eve - evs) : 0);
+	sb_add(&sb, ",\"fields\":");
+	const char *f = eve ? eve + 1 : "";
+	while (*f == ' ')
+		f++;
+	json_str(&sb, f, strlen(f));
+	sb_add(&sb, ",\"line\":");
+	json_str(&sb, line, strlen(line));
+	sb_add(&sb, "}\n");
+	fputs(sb_str(&sb), out);
+	sb_free(&sb);
+}
+
+static void emit_line(struct live *lv, const char *line)
+{
+	struct strbuf fixed = STRBUF_INIT;
+	fix_symbols(lv, line, &fixed);
+	if (lv->o->json)
+		print_json(sb_str(&fixed), stdout);
+	else
+		printf("%s\n", sb_str(&fixed));
+	sb_free(&fixed);
+}
+
+/* Read what trace_pipe has (non-blocking) and print whole lines; 0 when it had nothing. */
+static ssize_t pump(struct live *lv, int fd)
+{
+	char buf[65536];
+	ssize_t n = read(fd, buf, sizeof(buf));
+	if (n <= 0)
+		return n;
+	sb_addn(&lv->pending, buf, (size_t)n);
+	char *start = lv->pending.buf, *nl;
+	while ((nl = memchr(start, '\n', lv->pending.len - (size_t)(start - lv->pending.buf)))) {
+		*nl = '\0';
+		emit_line(lv, start);
+		start = nl + 1;
+	}
+	size_t rest = lv->pending.len - (size_t)(start - lv->pending.buf);
+	memmove(lv->pending.buf, start, rest);
+	sb_truncate(&lv->pending, rest);
+	fflush(stdout);
+	return n;
+}
+
+static int make_probes(struct live *lv, char *err, size_t errlen)
+{
+	const struct pl_options *o = lv->o;
+	lv->defs = xcalloc((size_t)o->nspecs, sizeof(*lv->defs));
+	lv->events = xcalloc((size_t)o->nspecs, sizeof(*lv->events));
+	/* Everything parsed and resolved before the kernel is touched. */
+	for (int i = 0; i < o->nspecs; i++) {
+		struct pd_error perr;
+		if (pd_parse(o->specs[i], &lv->defs[i], &perr) < 0) {
+			pd_error_line(o->specs[i], &perr, err, errlen);
+			return -1;
+		}
+		lv->ndefs++;
+		if (pk_supported(&lv->defs[i], err, errlen) < 0 ||
+		    pd_resolve(&lv->defs[i], err, errlen) < 0)
+			return -1;
+		if (lv->defs[i].event)
+			snprintf(lv->events[i], sizeof(lv->events[i]), "%s", lv->defs[i].event);
+		else
+			pd_event_name(&lv->defs[i], lv->events[i], sizeof(lv->events[i]));
+		for (int j = 0; j < i; j++)
+			if (!strcmp(lv->events[i], lv->events[j])) {
+				snprintf(err, errlen, "two probes named '%s': name one with p:NAME ...",
+					 lv->events[i]);
+				return -1;
+			}
+	}
+	if (pk_run_group_new(lv->group, sizeof(lv->group), err, errlen) < 0)
+		return -1;
+	lv->group_made = true;
+	for (int i = 0; i < o->nspecs; i++) {
+		char g[64], e[64];
+		if (pk_create_spec(o->specs[i], lv->group, g, sizeof(g), e, sizeof(e), err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int wait_child(struct rec_child *c, int *status)
+{
+	int st;
+	if (c->pid <= 0)
+		return 1;
+	if (waitpid(c->pid, &st, WNOHANG) != c->pid)
+		return 0;
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	c->pid = -1;
+	return 1;
+}
+
+int pl_run(const struct pl_options *o)
+{
+	char err[1024] = "";
+	struct live lv = { .o = o, .pending = STRBUF_INIT };
+	struct rec_child child = { .pid = -1, .go = -1, .failed = -1 };
+	struct ft_session *s = NULL;
+	int status = 1, fd = -1;
+
+	catch_stop_signals();
+	if (make_probes(&lv, err, sizeof(err)) < 0)
+		goto fail;
+	if (!(s = ft_session_new(err, sizeof(err))) ||
+	    ft_set_clock(s, "mono", err, sizeof(err)) < 0 ||
+	    rec_spawn_held(o->argv, &child, err, sizeof(err)) < 0 ||
+	    ft_set_pids(s, &child.pid, 1, true, err, sizeof(err)) < 0 ||
+	    ft_enable_events(s, lv.group, err, sizeof(err)) < 0)
+		goto fail;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/trace_pipe", ft_instance_dir(s));
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, sizeof(err), "cannot open %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (ft_tracing_on(s, true, err, sizeof(err)) < 0)
+		goto fail;
+	char go = 1;
+	if (write(child.go, &go, 1) != 1) {
+		snprintf(err, sizeof(err), "cannot start '%s'", o->argv[0]);
+		goto fail;
+	}
+	close(child.go);
+	child.go = -1;
+	status = 0;
+	while (!wait_child(&child, &status) && !stop_requested) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		poll(&pfd, 1, 50);
+		while (pump(&lv, fd) > 0)
+			;
+	}
+	ft_tracing_on(s, false, NULL, 0);
+	while (pump(&lv, fd) > 0)
+		;
+	int e = 0;
+	if (child.failed >= 0 && read(child.failed, &e, sizeof(e)) == sizeof(e) && e) {
+		errmsg("cannot run '%s': %s", o->argv[0], strerror(e));
+		status = 127;
+	}
+	if (stop_requested && child.pid > 0)
+		fprintf(stderr, "tracekit: probe: stopped; '%s' (pid %d) runs on untraced\n",
+			o->argv[0], (int)child.pid);
+	goto out;
+fail:
+	errmsg("%s", err);
+	status = 1;
+	if (child.pid > 0) {
+		if (child.go >= 0)
+			close(child.go);
+		child.go = -1;
+		waitpid(child.pid, NULL, 0);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (child.go >= 0)
+		close(child.go);
+	if (child.failed >= 0)
+		close(child.failed);
+	/* The instance first: an event enabled in it cannot be removed. */
+	ft_session_destroy(s);
+	if (lv.group_made)
+		pk_run_group_end(lv.group);
+	for (size_t i = 0; i < lv.ndefs; i++)
+		pd_free(&lv.defs[i]);
+	free(lv.defs);
+	free(lv.events);
+	sb_free(&lv.pending);
+	return status;
+}

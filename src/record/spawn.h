@@ -1,0 +1,22 @@
+/*
+ * A command forked and held before its exec until the tracing around it is
+ * ready (pids set, events on), so its first instruction is already traced.
+ * Shared by record and probe trace.
+ */
+#ifndef TRACEKIT_RECORD_SPAWN_H
+#define TRACEKIT_RECORD_SPAWN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Fork the command, held on a pipe until the trace is ready; its exec error comes back on another. */
+struct rec_child {
+	pid_t pid;
+	int go;		/* write a byte: exec */
+	int failed;	/* read: errno of a failed exec */
+};
+
+/* 0, or -1 with err.  Closing go without writing makes the child exit 127. */
+int rec_spawn_held(char **argv, struct rec_child *c, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,427 @@
+#!/usr/bin/env python3
+"""e2e tests of `tracekit probe` (kernel backend: uprobes) on the bundled programs.
+
+    test_probe.py CASE --progs DIR     # run one case
+    test_probe.py --list               # the case names
+
+DIR holds probed (a PIE) and libprobedlib.so (its shared library); probed.c
+says what each function receives, and the expected values are computed here
+from that, for the number of iterations each case picks.  Every case checks
+that nothing of tracekit's is left in uprobe_events, dynamic_events or the
+instances afterwards.  Needs root and uprobes; outside CI a missing
+prerequisite skips with its reason, with CI=true it fails.
+"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import CASES, Fail, Skip, case, expect, finish, main, read, run, start, tracefs, tracekit  # noqa: E402,F401
+
+PROGS = {}
+LINE = re.compile(r'^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+\S+\s+(?P<ts>[\d.]+): '
+                  r'(?P<event>\w+): \((?P<head>[^)]*)\)(?P<args>.*)$')
+
+
+def prog(name):
+    return os.path.join(PROGS['dir'], name)
+
+
+def root():
+    r = tracefs()
+    if not os.path.exists(os.path.join(r, 'uprobe_events')):
+        raise Skip('this kernel has no uprobe_events')
+    return r
+
+
+def leftovers(r):
+    """Probe events and instances the last tracekit run left (its pid is in their names)."""
+    ours = []
+    pid = PROGS.get('tracekit_pid', -1)
+    for f in ('uprobe_events', 'dynamic_events'):
+        p = os.path.join(r, f)
+        if os.path.exists(p):
+            ours += [l for l in read(p).splitlines() if ':tracekit_%d_' % pid in l]
+    ours += [d for d in os.listdir(os.path.join(r, 'instances')) if d.startswith('tracekit-')
+             and d.split('-')[1] == str(PROGS.get('tracekit_pid', -1))]
+    return ours
+
+
+def trace(specs, argv, extra=(), timeout=60):
+    """tracekit probe trace SPECS -- ARGV: (rc, parsed event lines, stdout, stderr)."""
+    r = root()
+    p = start([tracekit(), 'probe', 'trace'] + list(extra) + list(specs) + ['--'] + list(argv))
+    PROGS['tracekit_pid'] = p.pid
+    rc, out, err = finish(p, timeout)
+    events = []
+    for l in out.splitlines():
+        m = LINE.match(l)
+        if m:
+            d = m.groupdict()
+            d['fields'] = dict(re.findall(r' (\w+)=("[^"]*"|\{[^}]*\}|\S+)', d['args']))
+            events.append(d)
+    left = leftovers(r)
+    expect(not left, 'left behind after probe trace: %s' % left)
+    return rc, events, out, err
+
+
+def of(events, name):
+    return [e for e in events if e['event'] == name]
+
+
+def lib_hash(s, seed):
+    h = seed & 0xffffffff
+    for c in s.encode():
+        h = (h * 31 + c) & 0xffffffff
+    return h
+
+
+# --- entry and return probes on the PIE ------------------------------------------------------
+
+@case
+def entry_args(_):
+    n = 7
+    rc, ev, out, err = trace(['p:parse %s:parse_line line=+0(%%di):string len=%%si:s32 '
+                              'mult=$arg3:u64 c=$comm' % prog('probed')], [prog('probed'), '-n', str(n)])
+    expect(rc == 0, 'exit status %d: %s' % (rc, err))
+    hits = of(ev, 'parse')
+    expect(len(hits) == n, '%d hits, want %d:\n%s' % (len(hits), n, out))
+    for i, e in enumerate(hits):
+        want = {'line': '"line %d"' % i, 'len': str(len('line %d' % i)), 'mult': str(i + 1),
+                'c': '"probed"'}
+        expect(e['fields'] == want, 'hit %d: %s, want %s' % (i, e['fields'], want))
+
+
+@case
+def return_retval(_):
+    n = 5
+    rc, ev, out, err = trace(['r:pret %s:parse_line ret=$retval:s64' % prog('probed'),
+                              'p:pent %s:parse_line' % prog('probed')], [prog('probed'), '-n', str(n)])
+    expect(rc == 0, err)
+    rets, ents = of(ev, 'pret'), of(ev, 'pent')
+    expect(len(rets) == n, '%d return hits, want %d' % (len(rets), n))
+    for i, e in enumerate(rets):
+        want = len('line %d' % i) * (i + 1)
+        expect(e['fields'].get('ret') == str(want), 'return %d: %s, want ret=%d' % (i, e['args'], want))
+        # "(0xRET <- 0xFUNC)": FUNC is where the entry probe hit
+        ret_ip, func = [x.strip() for x in e['head'].split('<-')]
+        expect(func == ents[i]['head'], 'return head %s, entry at %s' % (e['head'], ents[i]['head']))
+
+
+@case
+def shared_library(_):
+    n = 4
+    lib = prog('libprobedlib.so')
+    rc, ev, out, err = trace(['p:lh %s:lib_hash s=+0(%%di):string seed=%%si:s32' % lib,
+                              'r:lhr %s:lib_hash h=$retval:u32' % lib], [prog('probed'), '-n', str(n)])
+    expect(rc == 0, err)
+    ent, ret = of(ev, 'lh'), of(ev, 'lhr')
+    expect(len(ent) == n and len(ret) == n, 'hits %d/%d, want %d:\n%s' % (len(ent), len(ret), n, out))
+    for i in range(n):
+        expect(ent[i]['fields'] == {'s': '"line %d"' % i, 'seed': str(i)}, 'entry %d: %s' % (i, ent[i]['args']))
+        expect(ret[i]['fields']['h'] == str(lib_hash('line %d' % i, i)), 'return %d: %s' % (i, ret[i]['args']))
+
+
+@case
+def fetch_forms(_):
+    """Every fetch-arg form and type, on take_rec (a struct) and sum8 (eight arguments)."""
+    n = 3
+    p = prog('probed')
+    rc, ev, out, err = trace([
+        'p:rec %s:take_rec id=+0(%%di):s32 lo=+4(%%di):b4@0/32 hi=+4(%%di):b4@4/32 '
+        'name=+8(%%di):string c=+8(%%di):char v=+16(%%di):s16[4] fl=+4(%%di):x8 '
+        'back=-4(%%ip):x32 rec=%%di' % p,
+        'p:s8 %s:sum8 a1=$arg1:s64 a7=$arg7:s64 a8=$arg8:u64 st=$stack1:u64 sp=$stack '
+        'im=\\7:u8 ban=@probed_banner:string cnt=@probed_counter:s64 ip=%%ip:symbol '
+        'ret=+0(%%sp):symbol' % p], [p, '-n', str(n)])
+    expect(rc == 0, err)
+    recs, s8 = of(ev, 'rec'), of(ev, 's8')
+    with open(p, 'rb') as f:   # the 4 bytes before take_rec (PIE text: vaddr == file offset)
+        f.seek(symbol_offset('take_rec') - 4)
+        back = int.from_bytes(f.read(4), 'little')
+    expect(len(recs) == n and len(s8) == n, 'hits %d/%d:\n%s' % (len(recs), len(s8), out))
+    for i in range(n):
+        f = recs[i]['fields']
+        want = {'id': str(i), 'lo': '5', 'hi': '10', 'name': '"rec%d"' % i, 'c': "'r'",
+                'v': '{%d,%d,%d,%d}' % (i, i + 1, i + 2, i + 3), 'fl': '0xa5',
+                'back': hex(back)}
+        for k, v in want.items():
+            expect(f.get(k) == v, 'take_rec hit %d: %s=%s, want %s' % (i, k, f.get(k), v))
+        expect(re.fullmatch(r'0x7ff[0-9a-f]+', f['rec']), 'rec=%s is not a stack address' % f['rec'])
+        g = s8[i]['fields']
+        want = {'a1': str(i), 'a7': '7', 'a8': '8', 'st': '7', 'im': '7',
+                'ban': '"probed banner"', 'cnt': '42'}
+        for k, v in want.items():
+            expect(g.get(k) == v, 'sum8 hit %d: %s=%s, want %s' % (i, k, g.get(k), v))
+        expect(g['ip'].startswith('sum8+0x0/0x'), 'ip=%s, want sum8+0x0/...' % g['ip'])
+        expect(g['ret'].startswith('run+0x'), 'return address %s, want run+0x...' % g['ret'])
+        expect(int(g['sp'], 16) + 8 * 0 > 0 and s8[i]['head'] != '', 'sp=%s' % g['sp'])
+
+
+@case
+def threads(_):
+    n, t = 4, 3
+    rc, ev, out, err = trace(['p:parse %s:parse_line line=+0(%%di):string' % prog('probed')],
+                             [prog('probed'), '-n', str(n), '-t', str(t)])
+    expect(rc == 0, err)
+    hits = of(ev, 'parse')
+    lines = sorted(e['fields']['line'] for e in hits)
+    want = sorted('"t%d line %d"' % (k, i) for k in range(t) for i in range(n))
+    expect(lines == want, 'lines %s, want %s' % (lines, want))
+    tids = {e['pid'] for e in hits}
+    expect(len(tids) == t, '%d threads seen, want %d' % (len(tids), t))
+    for k in range(t):
+        per = {e['pid'] for e in hits if e['fields']['line'].startswith('"t%d ' % k)}
+        expect(len(per) == 1, 'thread %d lines from tids %s' % (k, per))
+
+
+@case
+def usdt_semaphore(_):
+    """PATH:%provider:name with the note's arguments; the semaphore guards the probe site."""
+    n = 4
+    rc, ev, out, err = trace(['p:tick %s:%%probed:tick' % prog('probed')], [prog('probed'), '-n', str(n)])
+    expect(rc == 0, err)
+    hits = of(ev, 'tick')
+    expect(len(hits) == n, '%d hits, want %d (semaphore not raised?):\n%s' % (len(hits), n, out))
+    expect([h['fields']['arg1'] for h in hits] == [str(i) for i in range(n)],
+           'arg1 %s' % [h['fields'] for h in hits])
+
+
+@case
+def usdt_listed(_):
+    rc, out, err = run([tracekit(), 'probe', 'list', '--symbols', prog('probed')])
+    expect(rc == 0, err)
+    expect(re.search(r'usdt\s+%probed:tick\s+-4@%\w+ 8@\S+\s+\(semaphore\)', out), out)
+    for fn in ('parse_line', 'take_rec', 'sum8', 'main'):
+        expect(re.search(r'^0x[0-9a-f]+\s+\d+ %s$' % fn, out, re.M), '%s not listed:\n%s' % (fn, out))
+    rc, out, err = run([tracekit(), 'probe', 'list', '--symbols', prog('probed'), '--json'])
+    objs = [json.loads(l) for l in out.splitlines()]
+    expect(any(o['kind'] == 'usdt' and o['name'] == 'tick' for o in objs), out)
+
+
+def disassembly(path, fn):
+    """(offset, length) of each instruction of fn, from objdump."""
+    out = subprocess.run(['objdump', '-d', '--no-show-raw-insn', '--disassemble=' + fn, path],
+                         capture_output=True, text=True).stdout
+    addrs = [int(m.group(1), 16) for m in re.finditer(r'^\s+([0-9a-f]+):\t', out, re.M)]
+    start_ = int(re.search(r'^([0-9a-f]+) <%s>:' % fn, out, re.M).group(1), 16)
+    return [(a - start_, b - a) for a, b in zip(addrs, addrs[1:])]
+
+
+@case
+def offset_probe(_):
+    insns = disassembly(prog('probed'), 'sum8')
+    off = insns[1][0]
+    rc, ev, out, err = trace(['p:mid %s:sum8+%d a=%%di:s64' % (prog('probed'), off)],
+                             [prog('probed'), '-n', '3'])
+    expect(rc == 0, err)
+    expect([e['fields']['a'] for e in of(ev, 'mid')] == ['0', '1', '2'], out)
+    long_insn = next((o, l) for o, l in insns if l > 1)
+    bad = long_insn[0] + 1
+    rc, ev, out, err = trace(['p %s:sum8+%d' % (prog('probed'), bad)], ['true'])
+    expect(rc == 1 and 'not an instruction boundary' in err and len(err.splitlines()) == 1,
+           'sum8+%d: rc %d, %r' % (bad, rc, err))
+
+
+@case
+def bad_input(_):
+    p = prog('probed')
+    cases = [
+        ('p %s:parse_lin' % p, r"symbol 'parse_lin' not found in \S+ \(did you mean parse_line\?\)"),
+        ('p %s:parse_line x=%%rdi' % p, r"column %d: unknown register '%%rdi' \(did you mean %%di\?\)"
+         % (len('p %s:parse_line x=' % p) + 1)),
+        ('p %s:parse_line x=%%di:u9' % p, r"column %d: unknown type 'u9'" % (len('p %s:parse_line x=%%di:' % p) + 1)),
+        ('q %s:parse_line' % p, r"column 1: a probe starts with 'p'"),
+        ('p %s/nonexistent:main' % p, r'cannot open \S+nonexistent'),
+        ('p vfs_read', r'kprobe_events.*CONFIG_KPROBES is off.*uprobes'),
+        ('r vfs_read+8', r"column 12: a return probe goes on a function's entry"),
+    ]
+    for spec, pattern in cases:
+        rc, ev, out, err = trace([spec], ['true'])
+        expect(rc == 1 and len(err.splitlines()) == 1 and re.search(pattern, err),
+               '%r: rc %d, stderr %r, want /%s/' % (spec, rc, err, pattern))
+
+
+@case
+def kprobe_refused(_):
+    if os.path.exists(os.path.join(root(), 'kprobe_events')):
+        raise Skip('this kernel has kprobe_events: the refusal is for kernels without them')
+    rc, out, err = run([tracekit(), 'probe', 'add', 'p:tkt/k do_sys_open dfd=%di:s32'])
+    expect(rc == 1 and len(err.splitlines()) == 1 and 'uprobes' in err and 'tracepoints' in err,
+           'rc %d, %r' % (rc, err))
+
+
+@case
+def add_list_del(r):
+    r = root()
+    grp = 'tkt%d' % os.getpid()
+    foreign = 'p:%sx/other %s:0x%x' % (grp, prog('probed'), 0)
+    try:
+        rc, out, err = run([tracekit(), 'probe', 'add', 'p:%s/parse %s:parse_line len=%%si:u32' % (grp, prog('probed')),
+                            'r:%s/ret %s:parse_line v=$retval:s64' % (grp, prog('probed'))])
+        expect(rc == 0, err)
+        expect('added probe %s/parse' % grp in out and 'added probe %s/ret' % grp in out, out)
+        ue = read(os.path.join(r, 'uprobe_events'))
+        expect(re.search(r'^p:%s/parse \S+probed:0x[0-9a-f]+ len=%%si:u32$' % grp, ue, re.M), ue)
+        rc, out, err = run([tracekit(), 'probe', 'list', '--json'])
+        mine = [json.loads(l) for l in out.splitlines() if grp in l]
+        expect(sorted(m['event'] for m in mine) == ['parse', 'ret'] and
+               all(m['owner'] == 'tracekit' for m in mine), out)
+        # a probe someone else made is listed, and probe del leaves it alone
+        write_events(r, foreign.replace(':0x0', ':0x%x' % symbol_offset('parse_line')))
+        rc, out, err = run([tracekit(), 'probe', 'del', grp + 'x'])
+        expect(rc == 1 and 'not made by tracekit' in err, 'del of a foreign probe: %d %r' % (rc, err))
+        expect(('%sx/other' % grp) in read(os.path.join(r, 'uprobe_events')), 'foreign probe removed')
+        rc, out, err = run([tracekit(), 'probe', 'del', '%s/parse' % grp])
+        expect(rc == 0 and 'removed probe %s/parse' % grp in out, err)
+        rc, out, err = run([tracekit(), 'probe', 'del', grp])
+        expect(rc == 0 and 'removed probe %s/ret' % grp in out, err)
+        expect(grp + '/' not in read(os.path.join(r, 'uprobe_events')), 'probes left')
+    finally:
+        for ev in ('%s/parse' % grp, '%s/ret' % grp, '%sx/other' % grp):
+            try:
+                write_events(r, '-:' + ev)
+            except OSError:
+                pass    # already gone
+        for ev in ('parse', 'ret'):
+            try:
+                os.unlink('/run/tracekit/probes/%s.%s' % (grp, ev))
+            except OSError:
+                pass
+
+
+def write_events(r, line):
+    """One line appended to uprobe_events (no seek: tracefs refuses it)."""
+    fd = os.open(os.path.join(r, 'uprobe_events'), os.O_WRONLY | os.O_APPEND)
+    try:
+        os.write(fd, line.encode() + b'\n')
+    finally:
+        os.close(fd)
+
+
+def symbol_offset(name):
+    """A function's file offset (a PIE's text: vaddr == file offset), from nm."""
+    out = subprocess.run(['nm', prog('probed')], capture_output=True, text=True).stdout
+    return int(re.search(r'^([0-9a-f]+) T %s$' % name, out, re.M).group(1), 16)
+
+
+@case
+def json_output(_):
+    rc, ev, out, err = trace(['p:parse %s:parse_line len=%%si:s32' % prog('probed')],
+                             [prog('probed'), '-n', '2'], extra=['--json'])
+    objs = [json.loads(l) for l in out.splitlines() if l.startswith('{')]
+    expect(rc == 0 and len(objs) == 2, out + err)
+    expect([o['event'] for o in objs] == ['parse', 'parse'] and objs[1]['fields'].endswith('len=6'), out)
+
+
+@case
+def sigint_cleans_up(_):
+    r = root()
+    p = start([tracekit(), 'probe', 'trace', 'p:parse %s:parse_line' % prog('probed'), '--',
+               prog('probed'), '-d', '10000'])
+    PROGS['tracekit_pid'] = p.pid
+    for _ in range(100):
+        if any(':tracekit_%d_' % p.pid in l for l in read(os.path.join(r, 'uprobe_events')).splitlines()):
+            break
+        time.sleep(0.05)
+    else:
+        raise Fail('the run group never appeared')
+    os.killpg(p.pid, signal.SIGINT)
+    rc, out, err = finish(p, 30)
+    left = leftovers(r)
+    expect(not left, 'left after SIGINT: %s' % left)
+
+
+@case
+def record_probe(_):
+    r = root()
+    import tempfile
+    d = tempfile.mkdtemp(prefix='tracekit-probe-')
+    try:
+        dat = os.path.join(d, 'p.dat')
+        p = start([tracekit(), 'record', '-q', '-o', dat, '--probe',
+                   'p:parse %s:parse_line line=+0(%%di):string len=%%si:s32' % prog('probed'), '--',
+                   prog('probed'), '-n', '3'])
+        PROGS['tracekit_pid'] = p.pid
+        rc, out, err = finish(p, 60)
+        expect(rc == 0, err)
+        expect(not leftovers(r), 'left after record --probe: %s' % leftovers(r))
+        rc, out, err = run([tracekit(), 'report', '-i', dat])
+        got = re.findall(r'parse:\s+\([0-9a-f]+\) line="(line \d)" len=(\d)', out)
+        expect(got == [('line %d' % i, '6') for i in range(3)], out)
+    finally:
+        for f in os.listdir(d):
+            os.unlink(os.path.join(d, f))
+        os.rmdir(d)
+
+
+@case
+def reset_removes_probes(_):
+    """A SIGKILLed probe trace leaves its run group; probe add's probes are tracekit's too:
+    tracekit reset removes both, and nothing else."""
+    r = root()
+    grp = 'tkt%d' % os.getpid()
+    write_events(r, 'p:%sx/other %s:0x%x' % (grp, prog('probed'), symbol_offset('parse_line')))
+    try:
+        rc, out, err = run([tracekit(), 'probe', 'add', 'p:%s/kept %s:sum8' % (grp, prog('probed'))])
+        expect(rc == 0, err)
+        p = start([tracekit(), 'probe', 'trace', 'p:parse %s:parse_line' % prog('probed'), '--',
+                   prog('probed'), '-d', '20000'])
+        for _ in range(100):
+            if ':tracekit_%d_' % p.pid in read(os.path.join(r, 'uprobe_events')):
+                break
+            time.sleep(0.05)
+        os.kill(p.pid, signal.SIGKILL)
+        finish(p, 30)
+        expect(':tracekit_%d_' % p.pid in read(os.path.join(r, 'uprobe_events')),
+               'the killed run left no group (nothing to test)')
+        rc, out, err = run([tracekit(), 'reset'])
+        expect(rc == 0, err)
+        expect(re.search(r'removed probe tracekit_%d_0/parse \(owner pid %d is gone\)' % (p.pid, p.pid), out), out)
+        expect('removed probe %s/kept (made by tracekit probe add)' % grp in out, out)
+        ue = read(os.path.join(r, 'uprobe_events'))
+        expect(':tracekit_%d_' % p.pid not in ue and '%s/kept' % grp not in ue, ue)
+        expect('%sx/other' % grp in ue, 'reset removed a probe tracekit did not make')
+    finally:
+        for ev in ('%s/kept' % grp, '%sx/other' % grp):
+            try:
+                write_events(r, '-:' + ev)
+            except OSError:
+                pass
+
+
+@case
+def debuginfo_and_cxx(_):
+    """A stripped library's symbols from its build-id debug file; C++ names demangled."""
+    libc = '/lib/x86_64-linux-gnu/libc.so.6'
+    notes = subprocess.run(['readelf', '-n', libc], capture_output=True, text=True).stdout
+    bid = re.search(r'Build ID: ([0-9a-f]+)', notes).group(1)
+    debug = '/usr/lib/debug/.build-id/%s/%s.debug' % (bid[:2], bid[2:])
+    if not os.path.exists(debug):
+        raise Skip('%s is missing (apt-get install libc6-dbg)' % debug)
+    rc, out, err = run([tracekit(), 'probe', 'list', '--symbols', libc])
+    expect(rc == 0 and re.search(r'^0x[0-9a-f]+\s+\d+ _int_malloc$', out, re.M), err)
+    expect(debug in err, 'no note of the debug file: %r' % err)
+    rc, ev, out, err = trace(['p:im %s:_int_malloc sz=%%si:u64' % libc], ['ls', '/'])
+    expect(rc == 0 and of(ev, 'im'), 'no _int_malloc hit: %s %s' % (out, err))
+    cxx = '/usr/lib/x86_64-linux-gnu/libstdc++.so.6'
+    rc, out, err = run([tracekit(), 'probe', 'list', '--symbols', cxx])
+    expect(re.search(r' std::locale::classic\(\)$', out, re.M), 'no demangled std::locale::classic()')
+    rc, ev, out, err = trace(['p:cl %s:std::locale::classic' % cxx], ['true'])
+    expect(rc == 0, 'a demangled name without its parameters: %s' % err)
+
+
+def setup(argv):
+    if '--progs' in argv:
+        PROGS['dir'] = argv[argv.index('--progs') + 1]
+    if not os.path.exists(prog('probed')):
+        raise Skip('no probed program in --progs')
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv, 'test_probe.py CASE --progs DIR | --list', setup))
