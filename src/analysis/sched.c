@@ -600,7 +600,7 @@ void sa_sum_proc(const struct sa_analysis *a, const struct sa_proc *p, struct sa
 	uint64_t *v = xmalloc((n ? n : 1) * sizeof(*v));
 	size_t k = 0;
 	for (const struct sa_task *t = a->task_list; t; t = t->next)
-		if (t->proc == p) {
+		if (t->proc == p && t->nlat) {
 			memcpy(v + k, t->lat, t->nlat * sizeof(*v));
 			k += t->nlat;
 		}
