@@ -26,7 +26,8 @@ check: deps all
 asan: deps
 	[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C build-asan
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp meson test -C build-asan --print-errorlogs
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		meson test -C build-asan --print-errorlogs
 
 install: all
 	meson install -C $(BUILD)

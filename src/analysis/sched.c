@@ -578,7 +578,8 @@ void sa_sum_task(const struct sa_task *t, struct sa_sum *s)
 	add_task(s, t, cpus);
 	s->ncpus = popcount(cpus);
 	uint64_t *v = xmalloc((t->nlat ? t->nlat : 1) * sizeof(*v));
-	memcpy(v, t->lat, t->nlat * sizeof(*v));
+	if (t->nlat)
+		memcpy(v, t->lat, t->nlat * sizeof(*v));
 	add_lats(s, v, t->nlat);
 	free(v);
 	s->wall_ns = t->run_ns + t->wait_ns + t->sleep_ns + t->blocked_ns;
