@@ -256,7 +256,7 @@ static void record_latency(struct sa_analysis *a, struct sa_task *t, const struc
 
 /*
  * A runnable wait [t->since, ts] ending on CPU c: each task that ran on c
- * meanwhile (the CPU's last slices, newest first) is charged its overlap; what
+ * meanwhile (the CPU's last SA_HIST slices, newest first) is charged its overlap; what
  * the kept slices do not reach back to is charged to "older" (-1).
  */
 static void charge_wait(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *t, uint64_t ts)

@@ -121,7 +121,7 @@ struct sa_proc {
 	struct sa_proc *next;
 };
 
-#define SA_HIST 32		/* slices per CPU kept to share a wait among its holders */
+#define SA_HIST 256		/* slices per CPU kept to share a wait among its holders */
 
 struct sa_slice {
 	uint64_t start, end;

@@ -241,17 +241,15 @@ static void p_sigset_argpack(struct sc_call *c, uint64_t addr)
 	struct sigset_argpack pack;
 	if (p_fetch(c, addr, &pack, sizeof(pack)) < 0)
 		return;
-	/*
-	 * The sigset itself sits behind a pointer inside the pack, which no
-	 * memory spec can reach: it prints as an address (strace prints it).
-	 */
+	/* The sigset sits behind the pack's first pointer: MEM_DEREF_IN copied it. */
 	out(c, "{sigmask=");
 	p_sigset(c, pack.ss, pack.ss_len);
 	out(c, ", sigsetsize=%" PRIu64 "}", pack.ss_len);
 }
 
 SC_DECODER(pselect6, MEM_FDSET(1), MEM_FDSET(2), MEM_FDSET(3),
-	   MEM_STRUCT_INOUT(4, struct timespec), MEM_STRUCT_IN(5, struct sigset_argpack))
+	   MEM_STRUCT_INOUT(4, struct timespec), MEM_STRUCT_IN(5, struct sigset_argpack),
+	   MEM_DEREF_IN(5, 0, 128))
 {
 	if (c->entering) {
 		select_entry(c, p_timespec);

@@ -48,6 +48,7 @@ enum sc_mem_kind {
 	SC_MEM_MSGHDR,	/* struct msghdr, its name, iovec + data, and control */
 	SC_MEM_MMSGHDR,	/* struct mmsghdr[count], each like SC_MEM_MSGHDR */
 	SC_MEM_STRV,	/* NULL-terminated array of string pointers (argv, envp) */
+	SC_MEM_DEREF,	/* the pointer stored at arg + off, then .size bytes where it points */
 };
 
 enum sc_when {
@@ -92,6 +93,8 @@ struct sc_mem_spec {
 #define MEM_BUF_OUT(a, n)	{ .arg = (a), .kind = SC_MEM_BUF, .when = SC_AT_EXIT, .len_src = SC_LEN_ARG, .len_arg = (n) }
 #define MEM_BUF_OUT_RET(a)	{ .arg = (a), .kind = SC_MEM_BUF, .when = SC_AT_EXIT, .len_src = SC_LEN_RET }
 #define MEM_STRUCT_IN(a, T)	{ .arg = (a), .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .size = sizeof(T) }
+/* A pointer inside a struct the kernel reads (pselect6's sigmask): n bytes behind it. */
+#define MEM_DEREF_IN(a, o, n)	{ .arg = (a), .off = (o), .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY, .size = (n) }
 #define MEM_STRUCT_OUT(a, T)	{ .arg = (a), .kind = SC_MEM_BUF, .when = SC_AT_EXIT, .size = sizeof(T) }
 #define MEM_STRUCT_INOUT(a, T)	{ .arg = (a), .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT, .size = sizeof(T) }
 #define MEM_BYTES_IN(a, n)	{ .arg = (a), .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .size = (n) }

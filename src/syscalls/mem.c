@@ -214,6 +214,13 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	case SC_MEM_STRV:
 		grab_strv(f, addr);
 		break;
+	case SC_MEM_DEREF: {
+		/* Only the target is kept: the struct holding the pointer has a spec of its own. */
+		uint64_t p = 0;
+		if (f->read(f->ctx, addr, &p, sizeof(p)) == (long)sizeof(p) && p)
+			grab(f, p, s->size);
+		break;
+	}
 	}
 }
 

@@ -145,49 +145,47 @@ def two_threads_two_cpus(env):
                'thread %d ran %.1f ms, spun %d' % (t['tid'], t['runtime_ms'], SPIN_MS * 2))
 
 
-@case
-def perf_agrees(_):
+@with_env
+def perf_agrees(env):
     if not shutil.which('perf'):
         raise Skip('perf is not installed (apt-get install linux-perf)')
-    env = Env()
-    try:
-        pdata = os.path.join(env.dir, 'perf.data')
-        env.record('taskset', '-c', '0', busy(), '3', str(SPIN_MS),
-                   wrap=('perf', 'sched', 'record', '-o', pdata, '--'))
-        rc, out, err = run(['perf', 'sched', 'latency', '-p', '-i', pdata], timeout=120)
-        expect(rc == 0, 'perf sched latency failed: %s' % err.strip())
-        perf = {}
-        for line in out.splitlines():
-            cols = [c.strip() for c in line.split('|')]
-            if len(cols) > 5 and cols[0].startswith('busy:'):
-                tid = int(cols[0].split(':')[1])
-                perf[tid] = (float(cols[1].split()[0]), int(cols[2]),
-                             float(cols[4].split()[1]))
-        # latency's runtime sums sched_stat_runtime, the scheduler's task clock, which leaves
-        # out interrupt and (in a VM) steal time; ours is switch to switch like timehist's.
-        rc, out, err = run(['perf', 'sched', 'timehist', '-s', '-i', pdata], timeout=120)
-        expect(rc == 0, 'perf sched timehist failed: %s' % err.strip())
-        wall = {}
-        for line in out.splitlines():
-            m = re.match(r'\s*busy\[(\d+)(?:/\d+)?\]\s+\d+\s+\d+\s+([\d.]+)\s', line)
-            if m:
-                wall[int(m.group(1))] = float(m.group(2))
-        doc = env.sched_json()
-        for t in workers(doc['processes'][0], 3):
-            expect(t['tid'] in perf and t['tid'] in wall,
-                   'perf has no line for %d: %r %r' % (t['tid'], perf, wall))
-            _, switches, max_ms = perf[t['tid']]
-            run_ms = wall[t['tid']]
-            expect(abs(t['runtime_ms'] - run_ms) < max(1.0, run_ms * 0.02),
-                   'tid %d runtime %.3f vs perf timehist %.3f' % (t['tid'], t['runtime_ms'],
-                                                                   run_ms))
-            expect(abs(t['switches'] - switches) <= max(3, switches * 0.05),
-                   'tid %d switches %d vs perf %d' % (t['tid'], t['switches'], switches))
-            expect(abs(t['max_wait_ms'] - max_ms) < 0.05,
-                   'tid %d max wait %.3f vs perf max delay %.3f' % (t['tid'], t['max_wait_ms'],
-                                                                   max_ms))
-    finally:
-        env.close()
+    pdata = os.path.join(env.dir, 'perf.data')
+    env.record('taskset', '-c', '0', busy(), '3', str(SPIN_MS),
+               wrap=('perf', 'sched', 'record', '-o', pdata, '--'))
+    rc, out, err = run(['perf', 'sched', 'latency', '-p', '-i', pdata], timeout=120)
+    expect(rc == 0, 'perf sched latency failed: %s' % err.strip())
+    perf = {}
+    for line in out.splitlines():
+        cols = [c.strip() for c in line.split('|')]
+        if len(cols) > 5 and cols[0].startswith('busy:'):
+            tid = int(cols[0].split(':')[1])
+            perf[tid] = (float(cols[1].split()[0]), int(cols[2]),
+                         float(cols[4].split()[1]))
+    # latency's runtime sums sched_stat_runtime, the scheduler's task clock, which leaves
+    # out interrupt and (in a VM) steal time; ours is switch to switch like timehist's.
+    rc, out, err = run(['perf', 'sched', 'timehist', '-s', '-i', pdata], timeout=120)
+    expect(rc == 0, 'perf sched timehist failed: %s' % err.strip())
+    wall = {}
+    for line in out.splitlines():
+        m = re.match(r'\s*busy\[(\d+)(?:/\d+)?\]\s+\d+\s+\d+\s+([\d.]+)\s', line)
+        if m:
+            wall[int(m.group(1))] = float(m.group(2))
+    doc = env.sched_json()
+    for t in workers(doc['processes'][0], 3):
+        expect(t['tid'] in perf and t['tid'] in wall,
+               'perf has no line for %d: %r %r' % (t['tid'], perf, wall))
+        _, switches, max_ms = perf[t['tid']]
+        run_ms = wall[t['tid']]
+        # Same measure; a loaded machine can make either recording lose an event.
+        slack = 0.02 if not doc['lost_events'] else 0.05
+        expect(abs(t['runtime_ms'] - run_ms) < max(1.0, run_ms * slack),
+               'tid %d runtime %.3f vs perf timehist %.3f (%d lost)' %
+               (t['tid'], t['runtime_ms'], run_ms, doc['lost_events']))
+        expect(abs(t['switches'] - switches) <= max(3, switches * 0.05),
+               'tid %d switches %d vs perf %d' % (t['tid'], t['switches'], switches))
+        expect(abs(t['max_wait_ms'] - max_ms) < 0.05,
+               'tid %d max wait %.3f vs perf max delay %.3f' % (t['tid'], t['max_wait_ms'],
+                                                               max_ms))
 
 
 @with_env
@@ -211,9 +209,9 @@ def causes_name_siblings_and_syscalls(env):
     top_sleep = max(sleeps, key=lambda c: c['ms'])
     expect(top_sleep['syscall'] == 'futex' and top_sleep['futex'].startswith('0x') and
            top_sleep['ms'] > SPIN_MS * 0.5, 'longest sleep: %r' % top_sleep)
-    top_wait = max(waits, key=lambda c: c['ms'])
-    expect(top_wait['same_process'] is True and top_wait['ms'] > SPIN_MS / 3,
-           'longest wait: %r' % top_wait)
+    # Each spinner waits while its two siblings spin: other load on the CPU may add more.
+    siblings = sum(c['ms'] for c in waits if c['same_process'])
+    expect(siblings > SPIN_MS / 3, 'waits behind siblings %.1f ms: %r' % (siblings, waits[:5]))
     text = env.sched()
     expect('sleeping in futex on 0x' in text and '(same process)' in text,
            'text: %s' % text[:1500])

@@ -114,6 +114,25 @@ static void test_pselect6_timeout_with_null_sigmask(void)
 	dh_free(&d);
 }
 
+/* The sigmask behind the pack's pointer is read and printed (strace 6.1's line). */
+static void test_pselect6_sigmask_behind_the_pack(void)
+{
+	struct dh d;
+	uint64_t r = 1, mask = 1u << (SIGUSR1 - 1);
+	uint64_t pack[2] = { 0x3000, 8 };
+	struct timespec ts = { 0, 1000 }, left = { 0, 0 };
+	dh_init(&d, SYS_pselect6, 1, 0x1000, 0, 0, 0x2000, 0x2800);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &r, sizeof(r));
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &r, sizeof(r));
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, &ts, sizeof(ts));
+	dh_mem(&d, SC_AT_EXIT, 0x2000, &left, sizeof(left));
+	dh_mem(&d, SC_AT_ENTRY, 0x2800, pack, sizeof(pack));
+	dh_mem(&d, SC_AT_ENTRY, 0x3000, &mask, sizeof(mask));
+	CHECK_STR(dh_run(&d, 1), "pselect6(1, [0], NULL, NULL, {tv_sec=0, tv_nsec=1000}, "
+		  "{sigmask=[USR1], sigsetsize=8}) = 1 (in [0], left {tv_sec=0, tv_nsec=0})");
+	dh_free(&d);
+}
+
 static void test_select_large_set_is_read_whole(void)
 {
 	struct dh d;
@@ -137,4 +156,5 @@ TK_MAIN(TK_CASE(test_poll_prints_revents_after_return),
 	TK_CASE(test_select_ready_sets_and_time_left),
 	TK_CASE(test_select_without_timeout),
 	TK_CASE(test_pselect6_timeout_with_null_sigmask),
+	TK_CASE(test_pselect6_sigmask_behind_the_pack),
 	TK_CASE(test_select_large_set_is_read_whole))
