@@ -27,6 +27,8 @@ int cmd_export(int argc, char **argv);
 void help_export(FILE *f);
 int cmd_sched(int argc, char **argv);
 void help_sched(FILE *f);
+int cmd_oops(int argc, char **argv);
+void help_oops(FILE *f);
 
 /* --from/--to style values: a non-negative number of seconds; one error line otherwise. */
 int cli_seconds(const char *opt, const char *arg, double *out);
