@@ -297,10 +297,20 @@ static void rewrap(struct oops_lines *ls)
 	ls->n = out;
 }
 
+/* /dev/kmsg dictionary lines after a record: " SUBSYSTEM=cpu", " DEVICE=+cpu:0". */
+static bool kmsg_dict_line(const char *s)
+{
+	if (s[0] != ' ' || !isupper((unsigned char)s[1]))
+		return false;
+	size_t n = 1 + strspn(s + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	return s[n] == '=' && !strchr(s + n, ' ');
+}
+
 void oops_lines_from_text(struct oops_lines *ls, const char *text, size_t len)
 {
 	memset(ls, 0, sizeof(*ls));
 	size_t i = 0;
+	bool after_kmsg = false;
 	while (i < len) {
 		size_t j = i;
 		while (j < len && text[j] != '\n')
@@ -316,6 +326,13 @@ void oops_lines_from_text(struct oops_lines *ls, const char *text, size_t len)
 			if ((unsigned char)raw[k] < 0x20 && raw[k] != '\t')
 				raw[k] = ' ';
 		char caller[16];
+		if (after_kmsg && kmsg_dict_line(raw)) {
+			free(raw);
+			i = j + 1;
+			continue;
+		}
+		char tmp[16];
+		after_kmsg = skip_kmsg_header(raw, tmp, sizeof(tmp)) != NULL || (after_kmsg && raw[0] == ' ');
 		const char *body = oops_strip_prefixes(raw, caller, sizeof(caller));
 		char *t = xstrdup(body ? body : raw);
 		free(raw);

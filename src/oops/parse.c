@@ -530,7 +530,7 @@ static void parse_line(struct pstate *st, const char *line)
 			return;
 		}
 		/* A kernel register dump inside the trace is the interrupted context's. */
-		if (is_reg_line(s) || starts(s, "Code: "))
+		if (is_reg_line(s))
 			return;
 		st->cur = NULL;
 	}
@@ -563,7 +563,7 @@ static void parse_line(struct pstate *st, const char *line)
 		return;
 	}
 	if (starts(s, "#PF: error_code(")) {
-		r->pf_code = strtoull(s + 17, NULL, 16);
+		r->pf_code = strtoull(s + 16, NULL, 16);
 		r->has_pf_code = true;
 		return;
 	}
