@@ -145,6 +145,9 @@ int oops_read_pstore(const char *dir, struct strbuf *out, char *err, size_t errs
 			continue;
 		char buf[8192];
 		size_t k;
+		/* The "Oops#1 Part1" header is pstore's, not the log's. */
+		if (fgets(buf, sizeof(buf), f) && !strstr(buf, " Part"))
+			sb_add(out, buf);
 		while ((k = fread(buf, 1, sizeof(buf), f)) > 0)
 			sb_addn(out, buf, k);
 		fclose(f);

@@ -23,6 +23,9 @@ static const char *const first_names[] = {
 
 static bool is_first_name(const char *s, size_t n)
 {
+	/* arm64 prints two or three of x0..x29 a line, in varying order. */
+	if (n >= 2 && n <= 3 && s[0] == 'x' && strspn(s + 1, "0123456789") == n - 1)
+		return true;
 	for (size_t i = 0; i < sizeof(first_names) / sizeof(first_names[0]); i++)
 		if (strlen(first_names[i]) == n && !strncmp(first_names[i], s, n))
 			return true;

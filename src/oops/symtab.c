@@ -239,6 +239,16 @@ int oops_symsrc_lines(const struct oops_symsrc *s, uint64_t addr, char **file, i
 
 	Dwarf_Die *scopes = NULL;
 	int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	if (n > 0) {
+		/*
+		 * dwarf_getscopes follows an inlined function's abstract definition;
+		 * the chain of calls is the innermost scope's parents in the concrete tree.
+		 */
+		Dwarf_Die inner = scopes[0];
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&inner, &scopes);
+	}
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
 	if (n > 0 && dwarf_getsrcfiles(cu, &files, &nfiles) != 0)

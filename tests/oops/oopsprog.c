@@ -15,7 +15,9 @@ struct widget {
 
 static inline __attribute__((always_inline)) int widget_count(const struct widget *w)
 {
-	return w->count;
+	int c = w->count;
+	__asm__ volatile("" : "+r"(c));	/* keeps the load an instruction of its own */
+	return c;
 }
 
 static inline __attribute__((always_inline)) int widget_weight(const struct widget *w, int k)
