@@ -6,7 +6,7 @@ set -eu
 PKGS="meson ninja-build pkg-config gcc make python3
 libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev libelf-dev libdw-dev
 libcapstone-dev libseccomp-dev libbpf-dev
-strace trace-cmd linux-perf
+strace trace-cmd linux-perf binutils
 chromium nodejs"
 
 missing=""
