@@ -31,6 +31,15 @@ static const char *skip_digits(const char *s, int min)
 	return n >= min ? s : NULL;
 }
 
+/* s starts with pat, where 'd' is any digit; stops at the first mismatch (so at the NUL). */
+static bool shape(const char *s, const char *pat)
+{
+	for (; *pat; s++, pat++)
+		if (*pat == 'd' ? !isdigit((unsigned char)*s) : *s != *pat)
+			return false;
+	return true;
+}
+
 /* "host kernel: " after a syslog or journal date. */
 static const char *skip_host_kernel(const char *s)
 {
@@ -61,7 +70,7 @@ static const char *skip_syslog(const char *s, char *caller, size_t csz)
 	if (!p || *p != ' ')
 		return NULL;
 	const char *t = p + 1;
-	if (!isdigit((unsigned char)t[0]) || t[2] != ':' || t[5] != ':' || t[8] != ' ')
+	if (!shape(t, "dd:dd:dd "))
 		return NULL;
 	return skip_host_kernel(t + 9);
 }
@@ -72,7 +81,7 @@ static const char *skip_iso_syslog(const char *s, char *caller, size_t csz)
 	(void)caller;
 	(void)csz;
 	const char *p = skip_digits(s, 4);
-	if (!p || *p != '-' || !isdigit((unsigned char)p[1]) || p[3] != '-' || p[6] != 'T')
+	if (!p || !shape(p, "-dd-ddT"))
 		return NULL;
 	const char *sp = strchr(p, ' ');
 	return sp ? skip_host_kernel(sp + 1) : NULL;
