@@ -36,6 +36,8 @@ void help_probe(FILE *f);
  * Returns 0, or -1 after one error line (two files, or more than one argument).
  */
 int cli_input_file(int argc, char **argv, int first, const char **input, bool have_i);
+int cmd_oops(int argc, char **argv);
+void help_oops(FILE *f);
 
 /* --from/--to style values: a non-negative number of seconds; one error line otherwise. */
 int cli_seconds(const char *opt, const char *arg, double *out);

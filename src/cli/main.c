@@ -20,6 +20,7 @@ static const struct verb verbs[] = {
 	{ "export", "write a trace.dat as Chrome JSON or Perfetto protobuf", cmd_export,
 	  help_export },
 	{ "probe", "dynamic probes (uprobes): add, del, list, trace", cmd_probe, help_probe },
+	{ "oops", "decode a kernel oops, panic, BUG or WARNING from a log", cmd_oops, help_oops },
 	{ "help", "show help for a verb", NULL, NULL },
 };
 

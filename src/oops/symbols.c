@@ -1,0 +1,266 @@
+/*
+ * The symbolizer: each frame's function+offset becomes an address in the
+ * symbol file (vmlinux, the module's .ko, or a System.map/kallsyms), then,
+ * with DWARF, file:line and the inlined functions there.  A caller frame's
+ * address is a return address, so its line is looked up at address - 1 (the
+ * call instruction); the faulting instruction is looked up exactly.  A symbol
+ * whose size differs from the size the log printed means the file is not the
+ * kernel that crashed: that is flagged, never trusted silently.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "oops/symtab.h"
+#include "util/die.h"
+
+struct modsrc {
+	char *name;
+	struct oops_symsrc src;
+	bool ok;
+};
+
+struct symctx {
+	const struct oops_symopts *o;
+	struct oops_symsrc vmlinux, map;
+	bool have_vmlinux, have_map;
+	struct modsrc *mods;
+	size_t nmods;
+	const char *modules_dir;
+	char modules_auto[4096];
+	struct strbuf used;		/* what was used, for the notes */
+	char *mismatch;			/* the first mismatch seen */
+};
+
+static const char *debug_dir(const struct oops_symopts *o)
+{
+	return o->debug_dir ? o->debug_dir : "/usr/lib/debug";
+}
+
+static const struct oops_symsrc *module_src(struct symctx *c, const char *name, const char *build_id)
+{
+	for (size_t i = 0; i < c->nmods; i++)
+		if (!strcmp(c->mods[i].name, name))
+			return c->mods[i].ok ? &c->mods[i].src : NULL;
+	c->mods = xrealloc(c->mods, (c->nmods + 1) * sizeof(*c->mods));
+	struct modsrc *m = &c->mods[c->nmods++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(name);
+	char *path = NULL;
+	if (c->modules_dir)
+		path = oops_find_module(c->modules_dir, name);
+	if (!path && build_id && (c->o->auto_find || c->o->debug_dir))
+		path = oops_find_by_build_id(build_id, debug_dir(c->o));
+	if (path) {
+		char err[512];
+		m->ok = oops_symsrc_elf(&m->src, path, name, err, sizeof(err)) == 0;
+		if (m->ok)
+			sb_printf(&c->used, "%s%s", c->used.len ? ", " : "", path);
+		else if (!c->o->quiet)
+			warnmsg("%s", err);
+		free(path);
+	}
+	return m->ok ? &m->src : NULL;
+}
+
+static void note_mismatch(struct symctx *c, const struct oops_symsrc *s, const struct oops_sym *sym,
+			  const struct oops_ment *e)
+{
+	if (c->mismatch)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	if (e)
+		sb_printf(&sb, "%s does not match the log: %s is 0x%" PRIx64 " bytes in the log, 0x%"
+			  PRIx64 " in the file", s->path, sym->function, sym->size, e->size);
+	else
+		sb_printf(&sb, "%s does not match the log: it has no symbol %s", s->path, sym->function);
+	c->mismatch = xstrdup(sb_str(&sb));
+	sb_free(&sb);
+}
+
+/* Resolve one symbol reference; exact for the faulting instruction, -1 for return addresses. */
+static bool resolve(struct symctx *c, struct oops_report *r, struct oops_sym *sym, bool exact,
+		    char **file, int *line, struct oops_loc **inl, size_t *ninl, uint64_t *link,
+		    bool *mismatch)
+{
+	const struct oops_symsrc *s = NULL;
+	if (sym->function) {
+		s = sym->module ? module_src(c, sym->module, sym->build_id)
+				: (c->have_vmlinux ? &c->vmlinux : NULL);
+		const struct oops_ment *e = s ? oops_symsrc_find(s, sym->function, NULL, sym->size) : NULL;
+		if (s && (!e || (sym->has_offset && e->size && e->size != sym->size))) {
+			*mismatch = true;
+			note_mismatch(c, s, sym, e);
+		}
+		if (!e && c->have_map) {
+			s = &c->map;
+			e = oops_symsrc_find(s, sym->function, sym->module, 0);
+		}
+		if (!e)
+			return false;
+		*link = e->addr + sym->offset;
+	} else if (sym->has_addr) {
+		/* An address without a name: the link address is the runtime one minus KASLR. */
+		uint64_t a = sym->addr - (r->has_kaslr ? r->kaslr_offset : 0);
+		s = c->have_vmlinux ? &c->vmlinux : c->have_map ? &c->map : NULL;
+		const struct oops_ment *e = s ? oops_symsrc_at(s, s->runtime ? sym->addr : a) : NULL;
+		if (!e)
+			return false;
+		*link = s->runtime ? sym->addr : a;
+		sym->function = xstrdup(e->name);
+		sym->offset = *link - e->addr;
+		sym->size = e->size;
+		sym->has_offset = true;
+	} else {
+		return false;
+	}
+	if (s->dwfl)
+		oops_symsrc_lines(s, exact || !*link ? *link : *link - 1, file, line, inl, ninl);
+	return true;
+}
+
+static void resolve_report(struct symctx *c, struct oops_report *r)
+{
+	bool mm = false;
+	if (r->has_where) {
+		uint64_t link = 0;
+		if (resolve(c, r, &r->where, true, &r->where_file, &r->where_line, &r->where_inlined,
+			    &r->where_ninlined, &link, &mm)) {
+			r->where_link_addr = link;
+			r->has_where_link_addr = true;
+		}
+	}
+	for (size_t s = 0; s < r->nstacks; s++) {
+		struct oops_stack *st = &r->stacks[s];
+		for (size_t i = 0; i < st->nframes; i++) {
+			struct oops_frame *f = &st->frames[i];
+			if (f->file)	/* printed already decoded */
+				continue;
+			/* arm64's first entry is pc itself, not a return address. */
+			bool exact = s == 0 && i == 0 && r->has_where && r->where.function &&
+				     f->sym.function && !strcmp(f->sym.function, r->where.function) &&
+				     f->sym.offset == r->where.offset;
+			uint64_t link = 0;
+			bool fm = false;
+			if (resolve(c, r, &f->sym, exact, &f->file, &f->line, &f->inlined, &f->ninlined,
+				    &link, &fm)) {
+				f->link_addr = link;
+				f->has_link_addr = true;
+				/* KASLR from a frame whose runtime address the log printed. */
+				if (f->sym.has_addr && !r->has_kaslr && !f->sym.module && c->have_vmlinux &&
+				    f->sym.addr >= link) {
+					r->kaslr_offset = f->sym.addr - link;
+					r->has_kaslr = r->kaslr_offset != 0;
+				}
+			}
+			f->size_mismatch = fm;
+			mm = mm || fm;
+		}
+	}
+	struct strbuf note = STRBUF_INIT;
+	if (mm && c->mismatch) {
+		r->symbols_mismatch = true;
+		sb_printf(&note, "MISMATCH: %s; file:line below may be wrong", c->mismatch);
+	} else if (c->used.len) {
+		sb_add(&note, sb_str(&c->used));
+	}
+	if (note.len) {
+		free(r->symbols_note);
+		r->symbols_note = xstrdup(sb_str(&note));
+	}
+	sb_free(&note);
+}
+
+static int load_explicit(struct symctx *c, char *err, size_t errsz)
+{
+	const struct oops_symopts *o = c->o;
+	char e[1024];
+	if (o->vmlinux) {
+		if (oops_symsrc_elf(&c->vmlinux, o->vmlinux, NULL, e, sizeof(e)) < 0) {
+			snprintf(err, errsz, "--vmlinux %s", e);
+			return -1;
+		}
+		c->have_vmlinux = true;
+		sb_printf(&c->used, "%s", o->vmlinux);
+	}
+	const char *map = o->system_map ? o->system_map : o->kallsyms;
+	if (map) {
+		if (oops_symsrc_map(&c->map, map, o->kallsyms != NULL, e, sizeof(e)) < 0) {
+			snprintf(err, errsz, "%s %s", o->system_map ? "--system-map" : "--kallsyms", e);
+			return -1;
+		}
+		c->have_map = true;
+		sb_printf(&c->used, "%s%s (symbols only)", c->used.len ? ", " : "", map);
+	}
+	return 0;
+}
+
+/*
+ * Nothing given: when the log's kernel is the running one, its symbols are
+ * on this machine (a debug vmlinux, the build id's debug file, /proc/kallsyms).
+ */
+static void load_auto(struct symctx *c, const char *release, struct strbuf *why)
+{
+	struct utsname u;
+	if (!release || uname(&u) < 0 || strcmp(release, u.release) != 0) {
+		sb_printf(why, "none given (the log's kernel %s is not the running one; use --vmlinux, "
+			  "--modules or --system-map for file:line)", release ? release : "is unknown and");
+		return;
+	}
+	char e[1024];
+	char *path = oops_find_vmlinux(release, debug_dir(c->o));
+	if (!path) {
+		char *id = oops_running_build_id();
+		if (id)
+			path = oops_find_by_build_id(id, debug_dir(c->o));
+		free(id);
+	}
+	if (path && oops_symsrc_elf(&c->vmlinux, path, NULL, e, sizeof(e)) == 0) {
+		c->have_vmlinux = true;
+		sb_printf(&c->used, "%s", path);
+	}
+	free(path);
+	if (oops_symsrc_map(&c->map, "/proc/kallsyms", true, e, sizeof(e)) == 0) {
+		c->have_map = true;
+		sb_printf(&c->used, "%s/proc/kallsyms (running kernel, symbols only)",
+			  c->used.len ? ", " : "");
+	}
+	if (!c->modules_dir) {
+		snprintf(c->modules_auto, sizeof(c->modules_auto), "/lib/modules/%s", release);
+		c->modules_dir = c->modules_auto;
+	}
+	if (!c->used.len)
+		sb_printf(why, "none found for the running kernel %s (no debug vmlinux, no readable "
+			  "/proc/kallsyms)", release);
+}
+
+int oops_symbolize(struct oops_reports *rs, const struct oops_symopts *o, char *err, size_t errsz)
+{
+	struct symctx c = { .o = o, .modules_dir = o->modules_dir };
+	int rc = load_explicit(&c, err, errsz);
+	struct strbuf why = STRBUF_INIT;
+	bool told = o->vmlinux || o->system_map || o->kallsyms;
+	if (rc == 0 && !told && o->auto_find && rs->n)
+		load_auto(&c, rs->v[0].kernel, &why);
+	for (size_t i = 0; rc == 0 && i < rs->n; i++) {
+		resolve_report(&c, &rs->v[i]);
+		if (!rs->v[i].symbols_note && why.len)
+			rs->v[i].symbols_note = xstrdup(sb_str(&why));
+	}
+	if (c.have_vmlinux)
+		oops_symsrc_free(&c.vmlinux);
+	if (c.have_map)
+		oops_symsrc_free(&c.map);
+	for (size_t i = 0; i < c.nmods; i++) {
+		if (c.mods[i].ok)
+			oops_symsrc_free(&c.mods[i].src);
+		free(c.mods[i].name);
+	}
+	free(c.mods);
+	free(c.mismatch);
+	sb_free(&c.used);
+	sb_free(&why);
+	return rc;
+}
