@@ -22,3 +22,22 @@ echo
 echo "== the same program, summarised: time, calls and errors per syscall (-c)"
 echo
 "$bin" syscalls -f -c "$prog"
+
+# Kernel events need root and tracefs: show the scheduling story when they are there.
+scaling=$build/examples/scaling
+if [ "$(id -u)" = 0 ] && [ -x "$scaling" ] &&
+	{ [ -e /sys/kernel/tracing/trace ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; }; then
+	dat=$(mktemp /tmp/tracekit-demo.XXXXXX)
+	trap 'rm -f "$dat"' EXIT
+	echo
+	echo "== why 4 threads do not run 4x faster: where the kernel scheduled examples/scaling"
+	echo "== ($bin record -e sched -e raw_syscalls $scaling 4, then $bin sched)"
+	echo
+	"$bin" record -q -e sched -e raw_syscalls -o "$dat" "$scaling" 4 > /dev/null
+	"$bin" sched -i "$dat" | sed -n '/^process/,/longest wakeup/p' | sed '$d'
+	echo
+	echo "== the same story as a timeline page: $bin view -o trace.html (docs/view.md)"
+else
+	echo
+	echo "== (as root, make demo also records where the kernel schedules examples/scaling)"
+fi
