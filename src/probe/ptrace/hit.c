@@ -47,7 +47,8 @@ static void ctx_init(struct tk_probe_ctx *c, struct tk_session *s, const struct 
 static unsigned snapshot(const struct bp *b, struct tk_probe **snap)
 {
 	unsigned n = b->n < SNAP_MAX ? b->n : SNAP_MAX;
-	memcpy(snap, b->probes, n * sizeof(*snap));
+	if (n)
+		memcpy(snap, b->probes, n * sizeof(*snap));
 	return n;
 }
 
