@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "oops/oops.h"
-#include "syscalls/json.h"
+#include "util/json.h"
 
 static void key(struct strbuf *sb, const char *k)
 {
