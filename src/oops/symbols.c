@@ -130,6 +130,12 @@ static void resolve_report(struct symctx *c, struct oops_report *r)
 			    &r->where_ninlined, &link, &mm)) {
 			r->where_link_addr = link;
 			r->has_where_link_addr = true;
+			/* Only from the file the fault resolved in, and only when it matches. */
+			const struct oops_symsrc *s = r->where.module
+				? module_src(c, r->where.module, r->where.build_id)
+				: c->have_vmlinux ? &c->vmlinux : NULL;
+			if (s && s->dwfl && !mm)
+				oops_name_null_member(r, s, link);
 		}
 	}
 	for (size_t s = 0; s < r->nstacks; s++) {

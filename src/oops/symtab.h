@@ -44,6 +44,9 @@ const struct oops_ment *oops_symsrc_at(const struct oops_symsrc *s, uint64_t add
 int oops_symsrc_lines(const struct oops_symsrc *s, uint64_t addr, char **file, int *line,
 		      struct oops_loc **inlined, size_t *ninlined);
 
+/* member.c: name the struct member behind r's NULL + offset from s's DWARF at link (the fault). */
+void oops_name_null_member(struct oops_report *r, const struct oops_symsrc *s, uint64_t link);
+
 /* locate.c: where the symbols are when nobody said. */
 char *oops_find_vmlinux(const char *release, const char *debug_dir);
 char *oops_find_module(const char *dir, const char *name);
