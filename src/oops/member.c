@@ -65,13 +65,7 @@ static size_t fault_bytes(const struct oops_report *r, const struct oops_symsrc 
 		*bytes = r->code.bytes + r->code.marker;
 		return r->code.nbytes - r->code.marker;
 	}
-	Dwarf_Addr a = link, bias;
-	Elf_Scn *scn = dwfl_module_address_section(s->mod, &a, &bias);
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-	if (!d || !d->d_buf || a >= d->d_size)
-		return 0;
-	*bytes = (const uint8_t *)d->d_buf + a;
-	return d->d_size - a;
+	return oops_symsrc_bytes(s, link, bytes);
 }
 
 /*

@@ -12,6 +12,7 @@ or --modules, compared line by line with `addr2line -i -f`.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -365,9 +366,20 @@ def offsets():
     return {k: int(v) for k, v in (l.split() for l in out.splitlines())}
 
 
+def banner_version():
+    """(release, build) of oopsprog's linux_banner, read with strings(1)."""
+    lines = [l for l in tool(['strings', '-a', ARGS['oopsprog']]).splitlines()
+             if l.startswith('Linux version ')]
+    expect(len(lines) == 1, 'oopsprog has one linux_banner: %r' % lines)
+    m = re.match(r'Linux version (\S+) .* (#\d+) ', lines[0])
+    expect(m, 'banner %r' % lines[0])
+    return m.group(1), m.group(2)
+
+
 def write_report(syms, fault_off, rets, module=None, sizes=None, fault='oops_fault', address=None,
-                 code=None):
+                 code=None, version=None):
     sizes = sizes or {}
+    version = version or '%s %s' % banner_version()
     mod = ' [%s]' % module if module else ''
     if address is None:
         address = offsets()['widget.count']
@@ -378,8 +390,8 @@ def write_report(syms, fault_off, rets, module=None, sizes=None, fault='oops_fau
             '[  100.000002] #PF: supervisor read access in kernel mode\n'
             '[  100.000003] #PF: error_code(0x0000) - not-present page\n'
             '[  100.000004] Oops: 0000 [#1] PREEMPT SMP NOPTI\n'
-            '[  100.000005] CPU: 0 PID: 4242 Comm: oopsprog Not tainted 6.1.0-test #1\n'
-            '[  100.000006] RIP: 0010:%s\n' % (address, sym(fault, fault_off)))
+            '[  100.000005] CPU: 0 PID: 4242 Comm: oopsprog Not tainted %s\n'
+            '[  100.000006] RIP: 0010:%s\n' % (address, version, sym(fault, fault_off)))
     if code:
         text += '[  100.000006] Code: %s\n' % code
     text += '[  100.000007] Call Trace:\n[  100.000008]  <TASK>\n'
@@ -574,6 +586,28 @@ def vmlinux_mismatch(_):
 
 
 @case
+def vmlinux_other_version(_):
+    """The vmlinux's linux_banner names another release or build than the log: flagged."""
+    path = ARGS['oopsprog']
+    syms = elf_symbols(path)
+    rel, build = banner_version()
+    other_build = '#%d' % (int(build[1:]) + 1)
+    for version, want in (('%s-other %s' % (rel, build), 'is Linux %s (its linux_banner), '
+                           "the log's kernel is %s-other" % (rel, rel)),
+                          ('%s %s' % (rel, other_build), 'is not build %s of %s' % (other_build, rel))):
+        name = write_report(syms, fault_offset(path, syms), [], version=version)
+        try:
+            rep = decode_json(name, '--vmlinux', path)[0]
+            out, _ = decode('--no-auto', '--vmlinux', path, name)
+        finally:
+            os.unlink(name)
+        eq(rep['symbols_mismatch'], True, version + ': symbols_mismatch')
+        expect(want in (rep['symbols_note'] or ''), '%s: note %r lacks %r' % (version, rep['symbols_note'], want))
+        expect('MISMATCH' in out, version + ': text flags it')
+        eq(rep['null_member'], None, version + ': no member named from another kernel')
+
+
+@case
 def system_map_kaslr(_):
     """Symbol-only resolution with System.map; [<addr>]-only frames resolved through Kernel Offset."""
     path = ARGS['oopsprog']
@@ -620,6 +654,29 @@ def build_id_debug_dir(_):
         rep = decode_json(log, '--debug-dir', d)[0]
     eq(rep['frames'][0]['build_id'], bid, 'build id read')
     eq(os.path.basename(rep['frames'][0]['file'] or ''), 'oopsprog.c', 'resolved through the build id')
+
+
+@case
+def module_build_id_mismatch(_):
+    """A frame's printed build id that is not the .ko's flags the .ko (--modules)."""
+    path = ARGS['oopsprog']
+    bid = re.search(r'Build ID: ([0-9a-f]+)', tool(['readelf', '-n', path])).group(1)
+    other = ''.join('%x' % (15 - int(ch, 16)) for ch in bid)
+    syms = elf_symbols(path)
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(path, os.path.join(d, 'oopsprog.ko'))
+        log = os.path.join(d, 'log.txt')
+        got = {}
+        for b in (bid, other):
+            with open(log, 'w') as f:
+                f.write('WARNING: CPU: 0 PID: 9 at x.c:1 oops_fault+0x0/0x%x [oopsprog %s]\n'
+                        'CPU: 0 PID: 9 Comm: t Not tainted 6.1.0 #1\n' % (syms['oops_fault'][1], b))
+            rep = decode_json(log, '--modules', d)[0]
+            got[b] = (rep['symbols_mismatch'], rep['symbols_note'] or '')
+    eq(got[bid][0], False, 'the right build id')
+    eq(got[other][0], True, 'another build id')
+    expect('its build id is %s, the log\'s oopsprog is %s' % (bid, other) in got[other][1],
+           'note: %r' % got[other][1])
 
 
 @case

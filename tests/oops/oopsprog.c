@@ -74,6 +74,10 @@ __attribute__((noinline)) unsigned long gadget_flags(const struct gizmo *z, cons
 }
 
 #ifndef OOPSPROG_NO_MAIN
+/* As a vmlinux has it: the tests' reports name this release and build (#1). */
+__attribute__((used)) const char linux_banner[] =
+	"Linux version 6.1.0-test (tracekit@oopsprog) (cc) #1 SMP PREEMPT_DYNAMIC\n";
+
 int main(int argc, char **argv)
 {
 	struct widget w = { .count = argc };
