@@ -131,6 +131,18 @@ struct oops_code {
 	bool arm64;		/* the words of an arm64 Code: line, stored little-endian */
 };
 
+/* The struct member behind a NULL + offset address, as the DWARF tells it (member.c). */
+struct oops_null_member {
+	char *type;		/* "struct gadget" */
+	char *member;		/* "flags", "stats.rx[2]" */
+	char *variable;		/* the variable or parameter that pointed to it */
+	char *reg;		/* the faulting instruction's base register holding it; NULL: */
+				/* guessed from the offset alone among the function's variables */
+	char **others;		/* other guesses, "struct gizmo.e (variable z)" */
+	size_t nothers;
+};
+void oops_null_member_free(struct oops_null_member *m);
+
 struct oops_report {
 	enum oops_kind kind;
 	char *headline;		/* the line that names the report */
@@ -195,7 +207,7 @@ struct oops_report {
 	bool has_where_link_addr;
 	bool symbols_mismatch;	/* the symbol files do not match this kernel */
 	char *symbols_note;	/* why, or what was used */
-	char *member;		/* struct member behind NULL+offset, when DWARF tells */
+	struct oops_null_member *null_member;	/* NULL+offset's member, when DWARF tells */
 
 	bool ended;		/* past "---[ end trace" */
 };

@@ -740,7 +740,7 @@ static void free_report(struct oops_report *r)
 	free(r->where_file);
 	oops_loc_free(r->where_inlined, r->where_ninlined);
 	free(r->symbols_note);
-	free(r->member);
+	oops_null_member_free(r->null_member);
 }
 
 void oops_reports_free(struct oops_reports *rs)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "oops/oops.h"
-#include "syscalls/json.h"
+#include "util/json.h"
 
 static void key(struct strbuf *sb, const char *k)
 {
@@ -162,6 +162,24 @@ static void code(struct strbuf *sb, const struct oops_report *r)
 	sb_free(&list);
 }
 
+static void null_member(struct strbuf *sb, const struct oops_null_member *m)
+{
+	key(sb, "null_member");
+	if (!m) {
+		sb_add(sb, "null");
+		return;
+	}
+	sb_addc(sb, '{');
+	kstr(sb, "struct", m->type);
+	kstr(sb, "member", m->member);
+	kstr(sb, "variable", m->variable);
+	kstr(sb, "register", m->reg);
+	kstr(sb, "basis", m->reg ? "register" : "offset");
+	key(sb, "others");
+	strv(sb, m->others, m->nothers);
+	sb_addc(sb, '}');
+}
+
 static void report(struct strbuf *sb, const struct oops_report *r)
 {
 	struct strbuf tmp = STRBUF_INIT;
@@ -197,7 +215,7 @@ static void report(struct strbuf *sb, const struct oops_report *r)
 	khex(sb, "address", r->address, r->has_address);
 	oops_address_explain(r, &tmp);
 	kstr(sb, "address_hint", tmp.len ? sb_str(&tmp) : NULL);
-	kstr(sb, "member", r->member);
+	null_member(sb, r->null_member);
 	sb_reset(&tmp);
 	khex(sb, "pf_error_code", r->pf_code, r->has_pf_code);
 	if (r->has_pf_code)

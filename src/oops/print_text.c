@@ -106,8 +106,6 @@ static void summary(FILE *f, const struct oops_report *r)
 		oops_address_explain(r, &sb);
 		field(f, "address:", sb_str(&sb));
 	}
-	if (r->member)
-		field(f, "member:", r->member);
 	if (r->kasan_access) {
 		sb_reset(&sb);
 		sb_printf(&sb, "%s of size %" PRIu64, r->kasan_access, r->kasan_size);

@@ -94,6 +94,17 @@ static bool resolve(struct symctx *c, struct oops_report *r, struct oops_sym *sy
 			*mismatch = true;
 			note_mismatch(c, s, sym, e);
 		}
+		/* CONFIG_STACKTRACE_BUILD_ID prints the module's build id: the .ko must have it. */
+		if (s && e && sym->build_id && s->build_id && strcmp(sym->build_id, s->build_id)) {
+			*mismatch = true;
+			if (!c->mismatch) {
+				struct strbuf sb = STRBUF_INIT;
+				sb_printf(&sb, "%s does not match the log: its build id is %s, the log's %s is %s",
+					  s->path, s->build_id, sym->module, sym->build_id);
+				c->mismatch = xstrdup(sb_str(&sb));
+				sb_free(&sb);
+			}
+		}
 		if (!e && c->have_map) {
 			s = &c->map;
 			e = oops_symsrc_find(s, sym->function, sym->module, 0);
@@ -121,8 +132,38 @@ static bool resolve(struct symctx *c, struct oops_report *r, struct oops_sym *sy
 	return true;
 }
 
+/*
+ * The vmlinux's linux_banner against the log's release and build number
+ * ("6.4.0-rc3+ #49"): a vmlinux of another kernel gives wrong lines even
+ * when the symbols' sizes happen to agree.  Appends why to sb when not.
+ */
+static bool banner_mismatch(const struct symctx *c, const struct oops_report *r, struct strbuf *sb)
+{
+	const char *b = c->have_vmlinux ? c->vmlinux.banner : NULL;
+	if (!b || !r->kernel)
+		return false;
+	const char *rel = b + strlen("Linux version ");
+	size_t rl = strcspn(rel, " ");
+	if (rl != strlen(r->kernel) || strncmp(rel, r->kernel, rl) != 0) {
+		sb_printf(sb, "%s is Linux %.*s (its linux_banner), the log's kernel is %s",
+			  c->vmlinux.path, (int)rl, rel, r->kernel);
+		return true;
+	}
+	if (!r->kernel_build || r->kernel_build[0] != '#')
+		return false;
+	size_t nl = strcspn(r->kernel_build, " ");
+	for (const char *p = strstr(b, " #"); p; p = strstr(p + 1, " #"))
+		if (!strncmp(p + 1, r->kernel_build, nl) && (p[1 + nl] == ' ' || !p[1 + nl]))
+			return false;
+	sb_printf(sb, "%s is not build %.*s of %s (its linux_banner: %s)", c->vmlinux.path, (int)nl,
+		  r->kernel_build, r->kernel, b);
+	return true;
+}
+
 static void resolve_report(struct symctx *c, struct oops_report *r)
 {
+	struct strbuf why = STRBUF_INIT;
+	bool other_kernel = banner_mismatch(c, r, &why);
 	bool mm = false;
 	if (r->has_where) {
 		uint64_t link = 0;
@@ -130,6 +171,12 @@ static void resolve_report(struct symctx *c, struct oops_report *r)
 			    &r->where_ninlined, &link, &mm)) {
 			r->where_link_addr = link;
 			r->has_where_link_addr = true;
+			/* Only from the file the fault resolved in, and only when it matches. */
+			const struct oops_symsrc *s = r->where.module
+				? module_src(c, r->where.module, r->where.build_id)
+				: c->have_vmlinux ? &c->vmlinux : NULL;
+			if (s && s->dwfl && !mm && !other_kernel)
+				oops_name_null_member(r, s, link);
 		}
 	}
 	for (size_t s = 0; s < r->nstacks; s++) {
@@ -160,9 +207,11 @@ static void resolve_report(struct symctx *c, struct oops_report *r)
 		}
 	}
 	struct strbuf note = STRBUF_INIT;
-	if (mm && c->mismatch) {
+	if (mm && c->mismatch)
+		sb_printf(&why, "%s%s", why.len ? "; " : "", c->mismatch);
+	if (why.len) {
 		r->symbols_mismatch = true;
-		sb_printf(&note, "MISMATCH: %s; file:line below may be wrong", c->mismatch);
+		sb_printf(&note, "MISMATCH: %s; file:line below may be wrong", sb_str(&why));
 	} else if (c->used.len) {
 		sb_add(&note, sb_str(&c->used));
 	}
@@ -171,6 +220,7 @@ static void resolve_report(struct symctx *c, struct oops_report *r)
 		r->symbols_note = xstrdup(sb_str(&note));
 	}
 	sb_free(&note);
+	sb_free(&why);
 }
 
 static int load_explicit(struct symctx *c, char *err, size_t errsz)

@@ -64,6 +64,47 @@ static void add_entry(struct oops_symsrc *s, size_t *cap, const char *name, cons
 	e->size = size;
 }
 
+size_t oops_symsrc_bytes(const struct oops_symsrc *s, uint64_t addr, const uint8_t **bytes)
+{
+	if (!s->mod)
+		return 0;
+	Dwarf_Addr a = addr, bias;
+	Elf_Scn *scn = dwfl_module_address_section(s->mod, &a, &bias);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!d || !d->d_buf || a >= d->d_size)
+		return 0;
+	*bytes = (const uint8_t *)d->d_buf + a;
+	return d->d_size - a;
+}
+
+/*
+ * What says which kernel an ELF is: its build id, and for a vmlinux the
+ * linux_banner string the kernel prints at boot ("Linux version 6.4.0-rc3+
+ * (user@host) (gcc ...) #49 SMP ..."), which the log's release and build
+ * number can be held against.
+ */
+static void read_identity(struct oops_symsrc *s)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(s->mod, &id, &vaddr);
+	if (n > 0) {
+		s->build_id = xmalloc(2 * (size_t)n + 1);
+		for (int i = 0; i < n; i++)
+			snprintf(s->build_id + 2 * i, 3, "%02x", id[i]);
+	}
+	const struct oops_ment *e = oops_symsrc_find(s, "linux_banner", NULL, 0);
+	const uint8_t *b;
+	size_t len = e ? oops_symsrc_bytes(s, e->addr, &b) : 0;
+	static const char prefix[] = "Linux version ";
+	if (len > sizeof(prefix) && !memcmp(b, prefix, sizeof(prefix) - 1)) {
+		size_t k = 0;
+		while (k < len && k < 512 && b[k] && b[k] != '\n')
+			k++;
+		s->banner = strndup((const char *)b, k);
+	}
+}
+
 int oops_symsrc_elf(struct oops_symsrc *s, const char *path, const char *module,
 		    char *err, size_t errsz)
 {
@@ -102,6 +143,7 @@ int oops_symsrc_elf(struct oops_symsrc *s, const char *path, const char *module,
 		return -1;
 	}
 	index_entries(s);
+	read_identity(s);
 	return 0;
 }
 
@@ -155,6 +197,8 @@ void oops_symsrc_free(struct oops_symsrc *s)
 	free(s->by_addr);
 	free(s->path);
 	free(s->module);
+	free(s->build_id);
+	free(s->banner);
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
 	memset(s, 0, sizeof(*s));

@@ -27,6 +27,8 @@ struct oops_symsrc {
 	struct oops_ment *by_name;	/* sorted by name */
 	struct oops_ment **by_addr;	/* sorted by address */
 	size_t n;
+	char *build_id;		/* the ELF's GNU build id (hex), NULL if none or a map */
+	char *banner;		/* a vmlinux's linux_banner, "Linux version R (...) #N ...", or NULL */
 	bool exact_sizes;	/* ELF st_size; a map's sizes are gaps to the next symbol */
 	bool runtime;		/* addresses are the running kernel's (kallsyms) */
 };
@@ -40,9 +42,14 @@ void oops_symsrc_free(struct oops_symsrc *s);
 const struct oops_ment *oops_symsrc_find(const struct oops_symsrc *s, const char *name,
 					 const char *module, uint64_t size);
 const struct oops_ment *oops_symsrc_at(const struct oops_symsrc *s, uint64_t addr);
+/* The file's bytes at addr (an ELF's section contents); 0 when addr is in none. */
+size_t oops_symsrc_bytes(const struct oops_symsrc *s, uint64_t addr, const uint8_t **bytes);
 /* file:line and inlined functions at addr (ELF with DWARF only); 0 when found. */
 int oops_symsrc_lines(const struct oops_symsrc *s, uint64_t addr, char **file, int *line,
 		      struct oops_loc **inlined, size_t *ninlined);
+
+/* member.c: name the struct member behind r's NULL + offset from s's DWARF at link (the fault). */
+void oops_name_null_member(struct oops_report *r, const struct oops_symsrc *s, uint64_t link);
 
 /* locate.c: where the symbols are when nobody said. */
 char *oops_find_vmlinux(const char *release, const char *debug_dir);

@@ -150,6 +150,20 @@ void oops_address_explain(const struct oops_report *r, struct strbuf *sb)
 	if (!r->has_address)
 		return;
 	uint64_t a = r->address;
+	const struct oops_null_member *m = r->null_member;
+	if (a < 0x10000 && m) {
+		sb_printf(sb, "NULL + 0x%llx: ", (unsigned long long)a);
+		if (m->reg)
+			sb_printf(sb, "probably %s.%s (a %s * that was NULL, in variable %s, register %s)",
+				  m->type, m->member, m->type, m->variable, m->reg);
+		else
+			sb_printf(sb, "possibly %s.%s (if variable %s, a %s *, was NULL; a guess from the "
+				  "offset alone: no variable is known to be in the faulting register)",
+				  m->type, m->member, m->variable, m->type);
+		for (size_t i = 0; i < m->nothers; i++)
+			sb_printf(sb, "; or %s", m->others[i]);
+		return;
+	}
 	if (a == 0) {
 		sb_add(sb, "NULL itself: a NULL pointer was dereferenced (or called)");
 		return;

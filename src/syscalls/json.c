@@ -5,21 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void json_str(struct strbuf *sb, const char *s)
-{
-	sb_addc(sb, '"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			sb_printf(sb, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			sb_printf(sb, "\\u%04x", ch);
-		else
-			sb_addc(sb, (char)ch);
-	}
-	sb_addc(sb, '"');
-}
-
 int json_split_args(const char *text, size_t len, struct strbuf *pieces)
 {
 	int depth = 0, n = 0;

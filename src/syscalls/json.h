@@ -9,9 +9,8 @@
 #include <time.h>
 
 #include "decoder.h"
+#include "util/json.h"
 
-/* A JSON string literal for s. */
-void json_str(struct strbuf *sb, const char *s);
 /*
  * Split "a, {b, c}, \"d, e\"" at its top-level commas: the decoded arguments
  * of a call's text.  Returns the count; each piece is appended to *pieces as

@@ -12,6 +12,7 @@ or --modules, compared line by line with `addr2line -i -f`.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -104,6 +105,7 @@ SAMPLES = {
                     size=0x270, module='smc', cpu=5, pid=48, comm='kworker/5:0', taint='GWE',
                     kernel='6.4.0-rc3+', kernel_build='#49', verdict='oops', address='0x14',
                     pf_error_code='0x0', code=None, hardware=None, kdump_loaded=True,
+                    null_member=None,
                     workqueue='events smc_llc_add_link_work [smc]',
                     title='BUG: unable to handle kernel NULL pointer dereference in smc_llc_add_link_cont',
                     sections=['TASK'], nmodules=None),
@@ -358,20 +360,41 @@ def ours(fr):
     return chain + [(fr['function'], os.path.basename(fr['file'] or ''), fr['line'])]
 
 
-def write_report(syms, fault_off, rets, module=None, sizes=None):
+def offsets():
+    """struct.member -> offset, as oopsprog's compiler laid them out (offsetof)."""
+    out = tool([ARGS['oopsprog'], '--offsets'])
+    return {k: int(v) for k, v in (l.split() for l in out.splitlines())}
+
+
+def banner_version():
+    """(release, build) of oopsprog's linux_banner, read with strings(1)."""
+    lines = [l for l in tool(['strings', '-a', ARGS['oopsprog']]).splitlines()
+             if l.startswith('Linux version ')]
+    expect(len(lines) == 1, 'oopsprog has one linux_banner: %r' % lines)
+    m = re.match(r'Linux version (\S+) .* (#\d+) ', lines[0])
+    expect(m, 'banner %r' % lines[0])
+    return m.group(1), m.group(2)
+
+
+def write_report(syms, fault_off, rets, module=None, sizes=None, fault='oops_fault', address=None,
+                 code=None, version=None):
     sizes = sizes or {}
+    version = version or '%s %s' % banner_version()
     mod = ' [%s]' % module if module else ''
+    if address is None:
+        address = offsets()['widget.count']
 
     def sym(n, off):
         return '%s+%#x/%#x%s' % (n, off, sizes.get(n, syms[n][1]), mod)
-    text = ('[  100.000001] BUG: kernel NULL pointer dereference, address: 0000000000000010\n'
+    text = ('[  100.000001] BUG: kernel NULL pointer dereference, address: %016x\n'
             '[  100.000002] #PF: supervisor read access in kernel mode\n'
             '[  100.000003] #PF: error_code(0x0000) - not-present page\n'
             '[  100.000004] Oops: 0000 [#1] PREEMPT SMP NOPTI\n'
-            '[  100.000005] CPU: 0 PID: 4242 Comm: oopsprog Not tainted 6.1.0-test #1\n'
-            '[  100.000006] RIP: 0010:%s\n'
-            '[  100.000007] Call Trace:\n'
-            '[  100.000008]  <TASK>\n' % sym('oops_fault', fault_off))
+            '[  100.000005] CPU: 0 PID: 4242 Comm: oopsprog Not tainted %s\n'
+            '[  100.000006] RIP: 0010:%s\n' % (address, version, sym(fault, fault_off)))
+    if code:
+        text += '[  100.000006] Code: %s\n' % code
+    text += '[  100.000007] Call Trace:\n[  100.000008]  <TASK>\n'
     for n, off in rets:
         text += '[  100.000009]  %s\n' % sym(n, off)
     text += '[  100.000010]  </TASK>\n'
@@ -414,6 +437,10 @@ def fileline(path, module):
         eq(ours(fr), addr2line(path, syms[n][0] + roff - 1), '%s vs addr2line at ret-1' % n)
     if not module:
         eq(rep['fault_address'], None, 'no runtime address in the log')
+    # The load of w->count, inlined twice over: w is a parameter of an inlined function.
+    nm = rep['null_member'] or {}
+    eq((nm.get('struct'), nm.get('member'), nm.get('variable'), nm.get('basis')),
+       ('struct widget', 'count', 'w', 'register'), 'NULL + offsetof(struct widget, count)')
     return rep
 
 
@@ -427,6 +454,118 @@ def fileline_vmlinux(_):
 @case
 def fileline_module(_):
     fileline(ARGS['oopsmod'], True)
+
+
+# ---- the struct member behind NULL + offset -------------------------------------
+
+def gadget_insns(path):
+    """gadget_flags's instructions: (offset, text), and the offset and base register of the
+    load of g->flags (the memory operand whose displacement is offsetof(struct gadget, flags))."""
+    syms = elf_symbols(path)
+    ins = [(a - syms['gadget_flags'][0], t) for a, t in insns(path, 'gadget_flags', syms)]
+    want = '%#x(%%' % offsets()['gadget.flags']
+    load = [(o, re.search(r'\(%(\w+)\)', t).group(1)) for o, t in ins if want in t]
+    expect(len(load) == 1, 'one load of g->flags in gadget_flags: %r' % ins)
+    return syms, ins, load[0]
+
+
+def member_report(path, module, fault_off, address, code=None):
+    syms = elf_symbols(path)
+    name = write_report(syms, fault_off, [], module='oopsmod' if module else None,
+                        fault='gadget_flags', address=address, code=code)
+    try:
+        argv = ['--modules', os.path.dirname(path)] if module else ['--vmlinux', path]
+        rep = decode_json(name, *argv)[0]
+        out, _ = decode('--no-auto', *(argv + [name]))
+    finally:
+        os.unlink(name)
+    eq(rep['symbols_mismatch'], False, 'symbols_mismatch')
+    return rep, out
+
+
+def member_by_register(path, module):
+    _, _, (off, reg) = gadget_insns(path)
+    flags = offsets()['gadget.flags']
+    rep, out = member_report(path, module, off, flags)
+    eq(rep['null_member'], {'struct': 'struct gadget', 'member': 'flags', 'variable': 'g',
+                            'register': reg, 'basis': 'register', 'others': []}, 'null_member')
+    want = ('NULL + %#x: probably struct gadget.flags (a struct gadget * that was NULL, '
+            'in variable g, register %s)' % (flags, reg))
+    expect(want in out, 'text lacks %r:\n%s' % (want, out))
+    expect(want in rep['address_hint'], 'address_hint: %r' % rep['address_hint'])
+
+
+@case
+def member_register_vmlinux(_):
+    """The faulting load's base register holds parameter g: its struct's member is named,
+    although the other parameter's struct has a member at the same offset."""
+    expect(offsets()['gizmo.e'] == offsets()['gadget.flags'], 'oopsprog: gizmo.e shares the offset')
+    member_by_register(ARGS['oopsprog'], False)
+
+
+@case
+def member_register_module(_):
+    member_by_register(ARGS['oopsmod'], True)
+
+
+@case
+def member_from_code_bytes(_):
+    """The log's Code: bytes are what ran: a load through z's register names z's struct."""
+    path = ARGS['oopsprog']
+    _, ins, (off, _) = gadget_insns(path)
+    # z (the first parameter) arrives in rdi (x86_64 SysV); gadget_flags reads z->a through it.
+    expect(any(re.search(r'\(%rdi\)', t) for _, t in ins), 'z is read through %%rdi: %r' % ins)
+    e = offsets()['gizmo.e']
+    code = '48 89 f8 <48> 8b 47 %02x c3' % e    # mov rax,rdi; mov rax,[rdi+e]; ret
+    rep, _ = member_report(path, False, off, e, code=code)
+    eq(rep['code']['faulting_instruction'], 'mov rax, qword ptr [rdi + %#x]' % e, 'the Code: insn')
+    nm = rep['null_member'] or {}
+    eq((nm.get('struct'), nm.get('member'), nm.get('variable'), nm.get('register')),
+       ('struct gizmo', 'e', 'z', 'rdi'), 'null_member from the Code: bytes')
+
+
+@case
+def member_guessed_from_offset(_):
+    """No memory operand at the RIP: the function's struct pointers with a member exactly there."""
+    path = ARGS['oopsprog']
+    _, ins, _ = gadget_insns(path)
+    no_mem = [o for o, t in ins if '(' not in t]
+    expect(no_mem, 'gadget_flags has an instruction without a memory operand: %r' % ins)
+    o = offsets()
+    rep, out = member_report(path, False, no_mem[-1], o['gadget.name'])
+    nm = rep['null_member'] or {}
+    eq((nm.get('struct'), (nm.get('member') or '').split('[')[0], nm.get('variable'),
+        nm.get('register'), nm.get('basis'), nm.get('others')),
+       ('struct gadget', 'name', 'g', None, 'offset', []), 'unique guess')
+    expect('possibly struct gadget.name' in out and 'a guess from the offset alone' in out,
+           'text marks the guess: %s' % out)
+    # At the offset both structs have a member: both are offered, none claimed.
+    rep, _ = member_report(path, False, no_mem[-1], o['gadget.flags'])
+    nm = rep['null_member'] or {}
+    got = sorted(['%s.%s (variable %s)' % (nm.get('struct'), nm.get('member'), nm.get('variable'))] +
+                 (nm.get('others') or []))
+    eq(got, ['struct gadget.flags (variable g)', 'struct gizmo.e (variable z)'], 'both guesses')
+    eq(nm.get('basis'), 'offset', 'basis')
+
+
+@case
+def member_needs_dwarf(_):
+    """Without DWARF (System.map) or without symbols, NULL + offset stays a generic hint."""
+    path = ARGS['oopsprog']
+    _, _, (off, _) = gadget_insns(path)
+    flags = offsets()['gadget.flags']
+    name = write_report(elf_symbols(path), off, [], fault='gadget_flags', address=flags)
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            smap = os.path.join(d, 'System.map')
+            with open(smap, 'w') as f:
+                f.write(tool(['nm', '-n', path]))
+            rep = decode_json(name, '--system-map', smap)[0]
+        bare = decode_json(name)[0]
+    finally:
+        os.unlink(name)
+    eq((rep['null_member'], bare['null_member']), (None, None), 'no member without DWARF')
+    expect('likely a member at offset %#x' % flags in rep['address_hint'], rep['address_hint'])
 
 
 @case
@@ -444,6 +583,28 @@ def vmlinux_mismatch(_):
     expect('oops_middle is 0x%x bytes in the log' % (syms['oops_middle'][1] + 16) in rep['symbols_note'],
            'note names the symbol: %r' % rep['symbols_note'])
     expect('MISMATCH' in out and 'size differs' in out, 'text output flags it')
+
+
+@case
+def vmlinux_other_version(_):
+    """The vmlinux's linux_banner names another release or build than the log: flagged."""
+    path = ARGS['oopsprog']
+    syms = elf_symbols(path)
+    rel, build = banner_version()
+    other_build = '#%d' % (int(build[1:]) + 1)
+    for version, want in (('%s-other %s' % (rel, build), 'is Linux %s (its linux_banner), '
+                           "the log's kernel is %s-other" % (rel, rel)),
+                          ('%s %s' % (rel, other_build), 'is not build %s of %s' % (other_build, rel))):
+        name = write_report(syms, fault_offset(path, syms), [], version=version)
+        try:
+            rep = decode_json(name, '--vmlinux', path)[0]
+            out, _ = decode('--no-auto', '--vmlinux', path, name)
+        finally:
+            os.unlink(name)
+        eq(rep['symbols_mismatch'], True, version + ': symbols_mismatch')
+        expect(want in (rep['symbols_note'] or ''), '%s: note %r lacks %r' % (version, rep['symbols_note'], want))
+        expect('MISMATCH' in out, version + ': text flags it')
+        eq(rep['null_member'], None, version + ': no member named from another kernel')
 
 
 @case
@@ -493,6 +654,29 @@ def build_id_debug_dir(_):
         rep = decode_json(log, '--debug-dir', d)[0]
     eq(rep['frames'][0]['build_id'], bid, 'build id read')
     eq(os.path.basename(rep['frames'][0]['file'] or ''), 'oopsprog.c', 'resolved through the build id')
+
+
+@case
+def module_build_id_mismatch(_):
+    """A frame's printed build id that is not the .ko's flags the .ko (--modules)."""
+    path = ARGS['oopsprog']
+    bid = re.search(r'Build ID: ([0-9a-f]+)', tool(['readelf', '-n', path])).group(1)
+    other = ''.join('%x' % (15 - int(ch, 16)) for ch in bid)
+    syms = elf_symbols(path)
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(path, os.path.join(d, 'oopsprog.ko'))
+        log = os.path.join(d, 'log.txt')
+        got = {}
+        for b in (bid, other):
+            with open(log, 'w') as f:
+                f.write('WARNING: CPU: 0 PID: 9 at x.c:1 oops_fault+0x0/0x%x [oopsprog %s]\n'
+                        'CPU: 0 PID: 9 Comm: t Not tainted 6.1.0 #1\n' % (syms['oops_fault'][1], b))
+            rep = decode_json(log, '--modules', d)[0]
+            got[b] = (rep['symbols_mismatch'], rep['symbols_note'] or '')
+    eq(got[bid][0], False, 'the right build id')
+    eq(got[other][0], True, 'another build id')
+    expect('its build id is %s, the log\'s oopsprog is %s' % (bid, other) in got[other][1],
+           'note: %r' % got[other][1])
 
 
 @case
@@ -570,27 +754,61 @@ def pstore_dir(_):
         expect('pstore' in err, 'missing pstore dir explained: %r' % err)
 
 
+def kmsg_records():
+    """(facility, level, text) of each record /dev/kmsg holds now."""
+    fd = os.open('/dev/kmsg', os.O_RDONLY | os.O_NONBLOCK)
+    recs = []
+    try:
+        while True:
+            try:
+                rec = os.read(fd, 8192).decode('utf-8', 'replace')
+            except BlockingIOError:
+                break
+            except BrokenPipeError:     # records overwritten while reading: go on
+                continue
+            head, _, msg = rec.partition(';')
+            pri = int(head.split(',')[0])
+            recs.append((pri >> 3, pri & 7, msg.split('\n')[0]))
+    finally:
+        os.close(fd)
+    return recs
+
+
 @case
 def dmesg_live(_):
-    """--dmesg reads /dev/kmsg without blocking; a report written there is decoded."""
+    """--dmesg reads /dev/kmsg without blocking; a report written there is decoded.
+
+    What is written stays in the kernel log, so it is made to be read as a test by
+    people and log watchers: it is a hung-task report (no WARNING, BUG or Oops line) of
+    a task blocked "for more than 0 seconds" (the kernel never says 0), named
+    tracekit-selftest-PID, between two lines saying what it is, and every record
+    carries facility "user" (what a write to /dev/kmsg gets), not "kern".
+    """
     if os.geteuid() != 0:
         raise Skip('writing /dev/kmsg needs root')
-    tag = 'tracekit-selftest-%d' % os.getpid()
-    report = ['WARNING: CPU: 0 PID: %d at tracekit/selftest.c:1 %s+0x0/0x10' % (os.getpid(), tag.replace('-', '_')),
-              'CPU: 0 PID: %d Comm: %s Not tainted %s #1' % (os.getpid(), tag[:15], os.uname().release),
-              '---[ end trace 0000000000000000 ]---']
+    pid = os.getpid()
+    tag = 'tracekit-selftest-%d' % pid
+    fn = tag.replace('-', '_')
+    lines = ['%s: the next lines test tracekit oops --dmesg; written from user space, '
+             'not a kernel report' % tag,
+             'INFO: task %s:%d blocked for more than 0 seconds.' % (tag, pid),
+             'Call Trace:', ' <TASK>', ' %s+0x0/0x10' % fn, ' </TASK>',
+             '%s: end of the tracekit oops --dmesg test lines' % tag]
     fd = os.open('/dev/kmsg', os.O_WRONLY)
-    try:    # one write per record
-        os.write(fd, b'<5>%s: the next lines test tracekit oops --dmesg, not a kernel warning\n' % tag.encode())
-        for l in report:
+    try:    # one write per record; level notice, no facility: the kernel files them as "user"
+        for l in lines:
             os.write(fd, ('<5>' + l + '\n').encode())
     finally:
         os.close(fd)
+    mine = [r for r in kmsg_records() if tag in r[2]]
+    eq(len(mine), 3, 'records naming %s (labels and headline)' % tag)
+    eq({fac for fac, _, _ in mine}, {1}, 'facility user (1), not kern (0)')
     status, out, err = run([tracekit(), 'oops', '--json', '--no-auto', '--dmesg'], timeout=30)
     expect(status == 0, 'exit %d: %s' % (status, err))
-    mine = [r for r in json.loads(out) if r['function'] == tag.replace('-', '_')]
+    mine = [r for r in json.loads(out) if r['guilty_frame'] == fn]
     eq(len(mine), 1, 'the written report found once')
-    eq(mine[0]['pid'], os.getpid(), 'its pid')
+    eq((mine[0]['kind'], mine[0]['pid'], mine[0]['comm'], mine[0]['verdict']),
+       ('hung-task', pid, tag, 'report'), 'kind, pid, comm, verdict')
 
 
 @case

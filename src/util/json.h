@@ -1,0 +1,13 @@
+/*
+ * JSON string literals: the one escaping rule every --json printer shares
+ * (quote, backslash, control and non-ASCII bytes as \u00XX).
+ */
+#ifndef TRACEKIT_UTIL_JSON_H
+#define TRACEKIT_UTIL_JSON_H
+
+#include "util/strbuf.h"
+
+/* Append s as a JSON string literal. */
+void json_str(struct strbuf *sb, const char *s);
+
+#endif
