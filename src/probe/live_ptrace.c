@@ -26,7 +26,11 @@ static void on_stop(int sig)
 		tk_session_stop(running);
 }
 
-/* No SA_RESTART: the engine's wait must wake up to see the stop. */
+/*
+ * No SA_RESTART: the engine's wait must wake up to see the stop.  SIGPIPE
+ * (| head) is ignored: the failed write stops the session instead, so the
+ * bytes go back rather than the process dying of our int3s.
+ */
 static void catch_stop_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
@@ -34,12 +38,15 @@ static void catch_stop_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static void emit(const char *line, void *arg)
 {
 	const struct pl_options *o = arg;
 	ph_emit(line, o->json, stdout);
+	if (ferror(stdout) && running)
+		tk_session_stop(running);
 }
 
 /* Parse and resolve every spec before anything runs; -1 with err. */
