@@ -37,9 +37,9 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
-static void catch_stop_signals(void)
+void pl_catch_stop_signals(void (*fn)(int))
 {
-	struct sigaction sa = { .sa_handler = on_stop };
+	struct sigaction sa = { .sa_handler = fn };	/* no SA_RESTART: waits wake up */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -202,7 +202,7 @@ int pl_run(const struct pl_options *o)
 	struct ft_session *s = NULL;
 	int status = 1, fd = -1;
 
-	catch_stop_signals();
+	pl_catch_stop_signals(on_stop);
 	if (make_probes(&lv, err, sizeof(err)) < 0)
 		goto fail;
 	if (!(s = ft_session_new(err, sizeof(err))) ||

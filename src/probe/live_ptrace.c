@@ -27,17 +27,12 @@ static void on_stop(int sig)
 }
 
 /*
- * No SA_RESTART: the engine's wait must wake up to see the stop.  SIGPIPE
- * (| head) is ignored: the failed write stops the session instead, so the
- * bytes go back rather than the process dying of our int3s.
+ * SIGPIPE (| head) is ignored: the failed write stops the session instead,
+ * so the bytes go back rather than the process dying of our int3s.
  */
 static void catch_stop_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	pl_catch_stop_signals(on_stop);
 	signal(SIGPIPE, SIG_IGN);
 }
 
