@@ -1,7 +1,8 @@
 #!/bin/bash
 # Cost per hit of a probe on a hot function, side by side: the kernel's
-# uprobe (tracekit probe trace), tracekit --ptrace (slot below), ltrace -x and
-# gdb dprintf, on tests/progs/probed's parse_line (one call per iteration).
+# uprobe (tracekit probe trace), tracekit probe trace --ptrace (its breakpoint
+# engine), ltrace -x and gdb dprintf, on tests/progs/probed's parse_line (one
+# call per iteration).  Every tool prints a line per hit (to /dev/null).
 #
 #   bench/probes.sh [-n ITERATIONS] [-r RUNS] [BUILD_DIR]   (defaults: 100000, 3, build)
 #
@@ -63,17 +64,11 @@ tool_cmd() {
 	case $tool in
 	bare)    echo "taskset -c 0 $(tracee "$place")" ;;
 	uprobe)  echo "taskset -c 0 $tracekit probe trace 'p $probed:parse_line' -- $(tracee "$place")" ;;
-	ptrace)  echo "" ;;	# >>> slot for the --ptrace row: see below <<<
+	ptrace)  echo "taskset -c 0 $tracekit probe trace --ptrace 'p $probed:parse_line' -- $(tracee "$place")" ;;
 	ltrace)  echo "taskset -c 0 ltrace -x parse_line -o /dev/null $(tracee "$place")" ;;
 	gdb)     echo "taskset -c 0 gdb -q -batch -ex 'dprintf parse_line,\"hit\\n\"' -ex run --args $(tracee "$place")" ;;
 	esac
 }
-
-# ------------------------------------------------------------------------------------------
-# --ptrace: when the breakpoint engine lands, its row is
-#     ptrace) echo "taskset -c 0 $tracekit probe trace --ptrace 'p $probed:parse_line' -- $(tracee "$place")" ;;
-# in tool_cmd above; until then `probe trace --ptrace` exits 1 and the row says "not built".
-# ------------------------------------------------------------------------------------------
 
 declare -A cost
 printf '%-8s %-6s %12s %14s %12s\n' tool place seconds 'us/hit' 'hits/s'
@@ -83,7 +78,7 @@ for place in same cross; do
 	for tool in uprobe ptrace ltrace gdb; do
 		cmd=$(tool_cmd $tool $place)
 		if [ -z "$cmd" ] || ! bash -c "${cmd/ -n $iters/ -n 1}" >/dev/null 2>&1 </dev/null; then
-			printf '%-8s %-6s %12s\n' $tool $place "not built"
+			printf '%-8s %-6s %12s\n' $tool $place "fails"
 			continue
 		fi
 		t=$(median bash -c "$cmd")

@@ -23,6 +23,7 @@ void help_probe(FILE *f)
 	      "       tracekit probe list [--json]\n"
 	      "       tracekit probe list --symbols PATH [--json]\n"
 	      "       tracekit probe trace [--ptrace] [--json] SPEC... -- COMMAND [ARGS...]\n"
+	      "       tracekit probe trace --ptrace [--json] -p PID SPEC...\n"
 	      "\n"
 	      "Dynamic probes on any instruction of a program or library (uprobes), in the\n"
 	      "kernel's probe grammar:\n"
@@ -42,10 +43,13 @@ void help_probe(FILE *f)
 	      "           trace line), remove the probes at the end\n"
 	      "\n"
 	      "  --json     one JSON object per line\n"
-	      "  --ptrace   trace with breakpoints (no root, no tracefs) -- not built yet\n"
+	      "  --ptrace   trace with tracekit's breakpoint engine: no root, no tracefs\n"
+	      "             (user probes; not USDT); the same lines as uprobes print\n"
+	      "  -p PID     with --ptrace: attach to a running process; Ctrl-C detaches,\n"
+	      "             every byte put back, the process runs on\n"
 	      "\n"
 	      "The path needs a '/' (./myapp).  Kernel probes (SYMBOL without a path) need\n"
-	      "kprobe_events.  Needs root (tracefs).  See docs/probes.md.\n", f);
+	      "kprobe_events.  Without --ptrace, needs root (tracefs).  See docs/probes.md.\n", f);
 }
 
 static int usage_error(const char *msg, const char *arg)
@@ -58,6 +62,7 @@ static int usage_error(const char *msg, const char *arg)
 struct popts {
 	bool json, ptrace;
 	const char *symbols;
+	int pid;		/* -p */
 	int first;		/* first operand */
 };
 
@@ -67,6 +72,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "ptrace", no_argument, NULL, OPT_PTRACE },
 	{ "symbols", required_argument, NULL, OPT_SYMBOLS },
+	{ "pid", required_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -77,11 +83,16 @@ static int parse(struct popts *po, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hp:", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON: po->json = true; break;
 		case OPT_PTRACE: po->ptrace = true; break;
 		case OPT_SYMBOLS: po->symbols = optarg; break;
+		case 'p':
+			po->pid = atoi(optarg);
+			if (po->pid <= 0 || strspn(optarg, "0123456789") != strlen(optarg))
+				return usage_error("-p needs a process id, not", optarg);
+			break;
 		case 'h': help_probe(stdout); exit(0);
 		default:
 			return usage_error("unknown option", argv[optind - 1]);
@@ -278,18 +289,19 @@ static int do_trace(const struct popts *po, int argc, char **argv)
 			dash = i;
 			break;
 		}
-	if (dash < 0 || dash + 1 >= argc)
+	if (po->pid && !po->ptrace)
+		return usage_error("-p PID needs --ptrace (the kernel backend runs a COMMAND)", NULL);
+	if (po->pid && dash >= 0)
+		return usage_error("probe trace takes -p PID or -- COMMAND, not both", NULL);
+	if (!po->pid && (dash < 0 || dash + 1 >= argc))
 		return usage_error("probe trace needs SPEC... -- COMMAND", NULL);
-	if (dash == po->first)
-		return usage_error("probe trace needs at least one probe definition before --", NULL);
-	if (po->ptrace) {
-		errmsg("--ptrace is not built yet (the breakpoint engine comes in a later change): "
-		       "run as root without --ptrace to use the kernel's uprobes");
-		return 1;
-	}
-	struct pl_options o = { .specs = &argv[po->first], .nspecs = dash - po->first,
-				.argv = &argv[dash + 1], .json = po->json };
-	return pl_run(&o);
+	int nspecs = (po->pid ? argc : dash) - po->first;
+	if (nspecs <= 0)
+		return usage_error("probe trace needs at least one probe definition", NULL);
+	struct pl_options o = { .specs = &argv[po->first], .nspecs = nspecs,
+				.argv = po->pid ? NULL : &argv[dash + 1], .pid = po->pid,
+				.json = po->json };
+	return po->ptrace ? pl_run_ptrace(&o) : pl_run(&o);
 }
 
 int cmd_probe(int argc, char **argv)
@@ -306,9 +318,11 @@ int cmd_probe(int argc, char **argv)
 	if (parse(&po, argc - 1, argv + 1) != 0)
 		return 2;
 	po.first += 1;		/* back to argv's numbering */
-	bool wrong = (po.ptrace && strcmp(sub, "trace")) || (po.symbols && strcmp(sub, "list"));
+	bool wrong = ((po.ptrace || po.pid) && strcmp(sub, "trace")) ||
+		     (po.symbols && strcmp(sub, "list"));
 	if (wrong)
-		return usage_error(po.ptrace ? "--ptrace is for probe trace" : "--symbols is for probe list",
+		return usage_error(po.symbols ? "--symbols is for probe list"
+				   : po.ptrace ? "--ptrace is for probe trace" : "-p is for probe trace",
 				   NULL);
 	if (!strcmp(sub, "add"))
 		return do_add(&po, argc, argv);

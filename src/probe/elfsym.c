@@ -42,8 +42,7 @@ struct es_file {
 	size_t nusdt;
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+int es_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -248,18 +247,18 @@ struct es_file *es_open(const char *path, char *err, size_t errlen)
 	elf_version(EV_CURRENT);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		es_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		fail(err, errlen, "%s is not an ELF file (give the program or library itself, "
+		es_fail(err, errlen, "%s is not an ELF file (give the program or library itself, "
 		     "not a script)", path);
 		goto bad;
 	}
 	if (eh.e_machine != EM_X86_64 || gelf_getclass(elf) != ELFCLASS64) {
-		fail(err, errlen, "%s is not an x86_64 ELF file (only x86_64 is supported)", path);
+		es_fail(err, errlen, "%s is not an x86_64 ELF file (only x86_64 is supported)", path);
 		goto bad;
 	}
 	struct es_file *f = xcalloc(1, sizeof(*f));
@@ -337,12 +336,12 @@ const struct es_sym *es_lookup(const struct es_file *f, const char *name, char *
 	closest_join(&c, near, sizeof(near));
 	closest_free(&c);
 	if (!f->nsyms)
-		fail(err, errlen, "symbol '%s' not found: %s has no symbols (stripped, and no debug "
+		es_fail(err, errlen, "symbol '%s' not found: %s has no symbols (stripped, and no debug "
 		     "file under " DEBUG_BUILD_ID_DIR "; give PATH:OFFSET)", name, f->path);
 	else if (near[0])
-		fail(err, errlen, "symbol '%s' not found in %s (did you mean %s?)", name, f->path, near);
+		es_fail(err, errlen, "symbol '%s' not found in %s (did you mean %s?)", name, f->path, near);
 	else
-		fail(err, errlen, "symbol '%s' not found in %s (see tracekit probe list --symbols %s)",
+		es_fail(err, errlen, "symbol '%s' not found in %s (see tracekit probe list --symbols %s)",
 		     name, f->path, f->path);
 	return NULL;
 }
@@ -400,17 +399,17 @@ int es_check_boundary(const struct es_file *f, const struct es_sym *sym, uint64_
 	if (sym->size && len > sym->size)
 		len = sym->size;
 	if (vaddr >= sym->value + (sym->size ? sym->size : len))
-		return fail(err, errlen, "%s+0x%" PRIx64 " is past the end of %s (size 0x%" PRIx64 ")",
+		return es_fail(err, errlen, "%s+0x%" PRIx64 " is past the end of %s (size 0x%" PRIx64 ")",
 			    sym->name, vaddr - sym->value, sym->name, sym->size);
 	uint8_t *code = xmalloc(len);
 	if (es_read(f, sym->value, code, len) < 0) {
 		free(code);
-		return fail(err, errlen, "cannot read the code of %s in %s", sym->name, f->path);
+		return es_fail(err, errlen, "cannot read the code of %s in %s", sym->name, f->path);
 	}
 	csh cs;
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
 		free(code);
-		return fail(err, errlen, "capstone cannot decode x86_64 here");
+		return es_fail(err, errlen, "capstone cannot decode x86_64 here");
 	}
 	cs_insn *insn = cs_malloc(cs);
 	const uint8_t *p = code;
@@ -422,12 +421,12 @@ int es_check_boundary(const struct es_file *f, const struct es_sym *sym, uint64_
 	if (at == vaddr)
 		rc = 0;
 	else if (at > vaddr)
-		fail(err, errlen, "%s+0x%" PRIx64 " is not an instruction boundary: it is inside "
+		es_fail(err, errlen, "%s+0x%" PRIx64 " is not an instruction boundary: it is inside "
 		     "the instruction at +0x%" PRIx64 " (boundaries around it: +0x%" PRIx64
 		     ", +0x%" PRIx64 ")", sym->name, vaddr - sym->value, prev - sym->value,
 		     prev - sym->value, at - sym->value);
 	else
-		fail(err, errlen, "%s+0x%" PRIx64 ": the code before it does not decode as x86_64 "
+		es_fail(err, errlen, "%s+0x%" PRIx64 ": the code before it does not decode as x86_64 "
 		     "instructions (data in code?)", sym->name, vaddr - sym->value);
 	cs_free(insn, 1);
 	cs_close(&cs);

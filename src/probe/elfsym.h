@@ -73,6 +73,9 @@ int es_check_boundary(const struct es_file *f, const struct es_sym *sym, uint64_
 size_t es_nusdt(const struct es_file *f);
 const struct es_usdt *es_usdt(const struct es_file *f, size_t i);
 
+/* The message into err; returns -1 (for "return es_fail(err, errlen, ...)"). */
+int es_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* "name+0xoff/0xsize" for a link-time vaddr; -1 when in no symbol. */
 struct strbuf;
 int es_symbolize(const struct es_file *f, uint64_t vaddr, struct strbuf *out);

@@ -195,6 +195,20 @@ static int read_elem(const struct pd_ctx *ctx, uint64_t addr, const struct pd_ty
 	return ctx->read(ctx->opaque, addr + (uint64_t)i * size, v, size) < 0 ? -1 : 0;
 }
 
+/*
+ * A value that could not be read: the kernel stores 0 for a number (and
+ * prints it by its type) and "(fault)" only for a string; so do we.
+ */
+static void print_fault(const struct pd_type *t, const struct pd_ctx *ctx, struct strbuf *out)
+{
+	if (is_string(t))
+		sb_add(out, FAULT_TEXT);
+	else if (t->kind == PD_T_SYMBOL)
+		sb_add(out, "0x0");
+	else
+		print_scalar(t, 0, ctx, out);
+}
+
 static void print_arg(const struct pd_arg *a, const struct pd_ctx *ctx, struct strbuf *out)
 {
 	const struct pd_fetch *f = a->fetch;
@@ -207,17 +221,18 @@ static void print_arg(const struct pd_arg *a, const struct pd_ctx *ctx, struct s
 	}
 	if (!is_memory(f)) {
 		if (pd_eval(f, ctx, &v) < 0)
-			sb_add(out, FAULT_TEXT);
+			print_fault(t, ctx, out);
 		else
 			print_scalar(t, v, ctx, out);	/* for strings, v is the string's address */
 		return;
 	}
-	if (fetch_addr(f, ctx, &addr) < 0) {
-		sb_add(out, FAULT_TEXT);
-		return;
-	}
+	/* an address that cannot be known (a fault below it) faults each element */
+	bool bad = fetch_addr(f, ctx, &addr) < 0;
 	if (is_string(t) && !t->array) {
-		print_string_at(ctx, addr, out);	/* the last dereference reads the text itself */
+		if (bad)
+			sb_add(out, FAULT_TEXT);
+		else
+			print_string_at(ctx, addr, out);	/* the last dereference reads the text */
 		return;
 	}
 	unsigned n = t->array ? t->array : 1;
@@ -226,8 +241,8 @@ static void print_arg(const struct pd_arg *a, const struct pd_ctx *ctx, struct s
 	for (unsigned i = 0; i < n; i++) {
 		if (i)
 			sb_addc(out, ',');
-		if (read_elem(ctx, addr, t, i, &v) < 0)
-			sb_add(out, FAULT_TEXT);
+		if (bad || read_elem(ctx, addr, t, i, &v) < 0)
+			print_fault(t, ctx, out);
 		else
 			print_scalar(t, v, ctx, out);
 	}

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "ftrace/session.h"
-#include "probe/elfsym.h"
+#include "probe/hitline.h"
 #include "probe/kernel.h"
 #include "probe/live.h"
 #include "probe/translate.h"
@@ -37,9 +37,9 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
-static void catch_stop_signals(void)
+void pl_catch_stop_signals(void (*fn)(int))
 {
-	struct sigaction sa = { .sa_handler = on_stop };
+	struct sigaction sa = { .sa_handler = fn };	/* no SA_RESTART: waits wake up */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -66,49 +66,6 @@ static const struct probe_def *def_of_event(const struct live *lv, const char *e
 	return NULL;
 }
 
-/* "name+0x1/0x10" for a run-time address of pid, through its maps; -1 if unknown. */
-static int symbolize_pid(int pid, uint64_t addr, struct strbuf *out)
-{
-	char path[64], line[4096];
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	int rc = -1;
-	while (rc < 0 && fgets(line, sizeof(line), f)) {
-		unsigned long long lo, hi, off;
-		int name_at = 0;
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &lo, &hi, &off, &name_at) < 3 ||
-		    addr < lo || addr >= hi || !name_at || line[name_at] != '/')
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		char err[256];
-		struct es_file *ef = es_open(line + name_at, err, sizeof(err));
-		uint64_t vaddr;
-		if (ef && es_offset_to_vaddr(ef, addr - lo + off, &vaddr) == 0)
-			rc = es_symbolize(ef, vaddr, out);
-		es_close(ef);
-		break;
-	}
-	fclose(f);
-	return rc;
-}
-
-/* The pid in "comm-PID [cpu] ...": the number before the first " [". */
-static int line_pid(const char *line)
-{
-	const char *br = strstr(line, " [");
-	if (!br)
-		return -1;
-	const char *p = br;
-	while (p > line && p[-1] == ' ')
-		p--;
-	const char *dash = p;
-	while (dash > line && dash[-1] != '-')
-		dash--;
-	return dash > line ? atoi(dash) : -1;
-}
-
 /*
  * The load bias of the probed file in this hit: the run-time address the line
  * shows in "(0xADDR)" (entry) or "(0xRET <- 0xFUNC)" (return) minus its
@@ -123,16 +80,6 @@ static int hit_bias(const struct probe_def *def, const char *head, uint64_t *bia
 	uint64_t at = strtoull(arrow ? arrow + 3 : open + 1, NULL, 16);
 	*bias = at - (arrow ? def->func_vaddr : def->vaddr);
 	return 0;
-}
-
-static int symbolize_hit(const struct probe_def *def, uint64_t bias, int pid, uint64_t v,
-			 struct strbuf *out)
-{
-	char err[256];
-	struct es_file *ef = es_open(def->path, err, sizeof(err));
-	int rc = ef ? es_symbolize(ef, v - bias, out) : -1;
-	es_close(ef);
-	return rc == 0 ? 0 : symbolize_pid(pid, v, out);
 }
 
 static void fix_symbols(const struct live *lv, const char *line, struct strbuf *out)
@@ -161,60 +108,18 @@ static void fix_symbols(const struct live *lv, const char *line, struct strbuf *
 		char *end;
 		uint64_t v = strtoull(hex, &end, 16);
 		sb_addn(out, p, (size_t)(hex - p));
-		if (symbolize_hit(def, bias, line_pid(line), v, out) < 0)
+		if (ph_symbolize(def, bias, ph_line_pid(line), v, out) < 0)
 			sb_addn(out, hex, (size_t)(end - hex));
 		p = end;
 	}
 	sb_add(out, p);
 }
 
-/* ---- JSON: the kernel's line in fields ---- */
-
-static void json_str(struct strbuf *out, const char *s, size_t n)
-{
-	sb_addc(out, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			sb_printf(out, "\\%c", c);
-		else if (c < 0x20)
-			sb_printf(out, "\\u%04x", c);
-		else
-			sb_addc(out, (char)c);
-	}
-	sb_addc(out, '"');
-}
-
-/* {"line": ..., "pid": N, "event": ..., "args": "..."} -- the facts of the text line. */
-static void print_json(const char *line, FILE *out)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *colon = strstr(line, ": ");
-	const char *evs = colon ? colon + 2 : "";
-	const char *eve = strchr(evs, ':');
-	sb_add(&sb, "{\"pid\":");
-	sb_printf(&sb, "%d,\"event\":", line_pid(line));
-	json_str(&sb, evs, eve ? (size_t)(eve - evs) : 0);
-	sb_add(&sb, ",\"fields\":");
-	const char *f = eve ? eve + 1 : "";
-	while (*f == ' ')
-		f++;
-	json_str(&sb, f, strlen(f));
-	sb_add(&sb, ",\"line\":");
-	json_str(&sb, line, strlen(line));
-	sb_add(&sb, "}\n");
-	fputs(sb_str(&sb), out);
-	sb_free(&sb);
-}
-
 static void emit_line(struct live *lv, const char *line)
 {
 	struct strbuf fixed = STRBUF_INIT;
 	fix_symbols(lv, line, &fixed);
-	if (lv->o->json)
-		print_json(sb_str(&fixed), stdout);
-	else
-		printf("%s\n", sb_str(&fixed));
+	ph_emit(sb_str(&fixed), lv->o->json, stdout);
 	sb_free(&fixed);
 }
 
@@ -297,7 +202,7 @@ int pl_run(const struct pl_options *o)
 	struct ft_session *s = NULL;
 	int status = 1, fd = -1;
 
-	catch_stop_signals();
+	pl_catch_stop_signals(on_stop);
 	if (make_probes(&lv, err, sizeof(err)) < 0)
 		goto fail;
 	if (!(s = ft_session_new(err, sizeof(err))) ||

@@ -188,8 +188,8 @@ int pd_eval(const struct pd_fetch *f, const struct pd_ctx *ctx, uint64_t *val);
  * The args as the kernel's trace output prints them: " name=value" for each
  * arg (each preceded by one space, like the kernel's print fmt), values as
  * the kernel prints their type (u: %llu, s: %lld, x: 0x%llx, char: 'c',
- * strings in double quotes, unescaped, arrays {a,b,c}); (fault) where a value
- * could not be read.
+ * strings in double quotes, unescaped, arrays {a,b,c}); where a value could
+ * not be read, (fault) for a string and 0 for a number, as the kernel prints.
  */
 void pd_format_args(const struct probe_def *def, const struct pd_ctx *ctx, struct strbuf *out);
 

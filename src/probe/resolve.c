@@ -6,7 +6,6 @@
  * link-time vaddrs.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,16 +14,6 @@
 #include "probe/usdt.h"
 #include "util/die.h"
 #include "util/strbuf.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int resolve_fetch(struct es_file *f, struct probe_def *def, struct pd_fetch *x, char *err,
 			 size_t errlen)
@@ -55,7 +44,7 @@ static int usdt_args(struct probe_def *def, const struct es_usdt *u, char *err, 
 	if (usdt_args_to_fetchargs(u->args, &sb, err, errlen) < 0)
 		goto bad;
 	if (pd_parse(sb_str(&sb), &tmp, &perr) < 0) {
-		fail(err, errlen, "USDT %s:%s arguments '%s': %s", u->provider, u->name, u->args,
+		es_fail(err, errlen, "USDT %s:%s arguments '%s': %s", u->provider, u->name, u->args,
 		     perr.msg);
 		goto bad;
 	}
@@ -79,15 +68,15 @@ static int resolve_usdt(struct es_file *f, struct probe_def *def, char *err, siz
 		    !strcmp(es_usdt(f, i)->name, def->usdt_name))
 			u = es_usdt(f, i);
 	if (!u)
-		return fail(err, errlen, "no USDT probe %s:%s in %s (%zu USDT probes; see tracekit "
+		return es_fail(err, errlen, "no USDT probe %s:%s in %s (%zu USDT probes; see tracekit "
 			    "probe list --symbols %s)", def->usdt_provider, def->usdt_name, def->path,
 			    es_nusdt(f), def->path);
 	def->vaddr = def->func_vaddr = u->pc;
 	if (es_vaddr_to_offset(f, u->pc, &def->file_offset) < 0)
-		return fail(err, errlen, "USDT %s:%s's address 0x%" PRIx64 " is outside %s's segments",
+		return es_fail(err, errlen, "USDT %s:%s's address 0x%" PRIx64 " is outside %s's segments",
 			    u->provider, u->name, u->pc, def->path);
 	if (u->semaphore && es_vaddr_to_offset(f, u->semaphore, &def->ref_ctr_offset) < 0)
-		return fail(err, errlen, "USDT %s:%s's semaphore 0x%" PRIx64 " is outside %s's segments",
+		return es_fail(err, errlen, "USDT %s:%s's semaphore 0x%" PRIx64 " is outside %s's segments",
 			    u->provider, u->name, u->semaphore, def->path);
 	if (def->nargs == 0)
 		return usdt_args(def, u, err, errlen);
@@ -101,7 +90,7 @@ static int resolve_place(struct es_file *f, struct probe_def *def, char *err, si
 	if (def->has_address) {
 		def->file_offset = def->address;
 		if (es_offset_to_vaddr(f, def->address, &def->vaddr) < 0)
-			return fail(err, errlen, "offset 0x%" PRIx64 " is outside %s's loaded segments",
+			return es_fail(err, errlen, "offset 0x%" PRIx64 " is outside %s's loaded segments",
 				    def->address, def->path);
 		const struct es_sym *s = es_sym_at(f, def->vaddr);
 		def->func_vaddr = s ? s->value : def->vaddr;
@@ -111,14 +100,14 @@ static int resolve_place(struct es_file *f, struct probe_def *def, char *err, si
 	if (!s)
 		return -1;
 	if (!s->func)
-		return fail(err, errlen, "'%s' in %s is data, not a function: a probe goes on code",
+		return es_fail(err, errlen, "'%s' in %s is data, not a function: a probe goes on code",
 			    def->symbol, def->path);
 	def->func_vaddr = s->value;
 	def->vaddr = s->value + (uint64_t)def->offset;
 	if (es_check_boundary(f, s, def->vaddr, err, errlen) < 0)
 		return -1;
 	if (es_vaddr_to_offset(f, def->vaddr, &def->file_offset) < 0)
-		return fail(err, errlen, "%s+0x%" PRIx64 " is outside %s's loaded segments",
+		return es_fail(err, errlen, "%s+0x%" PRIx64 " is outside %s's loaded segments",
 			    def->symbol, (uint64_t)def->offset, def->path);
 	return 0;
 }

@@ -322,7 +322,7 @@ def refusals(_):
     rc, out, err = drive([t + ':call_fn+6'], [t, 'loop', '1'])
     expect(rc == 1 and 'call_fn+0x6: +0x6 is inside \'lea rdi' in err, 'mid-instruction: %s' % err)
     rc, out, err = drive([t + ':no_such_function'], [t, 'loop', '1'])
-    expect(rc == 1 and "no function 'no_such_function'" in err, 'unknown symbol: %s' % err)
+    expect(rc == 1 and "symbol 'no_such_function' not found" in err, 'unknown symbol: %s' % err)
     rc, out, err = drive(['/nonexistent/lib.so:f'], [t, 'loop', '1'])
     expect(rc == 1 and 'No such file' in err, 'missing file: %s' % err)
 

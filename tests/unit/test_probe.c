@@ -242,9 +242,9 @@ static void test_evaluator(void)
 	CHECK_STR(eval("p /x:f y=%ip:symbol z=%r8:symbol n=%di:symbol", false),
 		  "(0x5004) y=func+0x4/0x40 z=func+0x10/0x40 n=0x1000");
 	CHECK_STR(eval("p /x:f f=+0(%si):u64 s=+0(%si):string t=+0x100(%di):u8[2] e=+0xfc(%di):string", false),
-		  "(0x5004) f=(fault) s=(fault) t={(fault),(fault)} e=\"ab\"");
+		  "(0x5004) f=0 s=(fault) t={0,0} e=\"ab\"");
 	CHECK_STR(eval("r /x:f r=$retval:s16", true), "(0x5123 <- 0x5000) r=77");
-	CHECK_STR(eval("p /x:f neg=-8(+0x88(%di)):u8", false), "(0x5004) neg=(fault)");
+	CHECK_STR(eval("p /x:f neg=-8(+0x88(%di)):u8", false), "(0x5004) neg=0");
 }
 
 /* ---- ELF resolution on the bundled probed program ---- */

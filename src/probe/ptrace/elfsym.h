@@ -1,8 +1,9 @@
 /*
- * elfsym: the little ELF knowledge the ptrace engine needs on its own —
- * SYMBOL+OFFS to a file offset (what /proc/PID/maps maps), and the function
- * around a file offset (to check that a probe sits on an instruction
- * boundary).  .symtab first, .dynsym when the file is stripped.
+ * elfsym: the little ELF knowledge the ptrace engine needs — SYMBOL+OFFS to
+ * a file offset (what /proc/PID/maps maps), and the function around a file
+ * offset (to check that a probe sits on an instruction boundary).  Answered
+ * by the grammar side's resolver (src/probe/elfsym.h), so both backends find
+ * the same symbols, build-id debug files included.
  */
 #ifndef TRACEKIT_PROBE_PTRACE_ELFSYM_H
 #define TRACEKIT_PROBE_PTRACE_ELFSYM_H
