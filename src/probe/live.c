@@ -26,6 +26,7 @@
 #include "probe/live.h"
 #include "probe/translate.h"
 #include "record/spawn.h"
+#include "util/stopsig.h"
 #include "util/die.h"
 #include "util/strbuf.h"
 
@@ -35,15 +36,6 @@ static void on_stop(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
-}
-
-void pl_catch_stop_signals(void (*fn)(int))
-{
-	struct sigaction sa = { .sa_handler = fn };	/* no SA_RESTART: waits wake up */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 }
 
 struct live {
@@ -140,7 +132,11 @@ static ssize_t pump(struct live *lv, int fd)
 	size_t rest = lv->pending.len - (size_t)(start - lv->pending.buf);
 	memmove(lv->pending.buf, start, rest);
 	sb_truncate(&lv->pending, rest);
-	fflush(stdout);
+	/* The reader went away (| head): stop as on Ctrl-C, cleaning up. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		stop_requested = 1;
+		return 0;
+	}
 	return n;
 }
 
@@ -202,7 +198,7 @@ int pl_run(const struct pl_options *o)
 	struct ft_session *s = NULL;
 	int status = 1, fd = -1;
 
-	pl_catch_stop_signals(on_stop);
+	catch_stop_signals(on_stop);
 	if (make_probes(&lv, err, sizeof(err)) < 0)
 		goto fail;
 	if (!(s = ft_session_new(err, sizeof(err))) ||

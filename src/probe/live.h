@@ -19,8 +19,6 @@ struct pl_options {
 
 /* Trace; returns the exit status for tracekit (the command's, 1 on a failure of ours). */
 int pl_run(const struct pl_options *o);
-/* fn on SIGINT, SIGTERM, SIGHUP (without SA_RESTART). */
-void pl_catch_stop_signals(void (*fn)(int));
 /* The same with the ptrace engine (no root, no tracefs); user probes only. */
 int pl_run_ptrace(const struct pl_options *o);
 

@@ -15,6 +15,7 @@
 #include "probe/probe_def.h"
 #include "probe/ptrace/glue.h"
 #include "tracekit/probe.h"
+#include "util/stopsig.h"
 #include "util/die.h"
 
 static struct tk_session *running;
@@ -26,15 +27,8 @@ static void on_stop(int sig)
 		tk_session_stop(running);
 }
 
-/*
- * SIGPIPE (| head) is ignored: the failed write stops the session instead,
- * so the bytes go back rather than the process dying of our int3s.
- */
-static void catch_stop_signals(void)
-{
-	pl_catch_stop_signals(on_stop);
-	signal(SIGPIPE, SIG_IGN);
-}
+/* SIGPIPE (| head) is ignored (stopsig.h): the failed write stops the session, so the
+ * bytes go back rather than the process dying of our int3s. */
 
 static void emit(const char *line, void *arg)
 {
@@ -100,7 +94,7 @@ int pl_run_ptrace(const struct pl_options *o)
 		goto fail;
 	}
 	running = s;
-	catch_stop_signals();
+	catch_stop_signals(on_stop);
 	status = tk_session_run(s);
 	running = NULL;
 	if (status < 0) {

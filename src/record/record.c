@@ -29,6 +29,7 @@
 #include "recorder.h"
 #include "spawn.h"
 #include "tracefile/writer.h"
+#include "util/stopsig.h"
 #include "util/die.h"
 #include "util/strbuf.h"
 
@@ -45,15 +46,6 @@ static void on_stop(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
-}
-
-static void catch_stop_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_stop };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* Every thread and descendant of pid now, from /proc (later ones come through event-fork). */
@@ -262,7 +254,7 @@ int rec_run(const struct rec_options *o)
 	int npids = 0;
 	char probe_group[64] = "";
 
-	catch_stop_signals();
+	catch_stop_signals(on_stop);
 	struct ft_session *s = ft_session_new(err, sizeof(err));
 	if (!s)
 		goto fail;

@@ -1,0 +1,15 @@
+/*
+ * The stop signals of a tracekit run that owns kernel or tracee state
+ * (instances, probes, breakpoints): SIGINT, SIGTERM and SIGHUP call fn, which
+ * only sets a flag, so the run stops and cleans up; they do not restart
+ * interrupted waits, so a poll or waitpid returns at once.  SIGPIPE is
+ * ignored: a reader that went away (| head) or a held child that died before
+ * it was released is a failed write the caller handles, never a death that
+ * leaves that state behind.
+ */
+#ifndef TRACEKIT_UTIL_STOPSIG_H
+#define TRACEKIT_UTIL_STOPSIG_H
+
+void catch_stop_signals(void (*fn)(int));
+
+#endif
