@@ -8,6 +8,7 @@
 
 #include "sched_trace.h"
 #include "util/die.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 
 #define MAX_SHOWN 5		/* the busiest processes, when nothing says which */
@@ -370,21 +371,6 @@ static void print_text(struct st_trace *t, const struct st_options *o, struct se
 
 /* ---- JSON ---- */
 
-static void js_str(struct strbuf *b, const char *s)
-{
-	sb_addc(b, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			sb_printf(b, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			sb_printf(b, "\\u%04x", c);
-		else
-			sb_addc(b, (char)c);
-	}
-	sb_addc(b, '"');
-}
-
 static void js_sum(struct strbuf *b, const struct sa_sum *s)
 {
 	sb_printf(b, "\"runtime_ms\":%.6f,\"wait_ms\":%.6f,\"sleep_ms\":%.6f,\"blocked_ms\":%.6f,"
@@ -415,7 +401,7 @@ static void js_why(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 			const char *name = sa_why_syscall(w->nr);
 			sb_add(b, "\"syscall\":");
 			if (name)
-				js_str(b, name);
+				json_str(b, name);
 			else
 				sb_add(b, "null");
 			if (sa_why_is_futex(w->nr))
@@ -423,7 +409,7 @@ static void js_why(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 			sb_addc(b, ',');
 		}
 		sb_add(b, "\"label\":");
-		js_str(b, label);
+		json_str(b, label);
 		sb_addc(b, '}');
 	}
 	sb_addc(b, ']');
@@ -436,7 +422,7 @@ static void js_proc(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 
 	sa_sum_proc(&t->a, p, &s);
 	sb_printf(b, "{\"pid\":%d,\"comm\":", p->pid);
-	js_str(b, p->comm);
+	json_str(b, p->comm);
 	sb_printf(b, ",\"threads\":%d,", s.threads);
 	js_sum(b, &s);
 	sb_printf(b, ",\"wall_ms\":%.6f,\"parallelism_hist_ms\":[", ms(s.wall_ns));
@@ -456,7 +442,7 @@ static void js_proc(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 		sb_printf(b, "%s{\"ms\":%.6f,\"tid\":%d,\"cpu\":%d,\"ts\":%.9f,\"holder_pid\":%d,"
 			  "\"holder_comm\":", i ? "," : "", ms(l->ns), l->pid, l->cpu,
 			  (double)l->ts / 1e9, l->holder);
-		js_str(b, l->holder_comm);
+		json_str(b, l->holder_comm);
 		sb_addc(b, '}');
 	}
 	sb_add(b, "],\"threads_detail\":[");
@@ -465,7 +451,7 @@ static void js_proc(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 		struct sa_sum ts;
 		sa_sum_task(v[i], &ts);
 		sb_printf(b, "%s{\"tid\":%d,\"comm\":", i ? "," : "", v[i]->tid);
-		js_str(b, v[i]->comm);
+		json_str(b, v[i]->comm);
 		sb_addc(b, ',');
 		js_sum(b, &ts);
 		sb_addc(b, '}');
@@ -488,7 +474,7 @@ static void js_cpus(struct st_trace *t, struct strbuf *b)
 			  100.0 - pct_of(c->busy_ns, w), c->switches);
 		for (int k = 0; k < n; k++) {
 			sb_printf(b, "%s{\"pid\":%d,\"comm\":", k ? "," : "", v[k].pid);
-			js_str(b, comm_of(&t->a, v[k].pid));
+			json_str(b, comm_of(&t->a, v[k].pid));
 			sb_printf(b, ",\"ms\":%.6f}", ms(v[k].ns));
 		}
 		sb_add(b, "]}");
@@ -503,9 +489,9 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 
 	sb_printf(&b, "{\"start\":%.9f,\"end\":%.9f,\"window_ms\":%.6f,\"wakeup_event\":",
 		  (double)t->a.start / 1e9, (double)t->a.end / 1e9, ms(sa_window(&t->a)));
-	js_str(&b, t->use_waking ? "sched_waking" : t->has[ST_WAKEUP] ? "sched_wakeup" : "");
+	json_str(&b, t->use_waking ? "sched_waking" : t->has[ST_WAKEUP] ? "sched_wakeup" : "");
 	sb_add(&b, ",\"follow\":");
-	js_str(&b, t->follow ? t->follow : "");
+	json_str(&b, t->follow ? t->follow : "");
 	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_switch_ins\":%lu,"
 		  "\"inferred_switch_ins\":%lu,\"inferred_switch_ins_unknown_start\":%lu,"
 		  "\"missing_events\":[", !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
@@ -514,10 +500,10 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 		if (!missing(t, i))
 			continue;
 		sb_add(&b, k++ ? "," : "");
-		js_str(&b, st_event_names[i]);
+		json_str(&b, st_event_names[i]);
 	}
 	sb_add(&b, "],\"selected_by\":");
-	js_str(&b, s->why);
+	json_str(&b, s->why);
 	sb_add(&b, ",\"processes\":[");
 	for (int i = 0; i < s->n; i++) {
 		sb_add(&b, i ? "," : "");

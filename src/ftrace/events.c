@@ -10,6 +10,7 @@
 #include "ftrace/events.h"
 #include "ftrace/registry.h"
 #include "ftrace/session.h"
+#include "util/editdist.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -99,37 +100,11 @@ int ft_list_events(const char *glob, char ***list, char *err, size_t errlen)
 	return kept;
 }
 
-/* Optimal string alignment distance: edits plus swaps of neighbours ("schde" -> "sched"). */
+/* Optimal string alignment distance (util/editdist): "schde" is one swap from "sched". */
 static int edit_distance(const char *a, const char *b)
 {
-	enum { MAXLEN = 255 };
-	int rows[3][MAXLEN + 1];
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la > MAXLEN || lb > MAXLEN)
-		return 1 << 20;
-	int *two = rows[0], *one = rows[1], *cur = rows[2];
-	for (size_t j = 0; j <= lb; j++)
-		one[j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		cur[0] = (int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			int best = one[j - 1] + (a[i - 1] != b[j - 1]);
-			if (one[j] + 1 < best)
-				best = one[j] + 1;
-			if (cur[j - 1] + 1 < best)
-				best = cur[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    two[j - 2] + 1 < best)
-				best = two[j - 2] + 1;
-			cur[j] = best;
-		}
-		int *t = two;
-		two = one;
-		one = cur;
-		cur = t;
-	}
-	return one[lb];
+	size_t d = edit_distance_n(a, strlen(a), b, strlen(b));
+	return d > (1 << 20) ? 1 << 20 : (int)d;
 }
 
 static const char *event_part(const char *name)

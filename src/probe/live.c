@@ -216,13 +216,8 @@ int pl_run(const struct pl_options *o)
 	}
 	if (ft_tracing_on(s, true, err, sizeof(err)) < 0)
 		goto fail;
-	char go = 1;
-	if (write(child.go, &go, 1) != 1) {
-		snprintf(err, sizeof(err), "cannot start '%s'", o->argv[0]);
+	if (rec_release_held(&child, o->argv[0], err, sizeof(err)) < 0)
 		goto fail;
-	}
-	close(child.go);
-	child.go = -1;
 	status = 0;
 	while (!wait_child(&child, &status) && !stop_requested) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };

@@ -296,13 +296,8 @@ int rec_run(const struct rec_options *o)
 		goto fail;
 
 	if (child.pid > 0) {
-		char go = 1;
-		if (write(child.go, &go, 1) != 1) {
-			snprintf(err, sizeof(err), "cannot start '%s'", o->argv[0]);
+		if (rec_release_held(&child, o->argv[0], err, sizeof(err)) < 0)
 			goto fail;
-		}
-		close(child.go);
-		child.go = -1;
 	} else if (!o->quiet) {
 		fprintf(stderr, "tracekit: record: recording%s; Ctrl-C to stop\n",
 			o->npids ? " the given processes" : " the whole system");

@@ -41,3 +41,15 @@ int rec_spawn_held(char **argv, struct rec_child *c, char *err, size_t errlen)
 	return 0;
 }
 
+
+int rec_release_held(struct rec_child *c, const char *name, char *err, size_t errlen)
+{
+	char go = 1;
+	if (write(c->go, &go, 1) != 1) {
+		snprintf(err, errlen, "cannot start '%s'", name);
+		return -1;
+	}
+	close(c->go);
+	c->go = -1;
+	return 0;
+}

@@ -19,4 +19,10 @@ struct rec_child {
 /* 0, or -1 with err.  Closing go without writing makes the child exit 127. */
 int rec_spawn_held(char **argv, struct rec_child *c, char *err, size_t errlen);
 
+/*
+ * Let the held command exec: 0, or -1 with err when it is gone (a Ctrl-C to
+ * the process group kills it before its release; SIGPIPE must be ignored).
+ */
+int rec_release_held(struct rec_child *c, const char *name, char *err, size_t errlen);
+
 #endif

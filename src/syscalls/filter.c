@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "../util/die.h"
+#include "../util/editdist.h"
 #include "decoder.h"
 #include "filter.h"
 #include "table.h"
@@ -250,24 +251,7 @@ static int add_number(const char *tok, struct nset *s)
 
 static size_t edit_distance(const char *a, const char *b)
 {
-	size_t lb = strlen(b), row[64], prev;
-
-	if (lb >= ARRAY_SIZE(row))
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; *a; a++, i++) {
-		prev = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t sub = prev + (*a != b[j - 1]), cur = row[j];
-
-			row[j] = sub < row[j - 1] + 1 ? sub : row[j - 1] + 1;
-			row[j] = row[j] < cur + 1 ? row[j] : cur + 1;
-			prev = cur;
-		}
-	}
-	return row[lb];
+	return edit_distance_n(a, strlen(a), b, strlen(b));
 }
 
 /* The syscall name closest to a misspelt one, within two edits, or NULL. */
