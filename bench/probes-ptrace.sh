@@ -37,25 +37,7 @@ for t in ltrace gdb taskset; do
 done
 [ "$(nproc)" -ge 2 ] || echo "bench: one CPU only: the two-CPU rows are the same placement" >&2
 
-time_once() {
-	local t0 t1
-	t0=$(date +%s.%N)
-	"$@" >/dev/null 2>&1 </dev/null || { echo fail; return; }
-	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
-}
-
-median() {
-	local i t all=()
-	for ((i = 0; i < runs; i++)); do
-		t=$(time_once "$@")
-		[ "$t" = fail ] && { echo fail; return; }
-		all+=("$t")
-	done
-	printf '%s\n' "${all[@]}" | sort -g | awk '{ v[NR] = $1 } END {
-		if (NR % 2) m = v[(NR + 1) / 2]; else m = (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%.6f\n", m }'
-}
+. "$(dirname "$0")/lib.sh"
 
 # microseconds per hit from a traced median and the bare median
 per_hit() {

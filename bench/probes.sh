@@ -36,24 +36,7 @@ for t in taskset ltrace gdb; do
 done
 [ "$(nproc)" -ge 2 ] || { echo "bench: needs two CPUs for the cross placement" >&2; exit 1; }
 
-# Seconds taken by one run of "$@", or "fail" if it exits non-zero.
-time_once() {
-	local t0 t1
-	t0=$(date +%s.%N)
-	"$@" >/dev/null 2>&1 </dev/null || { echo fail; return; }
-	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
-}
-
-median() {
-	local i t all=()
-	for ((i = 0; i < runs; i++)); do
-		t=$(time_once "$@")
-		[ "$t" = fail ] && { echo fail; return; }
-		all+=("$t")
-	done
-	printf '%s\n' "${all[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
+. "$(dirname "$0")/lib.sh"
 
 # The tracee's command line for a placement: CPU 0 (same) or CPU 1 (cross).
 tracee() { echo "$probed -n $iters -c $([ "$1" = same ] && echo 0 || echo 1)"; }

@@ -33,27 +33,8 @@ done
 command -v strace >/dev/null || { echo "bench: strace is not installed" >&2; exit 1; }
 command -v taskset >/dev/null || { echo "bench: taskset is not installed" >&2; exit 1; }
 
-# Seconds taken by one run of "$@", or "fail" if it exits non-zero.
-time_once() {
-	local t0 t1
-	t0=$(date +%s.%N)
-	"$@" >/dev/null 2>&1 </dev/null || { echo fail; return; }
-	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
-}
-
-# Median of $runs runs; "fail" if any run failed.
-median() {
-	local i t all=()
-	for ((i = 0; i < runs; i++)); do
-		t=$(time_once "$@")
-		[ "$t" = fail ] && { echo fail; return; }
-		all+=("$t")
-	done
-	printf '%s\n' "${all[@]}" | sort -g | awk '{ v[NR] = $1 } END {
-		if (NR % 2) m = v[(NR + 1) / 2]; else m = (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%.3f\n", m }'
-}
+. "$(dirname "$0")/lib.sh"
+median_digits=3
 
 ratio() {
 	case "$1$2" in *fail*) echo - ; return ;; esac
