@@ -19,7 +19,7 @@ static const struct verb verbs[] = {
 	{ "reset", "remove what a killed tracekit run left in tracefs", cmd_reset, help_reset },
 	{ "export", "write a trace.dat as Chrome JSON or Perfetto protobuf", cmd_export,
 	  help_export },
-	{ "probe", "dynamic probes (uprobes): add, del, list, trace", cmd_probe, help_probe },
+	{ "probe", "dynamic probes: add, del, list, trace (uprobes, or --ptrace)", cmd_probe, help_probe },
 	{ "oops", "decode a kernel oops, panic, BUG or WARNING from a log", cmd_oops, help_oops },
 	{ "help", "show help for a verb", NULL, NULL },
 };
