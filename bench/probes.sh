@@ -9,9 +9,11 @@
 # A stop costs far more when tracer and tracee sit on different CPUs (a
 # wakeup across CPUs) than on one, so every tool runs in both placements,
 # pinned: "same" (tracer and tracee on CPU 0) and "cross" (tracer on CPU 0,
-# tracee on CPU 1; probed pins itself with -c).  The cost per hit is
-# (traced time - bare time) / hits, medians of RUNS runs.  Prints a table and
-# each tool's cost as a multiple of ltrace's; asserts nothing.
+# tracee on CPU 1; probed pins itself with -c).  Each is run for N and for 2N
+# iterations: the cost per hit is the extra time the second N hits took over
+# bare, ((t(2N) - t(N)) - (bare(2N) - bare(N))) / N, medians of RUNS runs, so
+# start-up (making probes, attaching, reading symbols) cancels out.  Prints a
+# table and each tool's cost as a multiple of ltrace's; asserts nothing.
 set -u
 
 iters=100000
@@ -38,38 +40,40 @@ done
 
 . "$(dirname "$0")/lib.sh"
 
-# The tracee's command line for a placement: CPU 0 (same) or CPU 1 (cross).
-tracee() { echo "$probed -n $iters -c $([ "$1" = same ] && echo 0 || echo 1)"; }
+# The tracee's command line for a placement, CPU 0 (same) or CPU 1 (cross), and N iterations.
+tracee() { echo "$probed -n $2 -c $([ "$1" = same ] && echo 0 || echo 1)"; }
 
-# One tool's command for a placement; the tracer itself always on CPU 0.
+# One tool's command for a placement and N; the tracer itself always on CPU 0.
 tool_cmd() {
-	local tool=$1 place=$2
+	local tool=$1 place=$2 n=$3
 	case $tool in
-	bare)    echo "taskset -c 0 $(tracee "$place")" ;;
-	uprobe)  echo "taskset -c 0 $tracekit probe trace 'p $probed:parse_line' -- $(tracee "$place")" ;;
-	ptrace)  echo "taskset -c 0 $tracekit probe trace --ptrace 'p $probed:parse_line' -- $(tracee "$place")" ;;
-	ltrace)  echo "taskset -c 0 ltrace -x parse_line -o /dev/null $(tracee "$place")" ;;
-	gdb)     echo "taskset -c 0 gdb -q -batch -ex 'dprintf parse_line,\"hit\\n\"' -ex run --args $(tracee "$place")" ;;
+	bare)    echo "taskset -c 0 $(tracee "$place" "$n")" ;;
+	uprobe)  echo "taskset -c 0 $tracekit probe trace 'p $probed:parse_line' -- $(tracee "$place" "$n")" ;;
+	ptrace)  echo "taskset -c 0 $tracekit probe trace --ptrace 'p $probed:parse_line' -- $(tracee "$place" "$n")" ;;
+	ltrace)  echo "taskset -c 0 ltrace -x parse_line -o /dev/null $(tracee "$place" "$n")" ;;
+	gdb)     echo "taskset -c 0 gdb -q -batch -ex 'dprintf parse_line,\"hit\\n\"' -ex run --args $(tracee "$place" "$n")" ;;
 	esac
 }
 
 declare -A cost
-printf '%-8s %-6s %12s %14s %12s\n' tool place seconds 'us/hit' 'hits/s'
+printf '%-8s %-6s %12s %12s %14s %12s\n' tool place "s (N)" "s (2N)" 'us/hit' 'hits/s'
 for place in same cross; do
-	bare=$(median bash -c "$(tool_cmd bare $place)")
-	printf '%-8s %-6s %12s %14s %12s\n' bare $place "$bare" - -
+	bare1=$(median bash -c "$(tool_cmd bare $place $iters)")
+	bare2=$(median bash -c "$(tool_cmd bare $place $((2 * iters)))")
+	printf '%-8s %-6s %12s %12s %14s %12s\n' bare $place "$bare1" "$bare2" - -
 	for tool in uprobe ptrace ltrace gdb; do
-		cmd=$(tool_cmd $tool $place)
-		if [ -z "$cmd" ] || ! bash -c "${cmd/ -n $iters/ -n 1}" >/dev/null 2>&1 </dev/null; then
+		if ! bash -c "$(tool_cmd $tool $place 1)" >/dev/null 2>&1 </dev/null; then
 			printf '%-8s %-6s %12s\n' $tool $place "fails"
 			continue
 		fi
-		t=$(median bash -c "$cmd")
-		[ "$t" = fail ] && { printf '%-8s %-6s %12s\n' $tool $place fail; continue; }
-		read -r us hps < <(awk -v t="$t" -v b="$bare" -v n="$iters" \
-			'BEGIN { d = t - b; if (d <= 0) d = 1e-9; printf "%.3f %.0f\n", d / n * 1e6, n / d }')
+		t1=$(median bash -c "$(tool_cmd $tool $place $iters)")
+		t2=$(median bash -c "$(tool_cmd $tool $place $((2 * iters)))")
+		case "$t1$t2" in *fail*) printf '%-8s %-6s %12s\n' $tool $place fail; continue ;; esac
+		read -r us hps < <(awk -v a="$t1" -v b="$t2" -v x="$bare1" -v y="$bare2" -v n="$iters" \
+			'BEGIN { d = (b - a) - (y - x); if (d <= 0) d = 1e-9
+				printf "%.3f %.0f\n", d / n * 1e6, n / d }')
 		cost[$tool.$place]=$us
-		printf '%-8s %-6s %12s %14s %12s\n' $tool $place "$t" "$us" "$hps"
+		printf '%-8s %-6s %12s %12s %14s %12s\n' $tool $place "$t1" "$t2" "$us" "$hps"
 	done
 done
 echo
