@@ -11,6 +11,7 @@
 
 #include "decoder.h"
 #include "print_stat.h"
+#include "print_termios.h"
 
 enum ioctl_arg {
 	IA_HEX = 0,	/* not decoded: the raw argument in hex */
@@ -20,7 +21,9 @@ enum ioctl_arg {
 	IA_INT_OUT,	/* [n]: an int the kernel writes */
 	IA_WINSZ_IN,	/* struct winsize the kernel reads */
 	IA_WINSZ_OUT,	/* struct winsize the kernel writes */
-	IA_PTR,		/* a struct not decoded yet: its address, NULL when 0 (TCGETS) */
+	IA_PTR,		/* a struct not decoded yet: its address, NULL when 0 (TCGETA) */
+	IA_TERMIOS_IN,	/* struct termios the kernel reads (TCSETS*) */
+	IA_TERMIOS_OUT,	/* struct termios the kernel writes (TCGETS) */
 	IA_FLUSH,	/* TCFLSH queue selector */
 	IA_XONC,	/* TCXONC action */
 };
@@ -43,7 +46,8 @@ static const struct {
 	{ TIOCGSOFTCAR, IA_INT_OUT }, { FIGETBSZ, IA_INT_OUT },
 	{ TIOCSWINSZ, IA_WINSZ_IN }, { TIOCGWINSZ, IA_WINSZ_OUT },
 	{ TCFLSH, IA_FLUSH }, { TCXONC, IA_XONC },
-	{ TCGETS, IA_PTR }, { TCSETS, IA_PTR }, { TCSETSW, IA_PTR }, { TCSETSF, IA_PTR },
+	{ TCGETS, IA_TERMIOS_OUT }, { TCSETS, IA_TERMIOS_IN }, { TCSETSW, IA_TERMIOS_IN },
+	{ TCSETSF, IA_TERMIOS_IN },
 	{ TCGETA, IA_PTR }, { TCSETA, IA_PTR }, { TCSETAW, IA_PTR }, { TCSETAF, IA_PTR },
 };
 
@@ -64,6 +68,9 @@ static size_t ioctl_arg_len(const struct sc_call *c)
 	case IA_WINSZ_IN:
 	case IA_WINSZ_OUT:
 		return sizeof(struct winsize);
+	case IA_TERMIOS_IN:
+	case IA_TERMIOS_OUT:
+		return sizeof(struct sc_ktermios);
 	default:
 		return 0;
 	}
@@ -108,6 +115,10 @@ static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
 		p_sep(c);
 		p_winsize(c, arg);
 		return SC_DONE;
+	case IA_TERMIOS_IN:
+		p_sep(c);
+		p_termios(c, arg);
+		return SC_DONE;
 	case IA_PTR:
 		p_sep(c);
 		p_addr(c, arg);
@@ -122,6 +133,7 @@ static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
 		return SC_DONE;
 	case IA_INT_OUT:
 	case IA_WINSZ_OUT:
+	case IA_TERMIOS_OUT:
 		return 0;
 	case IA_HEX:
 		break;
@@ -131,7 +143,7 @@ static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
 }
 
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
-		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = sizeof(struct winsize) })
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = sizeof(struct sc_ktermios) })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
 	if (c->entering) {
@@ -145,6 +157,8 @@ SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EX
 		p_addr(c, c->args[2]);
 	else if (kind == IA_INT_OUT)
 		p_int_ptr(c, c->args[2]);
+	else if (kind == IA_TERMIOS_OUT)
+		p_termios(c, c->args[2]);
 	else
 		p_winsize(c, c->args[2]);
 	return 0;

@@ -1,0 +1,109 @@
+/*
+ * struct termios the way strace prints it: each flag word by name, the
+ * multi-bit fields of c_oflag (output delays) and c_cflag (baud rate,
+ * character size) as values first, then the plain flags.
+ */
+#include <inttypes.h>
+#include <termios.h>
+
+#include "print_stat.h"
+#include "print_termios.h"
+
+/* The kernel shifts the input baud rate into CIBAUD by this much (termbits.h). */
+#define IBSHIFT 16
+
+/* c_oflag's delay fields: a value each, always printed ("NL0|CR0|TAB0|..."). */
+static const struct {
+	uint32_t mask;
+	const char *names[4];
+} out_delays[] = {
+	{ NLDLY, { "NL0", "NL1" } },
+	{ CRDLY, { "CR0", "CR1", "CR2", "CR3" } },
+	{ TABDLY, { "TAB0", "TAB1", "TAB2", "TAB3" } },
+	{ BSDLY, { "BS0", "BS1" } },
+	{ VTDLY, { "VT0", "VT1" } },
+	{ FFDLY, { "FF0", "FF1" } },
+};
+
+/* The plain flags after fields already printed; nothing when none are set. */
+static void rest_flags(struct sc_call *c, const struct xlat *x, uint32_t v)
+{
+	if (!v)
+		return;
+	out(c, "|");
+	p_flags(c, x, v, NULL);
+}
+
+static void p_oflag(struct sc_call *c, uint32_t v)
+{
+	for (size_t i = 0; i < sizeof(out_delays) / sizeof(out_delays[0]); i++) {
+		uint32_t m = out_delays[i].mask, low = m & -m;
+		out(c, "%s%s", i ? "|" : "", out_delays[i].names[(v & m) / low]);
+		v &= ~m;
+	}
+	rest_flags(c, &xlat_termios_oflags, v);
+}
+
+static void p_baud(struct sc_call *c, uint32_t b)
+{
+	const char *name = xlat_str(&xlat_baud_options, b);
+	if (name)
+		out(c, "%s", name);
+	else
+		out(c, "%#" PRIx32, b);
+}
+
+static void p_cflag(struct sc_call *c, uint32_t v)
+{
+	p_baud(c, v & (CBAUD | CBAUDEX));
+	out(c, "|");
+	p_xval(c, &xlat_termios_csize, v & CSIZE, NULL);
+	v &= ~(uint32_t)(CBAUD | CBAUDEX | CSIZE);
+	if (v & CIBAUD) {
+		out(c, "|(");
+		p_baud(c, (v & CIBAUD) >> IBSHIFT);
+		out(c, "<<IBSHIFT)");
+		v &= ~(uint32_t)CIBAUD;
+	}
+	rest_flags(c, &xlat_termios_cflags, v);
+}
+
+static void p_cc(struct sc_call *c, const uint8_t *cc)
+{
+	out(c, "c_cc=[");
+	for (int i = 0; i < SC_KTERMIOS_NCCS; i++) {
+		const char *name = xlat_str(&xlat_termios_cc, (uint64_t)i);
+		out(c, "%s", i ? ", " : "");
+		if (name)
+			out(c, "[%s]=", name);
+		else
+			out(c, "[%d]=", i);
+		out(c, cc[i] ? "%#x" : "%u", cc[i]);
+	}
+	out(c, "]");
+}
+
+void p_termios(struct sc_call *c, uint64_t addr)
+{
+	struct sc_ktermios t;
+
+	if (p_fetch(c, addr, &t, sizeof(t)) < 0)
+		return;
+	out(c, "{c_iflag=");
+	p_flags(c, &xlat_termios_iflags, t.c_iflag, NULL);
+	out(c, ", c_oflag=");
+	p_oflag(c, t.c_oflag);
+	out(c, ", c_cflag=");
+	p_cflag(c, t.c_cflag);
+	out(c, ", c_lflag=");
+	p_flags(c, &xlat_termios_lflags, t.c_lflag, NULL);
+	if (!sc_verbose(c)) {
+		out(c, ", ...}");
+		return;
+	}
+	out(c, ", c_line=");
+	p_xval(c, &xlat_tty_line_disciplines, t.c_line, NULL);
+	out(c, ", ");
+	p_cc(c, t.c_cc);
+	out(c, "}");
+}
