@@ -53,6 +53,9 @@ static void report(enum ft_reset_action act, const char *name, const char *why, 
 		errmsg("cannot remove instance %s: %s", name, why);
 		t->failed++;
 		break;
+	case FT_RESET_FILES:
+		printf("removed %s (%s)\n", name, why);
+		break;
 	}
 }
 

@@ -81,7 +81,19 @@ static void registry_path(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "%s/%s", FT_REGISTRY_DIR, name);
 }
 
+static int write_entry(const char *name, const char *output);
+
 int ftr_register(const char *name)
+{
+	return write_entry(name, NULL);
+}
+
+int ftr_note_output(const char *name, const char *output)
+{
+	return write_entry(name, output);
+}
+
+static int write_entry(const char *name, const char *output)
 {
 	char path[512], tmp[520];
 	if (mkdir_p(FT_REGISTRY_DIR) < 0)
@@ -93,6 +105,8 @@ int ftr_register(const char *name)
 		return -1;
 	pid_t pid = getpid();
 	fprintf(f, "pid %d\nstart %llu\n", (int)pid, proc_start_time(pid));
+	if (output)
+		fprintf(f, "output %s\n", output);
 	/* Renamed into place whole, so a reader never sees half a file. */
 	if (fclose(f) != 0 || rename(tmp, path) < 0) {
 		int e = errno;
@@ -173,8 +187,54 @@ static int remove_instance(const char *name, char *why, size_t whylen)
 	return 0;
 }
 
+/* The "output" line of name's registry file into buf; false when there is none. */
+static bool noted_output(const char *name, char *buf, size_t len)
+{
+	char path[512], line[4200];
+	bool found = false;
+	registry_path(path, sizeof(path), name);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "output ", 7) != 0)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		size_t n = strlen(line + 7);
+		if (n >= len)
+			continue;	/* longer than any path record writes: not ours */
+		memcpy(buf, line + 7, n + 1);
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * A killed recording's OUTPUT.cpu0, .cpu1 ...: raw ring-buffer pages with no
+ * formats beside them, which nothing can read, so they go with the instance.
+ */
+static void remove_raw_outputs(const char *output, ft_reset_fn fn, void *arg)
+{
+	char path[4300], what[4400], why[64];
+	int n = 0;
+	for (int cpu = 0; cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "%s.cpu%d", output, cpu);
+		if (unlink(path) < 0)
+			break;
+		n++;
+	}
+	if (!n)
+		return;
+	snprintf(what, sizeof(what), "%s.cpu0..%d", output, n - 1);
+	snprintf(why, sizeof(why), "raw per-CPU data of the killed recording");
+	report(fn, arg, FT_RESET_FILES, what, why);
+}
+
 static int reset_one(const char *name, bool force, ft_reset_fn fn, void *arg)
 {
+	char output[4096];
+	bool has_output;
 	char why[160], fail[200];
 	bool alive;
 	pid_t owner = ftr_owner(name, &alive);
@@ -190,11 +250,14 @@ static int reset_one(const char *name, bool force, ft_reset_fn fn, void *arg)
 		snprintf(why, sizeof(why), "owner pid %d is gone", (int)owner);
 	else
 		snprintf(why, sizeof(why), "no owner known");
+	has_output = noted_output(name, output, sizeof(output));
 	if (remove_instance(name, fail, sizeof(fail)) < 0) {
 		report(fn, arg, FT_RESET_FAILED, name, fail);
 		return 0;
 	}
 	report(fn, arg, FT_RESET_REMOVED, name, why);
+	if (has_output)
+		remove_raw_outputs(output, fn, arg);
 	return 1;
 }
 

@@ -32,6 +32,11 @@ void ft_error_log_line(char *log, char *out, size_t outlen);
 
 /* Note that the current process owns instance name; 0, or -1 with errno. */
 int ftr_register(const char *name);
+/*
+ * Note beside name where its run writes per-CPU data (record's OUTPUT.cpuN
+ * temporary files), so that reset of a killed run removes them too.
+ */
+int ftr_note_output(const char *name, const char *output);
 /* Forget name (its instance is gone). */
 void ftr_unregister(const char *name);
 
@@ -46,6 +51,7 @@ enum ft_reset_action {
 	FT_RESET_REMOVED,	/* the instance is gone */
 	FT_RESET_KEPT,		/* its owner still runs (without force) */
 	FT_RESET_FAILED,	/* rmdir refused; why says how */
+	FT_RESET_FILES,		/* a killed recording's raw per-CPU files removed; name: "OUT.cpu*" */
 };
 
 /* Told about each instance reset looked at; why is a short phrase ("owner pid 12 is gone"). */

@@ -320,6 +320,25 @@ static void tell(pk_reset_fn fn, void *arg, enum pk_reset_action act, const char
 		fn(act, what, why, arg);
 }
 
+/* Notes of dead runs whose group has no probe left at all (killed before making one). */
+static void forget_empty_groups(const struct pk_probe *list, size_t n)
+{
+	DIR *d = opendir(FT_REGISTRY_DIR);
+	if (!d)
+		return;
+	for (struct dirent *de; (de = readdir(d));) {
+		if (strncmp(de->d_name, PK_RUN_GROUP_PREFIX, strlen(PK_RUN_GROUP_PREFIX)) != 0)
+			continue;
+		bool alive, used = false;
+		ftr_owner(de->d_name, &alive);
+		for (size_t i = 0; i < n && !used; i++)
+			used = !strcmp(list[i].group, de->d_name);
+		if (!alive && !used)
+			ftr_unregister(de->d_name);
+	}
+	closedir(d);
+}
+
 int pk_reset(bool force, pk_reset_fn fn, void *arg, char *err, size_t errlen)
 {
 	struct pk_probe *list;
@@ -363,6 +382,7 @@ int pk_reset(bool force, pk_reset_fn fn, void *arg, char *err, size_t errlen)
 			if (!alive || force)
 				ftr_unregister(list[i].group);
 		}
+	forget_empty_groups(list, n);
 	pk_list_free(list, n);
 	return removed;
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ftrace/registry.h"
 #include "ftrace/session.h"
 #include "probe/kernel.h"
 #include "meta.h"
@@ -46,6 +47,24 @@ static void on_stop(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+/* The output's absolute path beside the instance's registry entry (see ftr_note_output). */
+static void note_output(struct ft_session *s, const char *output)
+{
+	char dir[4096], abs[4200];
+	const char *slash = strrchr(output, '/');
+	const char *base = slash ? slash + 1 : output;
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - output), output);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	char *real = realpath(dir[0] ? dir : "/", NULL);
+	if (!real)
+		return;
+	snprintf(abs, sizeof(abs), "%s/%s", strcmp(real, "/") ? real : "", base);
+	free(real);
+	ftr_note_output(ft_instance_name(s), abs);
 }
 
 /* Every thread and descendant of pid now, from /proc (later ones come through event-fork). */
@@ -290,6 +309,8 @@ int rec_run(const struct rec_options *o)
 	if (setup_events(s, o, err, sizeof(err)) < 0)
 		goto fail;
 
+	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
+	note_output(s, output);
 	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), output, (unsigned)sysconf(_SC_PAGESIZE),
 		      o->max_bytes, err, sizeof(err));
 	if (!r || ft_tracing_on(s, true, err, sizeof(err)) < 0)

@@ -245,6 +245,47 @@ def reset_after_sigkill(root):
 
 
 @case
+def reset_after_sigkilled_record(root):
+    """A SIGKILLed record leaves OUT.cpuN temp files; reset removes them with the instance."""
+    import glob
+    import signal
+    import tempfile
+    import time
+    d = tempfile.mkdtemp(prefix='tk-reset-')
+    out = os.path.join(d, 'k.dat')
+    p = subprocess.Popen([tracekit(), 'record', '-q', '-o', out, 'sleep', '30'],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+    try:
+        for _ in range(200):
+            if glob.glob(out + '.cpu*') and os.path.exists(os.path.join(root, 'instances')):
+                break
+            time.sleep(0.05)
+        else:
+            raise Fail('record never made %s.cpuN' % out)
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        left = sorted(glob.glob(out + '.cpu*'))
+        expect(left, 'SIGKILL leaves the per-CPU files')
+        rc, text, err = run([tracekit(), 'reset'])
+        expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+        expect('removed %s.cpu0..%d (raw per-CPU data of the killed recording)\n' %
+               (out, len(left) - 1) in text, 'reset names the files: %r' % text)
+        expect(not glob.glob(out + '.cpu*'), 'the files are gone')
+        expect(not [n for n in os.listdir(os.path.join(root, 'instances'))
+                    if n.startswith('tracekit-%d-' % p.pid)], 'the instance is gone')
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait()
+        for f in glob.glob(out + '*'):
+            os.unlink(f)
+        os.rmdir(d)
+
+
+@case
 def reset_clean_exit_leaves_nothing(root):
     p, name = start_holder()
     inst = os.path.join(root, 'instances', name)
