@@ -43,6 +43,9 @@ struct tracer {
 	int exec_pipe;		/* the spawned child writes errno here if execve fails */
 	long spin_ns;		/* how long to poll for the next stop before sleeping */
 	int exec_errno;
+	/* The processes we started from, fixed before running: tracer_stop() interrupts them. */
+	pid_t wake[8];
+	int nwake;
 };
 
 static unsigned long base_options(const struct tr_options *o)
@@ -135,6 +138,7 @@ struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char
 	t->exec_pipe = -1;
 	t->first = pid;
 	t->spawned = true;
+	t->wake[t->nwake++] = pid;
 	if (waitpid(pid, &st, WSTOPPED) < 0 || !WIFSTOPPED(st) ||
 	    ptrace(PTRACE_SEIZE, pid, 0L, base_options(o)) < 0) {
 		snprintf(err, errlen, "cannot trace '%s': %s", argv[0], strerror(errno));
@@ -205,6 +209,8 @@ struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *
 	struct tracer *t = tracer_new(o);
 	t->exec_pipe = -1;
 	for (int i = 0; i < n; i++) {
+		if (t->nwake < (int)(sizeof(t->wake) / sizeof(t->wake[0])))
+			t->wake[t->nwake++] = pids[i];
 		if (seize_process(t, pids[i], err, errlen) < 0) {
 			tracer_stop(t);
 			tracer_run(t);	/* lets go of whatever was seized already */
@@ -216,9 +222,19 @@ struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *
 	return t;
 }
 
+/*
+ * Called from signal handlers: the flag, then a PTRACE_INTERRUPT of the
+ * processes we started from.  Without it a stop requested just after the run
+ * loop looked at the flag waits in waitpid until the tracee stops by itself,
+ * which a tracee asleep (or running code with no probe in it) never does.  The
+ * interrupt makes it stop now; the loop lets it go on and sees the flag.
+ * Only plain syscalls on a fixed array here: async-signal-safe.
+ */
 void tracer_stop(struct tracer *t)
 {
 	t->stop = 1;
+	for (int i = 0; i < t->nwake; i++)
+		ptrace(PTRACE_INTERRUPT, t->wake[i], 0L, 0L);
 }
 
 int tracer_count(const struct tracer *t)

@@ -501,7 +501,8 @@ def reset_removes_probes(_):
                'the killed run left no group (nothing to test)')
         rc, out, err = run([tracekit(), 'reset'])
         expect(rc == 0, err)
-        expect(re.search(r'removed probe tracekit_%d_0/parse \(owner pid %d is gone\)' % (p.pid, p.pid), out), out)
+        expect(re.search(r'removed probe tracekit_%d_0/parse \(owner pid %d is gone\)' % (p.pid, p.pid), out),
+               'stdout: %r stderr: %r uprobe_events: %r' % (out, err, read(os.path.join(r, 'uprobe_events'))))
         expect('removed probe %s/kept (made by tracekit probe add)' % grp in out, out)
         ue = read(os.path.join(r, 'uprobe_events'))
         expect(':tracekit_%d_' % p.pid not in ue and '%s/kept' % grp not in ue, ue)
