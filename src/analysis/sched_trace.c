@@ -41,7 +41,7 @@ struct st_sys {
 	struct tep_format_field *arg;		/* args (an array) or the first argument */
 };
 
-struct loader {
+struct st_loader {
 	struct st_trace *t;
 	struct tf_reader *r;
 	struct st_format fmt[ST_NEVENTS];
@@ -71,7 +71,7 @@ static const char *str(struct tep_format_field *f, const struct tep_record *rec,
 	return buf;
 }
 
-static void find_syscalls(struct loader *l, struct tep_handle *tep)
+static void find_syscalls(struct st_loader *l, struct tep_handle *tep)
 {
 	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
 
@@ -95,7 +95,7 @@ static void find_syscalls(struct loader *l, struct tep_handle *tep)
 	}
 }
 
-static bool decode_syscall(struct loader *l, const struct tf_event *ev, struct sa_event *e)
+static bool decode_syscall(struct st_loader *l, const struct tf_event *ev, struct sa_event *e)
 {
 	int id = ev->event->id;
 	if (id < 0 || id >= l->nsys || !l->sys[id].kind || !l->sys[id].nr)
@@ -111,7 +111,7 @@ static bool decode_syscall(struct loader *l, const struct tf_event *ev, struct s
 	return true;
 }
 
-static void find_formats(struct loader *l)
+static void find_formats(struct st_loader *l)
 {
 	struct tep_handle *tep = tf_reader_tep(l->r);
 
@@ -133,7 +133,7 @@ static const enum sa_kind kinds[ST_NEVENTS] = {
 	SA_SWITCH, SA_WAKEUP, SA_WAKEUP, SA_WAKEUP_NEW, SA_MIGRATE, SA_FORK, SA_EXEC, SA_EXIT,
 };
 
-static int which(const struct loader *l, int id)
+static int which(const struct st_loader *l, int id)
 {
 	for (int i = 0; i < ST_NEVENTS; i++)
 		if (l->fmt[i].id == id)
@@ -142,7 +142,7 @@ static int which(const struct loader *l, int id)
 }
 
 /* The record as an sa_event: a sched event's meaning, or just who ran (SA_RUNS). */
-static bool decode(struct loader *l, const struct tf_event *ev, struct sa_event *e)
+static bool decode(struct st_loader *l, const struct tf_event *ev, struct sa_event *e)
 {
 	int i = which(l, ev->event->id);
 	const struct tep_record *rec = ev->record;
@@ -215,7 +215,7 @@ void st_command_name(const char *command, char *buf, size_t len)
  * the same program that execs first in a whole-system recording would be taken
  * instead: only the note is exact.
  */
-static void match_command(struct loader *l, const struct sa_event *e)
+static void match_command(struct st_loader *l, const struct sa_event *e)
 {
 	char want[256];
 
@@ -235,70 +235,86 @@ static uint64_t to_ns(double secs)
 	return (uint64_t)(secs * 1e9 + 0.5);
 }
 
-static int read_all(struct loader *l, const struct st_options *o, char *err, size_t errlen)
+struct st_loader *st_begin(struct st_trace *t, const struct st_options *o, struct tf_reader *r,
+			   char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	if (!tf_reader_info(r)->ts_usecs) {
+		snprintf(err, errlen, "%s: the trace clock (%s) does not count nanoseconds; "
+			 "record with a ns clock (mono, local, global)", o->input,
+			 tf_reader_info(r)->clock);
+		return NULL;
+	}
+	struct st_loader *l = xcalloc(1, sizeof(*l));
+	l->t = t;
+	l->r = r;
+	find_formats(l);
+	if (!t->has[ST_SWITCH]) {
+		snprintf(err, errlen, "%s has no sched:sched_switch events; record them "
+			 "(tracekit record records them by default)", o->input);
+		free(l->sys);
+		free(l);
+		return NULL;
+	}
+	t->command = note(r, "command");
+	t->pids = note(r, "pids");
+	t->follow = note(r, "follow");
+	char *cpid = note(r, "command_pid");
+	if (cpid) {
+		t->command_pid = atoi(cpid);
+		l->exact_pid = t->command_pid > 0;
+		free(cpid);
+	}
+	t->cpus = tf_reader_info(r)->cpus;
+	sa_init(&t->a, o->has_from ? to_ns(o->from) : 0, o->has_to ? to_ns(o->to) : 0);
+	return l;
+}
+
+void st_feed(struct st_loader *l, const struct tf_event *ev)
+{
+	if (ev->missed)
+		l->t->lost += ev->missed > 0 ? ev->missed : 1;
+	struct sa_event e;
+	if (!ev->event || !decode(l, ev, &e))
+		return;
+	match_command(l, &e);
+	sa_feed(&l->t->a, &e);
+}
+
+void st_end(struct st_loader *l, uint64_t last)
+{
+	sa_finish(&l->t->a, last);
+	free(l->sys);
+	free(l);
+}
+
+int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t errlen)
 {
 	struct tf_event ev;
 	uint64_t to = o->has_to ? to_ns(o->to) : UINT64_MAX, last = 0;
-	int rc;
+	int rc = -1;
 
-	while ((rc = tf_reader_next(l->r, &ev, err, errlen)) == 1) {
+	memset(t, 0, sizeof(*t));
+	struct tf_reader *r = tf_reader_open(o->input, err, errlen);
+	if (!r)
+		return -1;
+	struct st_loader *l = st_begin(t, o, r, err, errlen);
+	if (!l)
+		goto out;
+	while ((rc = tf_reader_next(r, &ev, err, errlen)) == 1) {
 		if (ev.ts > to) {
 			/* The trace goes on past --to: every state seen lasts until then. */
 			last = to;
 			break;
 		}
-		if (ev.missed)
-			l->t->lost += ev.missed > 0 ? ev.missed : 1;
 		last = ev.ts;
-		struct sa_event e;
-		if (!ev.event || !decode(l, &ev, &e))
-			continue;
-		match_command(l, &e);
-		sa_feed(&l->t->a, &e);
+		st_feed(l, &ev);
 	}
-	if (rc < 0)
-		return -1;
-	sa_finish(&l->t->a, last);
-	return 0;
-}
-
-int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t errlen)
-{
-	struct loader l = { .t = t };
-	int ret = -1;
-
-	memset(t, 0, sizeof(*t));
-	l.r = tf_reader_open(o->input, err, errlen);
-	if (!l.r)
-		return -1;
-	if (!tf_reader_info(l.r)->ts_usecs) {
-		snprintf(err, errlen, "%s: the trace clock (%s) does not count nanoseconds; "
-			 "record with a ns clock (mono, local, global)", o->input,
-			 tf_reader_info(l.r)->clock);
-		goto out;
-	}
-	find_formats(&l);
-	if (!t->has[ST_SWITCH]) {
-		snprintf(err, errlen, "%s has no sched:sched_switch events; record them "
-			 "(tracekit record records them by default)", o->input);
-		goto out;
-	}
-	t->command = note(l.r, "command");
-	t->pids = note(l.r, "pids");
-	t->follow = note(l.r, "follow");
-	char *cpid = note(l.r, "command_pid");
-	if (cpid) {
-		t->command_pid = atoi(cpid);
-		l.exact_pid = t->command_pid > 0;
-		free(cpid);
-	}
-	t->cpus = tf_reader_info(l.r)->cpus;
-	sa_init(&t->a, o->has_from ? to_ns(o->from) : 0, o->has_to ? to_ns(o->to) : 0);
-	ret = read_all(&l, o, err, errlen);
+	st_end(l, last);
+	rc = rc < 0 ? -1 : 0;
 out:
-	free(l.sys);
-	tf_reader_close(l.r);
-	return ret;
+	tf_reader_close(r);
+	return rc;
 }
 
 void st_free(struct st_trace *t)

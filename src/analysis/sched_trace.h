@@ -7,6 +7,7 @@
 #define TRACEKIT_ANALYSIS_SCHED_TRACE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/sched.h"
@@ -45,6 +46,19 @@ void st_command_name(const char *command, char *buf, size_t len);
 
 /* 0, or -1 with a one-line message in err. */
 int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t errlen);
+
+/*
+ * The same analysis inside another pass over an open reader (tracekit view's):
+ * st_begin once (NULL with err when the file cannot be analysed), st_feed with
+ * every event in order, st_end with the last timestamp.  st_free as always.
+ */
+struct tf_reader;
+struct tf_event;
+struct st_loader;
+struct st_loader *st_begin(struct st_trace *t, const struct st_options *o, struct tf_reader *r,
+			   char *err, size_t errlen);
+void st_feed(struct st_loader *l, const struct tf_event *ev);
+void st_end(struct st_loader *l, uint64_t last);
 void st_free(struct st_trace *t);
 
 /* Text for people or JSON: 0, or -1 with err (a pid or comm not in the trace). */

@@ -610,21 +610,21 @@ static void view_free(struct view *v)
 
 /*
  * What `tracekit sched` prints for the file, as a JSON string for the page (the
- * same story as the timeline, in numbers), or why there is none.
+ * same story as the timeline, in numbers), or why there is none.  The analysis
+ * was fed during the page's own pass (loaded), or could not start (err).
  */
-static char *sched_summary(const char *input)
+static char *sched_summary(struct st_trace *t, const struct st_options *o, bool loaded,
+			   const char *why)
 {
-	struct st_options o = { .input = input };
-	struct st_trace t;
-	char err[512] = "", *text = NULL;
+	char err[512], *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	if (!f)
 		return NULL;
-	if (st_load(&t, &o, err, sizeof(err)) < 0 || st_print(&t, &o, f, err, sizeof(err)) < 0)
+	snprintf(err, sizeof(err), "%s", why);
+	if (!loaded || st_print(t, o, f, err, sizeof(err)) < 0)
 		fprintf(f, "no scheduling summary: %s\n", err);
-	st_free(&t);
 	fclose(f);
 	struct strbuf sb = STRBUF_INIT;
 	vw_json_str(&sb, text, len);
@@ -656,19 +656,30 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 	sb_add(&meta, ",\"notes\":{\"_\":0");
 	read_notes(&v, r, &meta, &root);
 	sb_addc(&meta, '}');
-	while ((got = tf_reader_next(r, &e, err, errlen)) > 0)
+	/* The sched summary's analysis rides on this pass: the file is read once. */
+	struct st_options so = { .input = o->input };
+	struct st_trace st;
+	char why[512] = "";
+	struct st_loader *sl = st_begin(&st, &so, r, why, sizeof(why));
+	while ((got = tf_reader_next(r, &e, err, errlen)) > 0) {
 		on_event(&v, &e);
+		if (sl)
+			st_feed(sl, &e);
+	}
+	if (sl)
+		st_end(sl, v.last);
 	if (got < 0)
 		goto out;
 	if (!v.nevents) {
 		snprintf(err, errlen, "%s: no events in the trace", o->input);
 		goto out;
 	}
-	char *sched = sched_summary(o->input);
+	char *sched = sched_summary(&st, &so, sl != NULL, why);
 	write_page(out, &v, sb_str(&meta), sched);
 	free(sched);
 	rc = 0;
 out:
+	st_free(&st);
 	free(root);
 	sb_free(&meta);
 	view_free(&v);
