@@ -451,8 +451,9 @@ int sc_run_ptrace(struct sc_options *o)
 	status = tracer_run(t);
 	active = NULL;
 	if (status < 0) {
+		/* strace's status when the command cannot be executed */
 		errmsg("cannot run '%s': %s", o->argv[0], strerror(-status));
-		status = 127;
+		status = 1;
 	}
 	tracer_free(t);
 out:

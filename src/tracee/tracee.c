@@ -350,7 +350,8 @@ static void on_syscall_stop(struct tracer *t, struct thr *th)
 		bool was_in = th->in_syscall;
 		th->in_syscall = false;
 		th->seccomp_exit = false;
-		if (was_in && !th->hidden)
+		/* A failed execve of the command ends its line as strace's does. */
+		if (was_in && (!th->hidden || ev.nr == SYS_execve || ev.nr == SYS_execveat))
 			emit(t, &ev, NULL);
 		memset(&th->act, 0, sizeof(th->act));
 		restart(t, th, sig);

@@ -186,6 +186,20 @@ def bad_trace_filter(tmp):
     one_clear_error(tracer('-e', 'trace=opn', 'true'), 'unknown syscall in -e trace=', 'opn')
 
 
+@case
+def not_executable(tmp):
+    # A directory passes the PATH lookup but execve refuses it: strace ends its execve line
+    # with the error (no "<unfinished ...>" left hanging) and exits 1, not 127.
+    out = os.path.join(tmp, 't')
+    rc, _, err = run(tracer('-o', out, tmp))
+    expect(rc == 1, 'a command that cannot be executed gives exit status 1 (got %d)' % rc)
+    lines = trace_lines(out)
+    expect(not any('<unfinished' in line for line in lines), 'no unfinished line: %r' % lines)
+    expect(any(line.startswith('execve(') and line.endswith('= -1 EACCES (Permission denied)')
+               for line in lines), 'the execve line ends with its error: %r' % lines)
+    expect('Permission denied' in err, 'stderr says why: %r' % err)
+
+
 # --- exit status --------------------------------------------------------------------------
 
 @case
