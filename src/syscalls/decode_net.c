@@ -304,7 +304,7 @@ static void p_mmsgvec(struct sc_call *c, uint64_t addr, uint64_t n, uint64_t wit
 			out(c, "...");
 			break;
 		}
-		if (i >= limit) {
+		if (i >= limit || p_line_full(c)) {
 			out(c, "...");
 			break;
 		}

@@ -249,6 +249,16 @@ int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len);
 void p_strv(struct sc_call *c, uint64_t addr);		/* ["ls", "-l"] */
 void p_strv_count(struct sc_call *c, uint64_t addr);	/* envp without -v: 0x7ffd... /\* 23 vars *\/ */
 void p_iov(struct sc_call *c, uint64_t addr, uint64_t cnt, int64_t data_len);
+/*
+ * True once the line holds SC_LINE_MAX bytes (or 16 strings of -s, if more).
+ * Array printers check it before each element and end with "...": vectors of
+ * vectors (1024 messages of 1024 iovecs with control data) from a hostile
+ * tracee cannot make one line unbounded, -v or not.
+ */
+#define SC_LINE_MAX (1u << 20)
+bool p_line_full(const struct sc_call *c);
+/* Elements of an iovec or mmsghdr vector printed at most, even with -v: UIO_MAXIOV. */
+#define SC_VEC_MAX 1024u
 void p_msghdr(struct sc_call *c, uint64_t addr, int64_t data_len);
 void p_sockaddr(struct sc_call *c, uint64_t addr, int64_t len);
 void p_sigset(struct sc_call *c, uint64_t addr, uint64_t size);

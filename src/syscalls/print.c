@@ -27,6 +27,12 @@ void out(struct sc_call *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool p_line_full(const struct sc_call *c)
+{
+	size_t max = (size_t)strsize(c) * 16;
+	return c->out->len >= (max > SC_LINE_MAX ? max : SC_LINE_MAX);
+}
+
 void p_sep(struct sc_call *c)
 {
 	sb_add(c->out, ", ");
@@ -264,7 +270,7 @@ void p_strv(struct sc_call *c, uint64_t addr)
 		uint64_t p;
 		if (i)
 			p_sep(c);
-		if (!c->fmt || (!c->fmt->verbose && (unsigned long)i >= strsize(c))) {
+		if (!c->fmt || (!c->fmt->verbose && (unsigned long)i >= strsize(c)) || p_line_full(c)) {
 			sb_add(c->out, "...");
 			break;
 		}
@@ -301,7 +307,8 @@ void p_iov(struct sc_call *c, uint64_t addr, uint64_t cnt, int64_t data_len)
 	for (uint64_t i = 0; i < cnt; i++) {
 		if (i)
 			p_sep(c);
-		if (i >= strsize(c) && !(c->fmt && c->fmt->verbose)) {
+		if ((i >= strsize(c) && !(c->fmt && c->fmt->verbose)) || i >= SC_VEC_MAX ||
+		    p_line_full(c)) {
 			sb_add(c->out, "...");
 			break;
 		}

@@ -65,7 +65,7 @@ bool pn_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size, pn_elem
 		}
 		if (!i)
 			out(c, "[");
-		if (abbrev(c) && i >= max_elems(c)) {
+		if ((abbrev(c) && i >= max_elems(c)) || p_line_full(c)) {
 			out(c, "...");
 			i = n;
 			break;
@@ -292,7 +292,7 @@ static void cmsg_fds(struct sc_call *c, const unsigned char *d, size_t len)
 		int fd;
 		if (i)
 			out(c, ", ");
-		if (abbrev(c) && i >= max_elems(c)) {
+		if ((abbrev(c) && i >= max_elems(c)) || p_line_full(c)) {
 			out(c, "...");
 			break;
 		}
@@ -365,7 +365,7 @@ static void cmsg_uints(struct sc_call *c, const unsigned char *d, size_t len)
 		unsigned v;
 		if (i)
 			out(c, ", ");
-		if (abbrev(c) && i >= max_elems(c)) {
+		if ((abbrev(c) && i >= max_elems(c)) || p_line_full(c)) {
 			out(c, "...");
 			break;
 		}
@@ -381,7 +381,7 @@ static void cmsg_bytes(struct sc_call *c, const unsigned char *d, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		if (i)
 			out(c, ", ");
-		if (abbrev(c) && i >= max_elems(c)) {
+		if ((abbrev(c) && i >= max_elems(c)) || p_line_full(c)) {
 			out(c, "...");
 			break;
 		}
@@ -450,12 +450,18 @@ static void p_msg_control(struct sc_call *c, uint64_t addr, uint64_t in_len)
 	}
 	size_t left = ctl_len;
 	const unsigned char *p = buf;
+	bool cut = false;
 	out(c, "[");
 	while (left >= CMSG_HDR_SIZE) {
 		struct cmsghdr h;
 		memcpy(&h, p, sizeof(h));
 		if (p != buf)
 			out(c, ", ");
+		if (p != buf && p_line_full(c)) {
+			out(c, "...");
+			cut = true;
+			break;
+		}
 		out(c, "{cmsg_len=%" PRIu64 ", cmsg_level=", (uint64_t)h.cmsg_len);
 		p_xval(c, &xlat_socketlayers, (unsigned)h.cmsg_level, "SOL_???");
 		out(c, ", cmsg_type=");
@@ -475,9 +481,9 @@ static void p_msg_control(struct sc_call *c, uint64_t addr, uint64_t in_len)
 		p += len;
 		left -= len;
 	}
-	if (left)
+	if (left && !cut)
 		out(c, ", ... /* %#" PRIx64 " */", addr + (ctl_len - left));
-	else if (ctl_len < in_len)
+	else if (ctl_len < in_len && !cut)
 		out(c, ", ...");
 	out(c, "]");
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 
 #include "decode_harness.h"
@@ -352,6 +353,74 @@ static void test_recvmmsg_and_its_failure(void)
 	dh_free(&d);
 }
 
+/*
+ * A hostile sendmmsg under -v: 64 messages, each with the same 1024 iovecs of 256 bytes and
+ * 4 KB of SCM_RIGHTS.  Printed whole that is ~20 MB in one line; the line stops near
+ * SC_LINE_MAX with "..." and still ends as a line does.
+ */
+static void test_hostile_mmsg_vector_is_capped(void)
+{
+	enum { NMSG = 64, NIOV = 1024, DATA = 256, CTRL = 4096 };
+	struct mmsghdr *mm = calloc(NMSG, sizeof(*mm));
+	struct iovec *iov = calloc(NIOV, sizeof(*iov));
+	unsigned char *data = malloc(DATA), *ctrl = calloc(1, CTRL);
+	struct cmsghdr h = { .cmsg_len = CTRL, .cmsg_level = SOL_SOCKET, .cmsg_type = SCM_RIGHTS };
+	memset(data, 'a', DATA);
+	memcpy(ctrl, &h, sizeof(h));
+	for (int i = 0; i < NIOV; i++)
+		iov[i] = (struct iovec){ (void *)0x30000, DATA };
+	for (int i = 0; i < NMSG; i++) {
+		mm[i].msg_hdr.msg_iov = (void *)0x20000;
+		mm[i].msg_hdr.msg_iovlen = NIOV;
+		mm[i].msg_hdr.msg_control = (void *)0x40000;
+		mm[i].msg_hdr.msg_controllen = CTRL;
+	}
+	struct dh d;
+	dh_init(&d, SYS_sendmmsg, 3, 0x10000, NMSG, 0, 0, 0);
+	d.fmt.verbose = true;
+	d.fmt.strsize = DATA;
+	for (unsigned when = SC_AT_ENTRY; when <= SC_AT_EXIT; when <<= 1) {
+		dh_mem(&d, when, 0x10000, mm, NMSG * sizeof(*mm));
+		dh_mem(&d, when, 0x20000, iov, NIOV * sizeof(*iov));
+		dh_mem(&d, when, 0x30000, data, DATA);
+		dh_mem(&d, when, 0x40000, ctrl, CTRL);
+	}
+	const char *line = dh_run(&d, NMSG);
+	size_t len = strlen(line);
+	CHECK(len >= SC_LINE_MAX);
+	CHECK(len < SC_LINE_MAX + 64 * 1024);
+	CHECK(strstr(line, "iov_len=256}, ...]") != NULL);
+	const char *end = "...], 64, 0) = 64";
+	CHECK(len > strlen(end) && strcmp(line + len - strlen(end), end) == 0);
+	dh_free(&d);
+	free(mm);
+	free(iov);
+	free(data);
+	free(ctrl);
+}
+
+/* writev with more iovecs than the kernel takes: even -v prints UIO_MAXIOV, then "...". */
+static void test_iovec_stops_at_uio_maxiov_with_v(void)
+{
+	enum { NIOV = 1500 };
+	struct iovec *iov = calloc(NIOV, sizeof(*iov));
+	for (int i = 0; i < NIOV; i++)
+		iov[i] = (struct iovec){ (void *)0x30000, 1 };
+	struct dh d;
+	dh_init(&d, SYS_writev, 1, 0x20000, NIOV, 0, 0, 0);
+	d.fmt.verbose = true;
+	dh_mem(&d, SC_AT_ENTRY, 0x20000, iov, NIOV * sizeof(*iov));
+	dh_mem_str(&d, SC_AT_ENTRY, 0x30000, "x");
+	const char *line = dh_run(&d, -22);
+	size_t n = 0;
+	for (const char *p = line; (p = strstr(p, "iov_len=1}")); p++)
+		n++;
+	CHECK_INT(n, SC_VEC_MAX);
+	CHECK(strstr(line, "iov_len=1}, ...], 1500) = -1 EINVAL") != NULL);
+	dh_free(&d);
+	free(iov);
+}
+
 static void test_declared_specs_cover_sockaddr_lengths(void)
 {
 	const struct sc_mem_spec *s = dh_spec(SYS_accept);
@@ -384,4 +453,6 @@ TK_MAIN(TK_CASE(test_socket_inet_stream_cloexec),
 	TK_CASE(test_recvmsg_failure_prints_namelen),
 	TK_CASE(test_sendmmsg),
 	TK_CASE(test_recvmmsg_and_its_failure),
+	TK_CASE(test_hostile_mmsg_vector_is_capped),
+	TK_CASE(test_iovec_stops_at_uio_maxiov_with_v),
 	TK_CASE(test_declared_specs_cover_sockaddr_lengths))
