@@ -39,6 +39,9 @@ int cli_input_file(int argc, char **argv, int first, const char **input, bool ha
 int cmd_oops(int argc, char **argv);
 void help_oops(FILE *f);
 
+/* Probe definitions (SPECs) of probe add/trace and record --probe: -1 after one line if one does not parse. */
+int cli_probe_specs_parse(char *const *specs, int n);
+
 /* --from/--to style values: a non-negative number of seconds; one error line otherwise. */
 int cli_seconds(const char *opt, const char *arg, double *out);
 

@@ -108,16 +108,23 @@ static int parse_args(int argc, char **argv, struct oops_args *a)
 		errmsg("give one input: FILE, --dmesg or --pstore");
 		return -1;
 	}
-	if ((a->sym.vmlinux && need_file("--vmlinux", a->sym.vmlinux, false) < 0) ||
-	    (a->sym.modules_dir && need_file("--modules", a->sym.modules_dir, true) < 0) ||
-	    (a->sym.system_map && need_file("--system-map", a->sym.system_map, false) < 0) ||
-	    (a->sym.kallsyms && need_file("--kallsyms", a->sym.kallsyms, false) < 0) ||
-	    (a->sym.debug_dir && need_file("--debug-dir", a->sym.debug_dir, true) < 0))
-		return -1;
 	if (!a->file && !a->dmesg && !a->pstore && isatty(STDIN_FILENO)) {
 		errmsg("no input: give a FILE, pipe a log in (dmesg | tracekit oops), or use --dmesg");
 		return -1;
 	}
+	return 0;
+}
+
+/* The files the options name: a missing one is a runtime error (1), as a bad one is. */
+static int check_files(const struct oops_args *a)
+{
+	const struct oops_symopts *s = &a->sym;
+	if ((s->vmlinux && need_file("--vmlinux", s->vmlinux, false) < 0) ||
+	    (s->modules_dir && need_file("--modules", s->modules_dir, true) < 0) ||
+	    (s->system_map && need_file("--system-map", s->system_map, false) < 0) ||
+	    (s->kallsyms && need_file("--kallsyms", s->kallsyms, false) < 0) ||
+	    (s->debug_dir && need_file("--debug-dir", s->debug_dir, true) < 0))
+		return -1;
 	return 0;
 }
 
@@ -182,6 +189,8 @@ int cmd_oops(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 2 : 0;
 
+	if (check_files(&a) < 0)
+		return 1;
 	struct strbuf text = STRBUF_INIT;
 	const char *name;
 	if (read_input(&a, &text, &name) < 0) {

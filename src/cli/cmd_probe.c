@@ -13,6 +13,7 @@
 #include "probe/elfsym.h"
 #include "probe/kernel.h"
 #include "probe/live.h"
+#include "probe/probe_def.h"
 #include "util/die.h"
 #include "util/strbuf.h"
 
@@ -56,6 +57,23 @@ static int usage_error(const char *msg, const char *arg)
 {
 	errmsg("%s%s%s (see 'tracekit help probe')", msg, arg ? " " : "", arg ? arg : "");
 	return 2;
+}
+
+/* Each definition parses: one that does not is a usage error (2), found before any probe is made. */
+int cli_probe_specs_parse(char *const *specs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct probe_def def;
+		struct pd_error perr;
+		char line[512];
+		if (pd_parse(specs[i], &def, &perr) < 0) {
+			pd_error_line(specs[i], &perr, line, sizeof(line));
+			errmsg("%s", line);
+			return -1;
+		}
+		pd_free(&def);
+	}
+	return 0;
 }
 
 /* Options shared by the sub-verbs; each checks the ones it takes. */
@@ -121,6 +139,8 @@ static int do_add(const struct popts *po, int argc, char **argv)
 	char err[1024], g[64], e[64];
 	if (po->first >= argc)
 		return usage_error("probe add needs a probe definition, e.g. 'p ./myapp:main'", NULL);
+	if (cli_probe_specs_parse(argv + po->first, argc - po->first) < 0)
+		return 2;
 	for (int i = po->first; i < argc; i++) {
 		if (pk_create_spec(argv[i], NULL, g, sizeof(g), e, sizeof(e), err, sizeof(err)) < 0) {
 			errmsg("%s", err);
@@ -298,6 +318,8 @@ static int do_trace(const struct popts *po, int argc, char **argv)
 	int nspecs = (po->pid ? argc : dash) - po->first;
 	if (nspecs <= 0)
 		return usage_error("probe trace needs at least one probe definition", NULL);
+	if (cli_probe_specs_parse(&argv[po->first], nspecs) < 0)
+		return 2;
 	struct pl_options o = { .specs = &argv[po->first], .nspecs = nspecs,
 				.argv = po->pid ? NULL : &argv[dash + 1], .pid = po->pid,
 				.json = po->json };

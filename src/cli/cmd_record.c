@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,13 +54,16 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int number(const char *opt, const char *s, double min, double max, double *v)
+/* A value in [min, max]; whole numbers only when whole.  The bounds print as written. */
+static int number(const char *opt, const char *s, double min, double max, bool whole, double *v)
 {
 	char *end;
 	errno = 0;
 	*v = strtod(s, &end);
-	if (errno || end == s || *end || *v < min || *v > max) {
-		errmsg("invalid value '%s' for %s (a number from %g to %g)", s, opt, min, max);
+	if (errno || end == s || *end || !isfinite(*v) || *v < min || *v > max ||
+	    (whole && *v != (double)(long long)*v)) {
+		errmsg("invalid value '%s' for %s (a %snumber from %.15g to %.15g)", s, opt,
+		       whole ? "whole " : "", min, max);
 		return -1;
 	}
 	return 0;
@@ -92,13 +96,13 @@ static int parse(struct rec_options *o, int argc, char **argv)
 			break;
 		case 'c': break;	/* trace-cmd's "children too": -F always follows children */
 		case 'P':
-			if (number("-P", optarg, 1, INT_MAX, &v) < 0)
+			if (number("-P", optarg, 1, INT_MAX, true, &v) < 0)
 				return -1;
 			o->pids = xrealloc(o->pids, sizeof(pid_t) * (size_t)(o->npids + 1));
 			o->pids[o->npids++] = (pid_t)v;
 			break;
 		case 'b':
-			if (number("-b", optarg, 4, 4 * 1024 * 1024, &v) < 0)
+			if (number("-b", optarg, 4, 4 * 1024 * 1024, true, &v) < 0)
 				return -1;
 			o->buffer_kb = (unsigned)v;
 			break;
@@ -107,16 +111,20 @@ static int parse(struct rec_options *o, int argc, char **argv)
 		case 'q': o->quiet = true; break;
 		case OPT_USER_STACK: o->user_stack = true; break;
 		case OPT_DURATION:
-			if (number("--duration", optarg, 0.001, 1e9, &o->duration) < 0)
+			if (cli_seconds("--duration", optarg, &o->duration) < 0)
 				return -1;
+			if (o->duration < 0.001 || o->duration > 1e9) {
+				errmsg("--duration '%s': from 0.001 to 1000000000 seconds", optarg);
+				return -1;
+			}
 			break;
 		case OPT_MAX_SIZE:
-			if (number("--max-size", optarg, 1, 1e9, &v) < 0)
+			if (number("--max-size", optarg, 1, 1e9, false, &v) < 0)
 				return -1;
 			o->max_bytes = (uint64_t)(v * 1024 * 1024);
 			break;
 		case OPT_FILE_VERSION:
-			if (number("--file-version", optarg, 6, 7, &v) < 0)
+			if (number("--file-version", optarg, 6, 7, true, &v) < 0)
 				return -1;
 			o->file_version = (int)v;
 			break;
@@ -139,7 +147,7 @@ static int parse(struct rec_options *o, int argc, char **argv)
 		errmsg("give a COMMAND or -P PID, not both");
 		return -1;
 	}
-	return 0;
+	return cli_probe_specs_parse(o->probes, o->nprobes);
 }
 
 int cmd_record(int argc, char **argv)

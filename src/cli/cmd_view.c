@@ -59,7 +59,8 @@ static int write_file(const struct vw_options *o, const char *path)
 		die(1, "out of memory");
 	FILE *f = fopen(tmp, "w");
 	if (!f) {
-		errmsg("%s: %s", tmp, strerror(errno));
+		/* The user gave path: name it, not our temporary name beside it. */
+		errmsg("cannot write %s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (vw_write_html(o, f, err, sizeof(err)) < 0) {

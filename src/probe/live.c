@@ -231,7 +231,7 @@ int pl_run(const struct pl_options *o)
 	int e = 0;
 	if (child.failed >= 0 && read(child.failed, &e, sizeof(e)) == sizeof(e) && e) {
 		errmsg("cannot run '%s': %s", o->argv[0], strerror(e));
-		status = 127;
+		status = 1;	/* as syscalls (and strace): a runtime error */
 	}
 	if (stop_requested && child.pid > 0)
 		fprintf(stderr, "tracekit: probe: stopped; '%s' (pid %d) runs on untraced\n",

@@ -277,8 +277,10 @@ int rec_run(const struct rec_options *o)
 	struct ft_session *s = ft_session_new(err, sizeof(err));
 	if (!s)
 		goto fail;
-	if (ft_set_clock(s, o->clock ? o->clock : "mono", err, sizeof(err)) < 0)
+	if (ft_set_clock(s, o->clock ? o->clock : "mono", err, sizeof(err)) < 0) {
+		status = errno == EINVAL ? 2 : 1;	/* a clock this kernel lacks: fix -C */
 		goto fail;
+	}
 	if (o->buffer_kb && ft_set_buffer_kb(s, o->buffer_kb, err, sizeof(err)) < 0)
 		goto fail;
 	try_option(s, "record-tgid", false);
@@ -306,8 +308,11 @@ int rec_run(const struct rec_options *o)
 		goto fail;
 	if (o->nprobes && setup_probes(s, o, probe_group, sizeof(probe_group), err, sizeof(err)) < 0)
 		goto fail;
-	if (setup_events(s, o, err, sizeof(err)) < 0)
+	if (setup_events(s, o, err, sizeof(err)) < 0) {
+		/* An event that does not exist or a filter the kernel cannot parse: fix -e/-f. */
+		status = errno == ENOENT || errno == EINVAL ? 2 : 1;
 		goto fail;
+	}
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
 	note_output(s, output);
@@ -320,8 +325,11 @@ int rec_run(const struct rec_options *o)
 		if (rec_release_held(&child, o->argv[0], err, sizeof(err)) < 0)
 			goto fail;
 	} else if (!o->quiet) {
-		fprintf(stderr, "tracekit: record: recording%s; Ctrl-C to stop\n",
-			o->npids ? " the given processes" : " the whole system");
+		const char *who = o->npids ? " the given processes" : " the whole system";
+		if (o->duration)	/* it stops by itself; Ctrl-C still ends it early */
+			fprintf(stderr, "tracekit: record: recording%s for %.15g s\n", who, o->duration);
+		else
+			fprintf(stderr, "tracekit: record: recording%s; Ctrl-C to stop\n", who);
 	}
 
 	status = 0;
@@ -331,7 +339,7 @@ int rec_run(const struct rec_options *o)
 	int e = 0;
 	if (child.failed >= 0 && read(child.failed, &e, sizeof(e)) == sizeof(e) && e) {
 		errmsg("cannot run '%s': %s", o->argv[0], strerror(e));
-		status = 127;
+		status = 1;	/* as syscalls (and strace): a runtime error */
 	}
 	if (why == 3 && o->max_bytes && !o->quiet)
 		fprintf(stderr, "tracekit: record: --max-size reached, recording stopped\n");

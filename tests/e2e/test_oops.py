@@ -721,14 +721,16 @@ def no_report(_):
 
 @case
 def usage_errors(_):
-    for argv, what in ((['--vmlinux', '/nonexistent/vmlinux', '-'], '--vmlinux'),
-                       (['--bogus'], "unknown option '--bogus'"),
+    for argv, what in ((['--bogus'], "unknown option '--bogus'"),
                        (['a.txt', 'b.txt'], 'unexpected argument'),
                        (['--dmesg', 'a.txt'], 'give one input')):
         _, err = decode(*argv, rc=2)
         expect(what in err and err.count('\n') == 1, '%s: %r' % (argv, err))
     _, err = decode('/nonexistent/log.txt', rc=1)
     expect('/nonexistent/log.txt' in err, 'missing file named: %r' % err)
+    # A missing file is a runtime error (1) whether it is the log or --vmlinux (docs/exit-status.md).
+    _, err = decode('--vmlinux', '/nonexistent/vmlinux', fixture('case-01.txt'), rc=1)
+    expect('/nonexistent/vmlinux' in err and err.count('\n') == 1, 'missing --vmlinux: %r' % err)
     with tempfile.NamedTemporaryFile('w', suffix='.txt') as t:
         t.write('RIP: 0010:x+0x1/0x2\n')
         t.flush()
