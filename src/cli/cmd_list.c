@@ -21,7 +21,7 @@
 void help_list(FILE *f)
 {
 	fputs("usage: tracekit list [-e GLOB]... [--json]\n"
-	      "       tracekit list --format EVENT [--json]\n"
+	      "       tracekit list --format EVENT|SYSTEM|GLOB [--json]\n"
 	      "       tracekit list --syscalls [-e GLOB]... [--json]\n"
 	      "\n"
 	      "List the kernel's tracepoints as SYSTEM:EVENT, one per line, sorted.\n"
@@ -29,7 +29,8 @@ void help_list(FILE *f)
 	      "  -e, --events=GLOB   only matching events: 'sched:*', 'sched:sched_wak*',\n"
 	      "                      a system ('sched') or an event name ('sched_switch');\n"
 	      "                      may be repeated\n"
-	      "  -f, --format=EVENT  the fields of EVENT: type, name, offset, size, signed\n"
+	      "  -f, --format=EVENT  the fields of EVENT: type, name, offset, size, signed;\n"
+	      "                      a system or glob ('sched') shows each of its events\n"
 	      "      --syscalls      the syscall names tracekit knows instead of tracepoints\n"
 	      "      --json          one JSON object per line (per event, field or syscall)\n"
 	      "\n"
@@ -216,21 +217,46 @@ static const char *full_name(const char *event)
 	return full;
 }
 
-static int show_format(const struct list_opts *o)
+/* One event's fields; with title, its name above them and a blank line before the next. */
+static int show_one_format(const char *event, bool json, bool title, bool first)
 {
 	char err[512];
 	struct ft_field *f;
-	int n = ft_event_fields(o->format, &f, err, sizeof(err));
+	int n = ft_event_fields(event, &f, err, sizeof(err));
 	if (n < 0) {
 		errmsg("%s", err);
 		return 1;
 	}
-	if (o->json)
-		print_fields_json(full_name(o->format), f, n);
-	else
+	if (json) {
+		print_fields_json(full_name(event), f, n);
+	} else {
+		if (title)
+			printf("%s%s\n", first ? "" : "\n", event);
 		print_fields_table(f, n);
+	}
 	ft_free_fields(f, n);
 	return 0;
+}
+
+/* --format EVENT, or every event of a system or glob ('sched', 'sched:sched_wak*'). */
+static int show_format(const struct list_opts *o)
+{
+	char err[512], **list;
+	int n = ft_list_events(o->format, &list, err, sizeof(err));
+	if (n < 0) {
+		errmsg("%s", err);
+		return 1;
+	}
+	int status = 0;
+	if (n <= 1) {
+		/* One event, or none: ft_event_fields names the closest ones. */
+		status = show_one_format(o->format, o->json, false, true);
+	} else {
+		for (int i = 0; i < n; i++)
+			status |= show_one_format(list[i], o->json, true, i == 0);
+	}
+	ft_free_list(list, n);
+	return status;
 }
 
 static int cmp_entry_name(const void *a, const void *b)

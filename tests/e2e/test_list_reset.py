@@ -139,6 +139,35 @@ def list_format_json(root):
     expect([o['common'] for o in objs][:1] == [True], 'common fields first')
 
 
+def table_rows(lines):
+    rows = []
+    for line in lines:
+        m = re.fullmatch(r'(.+?)\s+(\w+)\s+(\d+)\s+(\d+)\s+(yes|no)', line)
+        expect(m, 'a table row: %r' % line)
+        rows.append((m.group(1), m.group(2), int(m.group(3)), int(m.group(4)),
+                     int(m.group(5) == 'yes')))
+    return rows
+
+
+@case
+def list_format_system(root):
+    """--format SYSTEM: each event of the system, its name over its own table."""
+    rc, out, err = run([tracekit(), 'list', '--format', 'sched'])
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    blocks = [b.splitlines() for b in out.split('\n\n')]
+    names = [b[0] for b in blocks]
+    want = [e for e in kernel_events(root) if e.startswith('sched:')]
+    expect(names == want, 'one block per sched event, in order: %r' % names)
+    for b in blocks:
+        system, event = b[0].split(':')
+        expect(b[1].split() == ['type', 'name', 'offset', 'size', 'signed'], 'header: %r' % b[1])
+        expect(table_rows(b[2:]) == kernel_fields(root, system, event), 'fields of %s' % b[0])
+    rc, out, err = run([tracekit(), 'list', '--format', 'sched:sched_wak*', '--json'])
+    got = sorted({json.loads(l)['event'] for l in out.splitlines()})
+    expect(rc == 0 and got == [e for e in want if e.startswith('sched:sched_wak')],
+           'a glob with --json: %r' % got)
+
+
 @case
 def list_format_unknown(root):
     rc, out, err = run([tracekit(), 'list', '--format', 'sched:nonesuch_event'])
