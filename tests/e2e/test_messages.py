@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Messages that must say what really happens (issue 14), one case each.
+
+    test_messages.py CASE --sleeper PATH    # run one case
+    test_messages.py --list                  # the case names
+
+The binary is $TRACEKIT.  Cases that record need root and tracefs: outside CI they skip
+with the reason, with CI=true they fail.  Every child is killed on every path.
+"""
+
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import Fail, case, expect, finish, kill_group, main, start, tracefs, tracekit  # noqa: E402
+
+OPTIONS = {}
+
+
+@case
+def record_duration_says_when(_):
+    """-P PID --duration S stops by itself: no 'Ctrl-C to stop', the duration instead."""
+    tracefs()
+    sleeper = start([OPTIONS['sleeper'], '30'])
+    try:
+        with tempfile.TemporaryDirectory(prefix='tk-msg-') as d:
+            rc, out, err = finish(start([tracekit(), 'record', '-o', os.path.join(d, 't.dat'),
+                                         '-e', 'sched:sched_switch', '-P', str(sleeper.pid),
+                                         '--duration', '0.3']), 60)
+    finally:
+        kill_group(sleeper)
+        sleeper.communicate()
+    expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+    expect('Ctrl-C' not in err, 'a recording that stops by itself does not ask for Ctrl-C: %r' % err)
+    expect('recording the given processes for 0.3 s' in err, 'it says for how long: %r' % err)
+
+
+def setup(argv):
+    if '--sleeper' not in argv:
+        raise Fail('--sleeper PATH is needed')
+    OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv, 'test_messages.py CASE --sleeper PATH | --list', setup))
