@@ -339,7 +339,7 @@ static void forget_empty_groups(const struct pk_probe *list, size_t n)
 	closedir(d);
 }
 
-int pk_reset(bool force, pk_reset_fn fn, void *arg, char *err, size_t errlen)
+int pk_reset(bool all, pk_reset_fn fn, void *arg, char *err, size_t errlen)
 {
 	struct pk_probe *list;
 	size_t n;
@@ -353,15 +353,20 @@ int pk_reset(bool force, pk_reset_fn fn, void *arg, char *err, size_t errlen)
 		if (p->run) {
 			bool alive;
 			pid_t owner = ftr_owner(p->group, &alive);
-			if (alive && !force) {
+			if (alive) {
+				/* Never under a live run: reset --all asks it to stop first. */
 				snprintf(why, sizeof(why), "owner pid %d still runs", (int)owner);
 				tell(fn, arg, PK_RESET_KEPT, what, why);
 				continue;
 			}
-			snprintf(why, sizeof(why), alive ? "forced, owner pid %d still runs"
-						      : "owner pid %d is gone", (int)owner);
+			snprintf(why, sizeof(why), "owner pid %d is gone", (int)owner);
 		} else if (p->persistent) {
+			/* Made on purpose: not a leftover, so only reset --all takes it. */
 			snprintf(why, sizeof(why), "made by tracekit probe add");
+			if (!all) {
+				tell(fn, arg, PK_RESET_KEPT, what, why);
+				continue;
+			}
 		} else {
 			continue;	/* not tracekit's */
 		}
@@ -379,7 +384,7 @@ int pk_reset(bool force, pk_reset_fn fn, void *arg, char *err, size_t errlen)
 		if (list[i].run) {
 			bool alive;
 			ftr_owner(list[i].group, &alive);
-			if (!alive || force)
+			if (!alive)
 				ftr_unregister(list[i].group);
 		}
 	forget_empty_groups(list, n);

@@ -66,10 +66,10 @@ void pk_list_free(struct pk_probe *list, size_t n);
 enum pk_reset_action { PK_RESET_REMOVED, PK_RESET_KEPT, PK_RESET_FAILED };
 typedef void (*pk_reset_fn)(enum pk_reset_action act, const char *what, const char *why, void *arg);
 /*
- * Remove run groups whose owner is gone (all of them with force) and every
- * persistent probe tracekit made; told about each.  Returns how many were
- * removed, or -1 with err when tracefs cannot be read.
+ * Remove run groups whose owner is gone (never one of a live run); with all,
+ * the persistent probes probe add made too.  Told about each.  Returns how many
+ * were removed, or -1 with err when tracefs cannot be read.
  */
-int pk_reset(bool force, pk_reset_fn fn, void *arg, char *err, size_t errlen);
+int pk_reset(bool all, pk_reset_fn fn, void *arg, char *err, size_t errlen);
 
 #endif

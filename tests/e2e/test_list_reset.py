@@ -252,8 +252,8 @@ def reset_after_sigkill(root):
                'the holder enabled sched_switch in its instance')
         rc, out, err = run([tracekit(), 'reset'])
         expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
-        expect('kept instance %s (owner pid %d still runs; --force removes it)\n' % (name, p.pid)
-               in out, 'a live owner keeps its instance: %r' % out)
+        expect("kept instance %s (owner pid %d still runs; 'tracekit reset --all' stops it)\n"
+               % (name, p.pid) in out, 'a live owner keeps its instance: %r' % out)
         expect(os.path.isdir(inst), 'still there')
         p.kill()
         p.wait()
@@ -312,6 +312,60 @@ def reset_after_sigkilled_record(root):
         for f in glob.glob(out + '*'):
             os.unlink(f)
         os.rmdir(d)
+
+
+@case
+def reset_all_stops_a_live_recording(root):
+    """reset --all on a live recording stops its owner (SIGTERM), which writes its trace.dat
+    and removes its instance itself: no 'Device or resource busy'.  --pid keeps the test
+    away from other runs on this machine."""
+    import glob
+    import signal
+    import tempfile
+    import time
+    d = tempfile.mkdtemp(prefix='tk-reset-')
+    out = os.path.join(d, 'live.dat')
+    p = subprocess.Popen([tracekit(), 'record', '-q', '-e', 'sched:sched_switch', '-o', out,
+                          'sleep', '60'], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    try:
+        for _ in range(200):
+            if glob.glob(out + '.cpu*'):
+                break
+            time.sleep(0.05)
+        else:
+            raise Fail('record never started')
+        insts = [n for n in os.listdir(os.path.join(root, 'instances'))
+                 if n.startswith('tracekit-%d-' % p.pid)]
+        expect(len(insts) == 1, 'one instance of the recording: %r' % insts)
+        rc, text, err = run([tracekit(), 'reset', '--all', '--pid', str(p.pid)])
+        expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+        expect(err == '', 'nothing on stderr (no busy instance): %r' % err)
+        expect('stopping pid %d (a tracekit run still going): SIGTERM' % p.pid in text and
+               'pid %d stopped\n' % p.pid in text, 'says what it did: %r' % text)
+        expect(p.wait(timeout=30) == 0, 'the recording ended as on Ctrl-C: exit %r, %s' %
+               (p.returncode, p.stderr.read().decode()))
+        expect(os.path.getsize(out) > 0, 'the recording kept its data in %s' % out)
+        expect(not os.path.exists(os.path.join(root, 'instances', insts[0])), 'its instance is gone')
+        expect(not glob.glob(out + '.cpu*'), 'its staging files are gone')
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait()
+        for f in glob.glob(out + '*'):
+            os.unlink(f)
+        os.rmdir(d)
+
+
+@case
+def reset_usage(root):
+    for argv, what in ((['reset', '--pid', 'x'], "--pid 'x'"), (['reset', '--pid'], "'--pid'")):
+        rc, out, err = run([tracekit()] + argv)
+        expect(rc == 2 and one_line(err) and what in err, '%s: %d %r' % (argv, rc, err))
+    rc, out, err = run([tracekit(), 'help', 'reset'])
+    expect('--all' in out and 'probe add' in out, 'help says what --all adds: %r' % out)
 
 
 @case
