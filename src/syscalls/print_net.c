@@ -473,7 +473,11 @@ static void p_msg_control(struct sc_call *c, uint64_t addr, uint64_t in_len)
 			left -= CMSG_HDR_SIZE;
 			break;
 		}
-		len = (h.cmsg_len + sizeof(long) - 1) & ~(uint64_t)(sizeof(long) - 1);
+		/*
+		 * Aligned from the clamped length: a cmsg_len near 2^64 would wrap to 0
+		 * and print the same header forever (what the fuzzer's 2 GB line was).
+		 */
+		len = (len + sizeof(long) - 1) & ~(uint64_t)(sizeof(long) - 1);
 		if (len >= left) {
 			left = 0;
 			break;

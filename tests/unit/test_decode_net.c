@@ -258,6 +258,28 @@ static void test_sendmsg_with_scm_rights(void)
 	dh_free(&d);
 }
 
+/* A cmsg_len near 2^64 ends the list: its aligned length must not wrap to 0 (the fuzzer's loop). */
+static void test_cmsg_len_near_2_64_ends_the_list(void)
+{
+	struct dh d;
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct cmsghdr *cm = (struct cmsghdr *)u.buf;
+	memset(&u, 0, sizeof(u));
+	cm->cmsg_len = (size_t)-3;
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	dh_init(&d, SYS_sendmsg, 6, 0x5000, 0, 0, 0, 0);
+	put_msghdr(&d, SC_AT_ENTRY, "world", 5, u.buf, sizeof(u.buf));
+	CHECK_STR(dh_run(&d, 5), "sendmsg(6, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"world\", "
+		  "iov_len=5}], msg_iovlen=1, msg_control=[{cmsg_len=18446744073709551613, "
+		  "cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[0, 0]}], msg_controllen=24, "
+		  "msg_flags=0}, 0) = 5");
+	dh_free(&d);
+}
+
 static void test_sendmsg_with_credentials(void)
 {
 	struct dh d;
@@ -449,6 +471,7 @@ TK_MAIN(TK_CASE(test_socket_inet_stream_cloexec),
 	TK_CASE(test_recvfrom_with_source_address),
 	TK_CASE(test_sendmsg_with_scm_rights),
 	TK_CASE(test_sendmsg_with_credentials),
+	TK_CASE(test_cmsg_len_near_2_64_ends_the_list),
 	TK_CASE(test_recvmsg_prints_received_data_only),
 	TK_CASE(test_recvmsg_failure_prints_namelen),
 	TK_CASE(test_sendmmsg),
