@@ -61,6 +61,23 @@ int ph_line_pid(const char *line)
 	return dash > line ? atoi(dash) : -1;
 }
 
+int ph_unknown_comm_tid(const char *line)
+{
+	const char *at = line + strspn(line, " ");
+	return strncmp(at, "<...>-", 6) ? 0 : atoi(at + 6);
+}
+
+void ph_set_comm(const char *line, const char *comm, struct strbuf *out)
+{
+	const char *at = line + strspn(line, " ");
+	if (strncmp(at, "<...>-", 6)) {
+		sb_add(out, line);
+		return;
+	}
+	sb_printf(out, "%*s", (int)(at - line) + 5, comm);
+	sb_add(out, at + 5);
+}
+
 static void json_str(struct strbuf *out, const char *s, size_t n)
 {
 	sb_addc(out, '"');

@@ -32,4 +32,10 @@ void ph_emit(const char *line, bool json, FILE *out);
 /* The pid in "comm-PID [cpu] ...": the number before the first " ["; -1 if none. */
 int ph_line_pid(const char *line);
 
+/* The TID of a line the kernel printed as "<...>-TID" (it had no name for it); 0 otherwise. */
+int ph_unknown_comm_tid(const char *line);
+
+/* line to out with comm in place of "<...>", in the kernel's columns ("%16s-%-7d"). */
+void ph_set_comm(const char *line, const char *comm, struct strbuf *out);
+
 #endif

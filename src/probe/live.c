@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ftrace/session.h"
@@ -38,6 +39,11 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
+struct comm_cache {
+	int tid;
+	char comm[16];		/* TASK_COMM_LEN */
+};
+
 struct live {
 	const struct pl_options *o;
 	struct probe_def *defs;
@@ -46,6 +52,9 @@ struct live {
 	char group[64];
 	bool group_made;
 	struct strbuf pending;	/* a partial line from trace_pipe */
+	pid_t child;		/* the command we started */
+	struct comm_cache comms[64];	/* names of tids the kernel printed as <...> */
+	unsigned ncomms;
 };
 
 /* ---- :symbol args on user addresses ---- */
@@ -107,12 +116,57 @@ static void fix_symbols(const struct live *lv, const char *line, struct strbuf *
 	sb_add(out, p);
 }
 
+/*
+ * The name of tid, for a line the kernel printed as "<...>-TID" (its
+ * saved_cmdlines did not have it yet, as for the first hits of a new
+ * process): /proc/TID/comm, else the command's name for the process we
+ * started.  Remembered, so later lines keep it after the process is gone.
+ */
+static const char *comm_of(struct live *lv, int tid)
+{
+	unsigned n = lv->ncomms < 64 ? lv->ncomms : 64;
+	for (unsigned i = 0; i < n; i++)
+		if (lv->comms[i].tid == tid)
+			return lv->comms[i].comm;
+	char path[64], name[16] = "";
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		if (fgets(name, sizeof(name), f))
+			name[strcspn(name, "\n")] = '\0';
+		fclose(f);
+	}
+	if (!name[0] && tid == lv->child) {
+		const char *slash = strrchr(lv->o->argv[0], '/');
+		snprintf(name, sizeof(name), "%s", slash ? slash + 1 : lv->o->argv[0]);
+	}
+	if (!name[0])
+		return NULL;
+	struct comm_cache *c = &lv->comms[lv->ncomms++ % 64];
+	c->tid = tid;
+	memcpy(c->comm, name, sizeof(c->comm));
+	return c->comm;
+}
+
+static void name_unknown_comm(struct live *lv, const char *line, struct strbuf *out)
+{
+	int tid = ph_unknown_comm_tid(line);
+	const char *comm = tid > 0 ? comm_of(lv, tid) : NULL;
+	if (comm)
+		ph_set_comm(line, comm, out);
+	else
+		sb_add(out, line);
+}
+
 static void emit_line(struct live *lv, const char *line)
 {
-	struct strbuf fixed = STRBUF_INIT;
+	struct strbuf named = STRBUF_INIT, fixed = STRBUF_INIT;
+	name_unknown_comm(lv, line, &named);
+	line = sb_str(&named);
 	fix_symbols(lv, line, &fixed);
 	ph_emit(sb_str(&fixed), lv->o->json, stdout);
 	sb_free(&fixed);
+	sb_free(&named);
 }
 
 /* Read what trace_pipe has (non-blocking) and print whole lines; 0 when it had nothing. */
@@ -178,6 +232,35 @@ static int make_probes(struct live *lv, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * After a stop was asked for: what became of the command.  A Ctrl-C at a
+ * terminal reaches its whole process group, so the command usually got the
+ * same SIGINT: give it a moment and say what really happened.
+ */
+static void report_child_after_stop(struct rec_child *c, const char *name, int *status)
+{
+	struct timespec nap = { 0, 20 * 1000 * 1000 };
+	int st = 0;
+	pid_t pid = c->pid, got = 0;
+	for (int i = 0; i < 15 && (got = waitpid(pid, &st, WNOHANG)) == 0; i++)
+		nanosleep(&nap, NULL);
+	if (got != pid) {
+		fprintf(stderr, "tracekit: probe: stopped; '%s' (pid %d) runs on untraced\n", name,
+			(int)pid);
+		return;
+	}
+	c->pid = -1;
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "tracekit: probe: stopped; '%s' (pid %d) was killed by SIG%s too\n",
+			name, (int)pid, sigabbrev_np(WTERMSIG(st)) ? sigabbrev_np(WTERMSIG(st)) : "?");
+		*status = 128 + WTERMSIG(st);
+	} else {
+		fprintf(stderr, "tracekit: probe: stopped; '%s' (pid %d) exited with status %d\n",
+			name, (int)pid, WEXITSTATUS(st));
+		*status = WEXITSTATUS(st);
+	}
+}
+
 static int wait_child(struct rec_child *c, int *status)
 {
 	int st;
@@ -234,11 +317,15 @@ int pl_run(const struct pl_options *o)
 		status = 1;	/* as syscalls (and strace): a runtime error */
 	}
 	if (stop_requested && child.pid > 0)
-		fprintf(stderr, "tracekit: probe: stopped; '%s' (pid %d) runs on untraced\n",
-			o->argv[0], (int)child.pid);
+		report_child_after_stop(&child, o->argv[0], &status);
 	goto out;
 fail:
-	errmsg("%s", err);
+	if (geteuid() != 0 && strstr(err, "needs root"))
+		/* the breakpoint engine needs no root: say so where the user is stuck */
+		errmsg("%s; without root, add --ptrace: tracekit probe trace --ptrace SPEC... -- COMMAND",
+		       err);
+	else
+		errmsg("%s", err);
 	status = 1;
 	if (child.pid > 0) {
 		if (child.go >= 0)

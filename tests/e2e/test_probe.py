@@ -458,6 +458,66 @@ def sigint_cleans_up(_):
     expect(not left, 'left after SIGINT: %s' % left)
 
 
+def wait_for_group(r, p):
+    for _ in range(100):
+        if ':tracekit_%d_' % p.pid in read(os.path.join(r, 'uprobe_events')):
+            return
+        time.sleep(0.05)
+    raise Fail('the run group never appeared')
+
+
+@case
+def ctrl_c_says_what_happened(_):
+    """A Ctrl-C at a terminal reaches the whole process group: the command dies of it too,
+    so tracekit must not say it runs on; one SIGINT to tracekit alone leaves it running."""
+    r = root()
+    spec = 'p:parse %s:parse_line' % prog('probed')
+    # The shell takes a moment to end on SIGINT (its trap), so tracekit sees the stop first.
+    sh = "trap 'sleep 0.1; exit 3' INT; while :; do %s -n 1 >/dev/null; sleep 0.05; done" % prog('probed')
+    p = start([tracekit(), 'probe', 'trace', spec, '--', 'sh', '-c', sh])
+    wait_for_group(r, p)
+    time.sleep(0.3)
+    os.killpg(p.pid, signal.SIGINT)
+    rc, out, err = finish(p, 30)
+    expect('runs on untraced' not in err, 'the command ended on the same Ctrl-C: %r' % err)
+    expect("stopped; 'sh' (pid %s) exited with status 3" % re.search(r'pid (\d+)', err + 'pid 0').group(1)
+           in err, 'says how it ended: %r' % err)
+    expect(rc == 3, "the command's status: got %d (%r)" % (rc, err))
+    p = start([tracekit(), 'probe', 'trace', spec, '--', prog('probed'), '-d', '10000'])
+    try:
+        wait_for_group(r, p)
+        os.kill(p.pid, signal.SIGINT)
+        rc, out, err = finish_keep_group(p, 30)
+        m = re.search(r"stopped; '\S+probed' \(pid (\d+)\) runs on untraced", err)
+        expect(rc == 0 and m, 'SIGINT to tracekit alone: rc %d, %r' % (rc, err))
+        expect(os.path.exists('/proc/%s' % m.group(1)), 'and the command does run on')
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    expect(not leftovers(r), 'left after SIGINT: %s' % leftovers(r))
+
+
+def finish_keep_group(p, timeout):
+    """finish() without killing the process group (the command must outlive tracekit)."""
+    out, err = p.communicate(timeout=timeout)
+    rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
+    return rc, out.decode(errors='replace'), err.decode(errors='replace')
+
+
+@case
+def not_root_points_at_ptrace(_):
+    """probe trace as an unprivileged user: the line says --ptrace works without root."""
+    root()
+    if not all(reachable_by_others(x) for x in (tracekit(), prog('probed'))):
+        raise Skip('nobody cannot reach the tracekit binary or the probed program')
+    rc, out, err = run(NOBODY + [tracekit(), 'probe', 'trace', 'p %s:parse_line' % prog('probed'),
+                                 '--', prog('probed'), '-n', '1'])
+    expect(rc == 1 and len(err.splitlines()) == 1, 'one line, exit 1: %d %r' % (rc, err))
+    expect('needs root' in err and 'tracekit probe trace --ptrace' in err, err)
+
+
 @case
 def record_probe(_):
     r = root()

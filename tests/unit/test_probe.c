@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "probe/elfsym.h"
+#include "probe/hitline.h"
 #include "probe/probe_def.h"
 #include "probe/translate.h"
 #include "tk_test.h"
@@ -303,12 +304,29 @@ static void test_elf_resolution(void)
 	pd_free(&d);
 }
 
+/* The kernel's "<...>-TID" (no name in saved_cmdlines yet) gets the name, in the same columns. */
+static void test_unknown_comm_named(void)
+{
+	const char *line = "           <...>-4242    [001] d..1.   12.345678: parse: (0x5555)";
+	struct strbuf sb = STRBUF_INIT;
+	CHECK_INT(ph_unknown_comm_tid(line), 4242);
+	CHECK_INT(ph_unknown_comm_tid("          probed-4242    [001] d..1.   1.0: parse: (0x1)"), 0);
+	ph_set_comm(line, "probed", &sb);
+	CHECK_STR(sb_str(&sb), "          probed-4242    [001] d..1.   12.345678: parse: (0x5555)");
+	CHECK_INT(ph_line_pid(sb_str(&sb)), 4242);
+	sb_reset(&sb);
+	ph_set_comm(line, "a-name-of-15chr", &sb);
+	CHECK_STR(sb_str(&sb), " a-name-of-15chr-4242    [001] d..1.   12.345678: parse: (0x5555)");
+	sb_free(&sb);
+}
+
 int main(int argc, char **argv)
 {
 	probed_path = argc > 1 ? argv[1] : NULL;
 	static const struct tk_case cases[] = {
 		TK_CASE(test_forms_translate), TK_CASE(test_errors_have_columns),
 		TK_CASE(test_parsed_fields), TK_CASE(test_evaluator), TK_CASE(test_elf_resolution),
+		TK_CASE(test_unknown_comm_named),
 	};
 	return tk_run(cases, sizeof(cases) / sizeof(cases[0]));
 }
