@@ -1,13 +1,15 @@
 #!/bin/sh
 # make demo: trace the bundled example with tracekit, then show its summary.
 #
-#   scripts/demo.sh BINARY        (BINARY: the built tracekit, e.g. build/tracekit)
+#   scripts/demo.sh BINARY [DIR]  (BINARY: the built tracekit, e.g. build/tracekit)
 #
 # The example is examples/hello (built next to the binary by meson); if it is
-# missing, tests/progs/files is used.  Exits 0 when tracing works.
+# missing, tests/progs/files is used.  As root, the recording of examples/scaling
+# is kept as DIR/demo.dat (DIR: the binary's directory unless given), and the
+# commands printed at the end read it.  Exits 0 when tracing works.
 set -eu
 
-bin=${1:?usage: scripts/demo.sh path/to/tracekit}
+bin=${1:?usage: scripts/demo.sh path/to/tracekit [DIR]}
 [ -x "$bin" ] || { echo "demo: $bin is not an executable (run make first)" >&2; exit 1; }
 build=$(cd "$(dirname "$bin")" && pwd)
 prog=$build/examples/hello
@@ -27,8 +29,8 @@ echo
 scaling=$build/examples/scaling
 if [ "$(id -u)" = 0 ] && [ -x "$scaling" ] &&
 	{ [ -e /sys/kernel/tracing/trace ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; }; then
-	dat=$(mktemp /tmp/tracekit-demo.XXXXXX)
-	trap 'rm -f "$dat"' EXIT
+	# Kept, so that every command suggested below works (the path as the user gave the binary).
+	dat=${2:-$(dirname "$bin")}/demo.dat
 	echo
 	echo "== why 4 threads do not run 4x faster: where the kernel scheduled examples/scaling"
 	echo "== ($bin record -e sched -e raw_syscalls $scaling 4, then $bin sched)"
@@ -36,7 +38,10 @@ if [ "$(id -u)" = 0 ] && [ -x "$scaling" ] &&
 	"$bin" record -q -e sched -e raw_syscalls -o "$dat" "$scaling" 4 > /dev/null
 	"$bin" sched -i "$dat" | sed -n '/^process/,/longest wakeup/p' | sed '$d'
 	echo
-	echo "== the same story as a timeline page: $bin view -o trace.html (docs/view.md)"
+	echo "== the recording is kept in $dat; look at it with:"
+	echo "   $bin view -o trace.html $dat     # the same story as a timeline page (docs/view.md)"
+	echo "   $bin report $dat | less          # every event, as trace-cmd report prints them"
+	echo "   $bin sched $dat                  # the whole scheduling summary"
 else
 	echo
 	echo "== (as root, make demo also records where the kernel schedules examples/scaling)"

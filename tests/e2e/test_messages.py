@@ -36,10 +36,32 @@ def record_duration_says_when(_):
     expect('recording the given processes for 0.3 s' in err, 'it says for how long: %r' % err)
 
 
+@case
+def demo_commands_work(_):
+    """scripts/demo.sh (make demo) keeps its recording and every command it suggests runs."""
+    tracefs()
+    script = os.path.join(OPTIONS['source'], 'scripts', 'demo.sh')
+    with tempfile.TemporaryDirectory(prefix='tk-demo-') as d:
+        rc, out, err = finish(start(['sh', script, tracekit(), d], cwd=d), 240)
+        expect(rc == 0, 'demo exit 0 expected, got %d: %s' % (rc, err[-500:]))
+        dat = os.path.join(d, 'demo.dat')
+        expect('the recording is kept in %s' % dat in out, 'it says where: %r' % out[-600:])
+        expect(os.path.getsize(dat) > 0, 'and it is there')
+        cmds = [l.split('#')[0].strip() for l in out.splitlines()
+                if l.startswith('   ' + tracekit() + ' ')]
+        expect(len(cmds) >= 3, 'suggested commands: %r' % cmds)
+        for cmd in cmds:
+            rc, _, err = finish(start(['sh', '-c', cmd.replace('| less', '> /dev/null')],
+                                      cwd=d), 120)
+            expect(rc == 0, '%r: exit %d, %s' % (cmd, rc, err[-300:]))
+        expect(os.path.getsize(os.path.join(d, 'trace.html')) > 0, 'view wrote trace.html')
+
+
 def setup(argv):
     if '--sleeper' not in argv:
         raise Fail('--sleeper PATH is needed')
     OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
+    OPTIONS['source'] = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 if __name__ == '__main__':
