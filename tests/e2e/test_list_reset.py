@@ -273,6 +273,20 @@ def reset_after_sigkill(root):
             os.rmdir(inst)
 
 
+def kill_and_remove(p, d, out):
+    """Cleanup of a recording case: its process group, its output files, its directory."""
+    import glob
+    import signal
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    p.wait()
+    for f in glob.glob(out + '*'):
+        os.unlink(f)
+    os.rmdir(d)
+
+
 @case
 def reset_after_sigkilled_record(root):
     """A SIGKILLed record leaves OUT.cpuN temp files; reset removes them with the instance."""
@@ -304,14 +318,7 @@ def reset_after_sigkilled_record(root):
         expect(not [n for n in os.listdir(os.path.join(root, 'instances'))
                     if n.startswith('tracekit-%d-' % p.pid)], 'the instance is gone')
     finally:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        p.wait()
-        for f in glob.glob(out + '*'):
-            os.unlink(f)
-        os.rmdir(d)
+        kill_and_remove(p, d, out)
 
 
 @case
@@ -349,14 +356,7 @@ def reset_all_stops_a_live_recording(root):
         expect(not os.path.exists(os.path.join(root, 'instances', insts[0])), 'its instance is gone')
         expect(not glob.glob(out + '.cpu*'), 'its staging files are gone')
     finally:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        p.wait()
-        for f in glob.glob(out + '*'):
-            os.unlink(f)
-        os.rmdir(d)
+        kill_and_remove(p, d, out)
 
 
 @case

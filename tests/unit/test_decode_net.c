@@ -262,17 +262,11 @@ static void test_sendmsg_with_scm_rights(void)
 static void test_cmsg_len_near_2_64_ends_the_list(void)
 {
 	struct dh d;
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct cmsghdr *cm = (struct cmsghdr *)u.buf;
-	memset(&u, 0, sizeof(u));
-	cm->cmsg_len = (size_t)-3;
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
+	uint64_t ctl[3] = { 0 };	/* a header and 8 bytes of data */
+	struct cmsghdr h = { .cmsg_len = (size_t)-3, .cmsg_level = SOL_SOCKET, .cmsg_type = SCM_RIGHTS };
+	memcpy(ctl, &h, sizeof(h));
 	dh_init(&d, SYS_sendmsg, 6, 0x5000, 0, 0, 0, 0);
-	put_msghdr(&d, SC_AT_ENTRY, "world", 5, u.buf, sizeof(u.buf));
+	put_msghdr(&d, SC_AT_ENTRY, "world", 5, (const char *)ctl, sizeof(ctl));
 	CHECK_STR(dh_run(&d, 5), "sendmsg(6, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"world\", "
 		  "iov_len=5}], msg_iovlen=1, msg_control=[{cmsg_len=18446744073709551613, "
 		  "cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[0, 0]}], msg_controllen=24, "
