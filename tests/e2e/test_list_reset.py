@@ -350,8 +350,8 @@ def reset_all_stops_a_live_recording(root):
         expect(err == '', 'nothing on stderr (no busy instance): %r' % err)
         expect('stopping pid %d (a tracekit run still going): SIGTERM' % p.pid in text and
                'pid %d stopped\n' % p.pid in text, 'says what it did: %r' % text)
-        expect(p.wait(timeout=30) == 0, 'the recording ended as on Ctrl-C: exit %r, %s' %
-               (p.returncode, p.stderr.read().decode()))
+        # (its stderr is read only at the end: the command it ran, still sleeping, holds it open)
+        expect(p.wait(timeout=30) == 0, 'the recording ended as on Ctrl-C: exit %r' % p.returncode)
         expect(os.path.getsize(out) > 0, 'the recording kept its data in %s' % out)
         expect(not os.path.exists(os.path.join(root, 'instances', insts[0])), 'its instance is gone')
         expect(not glob.glob(out + '.cpu*'), 'its staging files are gone')
