@@ -234,7 +234,7 @@ static int parse(struct tally *t, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		errmsg("unexpected argument '%s' (reset takes only --all)", argv[optind]);
+		errmsg("unexpected argument '%s' (reset takes only --all and --pid)", argv[optind]);
 		return -1;
 	}
 	return 0;
