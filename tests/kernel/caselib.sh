@@ -30,7 +30,7 @@ tk() {
 }
 
 _step() {
-	echo "\$ $*"
+	printf '$ %s\n' "$*"
 	"$@" >"$OUT" 2>&1
 	STATUS=$?
 	cat "$OUT"

@@ -5,7 +5,7 @@
 # The console gets a line where each case begins and ends, so the host can
 # cut a failing case's part out of the console log.
 #
-# After each case, what it left in tracefs (probes, instances, enabled events,
+# After each case, what it left in tracefs (whose files all show size 0: read them) (probes, instances, enabled events,
 # a tracer) fails it and is cleaned away, so the next case starts clean.
 here=$(dirname "$0")
 lab=/run/lab
@@ -13,10 +13,10 @@ tr=/sys/kernel/tracing
 
 leftovers() {
 	for f in kprobe_events uprobe_events dynamic_events; do
-		[ -s "$tr/$f" ] && { echo "$f:"; cat "$tr/$f"; }
+		grep -q . "$tr/$f" && { echo "$f:"; cat "$tr/$f"; }
 	done
 	[ -n "$(ls "$tr/instances")" ] && echo "instances: $(ls "$tr/instances")"
-	[ -s "$tr/set_event" ] && echo "enabled events: $(cat "$tr/set_event" | tr '\n' ' ')"
+	grep -q . "$tr/set_event" && echo "enabled events: $(cat "$tr/set_event" | tr '\n' ' ')"
 	[ "$(cat "$tr/current_tracer")" != nop ] && echo "tracer: $(cat "$tr/current_tracer")"
 	true
 }

@@ -83,6 +83,8 @@ static void test_forms_translate(void)
 		{ "p:g/e ext4:ext4_file_open+16", "p:g/e ext4:ext4_file_open+16" },
 		{ "p:g/e 0xffffffff81000000", "p:g/e 0xffffffff81000000" },
 		{ "r64:g/e vfs_read $retval", "r64:g/e vfs_read arg1=$retval:x64" },
+		{ "p:g/e vfs_read%return r=$retval:s64", "r:g/e vfs_read r=$retval:s64" },
+		{ "p /bin/x:main%return", "r:uprobes/main__return /bin/x:0x1130" },
 		{ "  p:g/e   /bin/x:main   a=%ax  ", "p:g/e /bin/x:0x1130 a=%ax:x64" },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -104,6 +106,7 @@ static void test_errors_have_columns(void)
 		{ "p /bin/x:main+zz", "15: bad offset 'zz' after '+' (a number such as 0x10)" },
 		{ "p /bin/x:0x12g", "10: bad offset '0x12g' (a number such as 0x1139)" },
 		{ "r /bin/x:main+4", "15: a return probe goes on a function's entry (+0), not +4" },
+		{ "p vfs_read+4%return", "12: a return probe goes on a function's entry (+0), not +4" },
 		{ "p /bin/x", "3: '/bin/x' looks like a path: a user probe is PATH:SYMBOL or PATH:OFFSET" },
 		{ "p /bin/x:%prov", "10: a USDT place is PATH:%PROVIDER:NAME" },
 		{ "p /bin/x:main a=%rax", "17: unknown register '%rax' (did you mean %ax?)" },
