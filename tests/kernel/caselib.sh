@@ -10,13 +10,15 @@
 #   count REGEX N    it has exactly N matching lines
 #   fail MESSAGE     fail the case
 #   tk ARGS...       the tracekit under test ($TRACEKIT)
+#   module_oops_decoded VERDICT  examples/kernel/oops's report in the last JSON output
 #   need_module NAME KO=the path of examples/kernel/NAME/NAME.ko built for
 #                    this kernel; fails the case (with the build log) without it
 #
 # Every case runs in its own empty folder ($CASE_DIR) on the guest's /tmp.  A
 # host part (NAME.host.sh) runs in a temporary folder of its own, with
 # CASE_OUT (the guest part's output file), CASE_RC (its status, empty when the
-# guest died during it) and CONSOLE (the guest's console log).
+# guest died during it) and CONSOLE (the guest's console log; files the guest part
+# copied to /run/lab are next to it).  A host part exits 77 to skip (not under CI=true).
 
 OUT="$CASE_DIR/.out"
 
@@ -65,4 +67,19 @@ need_module() {
 		cat "$LAB_KMOD/build.log" 2>/dev/null
 		fail "examples/kernel/$1 was not built for the lab's kernel (build log above)"
 	fi
+}
+
+# The last step's JSON (tracekit oops --json) is examples/kernel/oops's report, decoded:
+# kind, guilty frame, file:line of the store, the struct member, taint O and E, no
+# MISMATCH, and verdict $1 (oops, or panic with oops=panic).
+module_oops_decoded() {
+	line=$(grep -n 'd->flags = 1;' "$LAB_SRC/examples/kernel/oops/oops.c" | cut -d: -f1)
+	has '"kind":"null-ptr-deref"'
+	has '"guilty_frame":"my_oops_init","guilty_module":"oops"'
+	has "\"file\":\"[^\"]*/oops/oops.c\",\"line\":$line,"
+	has '"null_member":\{"struct":"struct my_data","member":"flags"'
+	has '"letter":"O"'
+	has '"letter":"E"'
+	has '"symbols_mismatch":false'
+	has "\"verdict\":\"$1\""
 }

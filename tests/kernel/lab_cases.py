@@ -120,6 +120,11 @@ def build_modules(kernel, build, log=print):
     os.makedirs(dest, exist_ok=True)
     _mirror(src, dest)
     kdir = '/usr/src/linux-headers-' + kernel.release
+    if not os.path.isdir(kdir) and os.geteuid() == 0:
+        # linux-headers-amd64 (install-deps) may lag the image the metapackage names today
+        log('lab: installing linux-headers-%s' % kernel.release)
+        subprocess.run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends',
+                        'linux-headers-' + kernel.release], stdout=subprocess.DEVNULL)
     with open(os.path.join(dest, 'build.log'), 'w') as f:
         if not os.path.isdir(kdir):
             f.write('no headers for %s in %s: apt-get install linux-headers-%s\n'
