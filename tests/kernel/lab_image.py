@@ -121,6 +121,11 @@ def kernel(rt=False, log=print):
     with open(os.path.join(cache, '.lock'), 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         cur = current_package(rt)
+        if cur is None and os.geteuid() == 0:
+            # a fresh machine may have no package lists yet
+            subprocess.run(['apt-get', 'update', '-qq'], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            cur = current_package(rt)
         if cur is None:
             have = _cached(cache, rt)
             if not have:
