@@ -29,7 +29,8 @@ void help_list(FILE *f)
 	      "  -e, --events=GLOB   only matching events: 'sched:*', 'sched:sched_wak*',\n"
 	      "                      a system ('sched') or an event name ('sched_switch');\n"
 	      "                      may be repeated\n"
-	      "  -f, --format=EVENT  the fields of EVENT: type, name, offset, size, signed\n"
+	      "  -f, --format=EVENT  the fields of EVENT: type, name, offset, size, signed;\n"
+	      "                      then its print fmt\n"
 	      "      --syscalls      the syscall names tracekit knows instead of tracepoints\n"
 	      "      --json          one JSON object per line (per event, field or syscall)\n"
 	      "\n"
@@ -225,10 +226,16 @@ static int show_format(const struct list_opts *o)
 		errmsg("%s", err);
 		return 1;
 	}
-	if (o->json)
+	if (o->json) {
 		print_fields_json(full_name(o->format), f, n);
-	else
+	} else {
 		print_fields_table(f, n);
+		/* how the event prints: a module's own TP_printk, for instance */
+		char *fmt = ft_event_print_fmt(o->format);
+		if (fmt)
+			printf("\nprint fmt: %s\n", fmt);
+		free(fmt);
+	}
 	ft_free_fields(f, n);
 	return 0;
 }

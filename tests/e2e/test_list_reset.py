@@ -117,7 +117,11 @@ def list_format(root):
     expect(lines[0].split() == ['type', 'name', 'offset', 'size', 'signed'],
            'a header: %r' % lines[0])
     rows = []
-    for line in lines[1:]:
+    # the table, a blank line, then the event's print fmt line as the format file has it
+    text = read(os.path.join(root, 'events', 'sched', 'sched_switch', 'format'))
+    fmt = [l for l in text.splitlines() if l.startswith('print fmt: ')]
+    expect(lines[-2:] == [''] + fmt, 'the print fmt line last: %r' % lines[-2:])
+    for line in lines[1:-2]:
         m = re.fullmatch(r'(.+?)\s+(\w+)\s+(\d+)\s+(\d+)\s+(yes|no)', line)
         expect(m, 'a table row: %r' % line)
         rows.append((m.group(1), m.group(2), int(m.group(3)), int(m.group(4)),

@@ -10,8 +10,7 @@ has '^silly:me_silly$'
 ok tk list --format silly:me_silly
 has '^unsigned long +time +[0-9]+ +8 +no$'
 has '^unsigned long +count +[0-9]+ +8 +no$'
-ok cat /sys/kernel/tracing/events/silly/me_silly/format
-has 'print fmt: "time=%lu count=%lu", REC->time, REC->count'
+has '^print fmt: "time=%lu count=%lu", REC->time, REC->count$'
 t0=$(cut -d' ' -f1 /proc/uptime)
 ok tk record -e silly -e sched -o silly.dat -- sleep 0.3
 t1=$(cut -d' ' -f1 /proc/uptime)
