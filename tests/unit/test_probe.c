@@ -5,8 +5,10 @@
  */
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe/elfsym.h"
+#include "probe/kexplain.h"
 #include "probe/probe_def.h"
 #include "probe/translate.h"
 #include "tk_test.h"
@@ -306,12 +308,41 @@ static void test_elf_resolution(void)
 	pd_free(&d);
 }
 
+/* A kernel probe's refusal explained from the running kernel's /proc/kallsyms (no kprobes needed). */
+static void test_kernel_refusal_explained(void)
+{
+	struct probe_def d;
+	struct pd_error e;
+	struct strbuf why = STRBUF_INIT;
+	if (access("/proc/kallsyms", R_OK) < 0) {
+		fprintf(stderr, "no /proc/kallsyms here: kernel refusals not checked\n");
+		return;
+	}
+	CHECK_INT(pd_parse("p do_sys_openat3", &d, &e), 0);
+	pk_explain_kernel(&d, &why);
+	CHECK(strstr(sb_str(&why), ": this kernel has no function do_sys_openat3 (did you mean "
+			 "do_sys_openat2") == sb_str(&why));
+	pd_free(&d);
+	sb_reset(&why);
+	CHECK_INT(pd_parse("p ext4:do_sys_openat2", &d, &e), 0);	/* not in that module */
+	pk_explain_kernel(&d, &why);
+	CHECK(strstr(sb_str(&why), ": this kernel has no function ext4:do_sys_openat2") != NULL);
+	pd_free(&d);
+	sb_reset(&why);
+	CHECK_INT(pd_parse("p do_sys_openat2", &d, &e), 0);	/* there: at most the blacklist */
+	pk_explain_kernel(&d, &why);
+	CHECK(!strstr(sb_str(&why), "no function") && !strstr(sb_str(&why), "is data"));
+	pd_free(&d);
+	sb_free(&why);
+}
+
 int main(int argc, char **argv)
 {
 	probed_path = argc > 1 ? argv[1] : NULL;
 	static const struct tk_case cases[] = {
 		TK_CASE(test_forms_translate), TK_CASE(test_errors_have_columns),
 		TK_CASE(test_parsed_fields), TK_CASE(test_evaluator), TK_CASE(test_elf_resolution),
+		TK_CASE(test_kernel_refusal_explained),
 	};
 	return tk_run(cases, sizeof(cases) / sizeof(cases[0]));
 }
