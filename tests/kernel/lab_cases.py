@@ -23,6 +23,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import time
 
 import lab_boot
 import lab_image
@@ -171,10 +172,11 @@ def run_cases(outdir, build, cases, log=print):
         prepare(labdir, kernel, build, job)
         append = sorted({a for c in group for a in c.append})
         timeout = min(BOOT_MAX, BOOT_SLACK + sum(c.timeout for c in group))
+        start = time.monotonic()
         rc, accel = boot(kernel, initrd, labdir, append, timeout)
-        log('lab: boot %s (%s, %s): %s' % (bootname, kernel.release, accel,
-                                           'job exit %s' % rc if rc is not None
-                                           else 'guest ended without finishing its job'))
+        log('lab: boot %s (%s, %s, %.0f s, %d cases): %s' % (
+            bootname, kernel.release, accel, time.monotonic() - start, len(group),
+            'job exit %s' % rc if rc is not None else 'the guest ended without finishing its job'))
         for c in group:
             index[c.name] = {'boot': bootname, 'accel': accel, 'release': kernel.release}
     with open(os.path.join(outdir, 'index.json'), 'w') as f:
