@@ -3,7 +3,7 @@ BUILD ?= build
 PREFIX ?= /usr/local
 MESON_FLAGS ?=
 
-.PHONY: all deps demo check asan install clean fuzz
+.PHONY: all deps demo check asan install clean fuzz kernel-examples
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -44,3 +44,7 @@ fuzz: deps
 		mkdir -p tests/fuzz/corpus-$$t && \
 		build-fuzz/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus-$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
+
+# The lectures' kernel modules (examples/kernel), against the installed kernel headers.
+kernel-examples:
+	$(MAKE) -C examples/kernel

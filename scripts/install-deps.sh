@@ -8,13 +8,16 @@ libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev libelf-dev libdw-de
 libcapstone-dev libseccomp-dev libbpf-dev libstdc++-12-dev
 strace trace-cmd linux-perf protobuf-compiler binutils
 ltrace gdb libc6-dbg
-chromium nodejs"
+chromium nodejs
+qemu-system-x86 busybox-static kmod cpio linux-headers-amd64"
 
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"
 done
+# The kernel lab (tests/kernel) boots Debian's kernel package under qemu; it fetches that
+# package itself (apt-get download, never installed) and builds examples/kernel with the headers.
 # The view tests drive chromium with npm's playwright-core (tests/e2e/package.json):
 # installed from the lock file when absent or older than it (npm comes with nodejs
 # from NodeSource; Debian splits it into the npm package).

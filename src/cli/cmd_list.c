@@ -30,7 +30,8 @@ void help_list(FILE *f)
 	      "                      a system ('sched') or an event name ('sched_switch');\n"
 	      "                      may be repeated\n"
 	      "  -f, --format=EVENT  the fields of EVENT: type, name, offset, size, signed;\n"
-	      "                      a system or glob ('sched') shows each of its events\n"
+	      "                      then its print fmt; a system or glob ('sched') shows\n"
+	      "                      each of its events\n"
 	      "      --syscalls      the syscall names tracekit knows instead of tracepoints\n"
 	      "      --json          one JSON object per line (per event, field or syscall)\n"
 	      "\n"
@@ -233,6 +234,11 @@ static int show_one_format(const char *event, bool json, bool title, bool first)
 		if (title)
 			printf("%s%s\n", first ? "" : "\n", event);
 		print_fields_table(f, n);
+		/* how the event prints: a module's own TP_printk, for instance */
+		char *fmt = ft_event_print_fmt(event);
+		if (fmt)
+			printf("\nprint fmt: %s\n", fmt);
+		free(fmt);
 	}
 	ft_free_fields(f, n);
 	return 0;

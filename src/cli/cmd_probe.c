@@ -182,6 +182,7 @@ static int do_del(const struct popts *po, int argc, char **argv)
 		}
 		struct pk_probe *list;
 		size_t n, removed = 0, foreign = 0;
+		const char *foreign_file = "uprobe_events";
 		if (pk_list(&list, &n, err, sizeof(err)) < 0) {
 			errmsg("%s", err);
 			free(arg);
@@ -193,6 +194,7 @@ static int do_del(const struct popts *po, int argc, char **argv)
 				continue;
 			if (!p->persistent) {
 				foreign++;
+				foreign_file = p->kernel ? "kprobe_events" : "uprobe_events";
 				continue;
 			}
 			if (pk_remove(p->group, p->event, err, sizeof(err)) < 0) {
@@ -207,7 +209,7 @@ static int do_del(const struct popts *po, int argc, char **argv)
 		pk_list_free(list, n);
 		if (!removed && foreign) {
 			errmsg("%s was not made by tracekit probe add: left alone (remove it with "
-			       "echo '-:%s' >> /sys/kernel/tracing/uprobe_events)", argv[i], argv[i]);
+			       "echo '-:%s' >> /sys/kernel/tracing/%s)", argv[i], argv[i], foreign_file);
 			rc = 1;
 		} else if (!removed && rc == 0) {
 			errmsg("no probe %s (see tracekit probe list)", argv[i]);

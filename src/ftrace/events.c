@@ -10,6 +10,7 @@
 #include "ftrace/events.h"
 #include "ftrace/registry.h"
 #include "ftrace/session.h"
+#include "util/die.h"
 #include "util/editdist.h"
 
 #include <errno.h>
@@ -307,6 +308,22 @@ int ft_event_fields(const char *event, struct ft_field **fields, char *err, size
 	int n = parse_fields(text, (size_t)size, sys, fields, err, errlen);
 	free(text);
 	return n;
+}
+
+char *ft_event_print_fmt(const char *event)
+{
+	char sys[128], ev[128], err[256];
+	if (resolve_event(event, sys, sizeof(sys), ev, sizeof(ev), err, sizeof(err)) < 0)
+		return NULL;
+	char *text = tracefs_event_file_read(NULL, sys, ev, "format", NULL);
+	char *fmt = text ? strstr(text, "\nprint fmt: ") : NULL;
+	char *r = NULL;
+	if (fmt) {
+		fmt += strlen("\nprint fmt: ");
+		r = xstrndup(fmt, strcspn(fmt, "\n"));
+	}
+	free(text);
+	return r;
 }
 
 void ft_free_fields(struct ft_field *fields, int n)

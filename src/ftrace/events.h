@@ -29,5 +29,7 @@ struct ft_field {
 /* The fields of "system:event" (or a unique "event"), common ones first. Returns count or -1. */
 int ft_event_fields(const char *event, struct ft_field **fields, char *err, size_t errlen);
 void ft_free_fields(struct ft_field *fields, int n);
+/* The event's print fmt line (what follows "print fmt: "), malloc'd; NULL when unreadable. */
+char *ft_event_print_fmt(const char *event);
 
 #endif

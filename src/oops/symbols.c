@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include <gelf.h>
+
 #include "oops/symtab.h"
 #include "util/die.h"
 
@@ -80,6 +82,28 @@ static void note_mismatch(struct symctx *c, const struct oops_symsrc *s, const s
 	sb_free(&sb);
 }
 
+/*
+ * A module's init function is printed with the room up to the next symbol or
+ * the end of the module's init area, not its own size: my_oops_init+0x1c/0x1000
+ * for a 0x2b-byte function alone in .init.text.  Not a mismatch when the
+ * file's function lies in an init section and fits in what the log printed.
+ */
+static bool init_room(const struct oops_symsrc *s, const struct oops_sym *sym,
+		      const struct oops_ment *e)
+{
+	GElf_Addr bias, a = e->addr;
+	GElf_Shdr shdr;
+	size_t shstrndx;
+	if (!s->module || !s->mod || e->size > sym->size || sym->offset >= e->size)
+		return false;
+	Elf_Scn *scn = dwfl_module_address_section(s->mod, &a, &bias);
+	Elf *elf = dwfl_module_getelf(s->mod, &bias);
+	if (!scn || !elf || !gelf_getshdr(scn, &shdr) || elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return false;
+	const char *name = elf_strptr(elf, shstrndx, shdr.sh_name);
+	return name && !strncmp(name, ".init.", 6);
+}
+
 /* Resolve one symbol reference; exact for the faulting instruction, -1 for return addresses. */
 static bool resolve(struct symctx *c, struct oops_report *r, struct oops_sym *sym, bool exact,
 		    char **file, int *line, struct oops_loc **inl, size_t *ninl, uint64_t *link,
@@ -90,7 +114,8 @@ static bool resolve(struct symctx *c, struct oops_report *r, struct oops_sym *sy
 		s = sym->module ? module_src(c, sym->module, sym->build_id)
 				: (c->have_vmlinux ? &c->vmlinux : NULL);
 		const struct oops_ment *e = s ? oops_symsrc_find(s, sym->function, NULL, sym->size) : NULL;
-		if (s && (!e || (sym->has_offset && e->size && e->size != sym->size))) {
+		if (s && (!e || (sym->has_offset && e->size && e->size != sym->size &&
+				 !init_room(s, sym, e)))) {
 			*mismatch = true;
 			note_mismatch(c, s, sym, e);
 		}

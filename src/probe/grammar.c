@@ -210,6 +210,13 @@ static int parse_place(struct cursor *c, struct probe_def *def)
 	if (p == end)
 		return fail_at(c, p, "missing probe place (PATH:SYMBOL[+OFFS], PATH:OFFSET, or SYMBOL)");
 	c->p = end;
+	/* The kernel's other spelling of a return probe: p PLACE%return. */
+	static const char ret_suffix[] = "%return";
+	size_t rl = sizeof(ret_suffix) - 1;
+	if ((size_t)(end - p) > rl && !memcmp(end - rl, ret_suffix, rl)) {
+		def->kind = PD_RETURN;
+		end -= rl;
+	}
 	const char *colon = memchr(p, ':', (size_t)(end - p));
 	const char *slash = memchr(p, '/', (size_t)(end - p));
 	/* A path has a '/' before its ':'; "MOD:SYM" has none. */

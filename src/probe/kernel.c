@@ -20,6 +20,7 @@
 
 #include "ftrace/registry.h"
 #include "probe/kernel.h"
+#include "probe/kexplain.h"
 #include "probe/translate.h"
 #include "util/die.h"
 #include "util/strbuf.h"
@@ -81,6 +82,27 @@ static int append_line(const char *file, const char *line, char *err, size_t err
 	return 0;
 }
 
+/*
+ * A refusal of the place itself (not of an arg): say why, from kallsyms and
+ * the kprobe blacklist, after the kernel's words.
+ */
+static void explain_place(const struct probe_def *def, char *err, size_t errlen)
+{
+	static const char *const place_refusals[] = {
+		"Failed to register probe event", "Invalid probed address or symbol",
+	};
+	bool place = false;
+	for (size_t i = 0; i < sizeof(place_refusals) / sizeof(place_refusals[0]); i++)
+		place |= strstr(err, place_refusals[i]) != NULL;
+	if (!place)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	sb_add(&sb, err);
+	pk_explain_kernel(def, &sb);
+	snprintf(err, errlen, "%s", sb_str(&sb));
+	sb_free(&sb);
+}
+
 static int create_def(const struct probe_def *def, const char *group, const char *event,
 		      char *err, size_t errlen)
 {
@@ -92,6 +114,8 @@ static int create_def(const struct probe_def *def, const char *group, const char
 	if (def->target == PD_KERNEL || def->ref_ctr_offset) {
 		rc = append_line(def->target == PD_USER ? "uprobe_events" : "kprobe_events",
 				 sb_str(&line), err, errlen);
+		if (rc < 0 && def->target == PD_KERNEL)
+			explain_place(def, err, errlen);
 		goto out;
 	}
 	pd_translate_args(def, &args);
@@ -254,7 +278,7 @@ static char *registry_spec(const char *group, const char *event)
 
 /* ---- listing ---- */
 
-static void add_listed(struct pk_probe **out, size_t *n, char *line)
+static void add_listed(struct pk_probe **out, size_t *n, char *line, bool kernel)
 {
 	/* "p:GROUP/EVENT PLACE ARGS" */
 	char *sp = strchr(line, ' '), *colon = strchr(line, ':');
@@ -272,6 +296,7 @@ static void add_listed(struct pk_probe **out, size_t *n, char *line)
 	p->spec = registry_spec(p->group, p->event);
 	p->persistent = p->spec != NULL;
 	p->run = !strncmp(p->group, PK_RUN_GROUP_PREFIX, strlen(PK_RUN_GROUP_PREFIX));
+	p->kernel = kernel;
 }
 
 static void list_file(const char *root, const char *file, struct pk_probe **out, size_t *n)
@@ -283,7 +308,7 @@ static void list_file(const char *root, const char *file, struct pk_probe **out,
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		add_listed(out, n, line);
+		add_listed(out, n, line, !strcmp(file, "kprobe_events"));
 	}
 	fclose(f);
 }

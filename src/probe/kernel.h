@@ -57,6 +57,7 @@ struct pk_probe {
 	char *spec;		/* the spec given to probe add, NULL if not tracekit's */
 	bool persistent;	/* made by probe add */
 	bool run;		/* in a run group */
+	bool kernel;		/* a kprobe (kprobe_events), else a uprobe */
 };
 
 /* Every probe event on the system (uprobe_events, kprobe_events); -1 with err. */

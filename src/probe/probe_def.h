@@ -7,6 +7,7 @@
  *
  *   p[:[GRP/]EVENT] [MOD:]SYM[+OFFS]|MEMADDR [FETCHARGS]        kernel probe
  *   r[MAXACTIVE][:[GRP/]EVENT] [MOD:]SYM[+0] [FETCHARGS]        kernel return probe
+ *   p[:[GRP/]EVENT] PLACE%return [FETCHARGS]                    return probe (either target)
  *   p[:[GRP/]EVENT] PATH:SYMBOL[+OFFS]|PATH:OFFSET [FETCHARGS]  user probe (r: return)
  *   p[:[GRP/]EVENT] PATH:%PROVIDER:NAME [FETCHARGS]             USDT (sys/sdt.h) probe
  *

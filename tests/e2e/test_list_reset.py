@@ -117,7 +117,11 @@ def list_format(root):
     expect(lines[0].split() == ['type', 'name', 'offset', 'size', 'signed'],
            'a header: %r' % lines[0])
     rows = []
-    for line in lines[1:]:
+    # the table, a blank line, then the event's print fmt line as the format file has it
+    text = read(os.path.join(root, 'events', 'sched', 'sched_switch', 'format'))
+    fmt = [l for l in text.splitlines() if l.startswith('print fmt: ')]
+    expect(lines[-2:] == [''] + fmt, 'the print fmt line last: %r' % lines[-2:])
+    for line in lines[1:-2]:
         m = re.fullmatch(r'(.+?)\s+(\w+)\s+(\d+)\s+(\d+)\s+(yes|no)', line)
         expect(m, 'a table row: %r' % line)
         rows.append((m.group(1), m.group(2), int(m.group(3)), int(m.group(4)),
@@ -154,7 +158,12 @@ def list_format_system(root):
     """--format SYSTEM: each event of the system, its name over its own table."""
     rc, out, err = run([tracekit(), 'list', '--format', 'sched'])
     expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
-    blocks = [b.splitlines() for b in out.split('\n\n')]
+    # each event: its name over its table, a blank line, its print fmt
+    parts = [b.splitlines() for b in out.split('\n\n')]
+    blocks = [b for b in parts if not b[0].startswith('print fmt: ')]
+    expect(len(parts) == 2 * len(blocks) and
+           all(p[0].startswith('print fmt: ') for p in parts[1::2]),
+           'a print fmt after each table')
     names = [b[0] for b in blocks]
     want = [e for e in kernel_events(root) if e.startswith('sched:')]
     expect(names == want, 'one block per sched event, in order: %r' % names)

@@ -756,63 +756,6 @@ def pstore_dir(_):
         expect('pstore' in err, 'missing pstore dir explained: %r' % err)
 
 
-def kmsg_records():
-    """(facility, level, text) of each record /dev/kmsg holds now."""
-    fd = os.open('/dev/kmsg', os.O_RDONLY | os.O_NONBLOCK)
-    recs = []
-    try:
-        while True:
-            try:
-                rec = os.read(fd, 8192).decode('utf-8', 'replace')
-            except BlockingIOError:
-                break
-            except BrokenPipeError:     # records overwritten while reading: go on
-                continue
-            head, _, msg = rec.partition(';')
-            pri = int(head.split(',')[0])
-            recs.append((pri >> 3, pri & 7, msg.split('\n')[0]))
-    finally:
-        os.close(fd)
-    return recs
-
-
-@case
-def dmesg_live(_):
-    """--dmesg reads /dev/kmsg without blocking; a report written there is decoded.
-
-    What is written stays in the kernel log, so it is made to be read as a test by
-    people and log watchers: it is a hung-task report (no WARNING, BUG or Oops line) of
-    a task blocked "for more than 0 seconds" (the kernel never says 0), named
-    tracekit-selftest-PID, between two lines saying what it is, and every record
-    carries facility "user" (what a write to /dev/kmsg gets), not "kern".
-    """
-    if os.geteuid() != 0:
-        raise Skip('writing /dev/kmsg needs root')
-    pid = os.getpid()
-    tag = 'tracekit-selftest-%d' % pid
-    fn = tag.replace('-', '_')
-    lines = ['%s: the next lines test tracekit oops --dmesg; written from user space, '
-             'not a kernel report' % tag,
-             'INFO: task %s:%d blocked for more than 0 seconds.' % (tag, pid),
-             'Call Trace:', ' <TASK>', ' %s+0x0/0x10' % fn, ' </TASK>',
-             '%s: end of the tracekit oops --dmesg test lines' % tag]
-    fd = os.open('/dev/kmsg', os.O_WRONLY)
-    try:    # one write per record; level notice, no facility: the kernel files them as "user"
-        for l in lines:
-            os.write(fd, ('<5>' + l + '\n').encode())
-    finally:
-        os.close(fd)
-    mine = [r for r in kmsg_records() if tag in r[2]]
-    eq(len(mine), 3, 'records naming %s (labels and headline)' % tag)
-    eq({fac for fac, _, _ in mine}, {1}, 'facility user (1), not kern (0)')
-    status, out, err = run([tracekit(), 'oops', '--json', '--no-auto', '--dmesg'], timeout=30)
-    expect(status == 0, 'exit %d: %s' % (status, err))
-    mine = [r for r in json.loads(out) if r['guilty_frame'] == fn]
-    eq(len(mine), 1, 'the written report found once')
-    eq((mine[0]['kind'], mine[0]['pid'], mine[0]['comm'], mine[0]['verdict']),
-       ('hung-task', pid, tag, 'report'), 'kind, pid, comm, verdict')
-
-
 @case
 def text_output(_):
     out, _ = decode('--no-auto', fixture('case-02.txt'))

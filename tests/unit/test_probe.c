@@ -5,9 +5,11 @@
  */
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe/elfsym.h"
 #include "probe/hitline.h"
+#include "probe/kexplain.h"
 #include "probe/probe_def.h"
 #include "probe/translate.h"
 #include "tk_test.h"
@@ -84,6 +86,8 @@ static void test_forms_translate(void)
 		{ "p:g/e ext4:ext4_file_open+16", "p:g/e ext4:ext4_file_open+16" },
 		{ "p:g/e 0xffffffff81000000", "p:g/e 0xffffffff81000000" },
 		{ "r64:g/e vfs_read $retval", "r64:g/e vfs_read arg1=$retval:x64" },
+		{ "p:g/e vfs_read%return r=$retval:s64", "r:g/e vfs_read r=$retval:s64" },
+		{ "p /bin/x:main%return", "r:uprobes/main__return /bin/x:0x1130" },
 		{ "  p:g/e   /bin/x:main   a=%ax  ", "p:g/e /bin/x:0x1130 a=%ax:x64" },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -105,6 +109,7 @@ static void test_errors_have_columns(void)
 		{ "p /bin/x:main+zz", "15: bad offset 'zz' after '+' (a number such as 0x10)" },
 		{ "p /bin/x:0x12g", "10: bad offset '0x12g' (a number such as 0x1139)" },
 		{ "r /bin/x:main+4", "15: a return probe goes on a function's entry (+0), not +4" },
+		{ "p vfs_read+4%return", "12: a return probe goes on a function's entry (+0), not +4" },
 		{ "p /bin/x", "3: '/bin/x' looks like a path: a user probe is PATH:SYMBOL or PATH:OFFSET" },
 		{ "p /bin/x:%prov", "10: a USDT place is PATH:%PROVIDER:NAME" },
 		{ "p /bin/x:main a=%rax", "17: unknown register '%rax' (did you mean %ax?)" },
@@ -320,6 +325,34 @@ static void test_unknown_comm_named(void)
 	sb_free(&sb);
 }
 
+/* A kernel probe's refusal explained from the running kernel's /proc/kallsyms (no kprobes needed). */
+static void test_kernel_refusal_explained(void)
+{
+	struct probe_def d;
+	struct pd_error e;
+	struct strbuf why = STRBUF_INIT;
+	if (access("/proc/kallsyms", R_OK) < 0) {
+		fprintf(stderr, "no /proc/kallsyms here: kernel refusals not checked\n");
+		return;
+	}
+	CHECK_INT(pd_parse("p do_sys_openat3", &d, &e), 0);
+	pk_explain_kernel(&d, &why);
+	CHECK(strstr(sb_str(&why), ": this kernel has no function do_sys_openat3 (did you mean "
+			 "do_sys_openat2") == sb_str(&why));
+	pd_free(&d);
+	sb_reset(&why);
+	CHECK_INT(pd_parse("p ext4:do_sys_openat2", &d, &e), 0);	/* not in that module */
+	pk_explain_kernel(&d, &why);
+	CHECK(strstr(sb_str(&why), ": this kernel has no function ext4:do_sys_openat2") != NULL);
+	pd_free(&d);
+	sb_reset(&why);
+	CHECK_INT(pd_parse("p do_sys_openat2", &d, &e), 0);	/* there: at most the blacklist */
+	pk_explain_kernel(&d, &why);
+	CHECK(!strstr(sb_str(&why), "no function") && !strstr(sb_str(&why), "is data"));
+	pd_free(&d);
+	sb_free(&why);
+}
+
 int main(int argc, char **argv)
 {
 	probed_path = argc > 1 ? argv[1] : NULL;
@@ -327,6 +360,7 @@ int main(int argc, char **argv)
 		TK_CASE(test_forms_translate), TK_CASE(test_errors_have_columns),
 		TK_CASE(test_parsed_fields), TK_CASE(test_evaluator), TK_CASE(test_elf_resolution),
 		TK_CASE(test_unknown_comm_named),
+		TK_CASE(test_kernel_refusal_explained),
 	};
 	return tk_run(cases, sizeof(cases) / sizeof(cases[0]));
 }
