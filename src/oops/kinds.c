@@ -33,6 +33,8 @@ static const struct oops_kind_info kinds[] = {
 	  OC_REPORT },
 	{ OK_ATOMIC_SLEEP, "scheduling-while-atomic", "BUG: scheduling while atomic", OC_REPORT },
 	{ OK_PANIC, "panic", "kernel panic", OC_PANIC },
+	{ OK_MEMLEAK, "memory-leak", "memory leak", OC_REPORT },
+	{ OK_OTHER, "other", "report", OC_REPORT },
 };
 
 const struct oops_kind_info *oops_kind_info(enum oops_kind k)

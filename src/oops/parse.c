@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "oops/oops.h"
+#include "oops/syz.h"
 #include "util/die.h"
 
 struct pstate {
@@ -267,6 +268,8 @@ static void parse_headline(struct oops_report *r, const char *line)
 		if ((p = strstr(line, "not syncing")) && (p = strchr(p, ':')))
 			r->panic_msg = xstrdup(skip_spaces(p + 1));
 		break;
+	case OK_MEMLEAK:
+	case OK_OTHER:
 	case OK_NONE:
 		break;
 	}
@@ -662,10 +665,65 @@ static bool follows(const struct oops_report *open, enum oops_kind k)
 	}
 }
 
-static void finish(struct oops_report *r)
+/* The module a frame of the report's stacks was printed with. */
+static const char *frame_module(const struct oops_report *r, const char *fn)
+{
+	if (r->has_where && r->where.function && !strcmp(r->where.function, fn))
+		return r->where.module;
+	for (size_t i = 0; i < r->nstacks; i++)
+		for (size_t j = 0; j < r->stacks[i].nframes; j++) {
+			const struct oops_sym *s = &r->stacks[i].frames[j].sym;
+			if (s->function && !strcmp(s->function, fn))
+				return s->module;
+		}
+	return NULL;
+}
+
+/* syzkaller's title and guilty frame replace ours when its tables know the report. */
+static void syz_retitle(struct oops_report *r, const struct oops_lines *ls)
+{
+	struct syz_title t;
+	if (!syz_title_report(ls, r->first_line, &t))
+		return;
+	if (r->kind == OK_OTHER && t.kind != OK_NONE)
+		r->kind = t.kind;
+	free(r->title);
+	r->title = t.title;
+	t.title = NULL;
+	if (t.frame) {
+		const char *mod = frame_module(r, t.frame);
+		free(r->guilty);
+		free(r->guilty_module);
+		r->guilty_module = mod ? xstrdup(mod) : NULL;
+		r->guilty = t.frame;
+		t.frame = NULL;
+	}
+	syz_title_free(&t);
+}
+
+static void finish(struct oops_report *r, const struct oops_lines *ls)
 {
 	oops_choose_guilty(r);
+	syz_retitle(r, ls);
 	oops_decide_verdict(r);
+}
+
+/* A line that names a report: ours, or one only syzkaller's tables know. */
+static enum oops_kind headline_kind(const char *text, bool *follower)
+{
+	enum oops_kind k = oops_match_headline(text, follower);
+	const struct syz_group *g = syz_match_header(text);
+	if (k != OK_NONE && !g) {
+		/* A header syzkaller suppresses ("WARNING: /etc/ssh/moduli ...") is no report. */
+		for (size_t i = 0; i < syz_ngroups; i++)
+			if (strstr(text, syz_groups[i].header))
+				return OK_NONE;
+	}
+	if (k == OK_NONE && g && !syz_is_continuation(text)) {
+		*follower = false;
+		return OK_OTHER;
+	}
+	return k;
 }
 
 size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
@@ -676,9 +734,10 @@ size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
 	for (size_t i = 0; i < ls->n; i++) {
 		const struct oops_line *l = &ls->v[i];
 		bool follower;
-		enum oops_kind k = oops_match_headline(l->text, &follower);
+		enum oops_kind k = headline_kind(l->text, &follower);
 		if (k != OK_NONE && (!follower || !follows(open, k))) {
 			open = new_report(rs, k, l->text);
+			open->first_line = i;
 			memset(&st, 0, sizeof(st));
 			st.r = open;
 			snprintf(st.caller, sizeof(st.caller), "%s", l->caller);
@@ -694,7 +753,7 @@ size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
 		parse_line(&st, l->text);
 	}
 	for (size_t i = 0; i < rs->n; i++)
-		finish(&rs->v[i]);
+		finish(&rs->v[i], ls);
 	return rs->n;
 }
 
