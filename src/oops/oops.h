@@ -266,6 +266,8 @@ bool oops_is_helper(const char *function);
 void oops_choose_guilty(struct oops_report *r);
 /* verdict.c */
 void oops_decide_verdict(struct oops_report *r);
+/* r comes before p, whose panic took the kernel down. */
+void oops_verdict_panicked_later(struct oops_report *r, const struct oops_report *p);
 
 /* ---- symbols ---------------------------------------------------------- */
 

@@ -709,7 +709,7 @@ static void finish(struct oops_report *r, const struct oops_lines *ls)
 }
 
 /* A line that names a report: ours, or one only syzkaller's tables know. */
-static enum oops_kind headline_kind(const char *text, bool *follower)
+static enum oops_kind headline_kind(const char *text, bool *follower, bool open)
 {
 	enum oops_kind k = oops_match_headline(text, follower);
 	const struct syz_group *g = syz_match_header(text);
@@ -719,11 +719,23 @@ static enum oops_kind headline_kind(const char *text, bool *follower)
 			if (strstr(text, syz_groups[i].header))
 				return OK_NONE;
 	}
-	if (k == OK_NONE && g && !syz_is_continuation(text)) {
+	if (k == OK_NONE && g && !(open && syz_is_continuation(text))) {
 		*follower = false;
 		return OK_OTHER;
 	}
 	return k;
+}
+
+/* The latest report whose headline the printk caller printed; NULL without caller ids. */
+static struct oops_report *report_of_caller(struct oops_reports *rs, const struct oops_lines *ls,
+					    const char *caller)
+{
+	if (!caller[0])
+		return NULL;
+	for (size_t i = rs->n; i-- > 0;)
+		if (!strcmp(ls->v[rs->v[i].first_line].caller, caller))
+			return &rs->v[i];
+	return NULL;
 }
 
 size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
@@ -734,7 +746,14 @@ size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
 	for (size_t i = 0; i < ls->n; i++) {
 		const struct oops_line *l = &ls->v[i];
 		bool follower;
-		enum oops_kind k = headline_kind(l->text, &follower);
+		enum oops_kind k = headline_kind(l->text, &follower, open != NULL);
+		/* A panic line printed by the task of an earlier report (caller ids) is that report's. */
+		struct oops_report *own = follower ? report_of_caller(rs, ls, l->caller) : NULL;
+		if (own && own != open && follows(own, k)) {
+			struct pstate own_st = { .r = own };
+			parse_line(&own_st, l->text);
+			continue;
+		}
 		if (k != OK_NONE && (!follower || !follows(open, k))) {
 			open = new_report(rs, k, l->text);
 			open->first_line = i;
@@ -754,6 +773,13 @@ size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
 	}
 	for (size_t i = 0; i < rs->n; i++)
 		finish(&rs->v[i], ls);
+	const struct oops_report *panicked = NULL;
+	for (size_t i = rs->n; i-- > 0;) {
+		if (rs->v[i].panic_msg)
+			panicked = &rs->v[i];
+		else if (panicked)
+			oops_verdict_panicked_later(&rs->v[i], panicked);
+	}
 	return rs->n;
 }
 
