@@ -709,8 +709,9 @@ static void finish(struct oops_report *r, const struct oops_lines *ls)
 }
 
 /* A line that names a report: ours, or one only syzkaller's tables know. */
-static enum oops_kind headline_kind(const char *text, bool *follower, bool open)
+static enum oops_kind headline_kind(const char *text, bool *follower, bool open, const char **head)
 {
+	*head = text;
 	enum oops_kind k = oops_match_headline(text, follower);
 	const struct syz_group *g = syz_match_header(text);
 	if (k != OK_NONE && !g) {
@@ -719,9 +720,11 @@ static enum oops_kind headline_kind(const char *text, bool *follower, bool open)
 			if (strstr(text, syz_groups[i].header))
 				return OK_NONE;
 	}
-	if (k == OK_NONE && g && !(open && syz_is_continuation(text))) {
+	if (k == OK_NONE && g && syz_header_stands_alone(text, g) &&
+	    !(open && syz_is_continuation(text))) {
 		*follower = false;
-		return OK_OTHER;
+		*head = strstr(text, g->header);	/* what comes before is another message's */
+		return syz_line_kind(text, g);
 	}
 	return k;
 }
@@ -746,7 +749,8 @@ size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
 	for (size_t i = 0; i < ls->n; i++) {
 		const struct oops_line *l = &ls->v[i];
 		bool follower;
-		enum oops_kind k = headline_kind(l->text, &follower, open != NULL);
+		const char *head;
+		enum oops_kind k = headline_kind(l->text, &follower, open != NULL, &head);
 		/* A panic line printed by the task of an earlier report (caller ids) is that report's. */
 		struct oops_report *own = follower ? report_of_caller(rs, ls, l->caller) : NULL;
 		if (own && own != open && follows(own, k)) {
@@ -755,7 +759,7 @@ size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
 			continue;
 		}
 		if (k != OK_NONE && (!follower || !follows(open, k))) {
-			open = new_report(rs, k, l->text);
+			open = new_report(rs, k, head);
 			open->first_line = i;
 			memset(&st, 0, sizeof(st));
 			st.r = open;

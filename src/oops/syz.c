@@ -84,6 +84,23 @@ const struct syz_group *syz_match_header(const char *line)
 	return NULL;
 }
 
+bool syz_header_stands_alone(const char *line, const struct syz_group *g)
+{
+	const char *h = strstr(line, g->header);
+	size_t n = strlen(g->header);
+	if (!h)
+		return false;
+	return g->header[n - 1] != ':' || h[n] == ' ' || h[n] == '\0';
+}
+
+enum oops_kind syz_line_kind(const char *line, const struct syz_group *g)
+{
+	for (size_t k = 0; k < g->nformats; k++)
+		if (g->formats[k].kind != OK_NONE && rx_match(rx(g->formats[k].title), line, NULL, 0))
+			return g->formats[k].kind;
+	return OK_OTHER;
+}
+
 bool syz_is_continuation(const char *line)
 {
 	for (size_t i = 0; syz_report_continuations[i]; i++)
@@ -157,7 +174,10 @@ static void build_view(const struct oops_lines *ls, size_t start, struct view *w
 
 /* ---- frames -------------------------------------------------------------- */
 
-/* "  [<ffffffff81>] [<..>] func+0x1/0x2": the function, as syzkaller's frame lines. */
+/*
+ * "  [<ffffffff81>] [<..>] func+0x1/0x2": the function, as syzkaller's frame
+ * lines; and "func (file.c:12)" as decode_stacktrace.sh prints frames.
+ */
 static bool frame_line(const char *s, char *fn, size_t fnsz)
 {
 	while (*s == ' ')
@@ -169,7 +189,8 @@ static bool frame_line(const char *s, char *fn, size_t fnsz)
 		s = e + 2;
 	}
 	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-	if (!n || (s[n] != '.' && s[n] != '+'))
+	bool decoded = !strncmp(s + n, " (", 2) && strchr(s + n, ':');
+	if (!n || (s[n] != '.' && s[n] != '+' && !decoded))
 		return false;
 	snprintf(fn, fnsz, "%.*s", (int)n, s);
 	return true;

@@ -49,6 +49,13 @@ extern const char *const syz_report_continuations[];
 
 /* The group whose header the line holds (and does not suppress), or NULL. */
 const struct syz_group *syz_match_header(const char *line);
+/*
+ * A header ending in ':' is followed by a space or the end ("BUG: foo",
+ * "[ INFO: bar ]", not "BUG:foo" as in a mail's subject line).
+ */
+bool syz_header_stands_alone(const char *line, const struct syz_group *g);
+/* The kind the first format of g whose title matches line names; OK_OTHER if none. */
+enum oops_kind syz_line_kind(const char *line, const struct syz_group *g);
 /* A line that holds a header but continues the report before it ("Kernel panic"). */
 bool syz_is_continuation(const char *line);
 
