@@ -121,6 +121,10 @@ static bool questionable(const struct oops_line *l)
 	if (!l->prefixed || strstr(l->text, "<EOI>"))
 		return false;
 	const char *t = l->text;
+	size_t n = strlen(t);
+	/* powerpc marks them at the end */
+	if (n >= 13 && !strcmp(t + n - 13, " (unreliable)"))
+		return true;
 	while (*t == ' ')
 		t++;
 	return strstr(l->text, " ? ") || !strncmp(t, "? ", 2);
@@ -146,7 +150,8 @@ static void build_view(const struct oops_lines *ls, size_t start, struct view *w
 		     strstr(t, "FAULT_INJECTION: forcing a failure") ||
 		     strstr(t, "FAULT_FLAG_ALLOW_RETRY missing")))
 			w->end = w->n;
-		if (i > start && head->caller[0] && l->caller[0] && strcmp(l->caller, head->caller) &&
+		/* With caller ids, a line of another caller or of none is another message's. */
+		if (i > start && head->caller[0] && strcmp(l->caller, head->caller) &&
 		    !(cpu_backtrace && l->caller[0] == 'C'))
 			continue;
 		if (i > start && questionable(l))
@@ -200,6 +205,21 @@ struct frames {
 	char **v;
 	size_t n;
 };
+
+static void add_unless_skipped(struct frames *f, const regex_t *skip, const char *s, size_t n);
+
+/* arm: "[<80b10c70>] (memset) from [<8062eec8>] (n_tty_set_termios+0x1c/0x60)": both. */
+static bool arm_frame_line(const char *s, struct frames *f, const regex_t *skip)
+{
+	static const char src[] = "^ *\\[<?[0-9a-fx]+>?\\] \\(([a-zA-Z0-9_.]+)\\) from "
+				  "\\[<?[0-9a-fx]+>?\\] \\(([a-zA-Z0-9_]+)[.+]";
+	regmatch_t m[3];
+	if (!rx_match(rx(src), s, m, 3))
+		return false;
+	for (int g = 1; g <= 2; g++)
+		add_unless_skipped(f, skip, s + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
+	return true;
+}
 
 static void frames_add(struct frames *f, const char *s, size_t n)
 {
@@ -325,8 +345,12 @@ static const char corrupted_src[] =
 static void part_frames(const struct syz_part *p, const char *line, const regmatch_t *m,
 			struct frames *f, const regex_t *skip)
 {
-	if (p->fn && m[p->fn].rm_so >= 0)
-		add_unless_skipped(f, skip, line + m[p->fn].rm_so, (size_t)(m[p->fn].rm_eo - m[p->fn].rm_so));
+	int groups[] = { p->fn, p->fn2 };
+	for (size_t i = 0; i < 2; i++) {
+		int g = groups[i];
+		if (g && m[g].rm_so >= 0)
+			add_unless_skipped(f, skip, line + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
+	}
 }
 
 /* syzkaller's walk: parts in order over the lines from the title on; STACK takes frames. */
@@ -365,6 +389,8 @@ static void walk_parts(const struct syz_format *fmt, const struct syz_part *part
 				char fn[256];
 				if (frame_line(ln, fn, sizeof(fn)))
 					add_unless_skipped(&f, skip, fn, strlen(fn));
+				else
+					arm_frame_line(ln, &f, skip);
 			}
 		} else {
 			while (li < nlines) {

@@ -10,10 +10,10 @@
 
 #include "oops/oops.h"
 
-/* A step of a stack recipe: a regex (group fn is a frame; 0: none), or STACK when re is NULL. */
+/* A step of a stack recipe: a regex (groups fn, fn2 are frames; 0: none), or STACK when re is NULL. */
 struct syz_part {
 	const char *re;
-	int fn;
+	int fn, fn2;
 };
 
 enum syz_extract { SYZ_FIRST, SYZ_STALL, SYZ_HANG };

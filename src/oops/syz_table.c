@@ -20,13 +20,13 @@
 #define PC "\\[<?[0-9a-fx]+>?\\]"
 #define FUNC "([a-zA-Z0-9_]+)[.+]"
 #define SRC "([-a-zA-Z0-9_/.]+\\.[a-z]+:[0-9]+)"
-#define STACK { NULL, 0 }
+#define STACK { NULL, 0, 0 }
 #define CALL_TRACE { "Call [Tt]race:|Backtrace:", 0 }
 /* The faulting location line: RIP/IP/NIP/pc/PC is at; group 5 is the function. */
 #define RIP_RE "(IP|NIP|pc |PC is at):? (([0-9]+:)?(" PC " +){0,2}" FUNC "|([0-9]+:)?0x[0-9a-f]+" \
 	"|([0-9]+:)?" PC " +\\[< *\\(null\\)>\\] +\\(null\\)|[0-9]+: +\\(null\\))"
 #define RIP { RIP_RE, 5 }
-#define RIP_OR_INTERRUPT { RIP_RE "|--- interrupt: [0-9]+ at " FUNC, 5 }
+#define RIP_OR_INTERRUPT { RIP_RE "|--- interrupt: [0-9]+ at " FUNC, 5, 8 }
 
 /* RIP or Call Trace, then the trace: the recipe of most oopses. */
 #define OOPS_STACK .parts = { RIP, CALL_TRACE, STACK }, .nparts = 3
