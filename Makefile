@@ -3,7 +3,7 @@ BUILD ?= build
 PREFIX ?= /usr/local
 MESON_FLAGS ?=
 
-.PHONY: all deps demo check asan install clean fuzz
+.PHONY: all deps demo check asan install clean fuzz fuzz-long
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -44,3 +44,8 @@ fuzz: deps
 		mkdir -p tests/fuzz/corpus-$$t && \
 		build-fuzz/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus-$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
+
+# Before a parser change is done: every target for minutes, not the replay of make check.
+FUZZ_LONG_SECONDS ?= 300
+fuzz-long:
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS)

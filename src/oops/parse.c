@@ -424,8 +424,9 @@ static bool rip_line(struct pstate *st, const char *s)
 		if (!r->arch)
 			r->arch = xstrdup(s[0] == 'R' ? "x86_64" : "i386");
 		v = skip_spaces(s + 5);
-		/* "0010:func+..." kernel; "0033:0x7f..." (or 0023, 002b) user. */
-		if (isxdigit((unsigned char)v[0]) && v[4] == ':') {
+		/* "0010:func+..." kernel; "0033:0x7f..." (or 0023, 002b) user.  The segment is
+		 * read only when all four digits are there: a cut line may end after "RIP: 0". */
+		if (strspn(v, "0123456789abcdefABCDEF") == 4 && v[4] == ':') {
 			unsigned cs = (unsigned)strtoul(v, NULL, 16);
 			v += 5;
 			if ((cs & 3) == 3) {
