@@ -104,8 +104,11 @@ enum oops_kind oops_match_headline(const char *line, bool *follower)
 	if (!strncmp(line, "Oops: ", 6)) {
 		bool f;
 		enum oops_kind k = oops_match_headline(line + 6, &f);
-		if (k != OK_NONE && k != OK_BUG)
+		/* 6.12+: "Oops: invalid opcode: 0000 [#1]" still follows "kernel BUG at". */
+		if (k != OK_NONE && k != OK_BUG) {
+			*follower = f;
 			return k;
+		}
 		*follower = true;
 		return OK_OOPS;
 	}

@@ -686,7 +686,9 @@ static void syz_retitle(struct oops_report *r, const struct oops_lines *ls)
 	struct syz_title t;
 	if (!syz_title_report(ls, r->first_line, &t))
 		return;
-	if (r->kind == OK_OTHER && t.kind != OK_NONE)
+	/* Our catch-all kinds ("BUG: anything") take the kind syzkaller's title names. */
+	bool generic = r->kind == OK_OTHER || (r->kind == OK_BUG && r->detail);
+	if (generic && t.kind != OK_NONE)
 		r->kind = t.kind;
 	free(r->title);
 	r->title = t.title;
