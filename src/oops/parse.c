@@ -684,7 +684,7 @@ static const char *frame_module(const struct oops_report *r, const char *fn)
 static void syz_retitle(struct oops_report *r, const struct oops_lines *ls)
 {
 	struct syz_title t;
-	if (!syz_title_report(ls, r->first_line, &t))
+	if (!syz_title_report(ls, r->first_line, r->guilty, &t))
 		return;
 	/* Our catch-all kinds ("BUG: anything") take the kind syzkaller's title names. */
 	bool generic = r->kind == OK_OTHER || (r->kind == OK_BUG && r->detail);

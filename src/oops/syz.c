@@ -590,7 +590,8 @@ static const struct syz_format *pick_format(const struct syz_group *g, const str
 	return best;
 }
 
-static bool title_in(const struct syz_group *g, const struct view *w, size_t lim, struct syz_title *t)
+static bool title_in(const struct syz_group *g, const struct view *w, size_t lim, const char *fallback,
+		     struct syz_title *t)
 {
 	struct caps caps = { 0 };
 	size_t at = 0;
@@ -616,8 +617,9 @@ static bool title_in(const struct syz_group *g, const struct view *w, size_t lim
 	size_t nargs = 0;
 	for (size_t i = 0; i < caps.n; i++)
 		args[nargs++] = caps.v[i];
+	/* Where the recipe finds no frame syzkaller says "corrupted"; our guilty frame is better. */
 	for (size_t i = 0; i < res.n; i++)
-		args[nargs++] = res.canonical[i];
+		args[nargs++] = !res.raw[i] && fallback ? (char *)stripped(fallback) : res.canonical[i];
 	struct strbuf sb = STRBUF_INIT;
 	format_title(f->fmt, args, nargs, &sb);
 	t->title = sanitize(sb_str(&sb));
@@ -632,7 +634,8 @@ static bool title_in(const struct syz_group *g, const struct view *w, size_t lim
 	return true;
 }
 
-bool syz_title_report(const struct oops_lines *ls, size_t start, struct syz_title *t)
+bool syz_title_report(const struct oops_lines *ls, size_t start, const char *fallback,
+		      struct syz_title *t)
 {
 	memset(t, 0, sizeof(*t));
 	const struct syz_group *g = syz_match_header(ls->v[start].text);
@@ -640,7 +643,7 @@ bool syz_title_report(const struct oops_lines *ls, size_t start, struct syz_titl
 		return false;
 	struct view w;
 	build_view(ls, start, &w);
-	if (!title_in(g, &w, w.end, t) && !title_in(g, &w, w.n, t)) {
+	if (!title_in(g, &w, w.end, fallback, t) && !title_in(g, &w, w.n, fallback, t)) {
 		/* No format fits: the headline from the header on is the title. */
 		const char *h = strstr(w.v[0], g->header);
 		t->title = sanitize(h);

@@ -66,8 +66,13 @@ struct syz_title {
 	bool corrupted;
 };
 
-/* Title the report whose headline is ls->v[start].  False when no header is there. */
-bool syz_title_report(const struct oops_lines *ls, size_t start, struct syz_title *t);
+/*
+ * Title the report whose headline is ls->v[start].  False when no header is
+ * there.  fallback (may be NULL) names the frame where syzkaller's recipe
+ * finds none and would say "corrupted".
+ */
+bool syz_title_report(const struct oops_lines *ls, size_t start, const char *fallback,
+		      struct syz_title *t);
 void syz_title_free(struct syz_title *t);
 
 #endif
