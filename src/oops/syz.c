@@ -17,6 +17,7 @@
 #include "util/strbuf.h"
 
 #define MAXCAP 12
+#define SYZ_MAX_LINES 3000	/* lines of the log a report is looked for in, from its headline */
 
 /* ---- compiled regexes, cached by the address of their source -------------- */
 
@@ -141,7 +142,9 @@ static void build_view(const struct oops_lines *ls, size_t start, struct view *w
 	memset(w, 0, sizeof(*w));
 	w->v = xmalloc((ls->n - start) * sizeof(*w->v));
 	w->end = SIZE_MAX;
-	for (size_t i = start; i < ls->n; i++) {
+	/* No report is that long; the cap keeps a log of many reports from costing n^2. */
+	size_t stop = ls->n - start > SYZ_MAX_LINES ? start + SYZ_MAX_LINES : ls->n;
+	for (size_t i = start; i < stop; i++) {
 		const struct oops_line *l = &ls->v[i];
 		const char *t = l->text;
 		if (i > start && cut && w->end == SIZE_MAX &&
@@ -563,7 +566,8 @@ static const struct syz_format *pick_format(const struct syz_group *g, const str
 		const regex_t *re = rx(f->title);
 		regmatch_t m[1];
 		size_t i = 0;
-		while (i < lim && !rx_match(re, w->v[i], m, 1))
+		/* Every title regex holds its group's header: a cheap test first. */
+		while (i < lim && !(strstr(w->v[i], g->header) && rx_match(re, w->v[i], m, 1)))
 			i++;
 		if (i >= lim)
 			continue;
