@@ -680,11 +680,19 @@ static const char *frame_module(const struct oops_report *r, const char *fn)
 	return NULL;
 }
 
-/* syzkaller's title and guilty frame replace ours when its tables know the report. */
-static void syz_retitle(struct oops_report *r, const struct oops_lines *ls)
+/*
+ * syzkaller's title and guilty frame replace ours when its tables know the
+ * report.  A headline they do not know ("Watchdog detected hard LOCKUP", a
+ * bare "Oops: 0000") yields to the first line of the report they know, as
+ * syzkaller titles a log by its first header.
+ */
+static void syz_retitle(struct oops_report *r, const struct oops_lines *ls, size_t end)
 {
 	struct syz_title t;
-	if (!syz_title_report(ls, r->first_line, r->guilty, &t))
+	size_t i = r->first_line;
+	while (i < end && !syz_match_header(ls->v[i].text))
+		i++;
+	if (i >= end || !syz_title_report(ls, i, r->guilty, &t))
 		return;
 	/* Our catch-all kinds ("BUG: anything") take the kind syzkaller's title names. */
 	bool generic = r->kind == OK_OTHER || (r->kind == OK_BUG && r->detail);
@@ -704,10 +712,10 @@ static void syz_retitle(struct oops_report *r, const struct oops_lines *ls)
 	syz_title_free(&t);
 }
 
-static void finish(struct oops_report *r, const struct oops_lines *ls)
+static void finish(struct oops_report *r, const struct oops_lines *ls, size_t end)
 {
 	oops_choose_guilty(r);
-	syz_retitle(r, ls);
+	syz_retitle(r, ls, end);
 	oops_decide_verdict(r);
 }
 
@@ -779,7 +787,7 @@ size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
 		parse_line(&st, l->text);
 	}
 	for (size_t i = 0; i < rs->n; i++)
-		finish(&rs->v[i], ls);
+		finish(&rs->v[i], ls, i + 1 < rs->n ? rs->v[i + 1].first_line : ls->n);
 	const struct oops_report *panicked = NULL;
 	for (size_t i = rs->n; i-- > 0;) {
 		if (rs->v[i].panic_msg)
