@@ -647,7 +647,7 @@ bool syz_title_report(const struct oops_lines *ls, size_t start, const char *fal
 		return false;
 	struct view w;
 	build_view(ls, start, &w);
-	if (!title_in(g, &w, w.end, fallback, t) && !title_in(g, &w, w.n, fallback, t)) {
+	if (!title_in(g, &w, w.end, fallback, t)) {
 		/* No format fits: the headline from the header on is the title. */
 		const char *h = strstr(w.v[0], g->header);
 		t->title = sanitize(h);
