@@ -263,6 +263,14 @@ static const struct syz_format double_fault_formats[] = {
 	{ .title = "PANIC: double fault", .fmt = "PANIC: double fault in %1", .kind = OK_OOPS,
 	  .parts = { RIP }, .nparts = 1 },
 };
+/*
+ * Rust's panic!() (which ends in BUG()): the message is the line after
+ * "panicked at"; the frame is the first below the unwinder.
+ */
+static const struct syz_format rust_formats[] = {
+	{ .title = "rust_kernel: panicked", .after = "^(.+)$", .fmt = "%1 in %2", .kind = OK_BUG,
+	  TRACE_STACK, .skip = "__rustc::rust_begin_unwind" },
+};
 static const struct syz_format kernel_bug_formats[] = {
 	{ .title = "kernel BUG at mm/usercopy.c", .fmt = "BUG: bad usercopy in %1", .kind = OK_BUG,
 	  TRACE_STACK, .skip = "usercopy|__check" },
@@ -366,6 +374,7 @@ const struct syz_group syz_groups[] = {
 	{ "stack segment: ", FORMATS(stack_segment_formats), NULL },
 	{ "Kernel panic", FORMATS(panic_formats), NULL },
 	{ "PANIC: double fault", FORMATS(double_fault_formats), NULL },
+	{ "rust_kernel: panicked", FORMATS(rust_formats), NULL },
 	{ "kernel BUG", FORMATS(kernel_bug_formats), NULL },
 	{ "Kernel BUG", FORMATS(kernel_bug2_formats), NULL },
 	{ "BUG kmalloc-", FORMATS(kmalloc_formats), NULL },

@@ -181,6 +181,27 @@ static void test_not_reports(void)
 	done(&ls, &rs);
 }
 
+/* Rust's panic!(): the message names it, the first frame below panic machinery is guilty. */
+static void test_rust_panic(void)
+{
+	struct oops_lines ls;
+	struct oops_reports rs;
+	parse("[    1.000001] rust_kernel: panicked at samples/rust/rust_minimal.rs:30:9:\n"
+	      "[    1.000002] attempt to divide by zero\n"
+	      "[    1.000003] CPU: 0 PID: 1 Comm: swapper/0 Not tainted 6.8.0 #1\n"
+	      "[    1.000004] Call Trace:\n"
+	      "[    1.000005]  <TASK>\n"
+	      "[    1.000006]  dump_stack_lvl+0x1/0x2\n"
+	      "[    1.000007]  panic+0x1/0x2\n"
+	      "[    1.000008]  rust_minimal_init+0x1/0x2\n", &ls, &rs);
+	CHECK_INT(rs.n, 1);
+	if (rs.n) {
+		CHECK_STR(rs.v[0].title, "attempt to divide by zero in rust_minimal_init");
+		CHECK_STR(rs.v[0].guilty, "rust_minimal_init");
+	}
+	done(&ls, &rs);
+}
+
 /* A RIP: line cut short (the fuzz target's find): no read past its end, no fault location. */
 static void test_rip_line_cut_short(void)
 {
@@ -196,4 +217,4 @@ static void test_rip_line_cut_short(void)
 TK_MAIN(TK_CASE(test_bug_with_612_oops_line), TK_CASE(test_kcsan_data_race),
 	TK_CASE(test_kfence_use_after_free), TK_CASE(test_kmsan_uninit_value),
 	TK_CASE(test_memory_leak), TK_CASE(test_warning_then_panic), TK_CASE(test_not_reports),
-	TK_CASE(test_rip_line_cut_short))
+	TK_CASE(test_rust_panic), TK_CASE(test_rip_line_cut_short))
