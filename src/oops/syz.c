@@ -114,7 +114,7 @@ bool syz_is_continuation(const char *line)
 
 struct view {
 	const char **v;
-	size_t n, end;		/* end: where the next report cuts it */
+	size_t n;		/* up to the next report when lines carry no caller id */
 };
 
 static bool questionable(const struct oops_line *l)
@@ -141,18 +141,17 @@ static void build_view(const struct oops_lines *ls, size_t start, struct view *w
 	bool skip_rest = false, cpu_backtrace = false;
 	memset(w, 0, sizeof(*w));
 	w->v = xmalloc((ls->n - start) * sizeof(*w->v));
-	w->end = SIZE_MAX;
 	/* No report is that long; the cap keeps a log of many reports from costing n^2. */
 	size_t stop = ls->n - start > SYZ_MAX_LINES ? start + SYZ_MAX_LINES : ls->n;
 	for (size_t i = start; i < stop; i++) {
 		const struct oops_line *l = &ls->v[i];
 		const char *t = l->text;
-		if (i > start && cut && w->end == SIZE_MAX &&
+		if (i > start && cut &&
 		    ((syz_match_header(t) && !syz_is_continuation(t)) ||
 		     strstr(t, "vmalloc: allocation failure:") ||
 		     strstr(t, "FAULT_INJECTION: forcing a failure") ||
 		     strstr(t, "FAULT_FLAG_ALLOW_RETRY missing")))
-			w->end = w->n;
+			break;	/* the next report: nothing after it is looked at */
 		/* With caller ids, a line of another caller or of none is another message's. */
 		if (i > start && head->caller[0] && strcmp(l->caller, head->caller) &&
 		    !(cpu_backtrace && l->caller[0] == 'C'))
@@ -176,8 +175,6 @@ static void build_view(const struct oops_lines *ls, size_t start, struct view *w
 			continue;
 		w->v[w->n++] = t;
 	}
-	if (w->end > w->n)
-		w->end = w->n;
 }
 
 /* ---- frames -------------------------------------------------------------- */
@@ -647,7 +644,7 @@ bool syz_title_report(const struct oops_lines *ls, size_t start, const char *fal
 		return false;
 	struct view w;
 	build_view(ls, start, &w);
-	if (!title_in(g, &w, w.end, fallback, t)) {
+	if (!title_in(g, &w, w.n, fallback, t)) {
 		/* No format fits: the headline from the header on is the title. */
 		const char *h = strstr(w.v[0], g->header);
 		t->title = sanitize(h);
