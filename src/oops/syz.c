@@ -27,40 +27,48 @@ struct rx_slot {
 	bool ok;
 };
 static struct rx_slot rx_cache[1024];
+#define RX_SLOTS (sizeof(rx_cache) / sizeof(rx_cache[0]))
 
-static const regex_t *rx_get(const void *key, const char *src)
+/* The slot of key: its own, or the free one it gets; NULL when the cache is full. */
+static struct rx_slot *rx_slot(const void *key)
 {
-	size_t h = ((uintptr_t)key >> 3) % (sizeof(rx_cache) / sizeof(rx_cache[0]));
-	for (size_t n = 0; n < sizeof(rx_cache) / sizeof(rx_cache[0]); n++) {
-		struct rx_slot *s = &rx_cache[(h + n) % (sizeof(rx_cache) / sizeof(rx_cache[0]))];
-		if (s->key == key)
-			return s->ok ? &s->re : NULL;
-		if (!s->key) {
-			s->key = key;
-			s->ok = regcomp(&s->re, src, REG_EXTENDED) == 0;
-			return s->ok ? &s->re : NULL;
-		}
+	size_t h = ((uintptr_t)key >> 3) % RX_SLOTS;
+	for (size_t n = 0; n < RX_SLOTS; n++) {
+		struct rx_slot *s = &rx_cache[(h + n) % RX_SLOTS];
+		if (s->key == key || !s->key)
+			return s;
 	}
 	return NULL;
 }
 
+static const regex_t *rx_compiled(struct rx_slot *s, const void *key, const char *src)
+{
+	if (!s)
+		return NULL;
+	if (!s->key) {
+		s->key = key;
+		s->ok = regcomp(&s->re, src, REG_EXTENDED) == 0;
+	}
+	return s->ok ? &s->re : NULL;
+}
+
 static const regex_t *rx(const char *src)
 {
-	return rx_get(src, src);
+	return rx_compiled(rx_slot(src), src, src);
 }
 
 /* A regex of alternatives: list joined by '|', plus extra; cached by key. */
 static const regex_t *rx_alternatives(const void *key, const char *const *list, const char *extra)
 {
-	for (size_t n = 0; n < sizeof(rx_cache) / sizeof(rx_cache[0]); n++)
-		if (rx_cache[n].key == key)
-			return rx_get(key, NULL);
+	struct rx_slot *s = rx_slot(key);
+	if (!s || s->key)
+		return rx_compiled(s, key, NULL);
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; list && list[i]; i++)
 		sb_printf(&sb, "%s(%s)", sb.len ? "|" : "", list[i]);
 	if (extra)
 		sb_printf(&sb, "%s(%s)", sb.len ? "|" : "", extra);
-	const regex_t *re = rx_get(key, sb_str(&sb));
+	const regex_t *re = rx_compiled(s, key, sb_str(&sb));
 	sb_free(&sb);
 	return re;
 }
