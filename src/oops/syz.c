@@ -147,10 +147,10 @@ static void build_view(const struct oops_lines *ls, size_t start, struct view *w
 	size_t min_lines = strstr(head->text, "BUG: KMSAN:") ? 16 : 22;
 	size_t text_lines = 0;
 	bool skip_rest = false, cpu_backtrace = false;
-	memset(w, 0, sizeof(*w));
-	w->v = xmalloc((ls->n - start) * sizeof(*w->v));
 	/* No report is that long; the cap keeps a log of many reports from costing n^2. */
 	size_t stop = ls->n - start > SYZ_MAX_LINES ? start + SYZ_MAX_LINES : ls->n;
+	memset(w, 0, sizeof(*w));
+	w->v = xmalloc((stop - start) * sizeof(*w->v));
 	for (size_t i = start; i < stop; i++) {
 		const struct oops_line *l = &ls->v[i];
 		const char *t = l->text;
@@ -180,7 +180,7 @@ static void build_view(const struct oops_lines *ls, size_t start, struct view *w
 				continue;
 		}
 		if (i > start && skip_rest)
-			continue;
+			break;
 		w->v[w->n++] = t;
 	}
 }
