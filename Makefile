@@ -3,7 +3,7 @@ BUILD ?= build
 PREFIX ?= /usr/local
 MESON_FLAGS ?=
 
-.PHONY: all deps demo check asan install clean fuzz kernel-examples
+.PHONY: all deps demo check asan install clean fuzz fuzz-long kernel-examples
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -48,3 +48,8 @@ fuzz: deps
 # The lectures' kernel modules (examples/kernel), against the installed kernel headers.
 kernel-examples:
 	$(MAKE) -C examples/kernel
+
+# Before a parser change is done: every target for minutes, not the replay of make check.
+FUZZ_LONG_SECONDS ?= 300
+fuzz-long:
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS)

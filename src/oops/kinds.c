@@ -33,6 +33,8 @@ static const struct oops_kind_info kinds[] = {
 	  OC_REPORT },
 	{ OK_ATOMIC_SLEEP, "scheduling-while-atomic", "BUG: scheduling while atomic", OC_REPORT },
 	{ OK_PANIC, "panic", "kernel panic", OC_PANIC },
+	{ OK_MEMLEAK, "memory-leak", "memory leak", OC_REPORT },
+	{ OK_OTHER, "other", "report", OC_REPORT },
 };
 
 const struct oops_kind_info *oops_kind_info(enum oops_kind k)
@@ -102,8 +104,11 @@ enum oops_kind oops_match_headline(const char *line, bool *follower)
 	if (!strncmp(line, "Oops: ", 6)) {
 		bool f;
 		enum oops_kind k = oops_match_headline(line + 6, &f);
-		if (k != OK_NONE && k != OK_BUG)
+		/* 6.12+: "Oops: invalid opcode: 0000 [#1]" still follows "kernel BUG at". */
+		if (k != OK_NONE && k != OK_BUG) {
+			*follower = f;
 			return k;
+		}
 		*follower = true;
 		return OK_OOPS;
 	}

@@ -64,6 +64,8 @@ enum oops_kind {
 	OK_MIGHT_SLEEP,
 	OK_ATOMIC_SLEEP,	/* scheduling while atomic */
 	OK_PANIC,		/* a panic with no oops before it */
+	OK_MEMLEAK,		/* kmemleak's unreferenced object */
+	OK_OTHER,		/* a report only the syzkaller tables know (syz_table.c) */
 };
 
 /* What a kind leads to when the log says nothing more (see verdict.c). */
@@ -210,6 +212,7 @@ struct oops_report {
 	struct oops_null_member *null_member;	/* NULL+offset's member, when DWARF tells */
 
 	bool ended;		/* past "---[ end trace" */
+	size_t first_line;	/* the headline's index in the lines parsed */
 };
 
 struct oops_reports {
@@ -263,6 +266,8 @@ bool oops_is_helper(const char *function);
 void oops_choose_guilty(struct oops_report *r);
 /* verdict.c */
 void oops_decide_verdict(struct oops_report *r);
+/* r comes before p, whose panic took the kernel down. */
+void oops_verdict_panicked_later(struct oops_report *r, const struct oops_report *p);
 
 /* ---- symbols ---------------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "oops/oops.h"
+#include "oops/syz.h"
 #include "util/die.h"
 
 struct pstate {
@@ -267,6 +268,8 @@ static void parse_headline(struct oops_report *r, const char *line)
 		if ((p = strstr(line, "not syncing")) && (p = strchr(p, ':')))
 			r->panic_msg = xstrdup(skip_spaces(p + 1));
 		break;
+	case OK_MEMLEAK:
+	case OK_OTHER:
 	case OK_NONE:
 		break;
 	}
@@ -421,8 +424,9 @@ static bool rip_line(struct pstate *st, const char *s)
 		if (!r->arch)
 			r->arch = xstrdup(s[0] == 'R' ? "x86_64" : "i386");
 		v = skip_spaces(s + 5);
-		/* "0010:func+..." kernel; "0033:0x7f..." (or 0023, 002b) user. */
-		if (isxdigit((unsigned char)v[0]) && v[4] == ':') {
+		/* "0010:func+..." kernel; "0033:0x7f..." (or 0023, 002b) user.  The segment is
+		 * read only when all four digits are there: a cut line may end after "RIP: 0". */
+		if (strspn(v, "0123456789abcdefABCDEF") == 4 && v[4] == ':') {
 			unsigned cs = (unsigned)strtoul(v, NULL, 16);
 			v += 5;
 			if ((cs & 3) == 3) {
@@ -662,10 +666,90 @@ static bool follows(const struct oops_report *open, enum oops_kind k)
 	}
 }
 
-static void finish(struct oops_report *r)
+/* The module a frame of the report's stacks was printed with. */
+static const char *frame_module(const struct oops_report *r, const char *fn)
+{
+	if (r->has_where && r->where.function && !strcmp(r->where.function, fn))
+		return r->where.module;
+	for (size_t i = 0; i < r->nstacks; i++)
+		for (size_t j = 0; j < r->stacks[i].nframes; j++) {
+			const struct oops_sym *s = &r->stacks[i].frames[j].sym;
+			if (s->function && !strcmp(s->function, fn))
+				return s->module;
+		}
+	return NULL;
+}
+
+/*
+ * syzkaller's title and guilty frame replace ours when its tables know the
+ * report.  A headline they do not know ("Watchdog detected hard LOCKUP", a
+ * bare "Oops: 0000") yields to the first line of the report they know, as
+ * syzkaller titles a log by its first header.
+ */
+static void syz_retitle(struct oops_report *r, const struct oops_lines *ls, size_t end)
+{
+	struct syz_title t;
+	size_t i = r->first_line;
+	while (i < end && !syz_match_header(ls->v[i].text))
+		i++;
+	if (i >= end || !syz_title_report(ls, i, r->guilty, &t))
+		return;
+	/* Our catch-all kinds ("BUG: anything") take the kind syzkaller's title names. */
+	bool generic = r->kind == OK_OTHER || (r->kind == OK_BUG && r->detail);
+	if (generic && t.kind != OK_NONE)
+		r->kind = t.kind;
+	free(r->title);
+	r->title = t.title;
+	t.title = NULL;
+	if (t.frame) {
+		const char *mod = frame_module(r, t.frame);
+		free(r->guilty);
+		free(r->guilty_module);
+		r->guilty_module = mod ? xstrdup(mod) : NULL;
+		r->guilty = t.frame;
+		t.frame = NULL;
+	}
+	syz_title_free(&t);
+}
+
+static void finish(struct oops_report *r, const struct oops_lines *ls, size_t end)
 {
 	oops_choose_guilty(r);
+	syz_retitle(r, ls, end);
 	oops_decide_verdict(r);
+}
+
+/* A line that names a report: ours, or one only syzkaller's tables know. */
+static enum oops_kind headline_kind(const char *text, bool *follower, bool open, const char **head)
+{
+	*head = text;
+	enum oops_kind k = oops_match_headline(text, follower);
+	const struct syz_group *g = syz_match_header(text);
+	if (k != OK_NONE && !g) {
+		/* A header syzkaller suppresses ("WARNING: /etc/ssh/moduli ...") is no report. */
+		for (size_t i = 0; i < syz_ngroups; i++)
+			if (strstr(text, syz_groups[i].header))
+				return OK_NONE;
+	}
+	if (k == OK_NONE && g && syz_header_stands_alone(text, g) &&
+	    !(open && syz_is_continuation(text))) {
+		*follower = false;
+		*head = strstr(text, g->header);	/* what comes before is another message's */
+		return syz_line_kind(text, g);
+	}
+	return k;
+}
+
+/* The latest report whose headline the printk caller printed; NULL without caller ids. */
+static struct oops_report *report_of_caller(struct oops_reports *rs, const struct oops_lines *ls,
+					    const char *caller)
+{
+	if (!caller[0])
+		return NULL;
+	for (size_t i = rs->n; i-- > 0;)
+		if (!strcmp(ls->v[rs->v[i].first_line].caller, caller))
+			return &rs->v[i];
+	return NULL;
 }
 
 size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
@@ -676,9 +760,18 @@ size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
 	for (size_t i = 0; i < ls->n; i++) {
 		const struct oops_line *l = &ls->v[i];
 		bool follower;
-		enum oops_kind k = oops_match_headline(l->text, &follower);
+		const char *head;
+		enum oops_kind k = headline_kind(l->text, &follower, open != NULL, &head);
+		/* A panic line printed by the task of an earlier report (caller ids) is that report's. */
+		struct oops_report *own = follower ? report_of_caller(rs, ls, l->caller) : NULL;
+		if (own && own != open && follows(own, k)) {
+			struct pstate own_st = { .r = own };
+			parse_line(&own_st, l->text);
+			continue;
+		}
 		if (k != OK_NONE && (!follower || !follows(open, k))) {
-			open = new_report(rs, k, l->text);
+			open = new_report(rs, k, head);
+			open->first_line = i;
 			memset(&st, 0, sizeof(st));
 			st.r = open;
 			snprintf(st.caller, sizeof(st.caller), "%s", l->caller);
@@ -694,7 +787,14 @@ size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
 		parse_line(&st, l->text);
 	}
 	for (size_t i = 0; i < rs->n; i++)
-		finish(&rs->v[i]);
+		finish(&rs->v[i], ls, i + 1 < rs->n ? rs->v[i + 1].first_line : ls->n);
+	const struct oops_report *panicked = NULL;
+	for (size_t i = rs->n; i-- > 0;) {
+		if (rs->v[i].panic_msg)
+			panicked = &rs->v[i];
+		else if (panicked)
+			oops_verdict_panicked_later(&rs->v[i], panicked);
+	}
 	return rs->n;
 }
 

@@ -8,6 +8,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "oops/oops.h"
@@ -117,4 +118,21 @@ void oops_decide_verdict(struct oops_report *r)
 		    " (panic_on_warn would make it panic)");
 		return;
 	}
+}
+
+/*
+ * A report earlier in a log whose kernel panicked later (panic_on_warn after a
+ * KASAN report, an oops in interrupt after a warning): the kernel did not go
+ * on, whichever report made it stop.
+ */
+void oops_verdict_panicked_later(struct oops_report *r, const struct oops_report *p)
+{
+	if (r->verdict && !strcmp(r->verdict, "panic"))
+		return;
+	char *verdict = r->verdict, *reason = r->verdict_reason;
+	set(r, "panic", "the kernel panicked later in this log (\"%s\", after \"%s\"); this report "
+	    "alone: %s, %s", p->panic_msg, p->title ? p->title : p->headline, verdict ? verdict : "-",
+	    reason ? reason : "-");
+	free(verdict);
+	free(reason);
 }

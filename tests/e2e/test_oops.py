@@ -126,7 +126,9 @@ SAMPLES = {
     'case-06': dict(kind='soft-lockup', function='ieee80211_select_queue', offset=0x1b,
                     size=0x110, module='mac80211', cpu=1, pid=23, comm='ksoftirqd/1', taint='',
                     kernel='6.0.6-060006-generic', verdict='report', fault_insn='je',
-                    guilty_frame='ieee80211_select_queue'),
+                    # A lockup is titled as syzkaller titles it: by the frame above the first
+                    # dispatcher (here __netif_receive_skb_core), not where the CPU spun.
+                    guilty_frame='ip_rcv', title='BUG: soft lockup in ip_rcv'),
     'case-08': dict(kind='null-ptr-deref', function='__queue_work', offset=0x30, size=0x568,
                     module=None, cpu=0, pid=0, comm='swapper', taint='', arch='arm64',
                     kernel='5.3.18-0.gd323798-default', verdict='panic', esr='0x96000004',
