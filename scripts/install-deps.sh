@@ -8,7 +8,8 @@ libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev libelf-dev libdw-de
 libcapstone-dev libseccomp-dev libbpf-dev libstdc++-12-dev
 strace trace-cmd linux-perf protobuf-compiler binutils
 ltrace gdb libc6-dbg
-chromium nodejs"
+chromium nodejs
+debhelper dpkg-dev lintian debootstrap scdoc bash-completion"
 
 missing=""
 for p in $PKGS; do
