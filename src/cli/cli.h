@@ -42,4 +42,7 @@ void help_oops(FILE *f);
 /* --from/--to style values: a non-negative number of seconds; one error line otherwise. */
 int cli_seconds(const char *opt, const char *arg, double *out);
 
+/* On a terminal, replaces tracekit with man tracekit-VERB when that page is installed. */
+void help_open_man(const char *verb);
+
 #endif
