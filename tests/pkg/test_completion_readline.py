@@ -7,6 +7,7 @@ import os
 import pty
 import select
 import sys
+import subprocess
 import tempfile
 import time
 
@@ -49,6 +50,18 @@ class Bash:
         os.waitpid(self.pid, 0)
 
 
+def unique_symbol(path):
+    """A function of PATH that no other symbol starts with, even without its last 3
+    letters (builds differ: a sanitizer adds NAME.cold copies)."""
+    out = subprocess.run([path, 'probe', 'list', '--symbols', path], capture_output=True,
+                         text=True, check=True).stdout
+    names = [line.split()[2] for line in out.splitlines() if len(line.split()) == 3]
+    for name in sorted(names):
+        if name.startswith('cli_') and sum(n.startswith(name[:-3]) for n in names) == 1:
+            return name
+    raise SystemExit('no cli_* symbol with a unique prefix in %s' % path)
+
+
 def main():
     tracekit, completion = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     failed = 0
@@ -67,9 +80,10 @@ def main():
             ('tracekit rep', 'tracekit report '),
             ('tracekit syscalls -e trace=open,%fi', 'tracekit syscalls -e trace=open,%file '),
             ('tracekit syscalls --output=trace.d', 'tracekit syscalls --output=trace.dat '),
-            ("tracekit probe trace 'p %s:cli_sec" % tracekit,
-             "tracekit probe trace 'p %s:cli_seconds' " % tracekit),
         ]
+        sym = unique_symbol(tracekit)
+        cases.append(("tracekit probe trace 'p %s:%s" % (tracekit, sym[:-3]),
+                      "tracekit probe trace 'p %s:%s' " % (tracekit, sym)))
         events = '/sys/kernel/tracing/available_events'
         if os.access(events, os.R_OK):
             cases.append(('tracekit record -e sched:sched_swi', 'tracekit record -e sched:sched_switch '))
