@@ -70,6 +70,19 @@ _tracekit_ltrim()
 	done
 }
 
+# The index in COMP_WORDS of words[$1]: _init_completion joined COMP_WORDS around ':'
+# and '=', and _command_offset counts in COMP_WORDS.
+_tracekit_comp_index()
+{
+	local want=$1 w=0 j acc=
+	for ((j = 0; j < ${#COMP_WORDS[@]}; j++)); do
+		((w == want)) && [[ -z $acc ]] && break
+		acc+=${COMP_WORDS[j]}
+		[[ $acc == "${words[w]}" ]] && { ((w++)); acc=; }
+	done
+	echo "$j"
+}
+
 # -e of syscalls: trace=SET, signal=..., with syscall names and %classes after trace=.
 _tracekit_syscall_expr()
 {
@@ -170,7 +183,7 @@ _tracekit()
 	for ((i = 2; i < cword; i++)); do
 		opt=${words[i]}
 		if [[ $opt == -- ]]; then
-			_command_offset $((i + 1))
+			_command_offset "$(_tracekit_comp_index $((i + 1)))"
 			return
 		fi
 		if [[ $opt == -* ]]; then
@@ -180,7 +193,7 @@ _tracekit()
 		if [[ $verb == probe && -z $sub ]]; then
 			sub=$opt
 		elif [[ $verb == syscalls || $verb == record ]]; then
-			_command_offset "$i"
+			_command_offset "$(_tracekit_comp_index "$i")"
 			return
 		fi
 	done

@@ -116,6 +116,9 @@ only 'tracekit export --format p' perfetto
 expect 'tracekit syscalls -f -o x ech' echo
 expect 'tracekit record -e sched -- tru' true
 only 'tracekit syscalls -f ls ou' out.txt
+# (after -e values that bash splits at '=' and ':', the command still starts at ls)
+only 'tracekit syscalls -e trace=open,close ls --almost-al' --almost-all
+only 'tracekit record -e sched:sched_switch -- ls --almost-al' --almost-all
 # probes: subcommands, then files and the file's symbols inside the quoted spec
 only 'tracekit probe ' add del list trace
 expect "tracekit probe trace 'p $tracekit:cli_sec" "p $tracekit:cli_seconds"
