@@ -27,6 +27,7 @@ url=$(mirror | head -n 1)
 mkdir -p "$cache"
 work=$(mktemp -d "$cache/root.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
 # minbase keeps it small; man-db is what `man -w` needs, not something tracekit pulls in.
 echo "debian_root: debootstrap bookworm from $url (once per machine)" >&2
 debootstrap --variant=minbase --include=man-db bookworm "$work/root" "$url" >"$work/log" 2>&1 || {

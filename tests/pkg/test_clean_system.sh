@@ -19,6 +19,7 @@ done
 
 work=$(mktemp -d /var/tmp/tracekit-clean-system.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
 t0=$(date +%s)
 
 echo "== make deb"
@@ -93,7 +94,8 @@ INSIDE
 echo "== in the root"
 version=$(ls "$work"/deb/tracekit_*_amd64.deb | sed 's/.*tracekit_\(.*\)_amd64.deb/\1/')
 unshare --mount --propagation private sh -c '
-	mount -t proc proc "$1/proc" && VERSION="$2" chroot "$1" /bin/sh /tmp/inside.sh' \
+	mount -t proc proc "$1/proc" && chroot "$1" /usr/bin/env -i VERSION="$2" HOME=/root \
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb /bin/sh /tmp/inside.sh' \
 	sh "$work/root" "$version"
 t3=$(date +%s)
 echo "clean-system: pass (deb $((t1 - t0)) s, root $((t2 - t1)) s, install/run/purge $((t3 - t2)) s)"
