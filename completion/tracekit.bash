@@ -14,7 +14,9 @@ _tracekit_verbs()
 
 # "OPTION PLACEHOLDER" per option of verb $2 (PLACEHOLDER "-" when it takes no
 # value): tokens -x/--long on the usage lines and on lines starting with '-'.
-# tests/pkg/help_options.py reads option names the same way.
+# tests/pkg/help_options.py reads option names the same way.  Last, "@args KIND":
+# what the verb's other words are by its usage lines, COMMAND (a command to run),
+# FILE (a trace or log file) or "-".
 _tracekit_optspec()
 {
 	"$1" help "$2" 2>/dev/null | awk '
@@ -24,6 +26,10 @@ _tracekit_optspec()
 		else return "-"
 		match(rest, /^[A-Za-z_]+/)
 		return substr(rest, 1, RLENGTH)
+	}
+	/^usage:/ || /^[ \t]+tracekit / {
+		if ($0 ~ / \[?COMMAND/ && $0 !~ / -- COMMAND/) args = "COMMAND"
+		else if (args == "" && ($0 ~ /[[|] ?FILE\]/)) args = "FILE"
 	}
 	!/^usage:/ && !/^[ \t]+(-|tracekit )/ { next }
 	{
@@ -45,7 +51,10 @@ _tracekit_optspec()
 			if (!(tok in order)) { order[tok] = n; names[n++] = tok }
 		}
 	}
-	END { for (i = 0; i < n; i++) print names[i], seen[names[i]] }'
+	END {
+		for (i = 0; i < n; i++) print names[i], seen[names[i]]
+		print "@args", (args == "" ? "-" : args)
+	}'
 }
 
 # The tracepoints as SYSTEM:EVENT and their systems, when tracefs is readable.
@@ -172,10 +181,12 @@ _tracekit()
 	fi
 
 	local -A takes=()
-	local opt ph i sub=
+	local opt ph i sub= args
 	while read -r opt ph; do
 		takes[$opt]=$ph
 	done < <(_tracekit_optspec "$cmd" "$verb")
+	args=${takes[@args]:--}
+	unset 'takes[@args]'
 	[[ $verb == export ]] && takes[-f]=FORMAT takes[--format]=FORMAT
 
 	# Walk the words before the cursor: option values, the probe subcommand, and
@@ -192,7 +203,7 @@ _tracekit()
 		fi
 		if [[ $verb == probe && -z $sub ]]; then
 			sub=$opt
-		elif [[ $verb == syscalls || $verb == record ]]; then
+		elif [[ $args == COMMAND ]]; then
 			_command_offset "$(_tracekit_comp_index "$i")"
 			return
 		fi
@@ -213,16 +224,16 @@ _tracekit()
 		COMPREPLY=($(compgen -W "${!takes[*]}" -- "$cur"))
 		return
 	fi
-	case $verb in
-	syscalls | record) COMPREPLY=($(compgen -c -- "$cur")) ;;
-	probe)
+	if [[ $verb == probe ]]; then
 		if [[ -z $sub ]]; then
 			COMPREPLY=($(compgen -W 'add del list trace' -- "$cur"))
 		elif [[ $sub == add || $sub == trace ]]; then
 			_tracekit_probe_spec "$cmd" "$cur"
 		fi
-		;;
-	report | sched | view | export | oops) _filedir ;;
-	esac
+	elif [[ $args == COMMAND ]]; then
+		COMPREPLY=($(compgen -c -- "$cur"))
+	elif [[ $args == FILE ]]; then
+		_filedir
+	fi
 } &&
 	complete -F _tracekit tracekit

@@ -109,6 +109,11 @@ only 'tracekit syscalls -S ca' calls
 only 'tracekit syscalls -o ou' out.txt
 only 'tracekit syscalls --output=ou' out.txt
 only 'tracekit report tra' trace.dat
+only 'tracekit view tra' trace.dat
+only 'tracekit export -o x.json tra' trace.dat
+only 'tracekit oops ou' out.txt
+only 'tracekit list ou'
+only 'tracekit reset ou'
 only 'tracekit sched -i tr' trace.dat
 only 'tracekit oops --modules ' mods
 only 'tracekit export --format p' perfetto
