@@ -3,7 +3,7 @@ BUILD ?= build
 PREFIX ?= /usr/local
 MESON_FLAGS ?=
 
-.PHONY: all deps demo check asan install clean fuzz fuzz-long kernel-examples
+.PHONY: all deps demo check asan install uninstall deb clean fuzz fuzz-long kernel-examples
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -22,15 +22,26 @@ demo: deps all
 check: deps all
 	meson test -C $(BUILD) --print-errorlogs
 
-# The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The same tests under AddressSanitizer and UndefinedBehaviorSanitizer (not suite slow:
+# the package test builds its own .deb, sanitizers change nothing there).
 asan: deps
 	[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C build-asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		meson test -C build-asan --print-errorlogs
+		meson test -C build-asan --print-errorlogs --no-suite slow
 
+# make install [PREFIX=/usr] [DESTDIR=/tmp/stage]: binary, man pages, completion, headers.
 install: all
-	meson install -C $(BUILD)
+	meson configure $(BUILD) -Dprefix=$(PREFIX)
+	DESTDIR="$(DESTDIR)" meson install -C $(BUILD)
+
+# Removes what the last make install put there (meson's install log).
+uninstall:
+	DESTDIR="$(DESTDIR)" ninja -C $(BUILD) uninstall
+
+# make deb: tracekit_VERSION_amd64.deb (and -dev) in $(BUILD)/deb, checked by lintian.
+deb:
+	scripts/deb.sh $(BUILD)/deb
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

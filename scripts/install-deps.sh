@@ -9,7 +9,8 @@ libcapstone-dev libseccomp-dev libbpf-dev libstdc++-12-dev
 strace trace-cmd linux-perf protobuf-compiler binutils
 ltrace gdb libc6-dbg
 chromium nodejs
-qemu-system-x86 busybox-static kmod cpio linux-headers-amd64"
+qemu-system-x86 busybox-static kmod cpio linux-headers-amd64
+debhelper dpkg-dev lintian debootstrap scdoc bash-completion"
 
 missing=""
 for p in $PKGS; do

@@ -45,4 +45,7 @@ int cli_probe_specs_parse(char *const *specs, int n);
 /* --from/--to style values: a non-negative number of seconds; one error line otherwise. */
 int cli_seconds(const char *opt, const char *arg, double *out);
 
+/* On a terminal, replaces tracekit with man tracekit-VERB when that page is installed. */
+void help_open_man(const char *verb);
+
 #endif

@@ -51,9 +51,14 @@ static int help(const char *name)
 		return 0;
 	}
 	const struct verb *v = find_verb(name);
-	if (!v || !v->help) {
+	if (!v) {
 		fprintf(stderr, "tracekit: help: unknown verb '%s' (see 'tracekit --help')\n", name);
 		return 2;
+	}
+	help_open_man(name);
+	if (!v->help) {
+		usage(stdout);
+		return 0;
 	}
 	v->help(stdout);
 	return 0;
