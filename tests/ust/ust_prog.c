@@ -10,7 +10,8 @@
  *   fork              events in the parent, then in a forked child, then the parent
  *   dlopen LIB        a library's own tracepoint, loaded after start
  *   cxx N             N events fired from C++ code
- *   spin              an event every 1 ms until killed; prints "ready" first
+ *   spin              an event every 1 ms until killed; prints "ready" first,
+ *                     then "tick N" every 100 events
  *   count N           N all_kinds events as fast as possible
  */
 #include <dlfcn.h>
@@ -137,6 +138,10 @@ static void spin(void)
 	fflush(stdout);
 	for (unsigned long long k = 0;; k++) {
 		trace_all_kinds(3, k, "spin", "s", bytes3, 1);
+		if (k % 100 == 99) {
+			printf("tick %llu\n", k + 1);
+			fflush(stdout);
+		}
 		nanosleep(&ms, NULL);
 	}
 }
