@@ -349,6 +349,14 @@ void ust_rec_meta(struct ust_rec *u, struct tf_meta *m)
 	m->tgids = (struct tf_text){ u->tgids.buf, u->tgids.len };
 	u->user_cpu = m->cpus;
 	m->cpus++;
+	/* Readers tell the kernel's CPUs from the user events' slot by this note. */
+	u->notes = xcalloc((size_t)m->nnotes + 1, sizeof(*u->notes));
+	for (int i = 0; i < m->nnotes; i++)
+		u->notes[i] = m->notes[i];
+	snprintf(u->cpu_note, sizeof(u->cpu_note), "user_cpu=%d", u->user_cpu);
+	u->notes[m->nnotes] = u->cpu_note;
+	m->notes = u->notes;
+	m->nnotes++;
 }
 
 const struct tf_cpu_data *ust_rec_cpu_data(struct ust_rec *u, const struct tf_cpu_data *kernel,
@@ -375,4 +383,5 @@ void ust_result_free(struct ust_rec *u)
 	sb_free(&u->cmdlines);
 	sb_free(&u->tgids);
 	free(u->cpu_data);
+	free(u->notes);
 }

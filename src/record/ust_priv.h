@@ -72,6 +72,8 @@ struct ust_rec {
 	struct strbuf cmdlines, tgids;
 	struct tf_cpu_data *cpu_data;
 	int user_cpu;
+	const char **notes;
+	char cpu_note[32];
 };
 
 static inline uint64_t ust_read_tsc(void)

@@ -12,6 +12,7 @@ no staging file beside the output.
 """
 
 import glob
+import json
 import os
 import re
 import select
@@ -259,6 +260,38 @@ def recorder_killed(env):
         kill_group(p)
         subprocess.run([tracekit(), 'reset'], capture_output=True)
     expect(not instances_of(env.root, p.pid), "reset left the killed recorder's instance")
+
+
+@with_env
+def view_and_export(env):
+    """view draws user events on their thread's lane; export makes NAME_begin/_end slices."""
+    rc, _, err = env.record(['tkt:span_*', 'tkt:all_kinds', 'sched:sched_switch'],
+                            prog('classes'))
+    expect(rc == 0, 'record failed (%d): %s' % (rc, err))
+    pid = env.user({'span_begin'})[0]['pid']
+    page = os.path.join(env.dir, 'view.html')
+    rc, _, err = run([tracekit(), 'view', '-i', env.out, '-o', page])
+    expect(rc == 0, 'view failed: %s' % err)
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'e2e')
+    if not os.path.isdir(os.path.join(here, 'node_modules', 'playwright-core')):
+        raise Skip('playwright-core is not installed (cd tests/e2e && npm ci)')
+    if not shutil.which('node'):
+        raise Skip('node not found (apt-get install nodejs)')
+    rc, out, err = run(['node', os.path.join(here, 'ust_view.mjs'), page, pid], timeout=120)
+    expect(rc == 0, 'ust_view.mjs failed: %s' % err[-2000:])
+    seen = json.loads(out)
+    expect(not seen['errors'], 'page errors: %r' % seen['errors'])
+    expect(seen['lane'] >= 0, 'no lane for pid %s: %r' % (pid, seen['labels']))
+    expect(not any(l.startswith('CPU 2') for l in seen['labels']), 'a lane for the user slot')
+    expect(len(seen['marks']) == 2 and all(seen['marks']), 'marks drawn: %r' % seen['marks'])
+    expect('user tracepoints' in seen['legend'], 'legend: %s' % seen['legend'])
+    trace = os.path.join(env.dir, 'trace.json')
+    rc, _, err = run([tracekit(), 'export', '--format', 'chrome', '-i', env.out, '-o', trace])
+    expect(rc == 0, 'export failed: %s' % err)
+    spans = [(e['ph'], e['args']['what']) for e in json.load(open(trace))['traceEvents']
+             if e.get('name') == 'tkt:span']
+    expect(spans == [('B', 'outer'), ('B', 'inner'), ('E', 'inner'), ('E', 'outer')],
+           'chrome slices: %r' % spans)
 
 
 @case
