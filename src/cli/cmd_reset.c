@@ -11,6 +11,7 @@
 #include "ftrace/registry.h"
 #include "probe/kernel.h"
 #include "util/die.h"
+#include "record/ust.h"
 
 void help_reset(FILE *f)
 {
@@ -19,7 +20,8 @@ void help_reset(FILE *f)
 	      "Remove the tracefs instances (tracekit-PID-N) of tracekit runs that are gone,\n"
 	      "for example after a SIGKILL, and print what was removed.  Instances of runs\n"
 	      "still going are kept.  Probe events: the groups of runs that are gone\n"
-	      "(tracekit_PID_N) and the probes tracekit probe add made.\n"
+	      "(tracekit_PID_N) and the probes tracekit probe add made.  User-event session\n"
+	      "and control files in /dev/shm of recorders and programs that are gone.\n"
 	      "\n"
 	      "  -f, --force   remove every tracekit instance, also of runs still going\n"
 	      "\n"
@@ -57,6 +59,12 @@ static void report(enum ft_reset_action act, const char *name, const char *why, 
 		printf("removed %s (%s)\n", name, why);
 		break;
 	}
+}
+
+static void report_ust(const char *path, const char *why, void *arg)
+{
+	printf("removed %s (%s)\n", path, why);
+	((struct tally *)arg)->removed++;
 }
 
 /* Probe events: run groups of dead runs, and what tracekit probe add made. */
@@ -122,6 +130,7 @@ int cmd_reset(int argc, char **argv)
 		errmsg("%s", err);
 		return 1;
 	}
+	ust_reset_stale(report_ust, &t);
 	if (!t.removed && !t.kept && !t.failed)
 		puts("nothing to remove");
 	fflush(stdout);

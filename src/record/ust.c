@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,6 +399,22 @@ int ust_rec_stop(struct ust_rec *u, char *err, size_t errlen)
 	return ust_write_pages(u, err, errlen);
 }
 
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	char path[600];
+
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
 void ust_rec_free(struct ust_rec *u, bool keep_files)
 {
 	if (!u)
@@ -417,18 +434,7 @@ void ust_rec_free(struct ust_rec *u, bool keep_files)
 	}
 	free(u->bufs);
 	if (u->dir[0]) {
-		DIR *d = opendir(u->dir);
-		char path[600];
-
-		for (struct dirent *e; d && (e = readdir(d));) {
-			if (e->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", u->dir, e->d_name);
-			unlink(path);
-		}
-		if (d)
-			closedir(d);
-		rmdir(u->dir);
+		remove_tree(u->dir);
 		unsetenv(TK_UST_ENV);
 	}
 	if (u->pages_path && !keep_files)
@@ -438,6 +444,33 @@ void ust_rec_free(struct ust_rec *u, bool keep_files)
 	free(u->pids);
 	free(u->out);
 	free(u);
+}
+
+int ust_reset_stale(void (*removed)(const char *path, const char *why, void *arg), void *arg)
+{
+	DIR *d = opendir("/dev/shm");
+	char path[300], why[64];
+	int n = 0, pid;
+
+	for (struct dirent *e; d && (e = readdir(d));) {
+		bool session = sscanf(e->d_name, "tracekit-ust-%d-", &pid) == 1;
+
+		if (!session && sscanf(e->d_name, "tracekit-ctl-%d", &pid) != 1)
+			continue;
+		if (pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+		if (session)
+			remove_tree(path);
+		else
+			unlink(path);
+		snprintf(why, sizeof(why), "%s %d is gone", session ? "recorder" : "program", pid);
+		removed(path, why, arg);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
 }
 
 void ust_rec_print_stats(const struct ust_rec *u, const char *output, bool quiet)

@@ -42,4 +42,11 @@ const struct tf_cpu_data *ust_rec_cpu_data(struct ust_rec *u, const struct tf_cp
 void ust_rec_print_stats(const struct ust_rec *u, const char *output, bool quiet);
 void ust_rec_free(struct ust_rec *u, bool keep_files);
 
+/*
+ * tracekit reset: the session directories of recorders that are gone and the
+ * control files of programs that are gone (a SIGKILL skips their cleanup),
+ * each removed one passed to removed(path, why, arg).  Returns how many.
+ */
+int ust_reset_stale(void (*removed)(const char *path, const char *why, void *arg), void *arg);
+
 #endif

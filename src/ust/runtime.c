@@ -8,17 +8,25 @@
  * on its first event: no lock and no system call per event, nothing shared
  * between threads.  A recorder that goes away leaves the buffer mapped; when
  * it fills, events are dropped and counted, the program never waits.
+ *
+ * A started program finds its session in the environment.  For a running
+ * one (record -P), the runtime makes a control file when the first
+ * tracepoint registers, and a thread that sleeps on a futex in it until a
+ * recorder writes a session there (or "" when it is done).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,6 +66,9 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static pthread_key_t exit_key;
 
 static __thread struct tbuf tb __attribute__((tls_model("initial-exec")));
+
+static struct tk_uctl *ctl;		/* this process's control file, mapped */
+static char ctl_path[64];
 
 static uint64_t now(void)
 {
@@ -164,6 +175,96 @@ static void session_start(const char *dir)
 	}
 }
 
+/* Called with reg_lock held: the recorder is done; buffers reopen if another comes. */
+static void session_stop(void)
+{
+	for (struct tk_tracepoint *tp = registered; tp; tp = tp->next)
+		__atomic_and_fetch(&tp->state, ~TK_TP_RECORD, __ATOMIC_RELEASE);
+	for (int i = 0; i < sess.nenable; i++)
+		free(sess.enable[i]);
+	free(sess.enable);
+	sess.enable = NULL;
+	sess.nenable = 0;
+	if (sess.events_fd >= 0)
+		close(sess.events_fd);
+	sess.events_fd = -1;
+	sess.active = false;
+	__atomic_add_fetch(&sess_gen, 1, __ATOMIC_RELEASE);
+}
+
+/* The -P listener: wait for the control file's generation to move, then follow it. */
+static void *listen_ctl(void *arg)
+{
+	struct tk_uctl *c = arg;
+	uint32_t seen = 0;
+	char dir[sizeof(c->session)];
+
+	for (;;) {
+		uint32_t gen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
+
+		if (gen == seen) {
+			syscall(SYS_futex, &c->gen, FUTEX_WAIT, gen, NULL, NULL, 0);
+			continue;
+		}
+		seen = gen;
+		memcpy(dir, c->session, sizeof(dir));
+		dir[sizeof(dir) - 1] = '\0';
+		pthread_mutex_lock(&reg_lock);
+		if (sess.active)
+			session_stop();
+		if (dir[0])
+			session_start(dir);
+		pthread_mutex_unlock(&reg_lock);
+	}
+	return NULL;
+}
+
+static void remove_ctl(void)
+{
+	if (ctl_path[0] && ctl && ctl->magic == TK_UCTL_MAGIC)
+		unlink(ctl_path);
+}
+
+/* The control file and its listener (no signal ever lands on that thread). */
+static void open_ctl(void)
+{
+	pthread_t t;
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int fd;
+
+	snprintf(ctl_path, sizeof(ctl_path), TK_UST_CTL_FMT, (int)getpid());
+	fd = open(ctl_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		goto fail;
+	if (ftruncate(fd, sizeof(*ctl)) < 0) {
+		close(fd);
+		goto fail;
+	}
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (ctl == MAP_FAILED) {
+		ctl = NULL;
+		goto fail;
+	}
+	ctl->magic = TK_UCTL_MAGIC;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	if (pthread_create(&t, &attr, listen_ctl, ctl) != 0) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		goto fail;
+	}
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return;
+fail:
+	unlink(ctl_path);
+	ctl_path[0] = '\0';
+}
+
 /* A thread ends: its buffer is complete. */
 static void thread_exit(void *arg)
 {
@@ -183,6 +284,12 @@ static void after_fork_child(void)
 		munmap(tb.h, TK_UBUF_HDR + tb.mask + 1);
 	memset(&tb, 0, sizeof(tb));
 	pthread_mutex_init(&reg_lock, NULL);
+	if (ctl) {
+		munmap(ctl, sizeof(*ctl));	/* the parent's; the listener thread did not fork */
+		ctl = NULL;
+		if (!getenv(TK_UST_ENV) && !getenv("TRACEKIT_NO_CONTROL"))
+			open_ctl();
+	}
 	if (!sess.active)
 		return;
 	if (sess.events_fd >= 0)
@@ -199,8 +306,14 @@ static void init(void)
 	sess.events_fd = -1;
 	pthread_key_create(&exit_key, thread_exit);
 	pthread_atfork(NULL, NULL, after_fork_child);
-	if (dir && *dir)
+	if (dir && *dir) {
 		session_start(dir);
+		return;
+	}
+	if (getenv("TRACEKIT_NO_CONTROL"))
+		return;
+	open_ctl();
+	atexit(remove_ctl);
 }
 
 EXPORT void tk_tp_register(struct tk_tracepoint *tp)
@@ -241,8 +354,9 @@ EXPORT void tk_tp_unregister(struct tk_tracepoint *tp)
 static bool thread_buffer(struct tbuf *b, unsigned gen)
 {
 	char path[700];
-	size_t len = TK_UBUF_HDR + sess.ring_bytes;
-	int fd;
+	size_t len;
+	uint64_t ring;
+	int fd, clock;
 	void *map;
 
 	if (b->h)
@@ -250,7 +364,15 @@ static bool thread_buffer(struct tbuf *b, unsigned gen)
 	b->gen = gen;
 	if (!b->tid)
 		b->tid = (int32_t)gettid();
+	pthread_mutex_lock(&reg_lock);	/* a -P session may be changing */
 	snprintf(path, sizeof(path), "%s/buf-%d-%d-%u", sess.dir, (int)getpid(), (int)b->tid, gen);
+	ring = sess.ring_bytes;
+	clock = sess.clock;
+	bool active = sess.active;
+	pthread_mutex_unlock(&reg_lock);
+	if (!active)
+		return false;
+	len = TK_UBUF_HDR + ring;
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return false;
@@ -265,13 +387,13 @@ static bool thread_buffer(struct tbuf *b, unsigned gen)
 		return false;
 	b->h = map;
 	b->ring = (char *)map + TK_UBUF_HDR;
-	b->mask = sess.ring_bytes - 1;
+	b->mask = ring - 1;
 	b->head = 0;
 	b->h->version = TK_UBUF_VERSION;
 	b->h->pid = (int32_t)getpid();
 	b->h->tid = b->tid;
-	b->h->size = sess.ring_bytes;
-	b->h->clock = (uint32_t)sess.clock;
+	b->h->size = ring;
+	b->h->clock = (uint32_t)clock;
 	prctl(PR_GET_NAME, b->h->comm, 0, 0, 0);
 	__atomic_store_n(&b->h->magic, TK_UBUF_MAGIC, __ATOMIC_RELEASE);
 	pthread_setspecific(exit_key, b);

@@ -260,6 +260,7 @@ def recorder_killed(env):
         kill_group(p)
         subprocess.run([tracekit(), 'reset'], capture_output=True)
     expect(not instances_of(env.root, p.pid), "reset left the killed recorder's instance")
+    expect(not mine(p.pid), "reset left the killed recorder's session: %r" % mine(p.pid))
 
 
 @with_env
@@ -294,6 +295,43 @@ def view_and_export(env):
            'chrome slices: %r' % spans)
 
 
+@with_env
+def attach_running(env):
+    """record -P: a running program's control file brings it into the session, twice."""
+    clean = dict(os.environ)
+    clean.pop('TRACEKIT_UST', None)
+    victim = start(prog('spin'), env=clean)
+    ctl = '/dev/shm/tracekit-ctl-%d' % victim.pid
+    try:
+        expect(victim.stdout.readline().strip() == b'ready', 'the program did not start')
+        expect(os.path.exists(ctl), 'no control file %s' % ctl)
+        for _ in range(2):
+            rc, _, err = env.record(['tkt:*'], [], '-P', str(victim.pid), '--duration', '0.5')
+            expect(rc == 0, 'record -P failed (%d): %s' % (rc, err))
+            seq = [int(e['rest'].split()[1][2:]) for e in env.user({'all_kinds'})]
+            expect(len(seq) > 50 and seq == list(range(seq[0], seq[0] + len(seq))),
+                   '%d events, with holes' % len(seq))
+            expect({e['pid'] for e in env.user({'all_kinds'})} == {str(victim.pid)},
+                   'events of other processes')
+    finally:
+        kill_group(victim)
+        victim.wait()
+        if os.path.exists(ctl):
+            os.unlink(ctl)
+
+
+@with_env
+def attach_without_tracepoints(env):
+    sleeper = start(['sleep', '30'])
+    try:
+        rc, _, err = env.record(['tkt:*'], [], '-P', str(sleeper.pid), '--duration', '0.2')
+    finally:
+        kill_group(sleeper)
+        sleeper.wait()
+    expect(rc == 1 and 'process %d has no tracekit tracepoints' % sleeper.pid in err,
+           'rc %d: %s' % (rc, err))
+
+
 @case
 def no_recorder(_):
     """Without tracekit: no output, no files, and register_trace_ callbacks still run."""
@@ -303,7 +341,7 @@ def no_recorder(_):
     rc, out, err = finish(p)
     expect((rc, out, err) == (0, '', ''), 'fields: %r' % ((rc, out, err),))
     made = glob.glob('/dev/shm/tracekit-*/*-%d*' % p.pid) + glob.glob('/dev/shm/*-%d' % p.pid)
-    expect(not made, 'a program without a recorder made files: %r' % made)
+    expect(not made, 'a program without a recorder left files: %r' % made)
     rc, out, err = run(prog('condition'), env=env)
     expect(rc == 0 and out == 'probe a: 5\nprobe b: 2\n' and not err, 'condition: %r' % out)
 
