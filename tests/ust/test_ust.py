@@ -333,6 +333,34 @@ def attach_without_tracepoints(env):
 
 
 @case
+def list_binary(_):
+    """list --binary reads the tracepoints and formats from the file, without running it."""
+    exe = prog()[0]
+    rc, out, err = run([tracekit(), 'list', '--binary', exe])
+    expect(rc == 0 and out.split() == ['tkt:all_kinds', 'tkt:odd_only', 'tkt:span_begin',
+                                       'tkt:span_end'], 'list: %r %s' % (out, err))
+    rc, out, _ = run([tracekit(), 'list', '--binary', exe, '-e', 'tkt:span_*', '--json'])
+    expect([json.loads(x)['event'] for x in out.split('\n') if x] == ['span_begin', 'span_end'],
+           'list -e: %r' % out)
+    rc, out, _ = run([tracekit(), 'list', '--binary', exe, '--format', 'tkt:all_kinds'])
+    for line in ['\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;',
+                 '\tfield:unsigned long long u;\toffset:16;\tsize:8;\tsigned:0;',
+                 '\tfield:__data_loc char[] s;\toffset:24;\tsize:4;\tsigned:1;',
+                 '\tfield:char tag[8];\toffset:28;\tsize:8;\tsigned:1;',
+                 'print fmt: "i=%d u=%llu s=%s tag=%s bytes=%s", REC->i, REC->u, __get_str(s), '
+                 'REC->tag, __print_hex(__get_dynamic_array(bytes), '
+                 '__get_dynamic_array_len(bytes))']:
+        expect(line in out.split('\n'), 'format lacks %r:\n%s' % (line, out))
+    lib = os.path.join(BUILD['dir'], 'tests', 'ust', 'libust-lib.so')
+    rc, out, _ = run([tracekit(), 'list', '--binary', lib])
+    expect(rc == 0 and out == 'tktlib:lib_call\n', 'library: %r' % out)
+    rc, out, err = run([tracekit(), 'list', '--binary', exe + '-disabled'])
+    expect(rc == 1 and 'has no user tracepoints' in err, 'disabled build: %d %s' % (rc, err))
+    rc, out, err = run([tracekit(), 'list', '--binary', '/etc/hostname'])
+    expect(rc == 1 and 'is not an ELF file' in err, 'not ELF: %d %s' % (rc, err))
+
+
+@case
 def no_recorder(_):
     """Without tracekit: no output, no files, and register_trace_ callbacks still run."""
     env = dict(os.environ)
