@@ -8,7 +8,8 @@ libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev libelf-dev libdw-de
 libcapstone-dev libseccomp-dev libbpf-dev libstdc++-12-dev
 strace trace-cmd linux-perf protobuf-compiler binutils
 ltrace gdb libc6-dbg
-chromium nodejs"
+chromium nodejs
+g++ liblttng-ust-dev lttng-tools"
 
 missing=""
 for p in $PKGS; do

@@ -213,7 +213,7 @@ static void adopt(struct ust_rec *u, const char *name)
 	b->clock = h->clock;
 	b->tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
 	read_comm(b);
-	snprintf(path, sizeof(path), "%s.ust%d", u->out, u->nbufs);
+	snprintf(path, sizeof(path), "%s/stage%d", u->dir, u->nbufs);
 	b->stage_path = xstrdup(path);
 	b->stage = fopen(path, "w+e");
 	if (!b->stage) {
@@ -236,21 +236,40 @@ static void scan(struct ust_rec *u)
 	closedir(d);
 }
 
-/* Move what the thread committed into the staging file; returns the bytes moved. */
+/* Records from the ring's bytes [from, to) into the staging file, in one write. */
+static void stage(struct ust_rec *u, struct ust_buf *b, uint64_t from, uint64_t to)
+{
+	if (to == from || u->failed)
+		return;
+	if (fwrite(b->ring + (from & b->mask), to - from, 1, b->stage) != 1) {
+		snprintf(u->err, sizeof(u->err), "cannot write %s: %s", b->stage_path,
+			 strerror(errno));
+		u->failed = true;
+	}
+}
+
+/*
+ * Move what the thread committed into the staging file; returns the bytes
+ * moved.  Every record is checked (the program could have scribbled on its
+ * buffer); runs of records between pads go out in one write.
+ */
 static uint64_t drain_buf(struct ust_rec *u, struct ust_buf *b)
 {
-	uint64_t head, cap = b->mask + 1, moved = 0;
+	uint64_t head, cap = b->mask + 1, moved = 0, run;
 
 	if (b->done)
 		return 0;
 	bool exited = __atomic_load_n(&b->h->exited, __ATOMIC_ACQUIRE);
 	head = __atomic_load_n(&b->h->head, __ATOMIC_ACQUIRE);
+	run = b->tail;
 	while (b->tail < head) {
 		uint64_t pos = b->tail & b->mask;
 		struct tk_urec *r = (struct tk_urec *)(b->ring + pos);
 
 		if (cap - pos < sizeof(*r) || r->kind == TK_UREC_PAD) {
+			stage(u, b, run, b->tail);
 			b->tail += cap - pos;
+			run = b->tail;
 			continue;
 		}
 		uint64_t size = TK_UREC_SIZE(r->len);
@@ -261,15 +280,11 @@ static uint64_t drain_buf(struct ust_rec *u, struct ust_buf *b)
 			b->done = true;
 			break;
 		}
-		if (!u->failed && fwrite(r, size, 1, b->stage) != 1) {
-			snprintf(u->err, sizeof(u->err), "cannot write %s: %s", b->stage_path,
-				 strerror(errno));
-			u->failed = true;
-		}
 		b->staged++;
 		b->tail += size;
 		moved += size;
 	}
+	stage(u, b, run, b->tail);
 	__atomic_store_n(&b->h->tail, b->tail, __ATOMIC_RELEASE);
 	if (exited && b->tail >= head)
 		b->done = true;
@@ -291,7 +306,8 @@ static void *drain_thread(void *arg)
 	struct ust_rec *u = arg;
 
 	while (!__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE)) {
-		/* A busy program: go round again at once; a quiet one: look every few ms. */
+		/* A busy program: round again at once (a sleep on a loaded machine lasts a
+		 * scheduler round, while the program fills its buffer); a quiet one: a pause. */
 		if (drain_all(u) < 256 * 1024)
 			usleep(DRAIN_PERIOD_US);
 	}

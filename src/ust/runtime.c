@@ -51,6 +51,7 @@ struct tbuf {
 	char *ring;
 	uint64_t mask;
 	uint64_t head, pending;
+	uint64_t tail;		/* the recorder's tail when last read: reread only when full */
 	unsigned gen;		/* the session it belongs to; another one reopens */
 	int nesting;
 	int32_t tid;
@@ -389,6 +390,7 @@ static bool thread_buffer(struct tbuf *b, unsigned gen)
 	b->ring = (char *)map + TK_UBUF_HDR;
 	b->mask = ring - 1;
 	b->head = 0;
+	b->tail = 0;
 	b->h->version = TK_UBUF_VERSION;
 	b->h->pid = (int32_t)getpid();
 	b->h->tid = b->tid;
@@ -424,9 +426,13 @@ EXPORT void *tk_tp_reserve(struct tk_tracepoint *tp, uint32_t size)
 	pos = b->head & b->mask;
 	if (pos + need > cap)
 		pad = cap - pos;
-	if (b->head + pad + need - __atomic_load_n(&b->h->tail, __ATOMIC_ACQUIRE) > cap) {
-		count_lost(b);
-		return NULL;
+	/* The tail's cache line is the recorder's: touch it only when the space seems gone. */
+	if (b->head + pad + need - b->tail > cap) {
+		b->tail = __atomic_load_n(&b->h->tail, __ATOMIC_ACQUIRE);
+		if (b->head + pad + need - b->tail > cap) {
+			count_lost(b);
+			return NULL;
+		}
 	}
 	if (pad) {
 		if (pad >= sizeof(*r)) {
