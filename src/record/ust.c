@@ -26,6 +26,7 @@
 
 #define DRAIN_PERIOD_US 5000
 #define DEFAULT_BUFFER_KB 4096
+#define DRAIN_SLICE (256 * 1024)
 
 bool ust_is_user_spec(struct ft_session *s, const char *spec)
 {
@@ -236,7 +237,7 @@ static void scan(struct ust_rec *u)
 	closedir(d);
 }
 
-/* Records from the ring's bytes [from, to) into the staging file, in one write. */
+/* The ring's bytes [from, to) (not across its end) into the staging file. */
 static void stage(struct ust_rec *u, struct ust_buf *b, uint64_t from, uint64_t to)
 {
 	if (to == from || u->failed)
@@ -249,44 +250,35 @@ static void stage(struct ust_rec *u, struct ust_buf *b, uint64_t from, uint64_t 
 }
 
 /*
- * Move what the thread committed into the staging file; returns the bytes
- * moved.  Every record is checked (the program could have scribbled on its
- * buffer); runs of records between pads go out in one write.
+ * Move what the thread committed into the staging file, as it is (pads
+ * included: records are checked when merged); returns the bytes moved.
  */
 static uint64_t drain_buf(struct ust_rec *u, struct ust_buf *b)
 {
-	uint64_t head, cap = b->mask + 1, moved = 0, run;
+	uint64_t head, cap = b->mask + 1, moved;
 
 	if (b->done)
 		return 0;
 	bool exited = __atomic_load_n(&b->h->exited, __ATOMIC_ACQUIRE);
 	head = __atomic_load_n(&b->h->head, __ATOMIC_ACQUIRE);
-	run = b->tail;
-	while (b->tail < head) {
-		uint64_t pos = b->tail & b->mask;
-		struct tk_urec *r = (struct tk_urec *)(b->ring + pos);
-
-		if (cap - pos < sizeof(*r) || r->kind == TK_UREC_PAD) {
-			stage(u, b, run, b->tail);
-			b->tail += cap - pos;
-			run = b->tail;
-			continue;
-		}
-		uint64_t size = TK_UREC_SIZE(r->len);
-		if (r->kind != TK_UREC_EVENT || r->len > TK_UREC_MAX ||
-		    r->len < sizeof(struct tk_entry_header) || pos + size > cap ||
-		    b->tail + size > head) {
-			b->corrupt = true;	/* the program wrote over its own buffer */
-			b->done = true;
-			break;
-		}
-		b->staged++;
-		b->tail += size;
-		moved += size;
+	if (head < b->tail || head - b->tail > cap || (head & 15)) {
+		b->corrupt = true;	/* the program wrote over its own buffer's header */
+		b->done = true;
+		return 0;
 	}
-	stage(u, b, run, b->tail);
-	__atomic_store_n(&b->h->tail, b->tail, __ATOMIC_RELEASE);
-	if (exited && b->tail >= head)
+	moved = head - b->tail;
+	while (b->tail < head) {
+		/* A slice at a time, each given back at once: the thread refills behind us. */
+		uint64_t end = (b->tail | b->mask) + 1;	/* the ring's end, in head units */
+		uint64_t to = b->tail + DRAIN_SLICE;
+
+		to = to < end ? to : end;
+		to = to < head ? to : head;
+		stage(u, b, b->tail, to);
+		b->tail = to;
+		__atomic_store_n(&b->h->tail, b->tail, __ATOMIC_RELEASE);
+	}
+	if (exited)
 		b->done = true;
 	return moved;
 }

@@ -199,15 +199,27 @@ static uint64_t to_ns(const struct ust_rec *u, const struct ust_buf *b, uint64_t
 	return u->start.ns + (uint64_t)(int64_t)((long double)(int64_t)(ts - u->start.tsc) * rate);
 }
 
+/* The buffer's next event record; pads are stepped over, a malformed record ends the buffer. */
 static bool advance(struct ust_rec *u, struct cursor *c)
 {
-	if (fread(&c->r, sizeof(c->r), 1, c->b->stage) != 1)
-		return false;
-	size_t rest = TK_UREC_SIZE(c->r.len) - sizeof(c->r);
-	if (rest > sizeof(c->entry) || fread(c->entry, rest, 1, c->b->stage) != 1)
-		return false;
-	c->ns = to_ns(u, c->b, c->r.ts);
-	return true;
+	for (;;) {
+		if (fread(&c->r, sizeof(c->r), 1, c->b->stage) != 1)
+			return false;
+		if (c->r.kind == TK_UREC_PAD && c->r.len <= c->b->mask &&
+		    fseek(c->b->stage, c->r.len, SEEK_CUR) == 0)
+			continue;
+		size_t rest = TK_UREC_SIZE(c->r.len) - sizeof(c->r);
+		if (c->r.kind != TK_UREC_EVENT || c->r.len > TK_UREC_MAX ||
+		    c->r.len < sizeof(struct tk_entry_header) || rest > sizeof(c->entry) ||
+		    fread(c->entry, rest, 1, c->b->stage) != 1) {
+			if (!c->b->corrupt)
+				u->corrupt++;
+			c->b->corrupt = true;
+			return false;
+		}
+		c->ns = to_ns(u, c->b, c->r.ts);
+		return true;
+	}
 }
 
 static bool before(const struct cursor *a, const struct cursor *b)

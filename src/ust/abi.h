@@ -22,7 +22,7 @@
 #define TK_UBUF_MAGIC 0x6675626bu
 #define TK_UDESC_MAGIC 0x6373646bu
 #define TK_UCTL_MAGIC 0x6c74636bu
-#define TK_UBUF_VERSION 1
+#define TK_UBUF_VERSION 2
 #define TK_UBUF_HDR 4096			/* the ring starts one page in */
 #define TK_UREC_MAX 3968			/* an entry must fit one trace.dat page */
 
@@ -31,8 +31,10 @@ enum { TK_UREC_EVENT = 0, TK_UREC_PAD = 1 };
 
 /*
  * One thread's buffer.  Single producer (the thread), single consumer (the
- * recorder): head and tail only grow; a record never wraps (a pad record, or
- * less than a record header of room, sends it to the start).  A full buffer
+ * recorder): head and tail only grow; a record never wraps (a pad record to
+ * the end of the ring sends it to the start).  Records take multiples of 16
+ * bytes, so the room left at the end always holds a pad record, and the
+ * recorder can copy the committed bytes as they are.  A full buffer
  * drops the new event and counts it in lost: the program never waits.
  */
 struct tk_ubuf_hdr {
@@ -58,7 +60,7 @@ struct tk_urec {
 	uint16_t kind;		/* TK_UREC_* */
 };
 
-#define TK_UREC_SIZE(len) ((sizeof(struct tk_urec) + (uint64_t)(len) + 7) & ~(uint64_t)7)
+#define TK_UREC_SIZE(len) ((sizeof(struct tk_urec) + (uint64_t)(len) + 15) & ~(uint64_t)15)
 
 /* One registered tracepoint, as appended to SESSION/events-PID. */
 struct tk_udesc {

@@ -435,11 +435,9 @@ EXPORT void *tk_tp_reserve(struct tk_tracepoint *tp, uint32_t size)
 		}
 	}
 	if (pad) {
-		if (pad >= sizeof(*r)) {
-			r = (struct tk_urec *)(b->ring + pos);
-			r->len = (uint32_t)(pad - sizeof(*r));
-			r->kind = TK_UREC_PAD;
-		}
+		r = (struct tk_urec *)(b->ring + pos);
+		r->len = (uint32_t)(pad - sizeof(*r));
+		r->kind = TK_UREC_PAD;
 		b->head += pad;
 		pos = 0;
 	}
