@@ -72,7 +72,8 @@ static void link_events(struct ust_bin *b)
 		b->events[k++] = *e;
 	}
 	b->nevents = k;
-	qsort(b->events, (size_t)b->nevents, sizeof(*b->events), cmp_event);
+	if (b->nevents > 1)
+		qsort(b->events, (size_t)b->nevents, sizeof(*b->events), cmp_event);
 	/* The same header compiled into two objects gives the same event twice. */
 	k = 0;
 	for (int i = 0; i < b->nevents; i++) {

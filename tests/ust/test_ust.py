@@ -403,8 +403,12 @@ def pkg_config_build(_):
         src = os.path.join(BUILD['src'], 'examples', 'silly')
         exe = os.path.join(d, 'silly')
         libdir = re.search(r'-L(\S+)', flags.stdout).group(1)
+        # A sanitized build's library needs a sanitized program (make asan).
+        deps = subprocess.run(['ldd', os.path.join(libdir, 'libtracekit.so')],
+                              capture_output=True, text=True).stdout
+        san = ['-fsanitize=address,undefined'] if 'libasan' in deps else []
         cc = subprocess.run(['cc', '-I' + src, os.path.join(src, 'silly.c'), '-o', exe,
-                             '-Wl,-rpath,' + libdir] + flags.stdout.split(),
+                             '-Wl,-rpath,' + libdir] + san + flags.stdout.split(),
                             capture_output=True, text=True)
         expect(cc.returncode == 0, 'cc failed: %s' % cc.stderr)
         out = os.path.join(d, 'trace.dat')
