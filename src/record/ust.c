@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <linux/futex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -372,7 +373,8 @@ struct ust_rec *ust_rec_start(struct ft_session *s, const struct rec_event *even
 		goto fail;
 	}
 	u->running = true;
-	free(mine);
+	u->specs = mine;
+	u->nspecs = nmine;
 	return u;
 fail:
 	free(mine);
@@ -450,6 +452,7 @@ void ust_rec_free(struct ust_rec *u, bool keep_files)
 	ust_result_free(u);
 	free(u->pages_path);
 	free(u->pids);
+	free(u->specs);
 	free(u->out);
 	free(u);
 }
@@ -481,6 +484,21 @@ int ust_reset_stale(void (*removed)(const char *path, const char *why, void *arg
 	return n;
 }
 
+/* Whether a process announced a tracepoint the -e spec names (the runtime's rule). */
+static bool spec_matched(const struct ust_rec *u, const char *spec)
+{
+	char full[2 * TK_NAME_MAX + 2];
+
+	for (int i = 0; i < u->nevents_fmt; i++) {
+		const struct tk_event_desc *ev = &u->events_fmt[i].d.ev;
+
+		snprintf(full, sizeof(full), "%s:%s", ev->system, ev->name);
+		if (!fnmatch(spec, full, 0) || !fnmatch(spec, ev->system, 0))
+			return true;
+	}
+	return false;
+}
+
 void ust_rec_print_stats(const struct ust_rec *u, const char *output, bool quiet)
 {
 	uint64_t lost = u->lost + u->unknown;
@@ -493,6 +511,12 @@ void ust_rec_print_stats(const struct ust_rec *u, const char *output, bool quiet
 		fprintf(stderr, "tracekit: record: %s: %llu user events lost (a thread's buffer "
 			"filled faster than it was drained: try -b with more KB)\n", output,
 			(unsigned long long)lost);
+	for (int i = 0; i < u->nspecs; i++) {
+		if (!spec_matched(u, u->specs[i]))
+			fprintf(stderr, "tracekit: record: no tracepoint matched -e %s: it is not a kernel "
+				"event system, and no traced program has such a tracepoint (tracekit "
+				"list; tracekit list --binary PROGRAM)\n", u->specs[i]);
+	}
 	if (u->corrupt)
 		fprintf(stderr, "tracekit: record: %s: %d user buffers were overwritten by their "
 			"program; their later events are missing\n", output, u->corrupt);

@@ -58,6 +58,8 @@ struct ust_rec {
 	char err[1024];
 	pid_t *pids;
 	int npids;
+	const char **specs;	/* the user -e specs (the caller's strings) */
+	int nspecs;
 
 	/* results */
 	struct ust_event *events_fmt;

@@ -332,6 +332,15 @@ def attach_without_tracepoints(env):
            'rc %d: %s' % (rc, err))
 
 
+@with_env
+def unmatched_spec_is_reported(env):
+    """A user -e that names nothing (a typo) says so instead of recording nothing quietly."""
+    rc, _, err = env.record(['tkt_typo:*', 'tkt:odd_only'], prog('condition'))
+    expect(rc == 0, 'record failed (%d): %s' % (rc, err))
+    expect('no tracepoint matched -e tkt_typo:*' in err, 'no warning: %s' % err)
+    expect('-e tkt:odd_only' not in err, 'a matched spec is reported: %s' % err)
+
+
 @case
 def list_binary(_):
     """list --binary reads the tracepoints and formats from the file, without running it."""
