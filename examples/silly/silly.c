@@ -8,6 +8,7 @@
  *
  * Run without tracekit it prints nothing and pays one load per call.
  */
+#define _POSIX_C_SOURCE 200809L	/* clock_gettime, nanosleep under -std=c11 */
 #include <stdlib.h>
 #include <time.h>
 

@@ -45,7 +45,7 @@
 
 #define TRACE_EVENT(name, proto, args, tstruct, assign, print)				\
 	DECLARE_EVENT_CLASS(name, TK_PARAMS(proto), TK_PARAMS(args), TK_PARAMS(tstruct),	\
-			    TK_PARAMS(assign), TK_PARAMS(print))			\
+			    TK_PARAMS(assign), TK_PARAMS(print));			\
 	DEFINE_EVENT(name, name, TK_PARAMS(proto), TK_PARAMS(args))
 #define TRACE_EVENT_CONDITION(name, proto, args, cond, tstruct, assign, print)	\
 	TRACE_EVENT(name, TK_PARAMS(proto), TK_PARAMS(args), TK_PARAMS(tstruct),	\
@@ -73,8 +73,9 @@ _Pragma("GCC diagnostic ignored \"-Wunused-function\"")
 	struct tk_entry_##call {							\
 		struct tk_entry_header __tk_common;					\
 		tstruct									\
-	};
-#define DEFINE_EVENT(template, name, proto, args)
+	};										\
+	TK_ABSORB_SEMICOLON
+#define DEFINE_EVENT(template, name, proto, args) TK_ABSORB_SEMICOLON
 #include TK_INCLUDE(TRACE_INCLUDE_FILE)
 #undef __field
 #undef __array
@@ -91,7 +92,8 @@ _Pragma("GCC diagnostic ignored \"-Wunused-function\"")
 	struct tk_dyn_##call {								\
 		uint32_t __tk_unused;							\
 		tstruct									\
-	};
+	};										\
+	TK_ABSORB_SEMICOLON
 #include TK_INCLUDE(TRACE_INCLUDE_FILE)
 #undef __dynamic_array
 #undef __string
@@ -124,7 +126,8 @@ _Pragma("GCC diagnostic ignored \"-Wunused-function\"")
 		(void)__tk_d;								\
 		tstruct									\
 		return __tk_off;							\
-	}
+	}										\
+	TK_ABSORB_SEMICOLON
 #include TK_INCLUDE(TRACE_INCLUDE_FILE)
 #undef __field
 #undef __array
@@ -138,7 +141,8 @@ _Pragma("GCC diagnostic ignored \"-Wunused-function\"")
 #define __dynamic_array(type, item, len) +1
 #define __string(item, src) +1
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)			\
-	enum { __tk_nfields_##call = 0 tstruct };
+	enum { __tk_nfields_##call = 0 tstruct };					\
+	TK_ABSORB_SEMICOLON
 #include TK_INCLUDE(TRACE_INCLUDE_FILE)
 #undef __field
 #undef __array
@@ -171,7 +175,8 @@ _Pragma("GCC diagnostic ignored \"-Wunused-function\"")
 			print, { tstruct }						\
 		};									\
 		return &__tk_desc;							\
-	}
+	}										\
+	TK_ABSORB_SEMICOLON
 #include TK_INCLUDE(TRACE_INCLUDE_FILE)
 #undef __entry
 #undef __field
@@ -185,7 +190,9 @@ _Pragma("GCC diagnostic ignored \"-Wunused-function\"")
 	((void *)((char *)__entry + (__entry->__data_loc_##item & 0xffff)))
 #define __get_dynamic_array_len(item) (__entry->__data_loc_##item >> 16)
 #define __get_str(item) ((char *)__get_dynamic_array(item))
-#define __assign_str(item, ...)								\
+/* __assign_str(item) as the kernel has it now, __assign_str(item, src) as it had it before. */
+#define __assign_str(...) __tk_assign_str(__VA_ARGS__, 0)
+#define __tk_assign_str(item, ...)							\
 	do {										\
 		uint32_t __tk_l = __tk_d.item >> 16;					\
 		memcpy(__get_str(item), __tk_d.item##__tk_src, __tk_l - 1);		\
@@ -207,12 +214,14 @@ _Pragma("GCC diagnostic ignored \"-Wunused-function\"")
 		tstruct									\
 		{ assign }								\
 		tk_tp_commit(__tk_tp, __entry);						\
-	}
+	}										\
+	TK_ABSORB_SEMICOLON
 #include TK_INCLUDE(TRACE_INCLUDE_FILE)
 #undef __get_dynamic_array
 #undef __get_dynamic_array_len
 #undef __get_str
 #undef __assign_str
+#undef __tk_assign_str
 #undef __field
 #undef __array
 #undef __dynamic_array
@@ -221,7 +230,7 @@ _Pragma("GCC diagnostic ignored \"-Wunused-function\"")
 #undef DEFINE_EVENT
 
 /* 6. the tracepoints */
-#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print) TK_ABSORB_SEMICOLON
 #define DEFINE_EVENT(template, name, proto, args)					\
 	static const struct tk_event_desc __tk_event_##name TK_SECTION = {		\
 		TK_EVENT_MAGIC, TK_DESC_VERSION, 0, TK_STR(TRACE_SYSTEM), #name, #template \
@@ -249,7 +258,8 @@ _Pragma("GCC diagnostic ignored \"-Wunused-function\"")
 	__attribute__((destructor)) static void __tk_unregister_##name(void)		\
 	{										\
 		tk_tp_unregister(&__tracepoint_##name);					\
-	}
+	}										\
+	TK_ABSORB_SEMICOLON
 #include TK_INCLUDE(TRACE_INCLUDE_FILE)
 
 _Pragma("GCC diagnostic pop")

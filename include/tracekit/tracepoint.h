@@ -136,6 +136,12 @@ static inline uint32_t tk_strlen_max(const char *s, uint32_t max)
 #define TK_EXTERN_C extern
 #endif
 
+/*
+ * Every expansion ends in a declaration without its ';', so the ';' after
+ * TRACE_EVENT(...); (kernel style) ends it: no empty declaration for -pedantic.
+ */
+#define TK_ABSORB_SEMICOLON TK_EXTERN_C int __tk_absorb_semicolon
+
 #ifdef __cplusplus
 }
 #endif
@@ -162,7 +168,8 @@ static inline uint32_t tk_strlen_max(const char *s, uint32_t max)
 	static inline int unregister_trace_##name(void (*probe)(void *__data, proto),	\
 						  void *data)				\
 	{ (void)probe; (void)data; return -1; }						\
-	_Pragma("GCC diagnostic pop")
+	_Pragma("GCC diagnostic pop")							\
+	TK_ABSORB_SEMICOLON
 
 #else
 
@@ -188,14 +195,15 @@ static inline uint32_t tk_strlen_max(const char *s, uint32_t max)
 						  void *data)				\
 	{										\
 		return tk_tp_probe_del(&__tracepoint_##name, (void (*)(void))probe, data); \
-	}
+	}										\
+	TK_ABSORB_SEMICOLON
 
 #endif /* TRACEKIT_DISABLE */
 
 #define DECLARE_TRACE(name, proto, args)						\
 	DECLARE_TRACE_CONDITION(name, TK_PARAMS(proto), TK_PARAMS(args), 1)
 
-#define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print)
+#define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print) TK_ABSORB_SEMICOLON
 #define DEFINE_EVENT(template, name, proto, args)					\
 	DECLARE_TRACE(name, TK_PARAMS(proto), TK_PARAMS(args))
 #define DEFINE_EVENT_CONDITION(template, name, proto, args, cond)			\
