@@ -214,6 +214,12 @@ def beside_kernel_events(env):
         elif e['event'] == 'me_silly':
             expect(running, 'me_silly at %s while pid %s was off every CPU' % (e['ts'], pid))
     env.tracecmd_agrees({'me_silly'})
+    # The file has one CPU more than the machine's (the user events'); sched counts the kernel's.
+    rc, out, err = run([tracekit(), 'report', '-i', env.out])
+    slots = int(re.search(r'^cpus=(\d+)', out, re.M).group(1))
+    rc, out, err = run([tracekit(), 'sched', '-i', env.out])
+    expect(rc == 0 and ': %d CPUs,' % (slots - 1) in out.split('\n')[0],
+           'sched with %d slots: %s' % (slots, out.split('\n')[0]))
 
 
 @with_env
