@@ -233,6 +233,8 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 			tf_add_cpu_stats(w, i, text, len, NULL, 0);
 		free(text);
 	}
+	if (w && u)
+		ust_rec_cpu_stats(u, w);
 	if (w && tf_write_meta(w, &meta, err, errlen) == 0 &&
 	    tf_write_cpu_data(w, data, ndata, err, errlen) == 0) {
 		rc = tf_writer_close(w, err, errlen);

@@ -36,6 +36,12 @@ struct ust_rec *ust_rec_start(struct ft_session *s, const struct rec_event *even
 int ust_rec_stop(struct ust_rec *u, char *err, size_t errlen);
 /* Add the user events' formats, comms and the extra CPU to m (valid until ust_rec_free). */
 void ust_rec_meta(struct ust_rec *u, struct tf_meta *m);
+/*
+ * The user CPU's statistics, in per_cpu/cpuN/stats' words, as a CPUSTAT option:
+ * what the threads dropped is its overrun, so report --stat and trace-cmd
+ * report --stat show the loss from the file.  After ust_rec_meta.
+ */
+void ust_rec_cpu_stats(struct ust_rec *u, struct tf_writer *w);
 /* The kernel's CPU data with the user CPU appended (valid until ust_rec_free). */
 const struct tf_cpu_data *ust_rec_cpu_data(struct ust_rec *u, const struct tf_cpu_data *kernel,
 					   int nkernel, int *n);

@@ -371,6 +371,18 @@ void ust_rec_meta(struct ust_rec *u, struct tf_meta *m)
 	m->nnotes++;
 }
 
+void ust_rec_cpu_stats(struct ust_rec *u, struct tf_writer *w)
+{
+	char text[256];
+	int n = snprintf(text, sizeof(text),
+			 "entries: 0\noverrun: %llu\ncommit overrun: 0\nbytes: %llu\n"
+			 "dropped events: 0\nread events: %llu\n",
+			 (unsigned long long)(u->lost + u->unknown),
+			 (unsigned long long)u->pages_size, (unsigned long long)u->events);
+
+	tf_add_cpu_stats(w, u->user_cpu, text, (size_t)n, NULL, 0);
+}
+
 const struct tf_cpu_data *ust_rec_cpu_data(struct ust_rec *u, const struct tf_cpu_data *kernel,
 					   int nkernel, int *n)
 {

@@ -339,6 +339,24 @@ def attach_without_tracepoints(env):
 
 
 @with_env
+def full_buffer_is_counted(env):
+    """A 16 KB buffer and 100000 events at full speed: every event is recorded or counted lost,
+    in record's summary and in the file (report --stat's overrun of the user CPU)."""
+    n = 100000
+    rc, _, err = env.record(['tkt:all_kinds'], prog('count', str(n)), '-b', '16')
+    expect(rc == 0, 'record failed (%d): %s' % (rc, err))
+    m = re.search(r'user events: (\d+) events, (\d+) lost', err)
+    got, lost = int(m.group(1)), int(m.group(2))
+    expect(lost > 0 and got + lost == n, '%d recorded + %d lost != %d' % (got, lost, n))
+    expect(len(env.user({'all_kinds'})) == got, 'the file holds another count')
+    rc, out, err = run([tracekit(), 'report', '--stat', '-i', env.out])
+    slots = int(re.search(r'^CPUs: (\d+)', out, re.M).group(1))
+    row = re.search(r'^  %d +(\d+) +\S+ +(\d+)$' % (slots - 1), out, re.M)
+    expect(row and (int(row.group(1)), int(row.group(2))) == (got, lost),
+           'report --stat: %s' % out)
+
+
+@with_env
 def unmatched_spec_is_reported(env):
     """A user -e that names nothing (a typo) says so instead of recording nothing quietly."""
     rc, _, err = env.record(['tkt_typo:*', 'tkt:odd_only'], prog('condition'))
