@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -28,6 +29,7 @@
 #define DRAIN_PERIOD_US 5000
 #define DEFAULT_BUFFER_KB 4096
 #define DRAIN_SLICE (256 * 1024)
+#define DRAIN_NICE -10
 
 bool ust_is_user_spec(struct ft_session *s, const char *spec)
 {
@@ -297,6 +299,12 @@ static uint64_t drain_all(struct ust_rec *u)
 static void *drain_thread(void *arg)
 {
 	struct ust_rec *u = arg;
+
+	/*
+	 * Ahead of the programs it drains when CPUs are scarce (root may raise it): a
+	 * buffer it reaches late drops events, while its own work is bounded by theirs.
+	 */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), DRAIN_NICE);
 
 	while (!__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE)) {
 		/* A busy program: round again at once (a sleep on a loaded machine lasts a
