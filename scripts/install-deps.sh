@@ -10,7 +10,8 @@ strace trace-cmd linux-perf protobuf-compiler binutils
 ltrace gdb libc6-dbg
 chromium nodejs
 qemu-system-x86 busybox-static kmod cpio linux-headers-amd64
-debhelper dpkg-dev lintian debootstrap scdoc bash-completion"
+debhelper dpkg-dev lintian debootstrap scdoc bash-completion
+g++ liblttng-ust-dev lttng-tools"
 
 missing=""
 for p in $PKGS; do

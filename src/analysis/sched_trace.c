@@ -266,6 +266,8 @@ struct st_loader *st_begin(struct st_trace *t, const struct st_options *o, struc
 		free(cpid);
 	}
 	t->cpus = tf_reader_info(r)->cpus;
+	if (tf_reader_info(r)->user_cpu >= 0)
+		t->cpus = tf_reader_info(r)->user_cpu;	/* the kernel's CPUs only */
 	sa_init(&t->a, o->has_from ? to_ns(o->from) : 0, o->has_to ? to_ns(o->to) : 0);
 	return l;
 }

@@ -17,12 +17,15 @@
 #include "syscalls/table.h"
 #include "util/die.h"
 #include "util/strbuf.h"
+#include "ust/binary.h"
+#include "ust/format.h"
 
 void help_list(FILE *f)
 {
 	fputs("usage: tracekit list [-e GLOB]... [--json]\n"
 	      "       tracekit list --format EVENT|SYSTEM|GLOB [--json]\n"
 	      "       tracekit list --syscalls [-e GLOB]... [--json]\n"
+	      "       tracekit list --binary FILE [-e GLOB]... [--format EVENT] [--json]\n"
 	      "\n"
 	      "List the kernel's tracepoints as SYSTEM:EVENT, one per line, sorted.\n"
 	      "\n"
@@ -33,17 +36,20 @@ void help_list(FILE *f)
 	      "                      then its print fmt; a system or glob ('sched') shows\n"
 	      "                      each of its events\n"
 	      "      --syscalls      the syscall names tracekit knows instead of tracepoints\n"
+	      "      --binary FILE   the user tracepoints built into FILE (TRACE_EVENT with\n"
+	      "                      <tracekit/tracepoint.h>); --format prints one's format file\n"
 	      "      --json          one JSON object per line (per event, field or syscall)\n"
 	      "\n"
 	      "Needs root (tracefs).  Exit status 1 when nothing matches.  See docs/list.md.\n", f);
 }
 
-enum { OPT_JSON = 256, OPT_SYSCALLS };
+enum { OPT_JSON = 256, OPT_SYSCALLS, OPT_BINARY };
 
 static const struct option longopts[] = {
 	{ "events", required_argument, NULL, 'e' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
+	{ "binary", required_argument, NULL, OPT_BINARY },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -55,6 +61,7 @@ struct list_opts {
 	const char *format;
 	bool syscalls;
 	bool json;
+	const char *binary;
 };
 
 static int parse(struct list_opts *o, int argc, char **argv)
@@ -74,6 +81,7 @@ static int parse(struct list_opts *o, int argc, char **argv)
 			break;
 		case 'f': o->format = optarg; break;
 		case OPT_SYSCALLS: o->syscalls = true; break;
+		case OPT_BINARY: o->binary = optarg; break;
 		case OPT_JSON: o->json = true; break;
 		case 'h': help_list(stdout); exit(0);
 		case ':':
@@ -92,6 +100,10 @@ static int parse(struct list_opts *o, int argc, char **argv)
 	}
 	if (optind < argc) {
 		errmsg("unexpected argument '%s' (events are chosen with -e GLOB)", argv[optind]);
+		return -1;
+	}
+	if (o->binary && o->syscalls) {
+		errmsg("--binary lists a program's tracepoints: it does not mix with --syscalls");
 		return -1;
 	}
 	if (o->format && (o->nglobs || o->syscalls)) {
@@ -306,13 +318,85 @@ static int list_syscalls(const struct list_opts *o)
 	return shown ? 0 : 1;
 }
 
+/* -e's rule for user events too: with a ':' the whole name, without a system or an event. */
+static bool binary_match(const struct list_opts *o, const struct tk_event_desc *ev,
+			 const char *full)
+{
+	if (!o->nglobs)
+		return true;
+	for (int g = 0; g < o->nglobs; g++) {
+		const char *gl = o->globs[g];
+
+		if (strchr(gl, ':') ? !fnmatch(gl, full, 0) :
+		    !fnmatch(gl, ev->system, 0) || !fnmatch(gl, ev->name, 0))
+			return true;
+	}
+	return false;
+}
+
+static void print_binary_format(const struct ust_bin_event *e, const char *full, bool json)
+{
+	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
+
+	ust_format_text(&e->ev, e->cls, 0, &text);
+	if (!json) {
+		fputs(sb_str(&text), stdout);
+	} else {
+		sb_add(&sb, "{\"event\":");
+		json_str(&sb, full);
+		sb_add(&sb, ",\"format\":");
+		json_str(&sb, sb_str(&text));
+		sb_add(&sb, "}");
+		puts(sb_str(&sb));
+	}
+	sb_free(&text);
+	sb_free(&sb);
+}
+
+/* --binary FILE: the descriptions define_trace.h left in the file (src/ust/binary.c). */
+static int list_binary(const struct list_opts *o)
+{
+	char err[512], full[2 * TK_NAME_MAX + 2];
+	struct ust_bin b;
+	int shown = 0;
+
+	if (ust_bin_read(o->binary, &b, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		return 1;
+	}
+	if (b.skipped)
+		warnmsg("%s: %d malformed tracepoint descriptions skipped", o->binary, b.skipped);
+	for (int i = 0; i < b.nevents; i++) {
+		const struct ust_bin_event *e = &b.events[i];
+
+		snprintf(full, sizeof(full), "%s:%s", e->ev.system, e->ev.name);
+		if (o->format ? strcmp(o->format, full) && strcmp(o->format, e->ev.name) :
+		    !binary_match(o, &e->ev, full))
+			continue;
+		if (o->format)
+			print_binary_format(e, full, o->json);
+		else
+			print_event(full, o->json);
+		shown++;
+	}
+	if (!shown)
+		errmsg("%s has no user tracepoints%s%s (TRACE_EVENT with <tracekit/tracepoint.h>, "
+		       "in a file that defines CREATE_TRACE_POINTS)", o->binary,
+		       o->format ? " named " : o->nglobs ? " matching the -e globs" : "",
+		       o->format ? o->format : "");
+	ust_bin_free(&b);
+	return shown ? 0 : 1;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	err_set_verb("list");
 	struct list_opts o = { 0 };
 	int status = 2;
 	if (parse(&o, argc, argv) == 0) {
-		if (o.format)
+		if (o.binary)
+			status = list_binary(&o);
+		else if (o.format)
 			status = show_format(&o);
 		else if (o.syscalls)
 			status = list_syscalls(&o);

@@ -18,6 +18,7 @@
 #include "ftrace/registry.h"
 #include "probe/kernel.h"
 #include "util/die.h"
+#include "record/ust.h"
 
 #define STOP_WAIT_MS 10000	/* a recording writes its trace.dat before it exits */
 
@@ -29,6 +30,8 @@ void help_reset(FILE *f)
 	      "print what was removed: their tracefs instances (tracekit-PID-N), a killed\n"
 	      "record's FILE.cpuN staging files, their probe groups (tracekit_PID_N).\n"
 	      "What runs still going use, and probes made by 'tracekit probe add', are kept.\n"
+	      "Also user-event session and control files in /dev/shm whose recorder or\n"
+	      "program is gone.\n"
 	      "\n"
 	      "  -a, --all     everything tracekit made: also the probes of 'probe add', and runs\n"
 	      "                still going are stopped first (SIGTERM: they clean up and keep\n"
@@ -96,6 +99,12 @@ static void report(enum ft_reset_action act, const char *name, const char *why, 
 		printf("removed %s (%s)\n", name, why);
 		break;
 	}
+}
+
+static void report_ust(const char *path, const char *why, void *arg)
+{
+	printf("removed %s (%s)\n", path, why);
+	((struct tally *)arg)->removed++;
 }
 
 /* Probe events: run groups of dead runs; with --all, what tracekit probe add made too. */
@@ -266,6 +275,7 @@ int cmd_reset(int argc, char **argv)
 		errmsg("%s", err);
 		return 1;
 	}
+	ust_reset_stale(report_ust, &t);
 	if (!t.removed && !t.kept && !t.failed)
 		puts("nothing to remove");
 	fflush(stdout);

@@ -190,6 +190,22 @@ static void syscall_name(long long nr, char *name, size_t n)
 		snprintf(name, n, "syscall_%lld", nr);
 }
 
+/* A user tracepoint NAME_begin / NAME_end (docs/tracepoints.md) is a slice NAME on its thread. */
+static enum ex_kind user_kind(const struct tep_event *ev, char *name, size_t n)
+{
+	size_t len = strlen(ev->name);
+
+	if (len > 6 && !strcmp(ev->name + len - 6, "_begin")) {
+		snprintf(name, n, "%s:%.*s", ev->system, (int)(len - 6), ev->name);
+		return EXK_BEGIN;
+	}
+	if (len > 4 && !strcmp(ev->name + len - 4, "_end")) {
+		snprintf(name, n, "%s:%.*s", ev->system, (int)(len - 4), ev->name);
+		return EXK_END;
+	}
+	return EXK_INSTANT;
+}
+
 enum ex_kind ex_classify(struct tep_event *ev, struct tep_record *rec, char *name, size_t n)
 {
 	long long nr;
@@ -212,6 +228,8 @@ enum ex_kind ex_classify(struct tep_event *ev, struct tep_record *rec, char *nam
 		}
 	}
 	snprintf(name, n, "%s:%s", ev->system, ev->name);
+	if (ev->id >= TF_USER_EVENT_ID_BASE)
+		return user_kind(ev, name, n);
 	if (!strcmp(ev->system, "sched")) {
 		if (!strcmp(ev->name, "sched_switch"))
 			return EXK_SWITCH;

@@ -47,6 +47,9 @@ struct task {
 	long sys_nr;		/* the syscall it is in, -1 none */
 	uint64_t sys_since;
 	struct strbuf sys;	/* "start,end,nr," syscall spans, relative ns */
+	struct strbuf user;	/* "start,end,type," user tracepoints: instants have start == end */
+	uint64_t user_open[8];	/* NAME_begin times not yet ended, innermost last */
+	int user_depth;
 };
 
 struct cpu_lane {
@@ -413,6 +416,32 @@ static void on_exec(struct view *v, struct tf_event *e, int pid)
 	}
 }
 
+/*
+ * A user tracepoint (docs/tracepoints.md) on its thread's lane: an instant, or
+ * with NAME_begin ... NAME_end a slice (nested up to 8 deep).
+ */
+static void on_user(struct view *v, struct tf_event *e, int pid)
+{
+	struct task *t = task_get(v, pid);
+	const char *name = e->event->name;
+	size_t len = strlen(name);
+	uint64_t ts = e->ts - v->t0, start = ts;
+
+	if (!t || v->full)
+		return;
+	t->interest = true;
+	if (len > 6 && !strcmp(name + len - 6, "_begin")) {
+		if (t->user_depth < 8) {
+			t->user_open[t->user_depth++] = ts;
+			return;
+		}
+	} else if (len > 4 && !strcmp(name + len - 4, "_end") && t->user_depth > 0) {
+		start = t->user_open[--t->user_depth];
+	}
+	sb_printf(&t->user, "%llu,%llu,%d,", (unsigned long long)start, (unsigned long long)ts,
+		  type_index(v, e->event));
+}
+
 static void on_event(struct view *v, struct tf_event *e)
 {
 	int pid = tep_data_pid(v->tep, e->record);
@@ -429,6 +458,10 @@ static void on_event(struct view *v, struct tf_event *e)
 		emit_event(v, e, pid);
 	if (!e->event)
 		return;
+	if (e->event->id >= TF_USER_EVENT_ID_BASE) {
+		on_user(v, e, pid);
+		return;
+	}
 	infer_switch_in(v, e, pid);
 	const char *name = e->event->name;
 	if (strstr(e->event->system, "syscalls") &&
@@ -551,6 +584,15 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 		sb_truncate(&t->sys, t->sys.len - 1);
 		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->sys));
 	}
+	fprintf(out, "%s},\n\"userMarks\":{", sb_str(&sb));
+	sb_reset(&sb);
+	tidmap_foreach(&v->tasks, s) {
+		struct task *t = s->val;
+		if (!t->interest || !t->user.len)
+			continue;
+		sb_truncate(&t->user, t->user.len - 1);
+		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->user));
+	}
 	fprintf(out, "%s},\n\"sysNames\":{", sb_str(&sb));
 	for (int nr = 0, k = 0; nr < 1024; nr++) {
 		const struct sc_entry *se = v->sys_used[nr] ? sc_by_nr(nr) : NULL;
@@ -595,6 +637,7 @@ static void view_free(struct view *v)
 		struct task *t = s->val;
 		sb_free(&t->spans);
 		sb_free(&t->sys);
+		sb_free(&t->user);
 		free(t);
 	}
 	tidmap_free(&v->tasks);
@@ -646,6 +689,8 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 	v.tep = tf_reader_tep(r);
 	const struct tf_info *info = tf_reader_info(r);
 	v.ncpus = info->cpus > 0 ? info->cpus : 1;
+	if (info->user_cpu > 0)
+		v.ncpus = info->user_cpu;	/* user events go on their threads' lanes */
 	v.cpus = xcalloc(v.ncpus, sizeof(*v.cpus));
 	for (int c = 0; c < v.ncpus; c++)
 		v.cpus[c].busy = xcalloc(OV_BINS, sizeof(uint64_t));

@@ -29,6 +29,7 @@
 #include "meta.h"
 #include "recorder.h"
 #include "spawn.h"
+#include "ust.h"
 #include "tracefile/writer.h"
 #include "util/stopsig.h"
 #include "util/die.h"
@@ -123,6 +124,8 @@ static int setup_events(struct ft_session *s, const struct rec_options *o, char 
 		return 0;
 	}
 	for (int i = 0; i < o->nevents; i++) {
+		if (ust_is_user_spec(s, o->events[i].spec))
+			continue;	/* the program's own: see ust.c */
 		if (ft_enable_events(s, o->events[i].spec, err, errlen) < 0)
 			return -1;
 		if (o->events[i].filter &&
@@ -178,7 +181,8 @@ static void add_note(struct strbuf *sb, const char ***notes, int *n, const char 
 }
 
 static int write_trace(struct ft_session *s, const struct rec_options *o, struct recorder *r,
-		       const char *output, pid_t command_pid, char *err, size_t errlen)
+		       struct ust_rec *u, const char *output, pid_t command_pid, char *err,
+		       size_t errlen)
 {
 	struct rec_meta rm;
 	if (rec_meta_gather(s, &rm, err, errlen) < 0)
@@ -212,6 +216,12 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 	int rc = -1;
 	int ncpu;
 	const struct tf_cpu_data *data = rec_cpu_data(r, &ncpu);
+	int ndata = ncpu;
+	struct tf_meta meta = rm.m;	/* rm keeps its own arrays to free */
+	if (u) {
+		ust_rec_meta(u, &meta);
+		data = ust_rec_cpu_data(u, data, ncpu, &ndata);
+	}
 	struct tf_writer *w = tf_writer_open(output, o->file_version ? o->file_version : 7, err, errlen);
 	/* The kernel's per-CPU stats, so trace-cmd report --stat shows overruns too. */
 	for (int i = 0; w && i < ncpu; i++) {
@@ -223,8 +233,10 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 			tf_add_cpu_stats(w, i, text, len, NULL, 0);
 		free(text);
 	}
-	if (w && tf_write_meta(w, &rm.m, err, errlen) == 0 &&
-	    tf_write_cpu_data(w, data, ncpu, err, errlen) == 0) {
+	if (w && u)
+		ust_rec_cpu_stats(u, w);
+	if (w && tf_write_meta(w, &meta, err, errlen) == 0 &&
+	    tf_write_cpu_data(w, data, ndata, err, errlen) == 0) {
 		rc = tf_writer_close(w, err, errlen);
 		w = NULL;
 	}
@@ -269,6 +281,7 @@ int rec_run(const struct rec_options *o)
 	int status = 1;
 	struct rec_child child = { .pid = -1, .go = -1, .failed = -1 };
 	struct recorder *r = NULL;
+	struct ust_rec *u = NULL;
 	pid_t *pids = NULL;
 	int npids = 0;
 	char probe_group[64] = "";
@@ -289,6 +302,11 @@ int rec_run(const struct rec_options *o)
 	if (o->user_stack)
 		try_option(s, "userstacktrace", true);
 
+	/* Before the command: it finds the user-event session in its environment. */
+	u = ust_rec_start(s, o->events, o->nevents, o->pids, o->npids, o->clock, output,
+			  o->buffer_kb, err, sizeof(err));
+	if (!u && err[0])
+		goto fail;
 	if (o->argv && rec_spawn_held(o->argv, &child, err, sizeof(err)) < 0)
 		goto fail;
 	if (o->follow_command && child.pid > 0) {
@@ -347,13 +365,19 @@ int rec_run(const struct rec_options *o)
 	bool write_failed = rec_stop(r, err, sizeof(err)) < 0;
 	if (write_failed)
 		errmsg("%s", err);
-	if (write_trace(s, o, r, output, command_pid, err, sizeof(err)) < 0) {
+	if (u && ust_rec_stop(u, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		write_failed = true;
+	}
+	if (write_trace(s, o, r, u, output, command_pid, err, sizeof(err)) < 0) {
 		errmsg("%s (the raw per-CPU data is kept in %s.cpuN)", err, output);
 		rec_free(r, true);
 		r = NULL;
 		status = status ? status : 1;
 	} else {
 		print_stats(o, r, output);
+		if (u)
+			ust_rec_print_stats(u, output, o->quiet);
 		if (write_failed && !status)
 			status = 1;
 	}
@@ -378,6 +402,7 @@ out:
 	if (child.failed >= 0)
 		close(child.failed);
 	rec_free(r, false);
+	ust_rec_free(u, false);
 	ft_session_destroy(s);
 	/* After the instance: an event still enabled in it cannot be removed. */
 	if (probe_group[0])

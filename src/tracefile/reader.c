@@ -996,6 +996,11 @@ struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 	if (tep_get_cpus(r->tep) > 0 && tep_get_cpus(r->tep) < r->ncpu)
 		r->ncpu = tep_get_cpus(r->tep);
 	r->info.cpus = r->ncpu;
+	r->info.user_cpu = -1;
+	for (int i = 0; i < r->nnotes; i++) {
+		if (!strncmp(r->notes[i], "user_cpu=", 9) && atoi(r->notes[i] + 9) < r->ncpu)
+			r->info.user_cpu = atoi(r->notes[i] + 9);
+	}
 	r->info.clock = nz(r->clock);
 	r->info.uname = nz(r->uname);
 	r->info.tracer_version = nz(r->tracer_version);

@@ -46,7 +46,13 @@ struct tf_info {
 	const char *uname;
 	const char *tracer_version;	/* the recorder's version string */
 	bool ts_usecs;			/* timestamps are ns, printed as seconds.usecs */
+	/* The CPU slot holding user tracepoint events (tracekit record -e app:*, note
+	 * "user_cpu=N"); the kernel's CPUs are the ones below it.  -1: none. */
+	int user_cpu;
 };
+
+/* Event ids of user tracepoints in tracekit's files start here (above the kernel's). */
+#define TF_USER_EVENT_ID_BASE 60000
 
 /* NULL and a one-line message in err (naming the file) on failure. */
 struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen);

@@ -17,6 +17,7 @@
 	const STATES = ['', 'running', 'runnable', 'sleeping', 'blocked'];
 	const STATE_COL = ['', '#38a169', '#e53e3e', '#cbd5e0', '#ed8936'];
 	const SYS_COL = '#2b6cb0';
+	const USER_COL = '#dd6b20';
 
 	function el(tag, attrs, text) {
 		const e = document.createElement(tag);
@@ -93,6 +94,15 @@
 			ss.push(sy[i]); se.push(sy[i + 1]); sv.push(sy[i + 2]);
 		}
 		lane.sys = spanLane(ss, se, sv);
+		/* User tracepoints: instants and NAME_begin..NAME_end slices, a strip above. */
+		const um = (D.userMarks || {})[t[0]] || [];
+		const order = [];
+		for (let i = 0; i + 2 < um.length; i += 3)
+			order.push(i);
+		order.sort((a, b) => um[a] - um[b]);	/* nested slices end inner first */
+		lane.user = spanLane(order.map((i) => um[i]), order.map((i) => um[i + 1]),
+			order.map((i) => um[i + 2]));
+		lane.user.maxLen = order.reduce((m, i) => Math.max(m, um[i + 1] - um[i]), 0);
 		taskLanes.push(lane);
 	}
 	taskLanes.sort((a, b) => a.pid - b.pid);
@@ -154,6 +164,11 @@
 		const sw = el('span', { class: 'sw' });
 		sw.style.background = SYS_COL;
 		legend.append(sw, 'in a syscall (strip under the state)');
+	}
+	if (taskLanes.some((l) => l.user.starts.length)) {
+		const sw = el('span', { class: 'sw' });
+		sw.style.background = USER_COL;
+		legend.append(sw, 'user tracepoints (strip above the state)');
 	}
 	legend.append(' \u2014 CPU lanes: one colour per task, idle blank; ticks: events');
 	if (D.inferredSwitchIns)
@@ -264,6 +279,23 @@
 			}
 		}
 	}
+	/* Sorted by start, possibly nested: from the first that can reach v0, one rect per column. */
+	function drawUser(lane, y, h) {
+		const n = lane.starts.length;
+		let i = Math.max(lowerBound(lane.starts, v0 - lane.maxLen), 0), col = -1;
+		ctx.fillStyle = USER_COL;
+		for (; i < n && lane.starts[i] <= v1; i++) {
+			if (lane.ends[i] < v0)
+				continue;
+			/* Whole pixels: a mark is one crisp column, not an antialiased smear. */
+			const x0 = Math.floor(Math.max(xOf(lane.starts[i]), LABEL_W));
+			const x1 = Math.ceil(xOf(lane.ends[i]));
+			if (x1 - x0 <= 1 && x0 === col)
+				continue;
+			col = x0;
+			ctx.fillRect(x0, y, Math.max(x1 - x0, 1), h);
+		}
+	}
 	function drawTicks(lane, y) {
 		const px = plotW() / (v1 - v0);
 		let i = lowerBound(lane.evT, v0);
@@ -330,6 +362,7 @@
 			} else if (lane.kind === 'task') {
 				drawSpans(lane, y + 3, LANE_H - 10, (s) => STATE_COL[s] || null);
 				drawSpans(lane.sys, y + LANE_H - 6, 4, () => SYS_COL);
+				drawUser(lane.user, y, 3);
 			} else {
 				drawOverview(lane.cpu, y + 2, LANE_H - 4);
 			}
