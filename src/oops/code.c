@@ -131,8 +131,16 @@ static void print_insn(struct strbuf *sb, const struct oops_report *r, const cs_
 	int64_t rel = (int64_t)(in->address - origin) - (int64_t)r->code.marker;
 	switch (style) {
 	case L_ADDR:
-		snprintf(where, sizeof(where), "%016" PRIx64 " <%s%+" PRId64 ">", in->address,
-			 r->where.function ? r->where.function : "fault", rel);
+		/* objdump's label: the offset in the function, when the log gave the fault's */
+		if (r->where.function && r->where.has_offset) {
+			int64_t off = rel + (int64_t)r->where.offset;
+			snprintf(where, sizeof(where), "%016" PRIx64 " <%s%s0x%" PRIx64 ">", in->address,
+				 r->where.function, off < 0 ? "-" : "+",
+				 (uint64_t)(off < 0 ? -off : off));
+		} else {
+			snprintf(where, sizeof(where), "%016" PRIx64 " <%s%+" PRId64 ">", in->address,
+				 r->where.function ? r->where.function : "fault", rel);
+		}
 		break;
 	case L_FUNC:
 		snprintf(where, sizeof(where), "%s+0x%" PRIx64, r->where.function, in->address);
@@ -161,7 +169,9 @@ int oops_disassemble(const struct oops_report *r, struct strbuf *sb)
 	size_t start = clean_start(h, c);
 	cs_insn *insn;
 	if (start < c->marker) {
-		sb_add(sb, "  (before the trapping instruction: the Code: bytes may start mid-instruction)\n");
+		if (!r->code_from)	/* a symbol file's bytes start at the function */
+			sb_add(sb, "  (before the trapping instruction: the Code: bytes may start "
+				   "mid-instruction)\n");
 		size_t n = cs_disasm(h, c->bytes + start, c->marker - start, origin + start, 0, &insn);
 		for (size_t i = 0; i < n; i++)
 			print_insn(sb, r, &insn[i], style, origin, false);

@@ -239,8 +239,10 @@ int oops_parse_frame(const char *line, struct oops_frame *f)
 				end = e;
 			}
 		}
-	} else if (!f->sym.function && !has_a) {
-		goto fail;	/* a bare 0x... on a line is not a frame */
+	} else if (!f->sym.function && !has_a && f->reliable) {
+		/* A bare 0x... on a line is not a frame; "? 0xffffffffc05ef000" is (an address in
+		 * freed module init memory, found on the stack). */
+		goto fail;
 	}
 	end = skip_spaces(end);
 	/* arm64 (6.14+) marks entries taken from pc and lr: "(P)", "(L)"; old kernels "()". */

@@ -210,6 +210,7 @@ struct oops_report {
 	bool symbols_mismatch;	/* the symbol files do not match this kernel */
 	char *symbols_note;	/* why, or what was used */
 	struct oops_null_member *null_member;	/* NULL+offset's member, when DWARF tells */
+	char *code_from;	/* the symbol file the Code bytes came from, when the log had none */
 
 	bool ended;		/* past "---[ end trace" */
 	size_t first_line;	/* the headline's index in the lines parsed */

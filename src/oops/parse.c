@@ -840,6 +840,7 @@ static void free_report(struct oops_report *r)
 	free(r->where_file);
 	oops_loc_free(r->where_inlined, r->where_ninlined);
 	free(r->symbols_note);
+	free(r->code_from);
 	oops_null_member_free(r->null_member);
 }
 

@@ -143,6 +143,7 @@ static void code(struct strbuf *sb, const struct oops_report *r)
 	sb_addc(sb, '{');
 	kstr(sb, "bytes", sb_str(&hex));
 	kint(sb, "marker", (long long)r->code.marker, true);
+	kstr(sb, "from_file", r->code_from);	/* null: the log's own Code: line */
 	char insn[160];
 	kstr(sb, "faulting_instruction", oops_code_fault_insn(r, insn, sizeof(insn)) == 0 ? insn : NULL);
 	key(sb, "listing");

@@ -185,6 +185,36 @@ static bool banner_mismatch(const struct symctx *c, const struct oops_report *r,
 	return true;
 }
 
+/*
+ * No Code: bytes in the log ("Unable to access opcode bytes": a module's init
+ * function, freed by the time the oops printed): the symbol file's bytes of the
+ * faulting function, from its start (an instruction boundary) to a few past the fault.
+ */
+#define CODE_BEFORE_MAX 64	/* farther into a long function, start at the fault */
+#define CODE_AFTER 16
+static void code_from_file(struct oops_report *r, const struct oops_symsrc *s, uint64_t link)
+{
+	const struct oops_sym *w = &r->where;
+	uint64_t before = w->offset <= CODE_BEFORE_MAX ? w->offset : 0;
+	const uint8_t *b;
+	size_t n = oops_symsrc_bytes(s, link - before, &b);
+	if (n <= before)
+		return;
+	size_t want = before + CODE_AFTER;
+	if (w->size > w->offset && w->size - w->offset < CODE_AFTER)
+		want = before + (w->size - w->offset);
+	if (n > want)
+		n = want;
+	r->code.bytes = xmalloc(n);
+	memcpy(r->code.bytes, b, n);
+	r->code.nbytes = n;
+	r->code.marker = before;
+	r->code.has_marker = true;
+	r->code.arm64 = r->arch && !strcmp(r->arch, "arm64");
+	r->has_code = true;
+	r->code_from = xstrdup(s->path);
+}
+
 static void resolve_report(struct symctx *c, struct oops_report *r)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -202,6 +232,8 @@ static void resolve_report(struct symctx *c, struct oops_report *r)
 				: c->have_vmlinux ? &c->vmlinux : NULL;
 			if (s && s->dwfl && !mm && !other_kernel)
 				oops_name_null_member(r, s, link);
+			if (s && s->dwfl && !mm && !other_kernel && !r->has_code && r->where.has_offset)
+				code_from_file(r, s, link);
 		}
 	}
 	for (size_t s = 0; s < r->nstacks; s++) {

@@ -81,5 +81,9 @@ module_oops_decoded() {
 	has '"letter":"O"'
 	has '"letter":"E"'
 	has '"symbols_mismatch":false'
+	# the call trace past the init function's bare "? 0xffffffffc0..." frame
+	has '"function":"do_one_initcall"'
+	# the log has no Code: bytes (init memory is freed): the .ko's, the store through NULL
+	has '"from_file":"[^"]*oops\.ko","faulting_instruction":"mov dword ptr \[rbx \+ 8\], 1"'
 	has "\"verdict\":\"$1\""
 }

@@ -214,7 +214,40 @@ static void test_rip_line_cut_short(void)
 	done(&ls, &rs);
 }
 
+/* A module init function's oops: its frame is a bare "? 0xffffffffc0..." (init memory freed),
+ * and the trace goes on past it (seen in the kernel lab, Debian's 6.1). */
+static void test_bare_unreliable_address_frame(void)
+{
+	struct oops_lines ls;
+	struct oops_reports rs;
+	parse("BUG: kernel NULL pointer dereference, address: 0000000000000008\n"
+	      "Oops: 0002 [#1] PREEMPT SMP NOPTI\n"
+	      "CPU: 0 PID: 121 Comm: insmod Tainted: G           OE      6.1.0-57-amd64 #1  Debian 6.1.192-3\n"
+	      "RIP: 0010:my_oops_init+0x1c/0x1000 [oops]\n"
+	      "Code: Unable to access opcode bytes at 0xffffffffc05eeff2.\n"
+	      "Call Trace:\n"
+	      " <TASK>\n"
+	      " ? 0xffffffffc05ef000\n"
+	      " do_one_initcall+0x59/0x220\n"
+	      " do_init_module+0x4a/0x1f0\n"
+	      " </TASK>\n", &ls, &rs);
+	CHECK_INT(rs.n, 1);
+	if (rs.n && rs.v[0].nstacks) {
+		const struct oops_stack *st = &rs.v[0].stacks[0];
+		CHECK_INT(st->nframes, 3);
+		if (st->nframes == 3) {
+			CHECK(!st->frames[0].reliable && st->frames[0].sym.addr == 0xffffffffc05ef000ull);
+			CHECK_STR(st->frames[1].sym.function, "do_one_initcall");
+		}
+		CHECK(!rs.v[0].has_code);
+	} else {
+		CHECK(rs.n && rs.v[0].nstacks);
+	}
+	done(&ls, &rs);
+}
+
 TK_MAIN(TK_CASE(test_bug_with_612_oops_line), TK_CASE(test_kcsan_data_race),
 	TK_CASE(test_kfence_use_after_free), TK_CASE(test_kmsan_uninit_value),
 	TK_CASE(test_memory_leak), TK_CASE(test_warning_then_panic), TK_CASE(test_not_reports),
-	TK_CASE(test_rust_panic), TK_CASE(test_rip_line_cut_short))
+	TK_CASE(test_rust_panic), TK_CASE(test_rip_line_cut_short),
+	TK_CASE(test_bare_unreliable_address_frame))
