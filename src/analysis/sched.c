@@ -25,6 +25,16 @@ static uint64_t span(const struct sa_analysis *a, uint64_t lo, uint64_t hi)
 	return hi > lo ? hi - lo : 0;
 }
 
+/* [lo, hi) clipped to the window; false when nothing is left. */
+static bool clip(const struct sa_analysis *a, uint64_t *lo, uint64_t *hi)
+{
+	if (*lo < a->start)
+		*lo = a->start;
+	if (*hi > a->to)
+		*hi = a->to;
+	return *hi > *lo;
+}
+
 static bool in_window(const struct sa_analysis *a, uint64_t ts)
 {
 	return ts >= a->start && ts <= a->to;
@@ -129,8 +139,11 @@ static struct sa_cpu *cpu_get(struct sa_analysis *a, int cpu)
 /* Close the task's current state at ts, adding its time to the right sum. */
 static void task_account(struct sa_analysis *a, struct sa_task *t, uint64_t ts)
 {
-	uint64_t d = span(a, t->since, ts);
+	uint64_t d = span(a, t->since, ts), lo = t->since, hi = ts;
 
+	if (a->hooks && a->hooks->task_span && t->state >= SA_RUNNING && t->state <= SA_BLOCKED &&
+	    clip(a, &lo, &hi))
+		a->hooks->task_span(a->hooks->ctx, t->tid, t->state, lo, hi);
 	if ((t->state == SA_SLEEP || t->state == SA_BLOCKED) && t->proc) {
 		struct sa_why w = { .kind = SA_WHY_SLEEP, .nr = t->sleep_nr, .addr = t->sleep_addr,
 				    .ns = d };
@@ -157,10 +170,14 @@ static void task_set_running(struct sa_analysis *a, struct sa_task *t, bool runn
 		t->proc->running = 0;
 }
 
-static void cpu_credit(struct sa_analysis *a, struct sa_cpu *c, int pid, uint64_t d)
+/* pid ran on c over [lo, hi) (clipped to the window here). */
+static void cpu_credit(struct sa_analysis *a, struct sa_cpu *c, int pid, uint64_t lo, uint64_t hi)
 {
-	if (!pid || !d)
+	if (pid <= 0 || !clip(a, &lo, &hi))
 		return;
+	uint64_t d = hi - lo;
+	if (a->hooks && a->hooks->cpu_slice)
+		a->hooks->cpu_slice(a->hooks->ctx, (int)(c - a->cpus), lo, hi, pid);
 	c->busy_ns += d;
 	uint64_t *ns = tidmap_get(&c->ran, pid);
 	if (!ns) {
@@ -168,7 +185,6 @@ static void cpu_credit(struct sa_analysis *a, struct sa_cpu *c, int pid, uint64_
 		tidmap_put(&c->ran, pid, ns);
 	}
 	*ns += d;
-	(void)a;
 }
 
 static void keep_latency(struct sa_proc *p, const struct sa_lat *l)
@@ -302,6 +318,42 @@ static void switch_in(struct sa_analysis *a, struct sa_task *t, const struct sa_
 
 static void on_switch(struct sa_analysis *a, const struct sa_event *e);
 
+/* The CPU's slice [start, end) of pid, kept to share later waits among their holders. */
+static void cpu_keep(struct sa_cpu *c, uint64_t start, uint64_t end, int pid)
+{
+	c->hist[c->head] = (struct sa_slice){ .start = start, .end = end, .pid = pid };
+	c->head = (c->head + 1) % SA_HIST;
+	if (c->nhist < SA_HIST)
+		c->nhist++;
+}
+
+/*
+ * Some kernels (this one under a VM, seen with trace-cmd too) also leave out a
+ * task's switch-out: it is switched in and never out while other tasks' events
+ * and switches follow on its CPU.  It cannot have run past the first sign that
+ * another task (or idle) ran there, so its slice ends at that sign; what it did
+ * next is unknown until its next event (no run, wait or sleep is made up).
+ */
+static void missed_switch_out(struct sa_analysis *a, int cpu, uint64_t ts)
+{
+	struct sa_cpu *c = cpu_get(a, cpu);
+	struct sa_task *t = sa_task_find(a, c->curr);
+
+	cpu_credit(a, c, c->curr, c->since, ts);
+	cpu_keep(c, c->since, ts, c->curr);
+	if (t && t->state == SA_RUNNING && t->cpu == cpu) {
+		task_account(a, t, ts);
+		task_set_running(a, t, false, ts);
+		t->state = SA_UNKNOWN;
+		t->woken = false;
+	}
+	c->curr = 0;
+	c->since = ts;
+	a->missed_out++;
+	if (cpu >= 0 && cpu < 1024)
+		a->missed_out_cpus[cpu / 64] |= 1ull << (cpu % 64);
+}
+
 /*
  * Some kernels record no sched_switch when a CPU leaves its idle task (seen on
  * virtual machines; perf sees the same gap).  The task then shows up on a CPU
@@ -345,15 +397,14 @@ static void infer_switch_in(struct sa_analysis *a, const struct sa_event *e, int
 static void on_switch(struct sa_analysis *a, const struct sa_event *e)
 {
 	struct sa_cpu *c = cpu_get(a, e->cpu);
+	if (c->seen && c->curr > 0 && e->pid != c->curr)
+		missed_switch_out(a, e->cpu, e->ts);
 	if (e->pid > 0 && (!c->seen || c->curr == 0))
 		infer_switch_in(a, e, e->pid, e->comm);
 	uint64_t from = c->seen ? c->since : a->start;
 
-	cpu_credit(a, c, e->pid, span(a, from, e->ts));
-	c->hist[c->head] = (struct sa_slice){ .start = from, .end = e->ts, .pid = e->pid };
-	c->head = (c->head + 1) % SA_HIST;
-	if (c->nhist < SA_HIST)
-		c->nhist++;
+	cpu_credit(a, c, e->pid, from, e->ts);
+	cpu_keep(c, from, e->ts, e->pid);
 	if (in_window(a, e->ts))
 		c->switches++;
 	if (e->pid) {
@@ -435,8 +486,13 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		return;
 	if (in_window(a, e->ts))
 		a->nevents[e->kind]++;
-	if (e->kind != SA_SWITCH && e->has_cur && e->cur > 0)
-		infer_switch_in(a, e, e->cur, NULL);
+	if (e->kind != SA_SWITCH && e->has_cur) {
+		struct sa_cpu *c = cpu_get(a, e->cpu);
+		if (c->seen && c->curr > 0 && e->cur != c->curr)
+			missed_switch_out(a, e->cpu, e->ts);
+		if (e->cur > 0)
+			infer_switch_in(a, e, e->cur, NULL);
+	}
 	switch (e->kind) {
 	case SA_SWITCH: on_switch(a, e); break;
 	case SA_WAKEUP:
@@ -484,7 +540,7 @@ void sa_finish(struct sa_analysis *a, uint64_t end)
 	for (int i = 0; i < a->ncpus; i++) {
 		struct sa_cpu *c = &a->cpus[i];
 		if (c->seen)
-			cpu_credit(a, c, c->curr, span(a, c->since, end));
+			cpu_credit(a, c, c->curr, c->since, end);
 	}
 	for (struct sa_proc *p = a->proc_list; p; p = p->next)
 		if (p->active && p->running)

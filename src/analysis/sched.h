@@ -139,7 +139,19 @@ struct sa_cpu {
 	struct tidmap ran;		/* pid -> uint64_t * run ns on this CPU (not idle) */
 };
 
+/*
+ * What the analysis decided, as it decides it, for a consumer that draws it
+ * (tracekit view): each CPU's slices of one task, each task's spans of one
+ * state, in time order per CPU and per task.  Any hook may be NULL.
+ */
+struct sa_hooks {
+	void *ctx;
+	void (*cpu_slice)(void *ctx, int cpu, uint64_t start, uint64_t end, int pid);
+	void (*task_span)(void *ctx, int tid, enum sa_state state, uint64_t start, uint64_t end);
+};
+
 struct sa_analysis {
+	const struct sa_hooks *hooks;	/* NULL: none (set after sa_init) */
 	uint64_t from, to;		/* the window asked for (0, UINT64_MAX: all) */
 	uint64_t start, end;		/* the window seen: first event (or from) .. end */
 	bool started;
@@ -155,6 +167,8 @@ struct sa_analysis {
 	unsigned long inferred;		/* switch-ins out of idle the kernel did not record */
 	unsigned long inferred_late;	/* ... placed at the first event showing the task */
 	uint64_t inferred_cpus[16];	/* CPUs where they happened: a bitmap of the first 1024 */
+	unsigned long missed_out;	/* switch-outs the kernel did not record, ended at the */
+	uint64_t missed_out_cpus[16];	/* first sign of another task on the CPU; where */
 };
 
 void sa_init(struct sa_analysis *a, uint64_t from, uint64_t to);

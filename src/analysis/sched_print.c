@@ -224,6 +224,14 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 				"counted)", t->a.inferred_late);
 		fputs("\n", f);
 	}
+	if (t->a.missed_out) {
+		fprintf(f, "note: the kernel recorded no switch-out for %lu slice%s (CPU",
+			t->a.missed_out, t->a.missed_out == 1 ? "" : "s");
+		for (int c = 0, k = 0; c < 1024; c++)
+			if (t->a.missed_out_cpus[c / 64] & (1ull << (c % 64)))
+				fprintf(f, "%s %d", k++ ? "," : "", c);
+		fputs("); each ends at the first event of another task (or idle) there\n", f);
+	}
 }
 
 static void text_row(FILE *f, const char *label, const struct sa_sum *s)
@@ -494,8 +502,9 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 	json_str(&b, t->follow ? t->follow : "");
 	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_switch_ins\":%lu,"
 		  "\"inferred_switch_ins\":%lu,\"inferred_switch_ins_unknown_start\":%lu,"
-		  "\"missing_events\":[", !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
-		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late);
+		  "\"inferred_switch_outs\":%lu,\"missing_events\":[",
+		  !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
+		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late, t->a.missed_out);
 	for (int i = 0, k = 0; i < ST_NEVENTS; i++) {
 		if (!missing(t, i))
 			continue;

@@ -2,10 +2,11 @@
  * tracekit view: the trace as one self-contained HTML page.
  *
  * One pass over the reader turns the events into what the page draws: spans of
- * which task ran on each CPU (from sched_switch), spans of each task's state
- * (running, runnable, sleeping, blocked: sched_switch's prev_state and the
- * wakeups), the events themselves with their field values, and a coarse per-CPU
- * busy overview of the whole trace.  Past max_events the events and spans stop
+ * which task ran on each CPU and of each task's state (running, runnable,
+ * sleeping, blocked), the events themselves with their field values, and a
+ * coarse per-CPU busy overview of the whole trace.  The spans are the ones
+ * tracekit sched counts (its analysis rides on the pass and reports them
+ * through struct sa_hooks), so the picture and the numbers cannot disagree.  Past max_events the events and spans stop
  * (the page says so) but the overview still covers every event, so a huge trace
  * gives a page a browser opens.
  *
@@ -30,29 +31,26 @@
 #include "util/strbuf.h"
 #include "util/tidmap.h"
 
-enum { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_BLOCKED };
+/* The page's state numbers (timeline.js STATES) are sched's. */
+_Static_assert(SA_RUNNING == 1 && SA_RUNNABLE == 2 && SA_SLEEP == 3 && SA_BLOCKED == 4,
+	       "timeline.js numbers task states as enum sa_state does");
 
 #define OV_BINS 1024
 
 struct task {
 	int pid;
 	char comm[16];
-	int state;
-	uint64_t since;
 	uint64_t runtime;
 	bool interest;
 	struct strbuf spans;	/* "start,end,state," for this task, relative ns */
-	int ready_cpu;		/* where it last became runnable, -1 unknown, ... */
-	uint64_t ready_ts;	/* ... and when: places a switch-in the kernel left out */
+	uint64_t spans_end;	/* where its last span ended: spans never overlap */
 	long sys_nr;		/* the syscall it is in, -1 none */
 	uint64_t sys_since;
 	struct strbuf sys;	/* "start,end,nr," syscall spans, relative ns */
 };
 
 struct cpu_lane {
-	bool seen;		/* a switch was seen: pid is known */
-	int pid;		/* running now, 0 for idle */
-	uint64_t since;
+	uint64_t spans_end;	/* where its last slice ended */
 	uint64_t *busy;		/* OV_BINS bins of busy ns */
 };
 
@@ -72,6 +70,7 @@ struct view {
 	struct strbuf scratch;
 	bool sys_used[1024];	/* syscall numbers that have spans: their names go in the page */
 	long inferred;		/* switch-ins out of idle the kernel did not record */
+	long missed_out;	/* switch-outs it did not record */
 	int ntypes;
 	const char *root_comm;	/* basename of the recorded command, or NULL */
 	bool have_pids, have_root;
@@ -108,7 +107,6 @@ static struct task *task_get(struct view *v, int pid)
 		return t;
 	t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
-	t->ready_cpu = -1;
 	t->sys_nr = -1;
 	const char *comm = tep_data_comm_from_pid(v->tep, pid);
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "<...>");
@@ -122,18 +120,24 @@ static void task_set_comm(struct task *t, const char *comm)
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
-/* Move t to state at ts, closing the span of the state it was in. */
-static void task_state(struct view *v, struct task *t, int state, uint64_t ts)
+/* sched's analysis closed a span of tid's state (sa_state: running .. blocked = ST_*). */
+static void on_task_span(void *ctx, int tid, enum sa_state state, uint64_t a, uint64_t b)
 {
-	if (!t || t->state == state)
+	struct view *v = ctx;
+	struct task *t = task_get(v, tid);
+
+	if (!t)
 		return;
-	if (t->state == ST_RUNNING)
-		t->runtime += ts - t->since;
-	if (t->state != ST_UNKNOWN && !v->full && ts > t->since)
-		sb_printf(&t->spans, "%llu,%llu,%d,", (unsigned long long)(t->since - v->t0),
-			  (unsigned long long)(ts - v->t0), t->state);
-	t->state = state;
-	t->since = ts;
+	if (a < t->spans_end)
+		a = t->spans_end;
+	if (b <= a)
+		return;
+	if (state == SA_RUNNING)
+		t->runtime += b - a;
+	if (!v->full)
+		sb_printf(&t->spans, "%llu,%llu,%d,", (unsigned long long)(a - v->t0),
+			  (unsigned long long)(b - v->t0), (int)state);
+	t->spans_end = b;
 }
 
 /* Busy time [a, b) on a CPU's overview bins; the bins widen when the trace outgrows them. */
@@ -160,20 +164,23 @@ static void overview_add(struct view *v, struct cpu_lane *c, uint64_t a, uint64_
 	}
 }
 
-static void cpu_switch(struct view *v, int cpu, int next, uint64_t ts)
+/* ... and a slice of pid on a CPU. */
+static void on_cpu_slice(void *ctx, int cpu, uint64_t a, uint64_t b, int pid)
 {
-	struct cpu_lane *c = &v->cpus[cpu];
+	struct view *v = ctx;
 
-	if (c->pid > 0 && ts > c->since) {
-		overview_add(v, c, c->since, ts);
-		if (!v->full)
-			sb_printf(&v->cpu_spans, "%d,%llu,%llu,%d,", cpu,
-				  (unsigned long long)(c->since - v->t0),
-				  (unsigned long long)(ts - v->t0), c->pid);
-	}
-	c->pid = next;
-	c->since = ts;
-	c->seen = true;
+	if (cpu < 0 || cpu >= v->ncpus)
+		return;
+	struct cpu_lane *c = &v->cpus[cpu];
+	if (a < c->spans_end)
+		a = c->spans_end;
+	if (b <= a)
+		return;
+	overview_add(v, c, a, b);
+	if (!v->full)
+		sb_printf(&v->cpu_spans, "%d,%llu,%llu,%d,", cpu, (unsigned long long)(a - v->t0),
+			  (unsigned long long)(b - v->t0), pid);
+	c->spans_end = b;
 }
 
 static long long field_num(struct tf_event *e, const char *name)
@@ -291,73 +298,20 @@ static void emit_event(struct view *v, struct tf_event *e, int pid)
 	v->kept++;
 }
 
+/* Task names from the events that carry them; the states come from sched's hooks. */
 static void on_switch(struct view *v, struct tf_event *e)
 {
 	char buf[16];
-	int prev = (int)field_num(e, "prev_pid"), next = (int)field_num(e, "next_pid");
-	long long pstate = field_num(e, "prev_state");
-	struct task *p = task_get(v, prev), *n = task_get(v, next);
 
-	task_set_comm(p, comm_field(e, "prev_comm", buf));
-	task_set_comm(n, comm_field(e, "next_comm", buf));
-	/* prev_state 0 is TASK_RUNNING: preempted, so still runnable. */
-	int st = (pstate & 0xff) == 0 ? ST_RUNNABLE : (pstate & 2) ? ST_BLOCKED : ST_SLEEPING;
-	task_state(v, p, st, e->ts);
-	if (p && st == ST_RUNNABLE) {
-		p->ready_cpu = e->cpu;
-		p->ready_ts = e->ts;
-	}
-	task_state(v, n, ST_RUNNING, e->ts);
-	if (e->cpu >= 0 && e->cpu < v->ncpus)
-		cpu_switch(v, e->cpu, next > 0 ? next : 0, e->ts);
+	task_set_comm(task_get(v, (int)field_num(e, "prev_pid")), comm_field(e, "prev_comm", buf));
+	task_set_comm(task_get(v, (int)field_num(e, "next_pid")), comm_field(e, "next_comm", buf));
 }
 
 static void on_wake(struct view *v, struct tf_event *e)
 {
 	char buf[16];
-	struct task *t = task_get(v, (int)field_num(e, "pid"));
 
-	task_set_comm(t, comm_field(e, "comm", buf));
-	if (t && t->state != ST_RUNNING) {
-		if (t->state != ST_RUNNABLE) {
-			t->ready_cpu = (int)field_num(e, "target_cpu");
-			t->ready_ts = e->ts;
-		}
-		task_state(v, t, ST_RUNNABLE, e->ts);
-	}
-}
-
-static void on_migrate(struct view *v, struct tf_event *e)
-{
-	struct task *t = task_get(v, (int)field_num(e, "pid"));
-
-	if (t && t->state != ST_RUNNING) {
-		t->ready_cpu = (int)field_num(e, "dest_cpu");
-		t->ready_ts = e->ts;
-	}
-}
-
-/*
- * Some kernels record no sched_switch out of a CPU's idle task (see docs/sched.md):
- * a task recording an event on a CPU last seen going idle got there unseen.  It
- * started when it became runnable on that CPU if the trace shows it, else now.
- */
-static void infer_switch_in(struct view *v, struct tf_event *e, int pid)
-{
-	if (pid <= 0 || e->cpu < 0 || e->cpu >= v->ncpus)
-		return;
-	struct cpu_lane *c = &v->cpus[e->cpu];
-	if (c->seen && c->pid != 0)
-		return;
-	struct task *t = task_get(v, pid);
-	if (!t || t->state == ST_RUNNING || (!c->seen && t->state == ST_UNKNOWN))
-		return;
-	uint64_t at = e->ts;
-	if (t->state == ST_RUNNABLE && t->ready_cpu == e->cpu && t->ready_ts <= e->ts)
-		at = c->seen && c->since > t->ready_ts ? c->since : t->ready_ts;
-	task_state(v, t, ST_RUNNING, at);
-	cpu_switch(v, e->cpu, pid, at);
-	v->inferred++;
+	task_set_comm(task_get(v, (int)field_num(e, "pid")), comm_field(e, "comm", buf));
 }
 
 /* raw_syscalls:sys_enter/exit (id) or syscalls:sys_enter_NAME/exit_NAME (__syscall_nr). */
@@ -429,7 +383,6 @@ static void on_event(struct view *v, struct tf_event *e)
 		emit_event(v, e, pid);
 	if (!e->event)
 		return;
-	infer_switch_in(v, e, pid);
 	const char *name = e->event->name;
 	if (strstr(e->event->system, "syscalls") &&
 	    (!strncmp(name, "sys_enter", 9) || !strncmp(name, "sys_exit", 8)))
@@ -439,14 +392,10 @@ static void on_event(struct view *v, struct tf_event *e)
 	else if (!strcmp(name, "sched_waking") || !strcmp(name, "sched_wakeup") ||
 		 !strcmp(name, "sched_wakeup_new"))
 		on_wake(v, e);
-	else if (!strcmp(name, "sched_migrate_task"))
-		on_migrate(v, e);
 	else if (!strcmp(name, "sched_process_fork"))
 		on_fork(v, e);
 	else if (!strcmp(name, "sched_process_exec"))
 		on_exec(v, e, pid);
-	else if (!strcmp(name, "sched_process_exit"))
-		task_state(v, task_get(v, pid), ST_UNKNOWN, e->ts);
 }
 
 /* "command=./prog a" -> "prog"; "pids=1,2" marks those tasks. */
@@ -513,13 +462,8 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 	uint64_t end = v->last;
 	bool any = false;
 
-	for (int c = 0; c < v->ncpus; c++)
-		cpu_switch(v, c, 0, end);
-	tidmap_foreach(&v->tasks, s) {
-		struct task *t = s->val;
-		task_state(v, t, ST_UNKNOWN, end);
-		any |= t->interest;
-	}
+	tidmap_foreach(&v->tasks, s)
+		any |= ((struct task *)s->val)->interest;
 	if (!any)
 		pick_busiest(v);
 	fprintf(out, "{\"v\":1,\"t0\":%llu,\"end\":%llu,\"cpus\":%d,\"total\":%ld,\"kept\":%ld,"
@@ -558,7 +502,8 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 			fprintf(out, "%s\"%d\":\"%s\"", k++ ? "," : "", nr,
 				se && se->name ? se->name : "?");
 	}
-	fprintf(out, "},\n\"inferredSwitchIns\":%ld,\n\"sched\":", v->inferred);
+	fprintf(out, "},\n\"inferredSwitchIns\":%ld,\"missedSwitchOuts\":%ld,\n\"sched\":",
+		v->inferred, v->missed_out);
 	fputs(sched_text ? sched_text : "\"\"", out);
 	sb_truncate(&v->cpu_spans, v->cpu_spans.len ? v->cpu_spans.len - 1 : 0);
 	fprintf(out, ",\n\"cpuSpans\":[%s],\n\"overview\":{\"bin\":%llu,\"busy\":[",
@@ -661,13 +606,19 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 	struct st_trace st;
 	char why[512] = "";
 	struct st_loader *sl = st_begin(&st, &so, r, why, sizeof(why));
+	struct sa_hooks hooks = { .ctx = &v, .cpu_slice = on_cpu_slice, .task_span = on_task_span };
+	if (sl)
+		st.a.hooks = &hooks;
 	while ((got = tf_reader_next(r, &e, err, errlen)) > 0) {
 		on_event(&v, &e);
 		if (sl)
 			st_feed(sl, &e);
 	}
-	if (sl)
+	if (sl) {
 		st_end(sl, v.last);
+		v.inferred = (long)st.a.inferred;
+		v.missed_out = (long)st.a.missed_out;
+	}
 	if (got < 0)
 		goto out;
 	if (!v.nevents) {

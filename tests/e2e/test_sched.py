@@ -238,6 +238,31 @@ def scaling_example_explains_itself(env):
 
 
 @with_env
+def run_time_fits_the_cpus(env):
+    # A task runs on one CPU at a time, a CPU runs one task: whatever switches the kernel
+    # left out, no task is credited more run time than the window and no CPU is over 100%.
+    scaling = os.path.join(OPTIONS['progs'], '..', '..', 'examples', 'scaling')
+    env.record('-e', 'sched', '-e', 'raw_syscalls', scaling, '4', '200', '50', '100')
+    doc = env.sched_json()
+    window = doc['window_ms']
+    per_task = {}
+    for c in doc['cpus']:
+        expect(c['busy_pct'] <= 100.0001, 'CPU %d busy %.3f%%' % (c['cpu'], c['busy_pct']))
+        expect(abs(sum(t['ms'] for t in c['tasks']) - c['busy_pct'] * window / 100) < 0.01,
+               'CPU %d: its tasks do not add up to its busy time' % c['cpu'])
+        for t in c['tasks']:
+            per_task[t['pid']] = per_task.get(t['pid'], 0) + t['ms']
+    for pid, ran in per_task.items():
+        expect(ran <= window + 1e-6, 'task %d ran %.3f ms in a %.3f ms window' % (pid, ran, window))
+    for p in doc['processes']:
+        for t in p['threads_detail']:
+            expect(t['runtime_ms'] <= window + 1e-6 and
+                   abs(t['runtime_ms'] - per_task.get(t['tid'], 0)) < 0.01,
+                   'thread %d: run %.3f ms, on its CPUs %.3f ms, window %.3f ms' %
+                   (t['tid'], t['runtime_ms'], per_task.get(t['tid'], 0), window))
+
+
+@with_env
 def follow_command_says_cpus_incomplete(env):
     env.record('-F', busy(), '2', '50')
     text = env.sched()

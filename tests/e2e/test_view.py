@@ -145,6 +145,45 @@ def view_threads(_):
         env.close()
 
 
+def scaling(env, *args):
+    """A recording of examples/scaling (threads and a mutex), with syscalls."""
+    prog = os.path.join(OPTIONS['progs'], '..', '..', 'examples', 'scaling')
+    return env.record(['-e', 'sched', '-e', 'raw_syscalls', prog] + list(args))
+
+
+def sched_json(dat, *args):
+    rc, out, err = run([tracekit(), 'sched', '-i', dat, '--json'] + list(args))
+    expect(rc == 0, 'sched failed (%d): %s' % (rc, err))
+    return json.loads(out)
+
+
+def seconds(ns):
+    return '%d.%09d' % (ns // 1000000000, ns % 1000000000)
+
+
+@case
+def view_busy_matches_sched(_):
+    """Each CPU lane is drawn as busy as tracekit sched says, at the whole trace and zoomed in."""
+    env = Env()
+    try:
+        dat = scaling(env, '4', '200', '50', '100')
+        seen = browser(env.view(dat), '--busy', '--shots', OPTIONS.get('shot') or env.path('busy'))
+        expect(len(seen['busy']) == 4, 'zoom levels measured: %d' % len(seen['busy']))
+        for level in seen['busy']:
+            t0 = level['t0']
+            lo, hi = (int(round(t0 + x)) for x in level['view'])
+            doc = sched_json(dat, '--from', seconds(lo), '--to', seconds(hi))
+            want = {'CPU %d' % c['cpu']: c['busy_pct'] for c in doc['cpus']}
+            for lane in level['lanes']:
+                drawn = lane['busy'] * 100
+                expect(lane['label'] in want, 'no sched figure for %s' % lane['label'])
+                expect(abs(drawn - want[lane['label']]) <= 2,
+                       '%s over %s..%s: drawn %.1f%% busy, sched says %.1f%%' %
+                       (lane['label'], seconds(lo), seconds(hi), drawn, want[lane['label']]))
+    finally:
+        env.close()
+
+
 @case
 def view_syscall_spans(_):
     """Recorded with syscalls: task lanes carry them as spans, named when hovered."""

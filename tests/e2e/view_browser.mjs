@@ -1,6 +1,9 @@
 // Drives Debian's chromium headless over a `tracekit view` page and prints what it
 // saw as one JSON object; test_view.py holds the expectations.
 //   node view_browser.mjs PAGE.html [--screenshot OUT.png] [--search TEXT]
+//   node view_browser.mjs PAGE.html --busy [--shots PREFIX]
+//     --busy: only how busy each CPU lane is drawn, read from the canvas's pixels, at
+//     the whole trace and a few zoomed windows (PREFIX-N.png: a screenshot of each)
 import { chromium } from 'playwright-core';
 
 const args = process.argv.slice(2);
@@ -47,6 +50,13 @@ try {
 		};
 	});
 	out.initial = await st();
+
+	if (args.includes('--busy')) {
+		out.busy = await drawnBusy(page, opt('--shots'));
+		await browser.close();
+		console.log(JSON.stringify(out));
+		process.exit(0);
+	}
 
 	// Zoom: '+' on the focused timeline halves the view; the wheel zooms in further.
 	const box = await page.locator('#timeline').boundingBox();
@@ -142,3 +152,40 @@ try {
 	await browser.close();
 }
 console.log(JSON.stringify(out));
+
+// The fraction of each CPU lane's span band that the canvas has painted, at the
+// whole trace and at windows of 1/2, 1/16 and 1/256 of it: pixels that differ from
+// the lane's background, over the plot's width times the band's height.
+async function drawnBusy(page, shots) {
+	const windows = [[0, 1], [0.25, 0.75], [0.4, 0.4 + 1 / 16], [0.5, 0.5 + 1 / 256]];
+	const res = [];
+	for (let k = 0; k < windows.length; k++) {
+		const w = windows[k];
+		res.push(await page.evaluate((w) => {
+			const v = window.tracekitView, d = v.data, end = Math.max(d.end, 1);
+			v.setView(end * w[0], end * w[1]);
+			const c = document.getElementById('timeline'), g = c.getContext('2d');
+			const dpr = c.width / c.clientWidth, L = v.geometry;
+			const x0 = Math.ceil(L.labelW * dpr), x1 = c.width;
+			const lanes = [];
+			v.lanes.forEach((lane, li) => {
+				if (lane.kind !== 'cpu')
+					return;
+				const y0 = Math.ceil((v.laneY(li) + L.bandTop) * dpr);
+				const y1 = Math.floor((v.laneY(li) + L.bandTop + L.bandH) * dpr);
+				const px = g.getImageData(x0, y0, x1 - x0, y1 - y0).data;
+				let painted = 0;
+				for (let p = 0; p < px.length; p += 4) {
+					const bg = px[p + 3] === 0 ||
+						(px[p] === 251 && px[p + 1] === 251 && px[p + 2] === 251);
+					painted += bg ? 0 : 1;
+				}
+				lanes.push({ label: lane.label, busy: painted / (px.length / 4) });
+			});
+			return { view: v.view(), t0: d.t0, lanes: lanes };
+		}, w));
+		if (shots)
+			await page.screenshot({ path: shots + '-' + k + '.png', type: 'png' });
+	}
+	return res;
+}

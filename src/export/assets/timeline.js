@@ -6,9 +6,13 @@
  * the trace clock's zero.  Every string from the trace reaches the page only through
  * textContent or the canvas, never as markup.
  *
- * Drawing stays proportional to the canvas width, not to the trace: per lane, after
- * drawing a span or an event that ends inside a pixel column, a binary search skips
- * to the first item past that column, so what is smaller than a pixel is drawn once.
+ * Drawing stays proportional to the canvas width, not to the trace: spans of a
+ * pixel or more are drawn as they are; the spans smaller than a pixel that end in
+ * one pixel column are drawn as one bar, found by binary search on the span ends
+ * (sorted: a lane's spans never overlap) and measured with prefix sums of their
+ * lengths.  On a CPU lane the bar's height is the column's busy fraction, so a
+ * lane drawn at any zoom is as busy as `tracekit sched` says; on a task lane the
+ * bar has the state the task spent most of the column in.
  */
 'use strict';
 (function () {
@@ -49,8 +53,18 @@
 		return lo;
 	}
 
-	function spanLane(starts, ends, vals) {
-		return { starts: Float64Array.from(starts), ends: Float64Array.from(ends), vals: vals };
+	/* cum[i]: the length of spans 0..i-1; byVal[v][i]: the same for spans of value v only. */
+	function spanLane(starts, ends, vals, perValue) {
+		const n = starts.length, cum = new Float64Array(n + 1), byVal = {};
+		for (let i = 0; i < n; i++)
+			cum[i + 1] = cum[i] + ends[i] - starts[i];
+		for (const v of perValue ? new Set(vals) : []) {
+			const c = byVal[v] = new Float64Array(n + 1);
+			for (let i = 0; i < n; i++)
+				c[i + 1] = c[i] + (vals[i] === v ? ends[i] - starts[i] : 0);
+		}
+		return { starts: Float64Array.from(starts), ends: Float64Array.from(ends), vals: vals,
+			cum: cum, byVal: perValue ? byVal : null };
 	}
 
 	const cpuLanes = [];
@@ -84,7 +98,7 @@
 		for (let i = 0; i + 2 < sp.length; i += 3) {
 			s.push(sp[i]); e.push(sp[i + 1]); v.push(sp[i + 2]);
 		}
-		const lane = spanLane(s, e, v);
+		const lane = spanLane(s, e, v, true);
 		lane.kind = 'task'; lane.pid = t[0]; lane.label = t[1] + ' ' + t[0];
 		/* Syscalls (when they were recorded): a strip under the state bar. */
 		const sy = (D.sysSpans || {})[t[0]] || [];
@@ -244,24 +258,77 @@
 	const ctx = canvas.getContext('2d');
 	function laneY(i) { return AXIS_H + i * LANE_H; }
 
+	/*
+	 * How long the lane's spans (or only those of value val) cover [ta, tb): the
+	 * spans k0..k1-1 overlap it, only the first and the last can stick out.
+	 */
+	function covered(lane, ta, tb, val) {
+		const k0 = lowerBound(lane.ends, ta), k1 = lowerBound(lane.starts, tb);
+		if (k1 <= k0)
+			return 0;
+		const c = val === undefined ? lane.cum : lane.byVal[val];
+		const mine = (k) => val === undefined || lane.vals[k] === val;
+		let d = c[k1] - c[k0];
+		if (mine(k0) && lane.starts[k0] < ta)
+			d -= ta - lane.starts[k0];
+		if (mine(k1 - 1) && lane.ends[k1 - 1] > tb)
+			d -= lane.ends[k1 - 1] - tb;
+		return d;
+	}
+	/*
+	 * Pixel column c (0: the plot's first) where spans start, end or are too short to
+	 * see: on a CPU lane a bar as high as the column is busy, in the colour of the task
+	 * at its middle; on a task lane the state it spent most of the column in.
+	 */
+	function drawColumn(lane, c, y, h, colourOf) {
+		const tcol = (v1 - v0) / plotW(), ta = v0 + c * tcol, tb = ta + tcol;
+		let val, bh = h;
+		if (lane.byVal) {
+			let best = 0;
+			for (const v in lane.byVal) {
+				const d = covered(lane, ta, tb, Number(v));
+				if (d > best)
+					best = d, val = Number(v);
+			}
+		} else {
+			const busy = covered(lane, ta, tb);
+			let k = lowerBound(lane.ends, (ta + tb) / 2);
+			if (k >= lane.starts.length || lane.starts[k] > tb)
+				k = Math.max(lowerBound(lane.ends, ta), 0);
+			val = lane.vals[Math.min(k, lane.vals.length - 1)];
+			bh = Math.round(h * Math.min(busy / tcol, 1));
+		}
+		const col = val === undefined ? null : colourOf(val);
+		if (col && bh > 0) {
+			ctx.fillStyle = col;
+			ctx.fillRect(LABEL_W + c, y + h - bh, 1, bh);
+		}
+	}
+	/*
+	 * A span's whole pixel columns are one rectangle; the columns where it starts or
+	 * ends are drawn by drawColumn with whatever else shares them; then a binary search
+	 * skips the spans that end in columns already drawn.
+	 */
 	function drawSpans(lane, y, h, colourOf) {
-		const px = plotW() / (v1 - v0);
-		let i = Math.max(lowerBound(lane.ends, v0), 0);
-		const n = lane.starts.length;
+		const n = lane.starts.length, tcol = (v1 - v0) / plotW();
+		let i = lowerBound(lane.ends, v0), last = -2;
 		while (i < n && lane.starts[i] <= v1) {
-			const x0 = xOf(lane.starts[i]), x1 = xOf(lane.ends[i]);
+			const x0 = (lane.starts[i] - v0) / tcol, x1 = (lane.ends[i] - v0) / tcol;
+			let c = Math.floor(x0);
+			if (c > last && c < x0)
+				drawColumn(lane, c, y, h, colourOf), last = c;
+			const a = Math.max(Math.ceil(x0), last + 1), b = Math.floor(x1);
 			const col = colourOf(lane.vals[i]);
-			if (col) {
+			if (b > a && col) {
 				ctx.fillStyle = col;
-				ctx.fillRect(Math.max(x0, LABEL_W), y, Math.max(x1 - Math.max(x0, LABEL_W), 1), h);
+				ctx.fillRect(LABEL_W + a, y, b - a, h);
 			}
-			if (x1 - x0 < 1) {
-				/* Spans inside this pixel column are drawn once: skip to the next column. */
-				const next = lowerBound(lane.starts, v0 + (Math.floor(x1 - LABEL_W) + 1) / px);
-				i = Math.max(next, i + 1);
-			} else {
-				i++;
-			}
+			if (b > a)
+				last = b - 1;
+			c = Math.floor(x1);
+			if (c > last && c < x1)
+				drawColumn(lane, c, y, h, colourOf), last = c;
+			i = Math.max(i + 1, lowerBound(lane.ends, v0 + (last + 1) * tcol));
 		}
 	}
 	function drawTicks(lane, y) {
@@ -564,6 +631,8 @@
 		data: D, lanes: lanes.map((l) => ({ kind: l.kind, label: l.label })),
 		view: () => [v0, v1], zoom: zoom, pan: pan, setView: setView, select: (i) => select(i, true),
 		selected: () => selected, xOf: xOf, laneY: laneY,
+		/* where a CPU lane's spans are drawn, below laneY(i) */
+		geometry: { labelW: LABEL_W, bandTop: 2, bandH: LANE_H - TICK_H - 4 },
 	};
 	applySearch();
 	draw();
