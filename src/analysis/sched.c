@@ -146,8 +146,10 @@ static void task_account(struct sa_analysis *a, struct sa_task *t, uint64_t ts)
 		a->hooks->task_span(a->hooks->ctx, t->tid, t->state, lo, hi);
 	if ((t->state == SA_SLEEP || t->state == SA_BLOCKED) && t->proc) {
 		struct sa_why w = { .kind = SA_WHY_SLEEP, .nr = t->sleep_nr, .addr = t->sleep_addr,
-				    .ns = d };
+				    .joined = t->sleep_joined, .ns = d };
 		sa_why_add(t->proc, &w);
+		if (sa_why_cause(&w) == SA_CAUSE_JOIN)
+			t->join_ns += d;
 	}
 	switch (t->state) {
 	case SA_RUNNING: t->run_ns += d; break;
@@ -205,6 +207,20 @@ static void keep_latency(struct sa_proc *p, const struct sa_lat *l)
 	}
 }
 
+/*
+ * pthread_join (and C11 thrd_join) wait on the thread's tid word, which holds the
+ * tid until the kernel clears it at the thread's exit: a futex wait expecting a
+ * value that is the tid of another task in the trace is a wait for that task.
+ */
+static int joined_tid(const struct sa_analysis *a, const struct sa_task *t)
+{
+	uint64_t v = t->sys_arg3;
+	if (v == 0 || v > 0x7fffffff || (int)v == t->tid)
+		return 0;
+	const struct sa_task *o = sa_task_find(a, (int)v);
+	return o && o->proc == t->proc ? (int)v : 0;
+}
+
 static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *t,
 		       const struct sa_event *e)
 {
@@ -253,6 +269,7 @@ static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *
 	if (next == SA_SLEEP || next == SA_BLOCKED) {
 		t->sleep_nr = a->syscalls ? t->sys_nr : SA_WHY_UNTRACED;
 		t->sleep_addr = sa_why_is_futex(t->sys_nr) ? t->sys_arg : 0;
+		t->sleep_joined = t->sleep_addr ? joined_tid(a, t) : 0;
 	}
 }
 
@@ -516,6 +533,7 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		task_attach(a, t);
 		t->sys_nr = e->kind == SA_SYS_ENTER ? e->state : SA_WHY_NOSYS;
 		t->sys_arg = e->arg;
+		t->sys_arg3 = e->arg3;
 		a->syscalls = true;
 		break;
 	}

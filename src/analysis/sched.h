@@ -41,6 +41,7 @@ struct sa_event {
 	long state;
 	const char *comm, *comm2;	/* switch: prev/next comm; fork: parent/child */
 	uint64_t arg;
+	uint64_t arg3;		/* SA_SYS_ENTER: its third argument (a futex's expected value) */
 	bool has_cur;		/* cur is known (records have it, hand-made events may not) */
 	int cur;		/* the task running on cpu when the event was recorded */
 };
@@ -82,8 +83,16 @@ struct sa_why {
 	int holder;			/* WAIT: a task that held the CPU meanwhile (0: idle, -1: older) */
 	long nr;			/* SLEEP: syscall number or SA_WHY_* (-3: other) */
 	uint64_t addr;			/* SLEEP in futex: the futex word */
+	int joined;			/* SLEEP in futex on a word holding this tid: a join */
+	const char *sym;		/* SLEEP in futex: the word's symbol, when known (not owned) */
 	uint64_t ns;
 };
+
+/* What kind of cause: for --json and the verdict. */
+enum sa_cause { SA_CAUSE_CPU, SA_CAUSE_LOCK, SA_CAUSE_JOIN, SA_CAUSE_IO, SA_CAUSE_SLEEP,
+		SA_CAUSE_SYSCALL };
+enum sa_cause sa_why_cause(const struct sa_why *w);
+const char *sa_cause_name(enum sa_cause c);
 
 struct sa_task {
 	int tid;
@@ -96,14 +105,16 @@ struct sa_task {
 	int ready_cpu;			/* where it last became runnable (-1 unknown) ... */
 	uint64_t ready_ts;		/* ... and when: bounds a missing switch-in */
 	uint64_t run_ns, wait_ns, sleep_ns, blocked_ns, max_wait_ns;
+	uint64_t join_ns;		/* of sleep_ns: waiting for another thread's exit */
 	unsigned long switches, involuntary, migrations;
 	uint64_t *lat;			/* wakeup latencies, ns */
 	size_t nlat, caplat;
 	uint64_t cpus[16];		/* CPUs it ran on: a bitmap of the first 1024 */
 	long sys_nr;			/* the syscall it is in: number, or SA_WHY_NOSYS */
-	uint64_t sys_arg;
+	uint64_t sys_arg, sys_arg3;
 	long sleep_nr;			/* the syscall its current sleep started in */
 	uint64_t sleep_addr;
+	int sleep_joined;		/* a futex word holding a thread's tid: waits for its exit */
 	struct sa_task *next;		/* all tasks, newest first */
 };
 

@@ -600,6 +600,91 @@ static void test_hooks_report_what_is_counted(void)
 	sa_free(&a);
 }
 
+static void futex_wait(struct sa_analysis *a, uint64_t ts, int pid, uint64_t word, uint64_t val)
+{
+	struct sa_event e = { .kind = SA_SYS_ENTER, .ts = ts, .cpu = 0, .pid = pid, .state = 202,
+			      .arg = word, .arg3 = val };
+	sa_feed(a, &e);
+}
+
+/*
+ * Process 100 with a thread 101: 100 waits in futex on a word holding 101
+ * (pthread_join), 101 on a word holding 2 (a contended mutex).  The first is a
+ * join on 101, the second a lock; both futex, told apart by the value.
+ */
+static void test_join_is_told_from_a_lock(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 100);
+	ev(&a, SA_FORK, 5, 0, 100, 101);
+	futex_wait(&a, 10, 100, 0x7f00990, 101);	/* join: the word holds 101 */
+	sw(&a, 20, 0, 100, S, 101);
+	futex_wait(&a, 30, 101, 0x5500c0, 2);		/* mutex_lock, contended */
+	sw(&a, 40, 0, 101, S, 0);
+	ev(&a, SA_WAKEUP, 90, 0, 101, 0);
+	sw(&a, 90, 0, 0, R, 101);
+	sw(&a, 95, 0, 101, 0x10, 0);			/* 101 exits */
+	ev(&a, SA_WAKEUP, 100, 0, 100, 0);
+	sa_finish(&a, 120);
+	struct sa_proc *p = sa_task_find(&a, 100)->proc;
+	const struct sa_why *join = NULL, *lock = NULL;
+	for (size_t i = 0; i < p->nwhy; i++) {
+		if (sa_why_cause(&p->why[i]) == SA_CAUSE_JOIN)
+			join = &p->why[i];
+		if (sa_why_cause(&p->why[i]) == SA_CAUSE_LOCK)
+			lock = &p->why[i];
+	}
+	CHECK(join && lock);
+	CHECK_INT(join->joined, 101);
+	CHECK_INT(join->ns, 80);	/* 20..100 */
+	CHECK_INT(lock->joined, 0);
+	CHECK_INT(lock->ns, 50);	/* 40..90 */
+	CHECK_INT(sa_task_find(&a, 100)->join_ns, 80);
+	CHECK_INT(sa_task_find(&a, 101)->join_ns, 0);
+	char label[160];
+	sa_why_label(&a, p, join, label, sizeof(label));
+	CHECK_STR(label, "waiting for thread app:101 to exit (a join, futex on 0x7f00990)");
+	struct sa_why named = *lock;
+	named.sym = "lock";
+	sa_why_label(&a, p, &named, label, sizeof(label));
+	CHECK_STR(label, "sleeping on the lock `lock` (futex on 0x5500c0)");
+	CHECK_STR(sa_cause_name(sa_why_cause(lock)), "lock");
+	sa_free(&a);
+}
+
+/* A futex value that is no thread of the process (a condition's sequence number) is no join. */
+static void test_futex_value_of_no_sibling_is_no_join(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 100);
+	sw(&a, 1, 1, 0, R, 300);			/* 300: another process */
+	futex_wait(&a, 10, 100, 0x5500c8, 300);
+	sw(&a, 20, 0, 100, S, 0);
+	sa_finish(&a, 50);
+	struct sa_proc *p = sa_task_find(&a, 100)->proc;
+	CHECK(p->nwhy == 1 && p->why[0].joined == 0);
+	CHECK_INT(sa_why_cause(&p->why[0]), SA_CAUSE_LOCK);
+	sa_free(&a);
+}
+
+/* The other kinds, by syscall. */
+static void test_cause_kinds_by_syscall(void)
+{
+	static const struct { long nr; enum sa_cause c; } cases[] = {
+		{ 0, SA_CAUSE_IO }, { 7, SA_CAUSE_IO }, { 232, SA_CAUSE_IO }, { 35, SA_CAUSE_SLEEP },
+		{ 230, SA_CAUSE_SLEEP }, { 61, SA_CAUSE_JOIN }, { 247, SA_CAUSE_JOIN },
+		{ 202, SA_CAUSE_LOCK }, { 39, SA_CAUSE_SYSCALL }, { SA_WHY_NOSYS, SA_CAUSE_SLEEP },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sa_why w = { .kind = SA_WHY_SLEEP, .nr = cases[i].nr };
+		CHECK_INT(sa_why_cause(&w), cases[i].c);
+	}
+	struct sa_why cpu = { .kind = SA_WHY_WAIT, .holder = 5 };
+	CHECK_STR(sa_cause_name(sa_why_cause(&cpu)), "cpu");
+}
+
 /* Hand-made events that do not say who ran infer nothing. */
 static void test_events_without_current_task_infer_nothing(void)
 {
@@ -632,4 +717,5 @@ TK_MAIN(TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
 	TK_CASE(test_switch_out_of_another_task_ends_the_running_one),
 	TK_CASE(test_event_of_another_task_ends_a_slice_never_switched_out),
 	TK_CASE(test_idle_event_ends_a_slice_never_switched_out),
-	TK_CASE(test_hooks_report_what_is_counted))
+	TK_CASE(test_hooks_report_what_is_counted), TK_CASE(test_join_is_told_from_a_lock),
+	TK_CASE(test_futex_value_of_no_sibling_is_no_join), TK_CASE(test_cause_kinds_by_syscall))
