@@ -143,7 +143,8 @@ static void task_account(struct sa_analysis *a, struct sa_task *t, uint64_t ts)
 
 	if (a->hooks && a->hooks->task_span && t->state >= SA_RUNNING && t->state <= SA_BLOCKED &&
 	    clip(a, &lo, &hi))
-		a->hooks->task_span(a->hooks->ctx, t->tid, t->state, lo, hi);
+		a->hooks->task_span(a->hooks->ctx, t->tid, t->state,
+				    t->state == SA_RUNNING ? t->cpu : -1, lo, hi);
 	if ((t->state == SA_SLEEP || t->state == SA_BLOCKED) && t->proc) {
 		struct sa_why w = { .kind = SA_WHY_SLEEP, .nr = t->sleep_nr, .addr = t->sleep_addr,
 				    .joined = t->sleep_joined, .ns = d };

@@ -158,7 +158,9 @@ struct sa_cpu {
 struct sa_hooks {
 	void *ctx;
 	void (*cpu_slice)(void *ctx, int cpu, uint64_t start, uint64_t end, int pid);
-	void (*task_span)(void *ctx, int tid, enum sa_state state, uint64_t start, uint64_t end);
+	/* cpu: where it ran (SA_RUNNING), else -1 */
+	void (*task_span)(void *ctx, int tid, enum sa_state state, int cpu, uint64_t start,
+			  uint64_t end);
 };
 
 struct sa_analysis {

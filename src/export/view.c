@@ -45,6 +45,7 @@ struct task {
 	struct strbuf spans;	/* "start,end,state," for this task, relative ns */
 	uint64_t spans_end;	/* where its last span ended: spans never overlap */
 	long sys_nr;		/* the syscall it is in, -1 none */
+	uint64_t sys_arg;	/* its first argument, kept for futex (the word) */
 	uint64_t sys_since;
 	struct strbuf sys;	/* "start,end,nr," syscall spans, relative ns */
 };
@@ -68,7 +69,7 @@ struct view {
 	int ntype_of;
 	struct strbuf types, events, cpu_spans;
 	struct strbuf scratch;
-	bool sys_used[1024];	/* syscall numbers that have spans: their names go in the page */
+	bool sys_used[1024];	/* syscall numbers in the page: their names go in it too */
 	long inferred;		/* switch-ins out of idle the kernel did not record */
 	long missed_out;	/* switch-outs it did not record */
 	int ntypes;
@@ -121,7 +122,8 @@ static void task_set_comm(struct task *t, const char *comm)
 }
 
 /* sched's analysis closed a span of tid's state (sa_state: running .. blocked = ST_*). */
-static void on_task_span(void *ctx, int tid, enum sa_state state, uint64_t a, uint64_t b)
+static void on_task_span(void *ctx, int tid, enum sa_state state, int cpu, uint64_t a,
+			 uint64_t b)
 {
 	struct view *v = ctx;
 	struct task *t = task_get(v, tid);
@@ -134,9 +136,10 @@ static void on_task_span(void *ctx, int tid, enum sa_state state, uint64_t a, ui
 		return;
 	if (state == SA_RUNNING)
 		t->runtime += b - a;
+	/* Running spans say where: "start,end,state,cpu," (cpu -1 otherwise). */
 	if (!v->full)
-		sb_printf(&t->spans, "%llu,%llu,%d,", (unsigned long long)(a - v->t0),
-			  (unsigned long long)(b - v->t0), (int)state);
+		sb_printf(&t->spans, "%llu,%llu,%d,%d,", (unsigned long long)(a - v->t0),
+			  (unsigned long long)(b - v->t0), (int)state, cpu);
 	t->spans_end = b;
 }
 
@@ -314,6 +317,23 @@ static void on_wake(struct view *v, struct tf_event *e)
 	task_set_comm(task_get(v, (int)field_num(e, "pid")), comm_field(e, "comm", buf));
 }
 
+/* A sys_enter's first argument: raw_syscalls' args[0], or the field after __syscall_nr. */
+static uint64_t first_arg(struct tf_event *e)
+{
+	struct tep_format_field *f = tep_find_field(e->event, "args");
+
+	if (!f) {
+		f = tep_find_field(e->event, "__syscall_nr");
+		f = f ? f->next : NULL;
+	}
+	int sz = !f ? 0 : (f->flags & TEP_FIELD_IS_ARRAY) ? (int)f->elementsize : (int)f->size;
+	if (sz <= 0 || sz > 8 || f->offset + sz > e->record->size)
+		return 0;
+	/* User addresses stay below 2^53: exact as JSON numbers. */
+	return tep_read_number(e->event->tep, (char *)e->record->data + f->offset, sz) &
+	       ((1ull << 53) - 1);
+}
+
 /* raw_syscalls:sys_enter/exit (id) or syscalls:sys_enter_NAME/exit_NAME (__syscall_nr). */
 static void on_syscall(struct view *v, struct tf_event *e, int pid, bool enter)
 {
@@ -323,15 +343,18 @@ static void on_syscall(struct view *v, struct tf_event *e, int pid, bool enter)
 	long long nr = field_num(e, "id");
 	if (nr < 0)
 		nr = field_num(e, "__syscall_nr");
+	if (nr >= 0 && nr < 1024 && !v->full)
+		v->sys_used[nr] = true;	/* the page names every syscall of its events */
 	if (enter) {
 		t->sys_nr = nr;
 		t->sys_since = e->ts;
+		t->sys_arg = sa_why_is_futex(nr) ? first_arg(e) : 0;
 		return;
 	}
-	/* Kept for every task: which ones get lanes is known only at the end. */
+	/* Kept for every task: any task can be given a lane on the page. */
 	if (t->sys_nr >= 0 && t->sys_nr == nr && !v->full && nr < 1024) {
-		sb_printf(&t->sys, "%llu,%llu,%lld,", (unsigned long long)(t->sys_since - v->t0),
-			  (unsigned long long)(e->ts - v->t0), nr);
+		sb_printf(&t->sys, "%llu,%llu,%lld,%llu,", (unsigned long long)(t->sys_since - v->t0),
+			  (unsigned long long)(e->ts - v->t0), nr, (unsigned long long)t->sys_arg);
 		v->sys_used[nr] = true;
 	}
 	t->sys_nr = -1;
@@ -481,16 +504,16 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 	sb_reset(&sb);
 	tidmap_foreach(&v->tasks, s) {
 		struct task *t = s->val;
-		if (!t->interest)
+		if (!t->spans.len)
 			continue;
-		sb_truncate(&t->spans, t->spans.len ? t->spans.len - 1 : 0);
+		sb_truncate(&t->spans, t->spans.len - 1);
 		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->spans));
 	}
 	fprintf(out, "%s},\n\"sysSpans\":{", sb_str(&sb));
 	sb_reset(&sb);
 	tidmap_foreach(&v->tasks, s) {
 		struct task *t = s->val;
-		if (!t->interest || !t->sys.len)
+		if (!t->sys.len)
 			continue;
 		sb_truncate(&t->sys, t->sys.len - 1);
 		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->sys));
@@ -577,6 +600,37 @@ static char *sched_summary(struct st_trace *t, const struct st_options *o, bool 
 	return sb.buf;	/* the caller frees it */
 }
 
+/*
+ * What sched knows of the futex words the tasks slept on, for the page's
+ * tooltips: {"ADDR":"the lock `lock`" or "a join: thread T exits"}.
+ */
+static void futex_names(struct st_trace *st, struct strbuf *meta)
+{
+	char label[160];
+	int n = 0;
+
+	sb_add(meta, ",\"futexNames\":{");
+	for (struct sa_proc *p = st->a.proc_list; p; p = p->next) {
+		st_name_locks(st, p);
+		for (size_t i = 0; i < p->nwhy; i++) {
+			const struct sa_why *w = &p->why[i];
+			if (w->kind != SA_WHY_SLEEP || !sa_why_is_futex(w->nr) || !w->addr ||
+			    (!w->joined && !w->sym))
+				continue;
+			const struct sa_task *j = w->joined ? sa_task_find(&st->a, w->joined) : NULL;
+			if (w->joined)
+				snprintf(label, sizeof(label), "a join: waits for %s:%d to exit",
+					 j ? j->comm : "?", w->joined);
+			else
+				snprintf(label, sizeof(label), "the lock `%s`", w->sym);
+			sb_printf(meta, "%s\"%llu\":", n++ ? "," : "",
+				  (unsigned long long)(w->addr & ((1ull << 53) - 1)));
+			json_cstr(meta, label);
+		}
+	}
+	sb_addc(meta, '}');
+}
+
 int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen)
 {
 	struct view v = { .max_events = o->max_events, .bin_ns = 1000 };
@@ -626,6 +680,8 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 		goto out;
 	}
 	char *sched = sched_summary(&st, &so, sl != NULL, why);
+	if (sl)
+		futex_names(&st, &meta);
 	write_page(out, &v, sb_str(&meta), sched);
 	free(sched);
 	rc = 0;

@@ -46,7 +46,8 @@ try {
 			markers: document.getElementById('markers').textContent,
 			range: document.getElementById('range').textContent,
 			sched: (document.querySelector('#sched pre') || {}).textContent || null,
-			sys_spans: Object.values(v.data.sysSpans || {}).reduce((n, a) => n + a.length / 3, 0),
+			// sysSpans: [start, end, nr, first argument] per syscall
+			sys_spans: Object.values(v.data.sysSpans || {}).reduce((n, a) => n + a.length / 4, 0),
 		};
 	});
 	out.initial = await st();
@@ -126,7 +127,7 @@ try {
 			if (!sp || !sp.length)
 				continue;
 			let best = 0;
-			for (let i = 0; i + 2 < sp.length; i += 3)
+			for (let i = 0; i + 3 < sp.length; i += 4)
 				if (sp[i + 1] - sp[i] > sp[best + 1] - sp[best])
 					best = i;
 			v.setView(sp[best], sp[best + 1]);

@@ -566,9 +566,10 @@ static void on_slice(void *ctx, int cpu, uint64_t start, uint64_t end, int pid)
 	d->nslices++;
 }
 
-static void on_span(void *ctx, int tid, enum sa_state st, uint64_t start, uint64_t end)
+static void on_span(void *ctx, int tid, enum sa_state st, int cpu, uint64_t start, uint64_t end)
 {
 	struct drawn *d = ctx;
+	d->ordered &= st == SA_RUNNING ? cpu == 0 || cpu == 1 : cpu == -1;
 	if (tid == 68 && st == SA_RUNNING)
 		d->run_ns += end - start;
 	else if (tid == 68)

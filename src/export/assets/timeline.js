@@ -17,10 +17,18 @@
 'use strict';
 (function () {
 	const D = JSON.parse(document.getElementById('tk-data').textContent);
-	const LABEL_W = 150, AXIS_H = 26, LANE_H = 22, TICK_H = 5, ROW_H = 18;
+	const LABEL_W = 160, AXIS_H = 26, LANE_H = 22, TICK_H = 5, ROW_H = 18;
 	const STATES = ['', 'running', 'runnable', 'sleeping', 'blocked'];
 	const STATE_COL = ['', '#38a169', '#e53e3e', '#cbd5e0', '#ed8936'];
-	const SYS_COL = '#2b6cb0';
+	const SYS_COL = '#2b6cb0', HIT_COL = '#ecc94b';
+	/*
+	 * Task colours on the CPU lanes: the recorded command's threads take the distinct,
+	 * saturated ones in pid order; every other task one of a few muted greys, so the
+	 * program stands out.  None is near a state colour (green, red, grey, orange).
+	 */
+	const PALETTE = ['#4c51bf', '#00a3c4', '#b83280', '#b7791f', '#6b46c1', '#2c7a7b', '#975a16',
+		'#3182ce', '#d53f8c', '#0987a0', '#553c9a', '#744210'];
+	const OTHERS = ['#a0aec0', '#8a97ab', '#b8c0cc', '#7a8699', '#c3c9d3', '#95a0b2'];
 
 	function el(tag, attrs, text) {
 		const e = document.createElement(tag);
@@ -40,6 +48,7 @@
 	const types = D.types.map((t) => ({ name: t[0], short: t[0].split(':').pop(), fields: t[1] }));
 	const ev = D.events;
 	const t0 = D.t0, end = Math.max(D.end, 1);
+	const evT = Float64Array.from(ev, (e) => e[0]);
 
 	function lowerBound(arr, t) {	/* first i with arr[i] >= t */
 		let lo = 0, hi = arr.length;
@@ -89,31 +98,61 @@
 			cpuLanes.push(lane);
 		}
 	}
-	const taskLanes = [];
-	for (const t of D.tasks) {
-		if (!t[2])
-			continue;
-		const sp = D.taskSpans[t[0]] || [];
-		const s = [], e = [], v = [];
-		for (let i = 0; i + 2 < sp.length; i += 3) {
-			s.push(sp[i]); e.push(sp[i + 1]); v.push(sp[i + 2]);
+	/* Each task's events, for picking on its lane and search hits there. */
+	const evByPid = new Map();
+	ev.forEach((e, i) => {
+		let a = evByPid.get(e[2]);
+		if (!a)
+			evByPid.set(e[2], a = []);
+		a.push(i);
+	});
+	/* Any task's lane, made when first shown: its states (running ones with their CPU) and syscalls. */
+	const taskLaneOf = new Map();
+	function taskLane(pid) {
+		if (taskLaneOf.has(pid))
+			return taskLaneOf.get(pid);
+		const sp = D.taskSpans[pid] || [];
+		const s = [], e = [], v = [], c = [];
+		for (let i = 0; i + 3 < sp.length; i += 4) {
+			s.push(sp[i]); e.push(sp[i + 1]); v.push(sp[i + 2]); c.push(sp[i + 3]);
 		}
 		const lane = spanLane(s, e, v, true);
-		lane.kind = 'task'; lane.pid = t[0]; lane.label = t[1] + ' ' + t[0];
+		lane.cpus = Int16Array.from(c);
+		lane.kind = 'task'; lane.pid = pid; lane.label = commOf(pid) + ' ' + pid;
 		/* Syscalls (when they were recorded): a strip under the state bar. */
-		const sy = (D.sysSpans || {})[t[0]] || [];
-		const ss = [], se = [], sv = [];
-		for (let i = 0; i + 2 < sy.length; i += 3) {
-			ss.push(sy[i]); se.push(sy[i + 1]); sv.push(sy[i + 2]);
+		const sy = (D.sysSpans || {})[pid] || [];
+		const ss = [], se = [], sv = [], sa = [];
+		for (let i = 0; i + 3 < sy.length; i += 4) {
+			ss.push(sy[i]); se.push(sy[i + 1]); sv.push(sy[i + 2]); sa.push(sy[i + 3]);
 		}
 		lane.sys = spanLane(ss, se, sv);
-		taskLanes.push(lane);
+		lane.sys.args = sa;
+		const idx = evByPid.get(pid) || [];
+		lane.evIdx = Int32Array.from(idx);
+		lane.evT = Float64Array.from(idx, (i) => ev[i][0]);
+		taskLaneOf.set(pid, lane);
+		return lane;
 	}
+	const taskLanes = D.tasks.filter((t) => t[2]).map((t) => taskLane(t[0]));
 	taskLanes.sort((a, b) => a.pid - b.pid);
+	const palIndex = new Map(taskLanes.map((l, k) => [l.pid, k]));
+	function colour(pid) {
+		const k = palIndex.get(pid);
+		if (k !== undefined && k < PALETTE.length)
+			return PALETTE[k];
+		return OTHERS[((pid * 2654435761) >>> 0) % OTHERS.length];
+	}
 	const truncated = D.kept < D.total;
 	const ovLanes = truncated ? cpuLanes.map((l) => ({ kind: 'ov', cpu: l.cpu,
 		label: 'CPU ' + l.cpu + ' busy' })) : [];
-	const lanes = cpuLanes.concat(ovLanes, taskLanes);
+	/* The lanes shown: pinned ones first, hidden ones left out; added task lanes at the end. */
+	const allLanes = cpuLanes.concat(ovLanes, taskLanes);
+	const pinned = [], hidden = new Set();
+	let lanes = [];
+	function layout() {
+		lanes = pinned.concat(allLanes.filter((l) => !pinned.includes(l) && !hidden.has(l)));
+	}
+	layout();
 
 	/* ---- page ---- */
 	const header = el('header');
@@ -148,11 +187,18 @@
 	btn('\u2192', () => pan(0.25), 'pan right (\u2192)');
 	btn('all', () => setView(0, end), 'whole trace (0)');
 	btn('clear markers', () => { mark = [null, null]; draw(); }, '');
-	toolbar.append(range, markers);
-	const help = el('span', {}, 'wheel/+/-: zoom, drag: select, shift+drag/\u2190\u2192: pan, ' +
-		'click: marker A + nearest event, shift+click: marker B');
-	help.style.color = '#718096';
-	toolbar.append(help);
+	/* Any task, or a hidden lane, by name or pid. */
+	const addLane = el('input', { id: 'add-lane', list: 'tk-lanes',
+		placeholder: 'add a lane: task or pid', title: 'any task of the trace, or a hidden lane' });
+	const choices = el('datalist', { id: 'tk-lanes' });
+	for (const t of D.tasks.slice().sort((a, b) => a[0] - b[0]))
+		if (D.taskSpans[t[0]])
+			choices.append(el('option', { value: t[1] + ' ' + t[0] }));
+	const help = el('span', { id: 'help', title: 'wheel, + and -: zoom; drag: zoom to a range; ' +
+		'shift+drag, \u2190 \u2192: pan; click: marker A and the event under the pointer; ' +
+		'shift+click: marker B; click a lane name: pin it on top (again: unpin); ' +
+		'its \u00d7: hide it' }, '?');
+	toolbar.append(range, markers, addLane, choices, help);
 	const wrap = el('div', { id: 'tl-wrap' });
 	const canvas = el('canvas', { id: 'timeline', tabindex: '0' });
 	const tip = el('div', { id: 'tip' });
@@ -169,11 +215,27 @@
 		sw.style.background = SYS_COL;
 		legend.append(sw, 'in a syscall (strip under the state)');
 	}
-	legend.append(' \u2014 CPU lanes: one colour per task, idle blank; ticks: events');
+	legend.append(' \u2014 CPU lanes (bar height: busy share of a pixel):');
+	const key = el('span', { id: 'key' });
+	for (const l of taskLanes.slice(0, PALETTE.length)) {
+		const sw = el('span', { class: 'sw' });
+		sw.style.background = colour(l.pid);
+		key.append(sw, l.label);
+	}
+	const swo = el('span', { class: 'sw' });
+	swo.style.background = OTHERS[0];
+	key.append(swo, taskLanes.length ? 'other tasks' : 'tasks (greys)');
+	legend.append(key, ' \u2014 ticks: events; running spans say their CPU');
+	const inferred = [];
 	if (D.inferredSwitchIns)
-		legend.append(' \u2014 ' + D.inferredSwitchIns + (D.inferredSwitchIns === 1 ?
-			' switch-in out of idle was' : ' switch-ins out of idle were') + ' not recorded ' +
-			'by the kernel: placed at the wakeup or the first event');
+		inferred.push(D.inferredSwitchIns + (D.inferredSwitchIns === 1 ?
+			' switch-in out of idle' : ' switch-ins out of idle'));
+	if (D.missedSwitchOuts)
+		inferred.push(D.missedSwitchOuts + (D.missedSwitchOuts === 1 ? ' switch-out' :
+			' switch-outs'));
+	if (inferred.length)
+		legend.append(' \u2014 not recorded by the kernel, filled in as tracekit sched does: ' +
+			inferred.join(', '));
 	const bottom = el('div', { id: 'bottom' });
 	const listPane = el('div', { id: 'list-pane' });
 	const searchRow = el('div', { id: 'search-row' });
@@ -201,6 +263,13 @@
 		const us = Math.floor((ns - s * 1e9) / 1e3);
 		return s + '.' + String(us).padStart(6, '0');
 	}
+	/* The axis: time since the trace's first event, with as many digits as the step needs. */
+	function fmtRel(t, step, scale) {
+		const units = [[1e9, 's'], [1e6, 'ms'], [1e3, 'us'], [1, 'ns']];
+		const [u, name] = units.find(([u]) => (scale || step) >= u) || units[3];
+		const digits = Math.max(0, Math.min(6, -Math.floor(Math.log10(step / u) + 1e-9)));
+		return (t < 0 ? '\u2212' : '+') + (Math.abs(t) / u).toFixed(digits) + ' ' + name;
+	}
 	function fmtDur(ns) {
 		if (ns >= 1e9)
 			return (ns / 1e9).toFixed(3) + ' s';
@@ -210,24 +279,53 @@
 			return (ns / 1e3).toFixed(3) + ' us';
 		return ns + ' ns';
 	}
-	function colour(pid) {
-		const h = (pid * 2654435761) >>> 0;
-		return 'hsl(' + (h % 360) + ',' + (55 + (h >> 9) % 30) + '%,' + (45 + (h >> 17) % 20) + '%)';
+	/* prev_state as trace-cmd prints it: R, S, D, ... and "+" when preempted. */
+	function stateLetters(v) {
+		if (typeof v !== 'number')
+			return '?';
+		const low = v & 0xff;
+		let s = low ? Array.from('SDTtXZPI').filter((c, k) => low & (1 << k)).join('|') : 'R';
+		return v & 0x100 ? s + '+' : s;
+	}
+	/* An event's fields in trace-cmd's words where it has its own (sched plugin, syscalls). */
+	const FORMATS = {
+		sched_switch: (f) => f.prev_comm + ':' + f.prev_pid + ' [' + f.prev_prio + '] ' +
+			stateLetters(f.prev_state) + ' ==> ' + f.next_comm + ':' + f.next_pid +
+			' [' + f.next_prio + ']',
+		sched_waking: (f) => f.comm + ':' + f.pid + ' [' + f.prio + '] CPU:' +
+			String(f.target_cpu).padStart(3, '0'),
+		sys_enter: (f) => 'NR ' + f.id + ' ' + sysName(f.id) + ' ' + f.args,
+		sys_exit: (f) => 'NR ' + f.id + ' ' + sysName(f.id) + ' = ' + f.ret,
+	};
+	FORMATS.sched_wakeup = FORMATS.sched_wakeup_new = FORMATS.sched_waking;
+	function fieldsOf(i) {
+		const e = ev[i], ty = types[e[3]], f = {};
+		if (ty)
+			ty.fields.forEach((name, k) => { f[name] = e[4 + k]; });
+		return f;
+	}
+	function evBody(i) {
+		const e = ev[i], ty = types[e[3]];
+		if (!ty)
+			return '';
+		const fmt = FORMATS[ty.short];
+		if (fmt && (ty.short.startsWith('sched_') || ty.name.startsWith('raw_syscalls:')))
+			return fmt(fieldsOf(i));
+		const parts = [];
+		for (let k = 0; k < ty.fields.length; k++)
+			if (!ty.fields[k].startsWith('common_'))
+				parts.push(ty.fields[k] + '=' + e[4 + k]);
+		return parts.join(' ');
 	}
 	function evText(i) {
 		const e = ev[i], ty = types[e[3]];
-		const parts = [];
-		if (ty)
-			for (let k = 0; k < ty.fields.length; k++)
-				if (!ty.fields[k].startsWith('common_'))
-					parts.push(ty.fields[k] + '=' + e[4 + k]);
 		return fmtTs(e[0]) + ' [' + String(e[1]).padStart(3, '0') + '] ' +
 			(commOf(e[2]) + '-' + e[2]).padStart(20) + ' ' +
-			(ty ? ty.short : '?').padEnd(18) + ' ' + parts.join(' ');
+			(ty ? ty.short : '?').padEnd(18) + ' ' + evBody(i);
 	}
 
 	/* ---- view state ---- */
-	let v0 = 0, v1 = end, mark = [null, null], selected = -1, drag = null;
+	let v0 = 0, v1 = end, mark = [null, null], selected = -1, drag = null, hover = null;
 	let width = 800;
 	const plotW = () => Math.max(width - LABEL_W, 10);
 	const xOf = (t) => LABEL_W + (t - v0) / (v1 - v0) * plotW();
@@ -309,7 +407,7 @@
 	 * ends are drawn by drawColumn with whatever else shares them; then a binary search
 	 * skips the spans that end in columns already drawn.
 	 */
-	function drawSpans(lane, y, h, colourOf) {
+	function drawSpans(lane, y, h, colourOf, labelOf) {
 		const n = lane.starts.length, tcol = (v1 - v0) / plotW();
 		let i = lowerBound(lane.ends, v0), last = -2;
 		while (i < n && lane.starts[i] <= v1) {
@@ -322,6 +420,8 @@
 			if (b > a && col) {
 				ctx.fillStyle = col;
 				ctx.fillRect(LABEL_W + a, y, b - a, h);
+				if (labelOf && b - a >= 14)
+					drawLabel(labelOf(i, b - a), LABEL_W + a, y, b - a, h, col);
 			}
 			if (b > a)
 				last = b - 1;
@@ -329,6 +429,34 @@
 			if (c > last && c < x1)
 				drawColumn(lane, c, y, h, colourOf), last = c;
 			i = Math.max(i + 1, lowerBound(lane.ends, v0 + (last + 1) * tcol));
+		}
+	}
+	/* Text inside a span, when it fits: which task (CPU lanes), which CPU (running spans). */
+	function drawLabel(text, x, y, w, h, bg) {
+		if (!text)
+			return;
+		ctx.font = '10px system-ui, sans-serif';
+		let t = text;
+		while (t && ctx.measureText(t).width > w - 4)
+			t = t.length > 4 ? t.slice(0, -2) : '';
+		if (!t)
+			return;
+		ctx.fillStyle = OTHERS.includes(bg) || bg === STATE_COL[3] ? '#1a202c' : '#fff';
+		ctx.fillText(t, x + 2, y + h - 3);
+	}
+	/* Search hits: a mark above the lane at each (pixel column of) matching event. */
+	function drawHits(times, y) {
+		const px = plotW() / (v1 - v0);
+		let i = lowerBound(times, v0);
+		ctx.fillStyle = HIT_COL;
+		while (i < times.length && times[i] <= v1) {
+			const x = Math.floor(xOf(times[i]));
+			ctx.beginPath();
+			ctx.moveTo(x - 3, y);
+			ctx.lineTo(x + 4, y);
+			ctx.lineTo(x + 0.5, y + 5);
+			ctx.fill();
+			i = Math.max(lowerBound(times, v0 + (x - LABEL_W + 1) / px), i + 1);
 		}
 	}
 	function drawTicks(lane, y) {
@@ -367,11 +495,11 @@
 		ctx.fillStyle = '#2d3748';
 		ctx.font = '11px ui-monospace, monospace';
 		const step = niceStep(v1 - v0, plotW());
-		const first = Math.ceil((t0 + v0) / step) * step - t0;
+		const first = Math.ceil(v0 / step) * step;
 		for (let t = first; t <= v1; t += step) {
 			const x = xOf(t);
 			ctx.fillRect(Math.floor(x), AXIS_H - 6, 1, 6);
-			ctx.fillText(fmtTs(t), x + 2, AXIS_H - 9);
+			ctx.fillText(fmtRel(t, step), x + 2, AXIS_H - 9);
 		}
 	}
 	function draw() {
@@ -392,11 +520,18 @@
 			if (i % 2)
 				ctx.fillStyle = '#fbfbfb', ctx.fillRect(LABEL_W, y, width, LANE_H);
 			if (lane.kind === 'cpu') {
-				drawSpans(lane, y + 2, LANE_H - TICK_H - 4, (pid) => pid ? colour(pid) : null);
+				drawSpans(lane, y + 2, LANE_H - TICK_H - 4, (pid) => pid ? colour(pid) : null,
+					(k) => commOf(lane.vals[k]) + ' ' + lane.vals[k]);
 				drawTicks(lane, y + LANE_H - TICK_H - 1);
+				if (hits)
+					drawHits(hits.cpu[lane.cpu], y);
 			} else if (lane.kind === 'task') {
-				drawSpans(lane, y + 3, LANE_H - 10, (s) => STATE_COL[s] || null);
+				drawSpans(lane, y + 3, LANE_H - 10, (s) => STATE_COL[s] || null,
+					(k, w) => lane.vals[k] === 1 && lane.cpus[k] >= 0 ?
+						(w >= 40 ? 'CPU ' : '') + lane.cpus[k] : null);
 				drawSpans(lane.sys, y + LANE_H - 6, 4, () => SYS_COL);
+				if (hits && hits.pid.has(lane.pid))
+					drawHits(hits.pid.get(lane.pid), y);
 			} else {
 				drawOverview(lane.cpu, y + 2, LANE_H - 4);
 			}
@@ -413,16 +548,27 @@
 		});
 		if (selected >= 0) {
 			ctx.strokeStyle = '#000';
-			const x = Math.floor(xOf(ev[selected][0])) + 0.5, y = laneY(ev[selected][1]);
-			ctx.strokeRect(x - 2, y, 4, LANE_H);
+			const li = lanes.indexOf(cpuLanes[ev[selected][1]]);
+			const x = Math.floor(xOf(ev[selected][0])) + 0.5;
+			if (li >= 0)
+				ctx.strokeRect(x - 2, laneY(li), 4, LANE_H);
 		}
+		if (hover && hover.why)
+			drawWhy(hover.why);
 		ctx.restore();
 		ctx.fillStyle = '#edf2f7';
 		ctx.fillRect(0, AXIS_H, LABEL_W, height);
-		ctx.fillStyle = '#1a202c';
 		ctx.font = '12px system-ui, sans-serif';
-		lanes.forEach((lane, i) => ctx.fillText(lane.label.slice(0, 22), 6, laneY(i) + 15));
-		range.textContent = fmtTs(v0) + ' \u2013 ' + fmtTs(v1) + ' (' + fmtDur(v1 - v0) + ')';
+		lanes.forEach((lane, i) => {
+			const on = pinned.includes(lane);
+			ctx.fillStyle = on ? '#2b6cb0' : '#1a202c';
+			ctx.fillText((on ? '\u25b4 ' : '') + lane.label.slice(0, 21), 6, laneY(i) + 15);
+			ctx.fillStyle = '#a0aec0';
+			ctx.fillText('\u00d7', LABEL_W - 13, laneY(i) + 15);
+		});
+		range.textContent = fmtRel(v0, (v1 - v0) / 1000, v1 - v0) + ' \u2013 ' +
+			fmtRel(v1, (v1 - v0) / 1000, v1 - v0) + ' (' + fmtDur(v1 - v0) + ')';
+		range.title = fmtTs(v0) + ' \u2013 ' + fmtTs(v1) + ' (trace clock)';
 		const [a, b] = mark;
 		markers.textContent = (a !== null ? 'A ' + fmtTs(a) : '') +
 			(b !== null ? '  B ' + fmtTs(b) : '') +
@@ -435,7 +581,7 @@
 		return i >= 0 && i < lanes.length ? lanes[i] : null;
 	}
 	function nearestEvent(lane, x) {
-		if (!lane || lane.kind !== 'cpu' || !lane.evT.length)
+		if (!lane || !lane.evT || !lane.evT.length)
 			return -1;
 		const t = tOf(x);
 		let i = lowerBound(lane.evT, t);
@@ -448,6 +594,88 @@
 			return -1;
 		const i = lowerBound(lane.ends, t);
 		return i < lane.starts.length && lane.starts[i] <= t ? i : -1;
+	}
+	/* The tasks that held cpu over [a, b), longest first: "cc1:14483 0.8 ms, ...". */
+	function holders(cpu, a, b) {
+		const l = cpuLanes[cpu], by = new Map();
+		if (!l)
+			return '';
+		for (let k = lowerBound(l.ends, a); k < l.starts.length && l.starts[k] < b; k++) {
+			const d = Math.min(l.ends[k], b) - Math.max(l.starts[k], a);
+			by.set(l.vals[k], (by.get(l.vals[k]) || 0) + d);
+		}
+		const top = Array.from(by).sort((p, q) => q[1] - p[1]);
+		return top.slice(0, 3).map(([pid, d]) => commOf(pid) + ':' + pid + ' ' + fmtDur(d))
+			.join(', ') + (top.length > 3 ? ' and ' + (top.length - 3) + ' more' : '');
+	}
+	/* The wakeup that made pid runnable at t: its event index, or -1 (a preemption). */
+	function wakeupAt(pid, t) {
+		for (let i = lowerBound(evT, t); i < ev.length && ev[i][0] === t; i++) {
+			const ty = types[ev[i][3]];
+			if (ty && /^sched_wak/.test(ty.short) && fieldsOf(i).pid === pid)
+				return i;
+		}
+		return -1;
+	}
+	/*
+	 * Why a task's span s was not running: for a runnable span, who woke it (the
+	 * wakeup event's task and CPU) and who held the CPU it then got; for a sleep, the
+	 * syscall it slept in and, for a futex, what sched knows of the word.
+	 */
+	function why(lane, s) {
+		const a = lane.starts[s], b = lane.ends[s], st = lane.vals[s];
+		if (st === 2) {
+			const next = s + 1 < lane.starts.length && lane.vals[s + 1] === 1 ? lane.cpus[s + 1] : -1;
+			const w = wakeupAt(lane.pid, a);
+			const text = (w >= 0 ? 'woken by ' + commOf(ev[w][2]) + ':' + ev[w][2] + ' on CPU ' +
+				ev[w][1] : 'preempted (or placed) with no wakeup seen') +
+				(next >= 0 ? '\nthen ran on CPU ' + next + ', held meanwhile by ' +
+				(holders(next, a, b) || 'nobody (waking up)') : '');
+			return { text: text, wake: w, from: a, to: next >= 0 ? b : null, lane: lane };
+		}
+		if (st === 3 || st === 4) {
+			const k = spanAt(lane.sys, a + 1);
+			if (k < 0)
+				return { text: 'not in a recorded syscall' };
+			const name = sysName(lane.sys.vals[k]), word = lane.sys.args[k];
+			const known = word ? (D.futexNames || {})[word] : null;
+			return { text: 'in ' + name + '()' + (name === 'futex' && word ? ' on 0x' +
+				word.toString(16) + (known ? ': ' + known : '') : '') };
+		}
+		return null;
+	}
+	/* A runnable span's story drawn: the wakeup as an arrow from the waker, the latency as a bracket. */
+	function drawWhy(w) {
+		if (!w.lane || w.from === undefined)
+			return;
+		const li = lanes.indexOf(w.lane);
+		if (li < 0)
+			return;
+		const y1 = laneY(li) + LANE_H / 2, xa = xOf(w.from);
+		ctx.strokeStyle = ctx.fillStyle = '#1a202c';
+		ctx.lineWidth = 1.5;
+		if (w.wake >= 0) {
+			const src = lanes.indexOf(taskLaneOf.get(ev[w.wake][2]));
+			const y0 = laneY(src >= 0 ? src : Math.max(lanes.indexOf(cpuLanes[ev[w.wake][1]]), 0)) +
+				LANE_H / 2;
+			ctx.beginPath();
+			ctx.moveTo(xa, y0);
+			ctx.lineTo(xa, y1);
+			ctx.stroke();
+			const d = y1 > y0 ? -1 : 1;
+			ctx.beginPath();
+			ctx.moveTo(xa, y1);
+			ctx.lineTo(xa - 4, y1 + 7 * d);
+			ctx.lineTo(xa + 4, y1 + 7 * d);
+			ctx.fill();
+		}
+		if (w.to !== null) {
+			const xb = xOf(w.to), y = laneY(li) + LANE_H - 2;
+			ctx.beginPath();
+			ctx.moveTo(xa, y - 5); ctx.lineTo(xa, y); ctx.lineTo(xb, y); ctx.lineTo(xb, y - 5);
+			ctx.stroke();
+		}
+		ctx.lineWidth = 1;
 	}
 	function describe(lane, x) {
 		const e = nearestEvent(lane, x);
@@ -464,9 +692,16 @@
 			fmtDur(lane.sys.ends[sc] - lane.sys.starts[sc]) + ')';
 		if (s < 0)
 			return fmtTs(t) + (lane.kind === 'cpu' ? '  idle' : '') + inSys;
-		const what = lane.kind === 'cpu' ? commOf(lane.vals[s]) + '-' + lane.vals[s] : STATES[lane.vals[s]];
-		return lane.label + ': ' + what + '\n' + fmtTs(lane.starts[s]) + ' \u2013 ' +
-			fmtTs(lane.ends[s]) + ' (' + fmtDur(lane.ends[s] - lane.starts[s]) + ')' + inSys;
+		const running = lane.kind === 'task' && lane.vals[s] === 1 && lane.cpus[s] >= 0;
+		const what = lane.kind === 'cpu' ? commOf(lane.vals[s]) + '-' + lane.vals[s] :
+			STATES[lane.vals[s]] + (running ? ' on CPU ' + lane.cpus[s] : '');
+		const w = lane.kind === 'task' ? why(lane, s) : null;
+		const dur = Math.max(lane.ends[s] - lane.starts[s], 1);
+		return lane.label + ': ' + what + ' ' + fmtDur(lane.ends[s] - lane.starts[s]) + '\n' +
+			fmtRel(lane.starts[s], dur / 1000, dur) + ' \u2013 ' +
+			fmtRel(lane.ends[s], dur / 1000, dur) + '  (' +
+			fmtTs(lane.starts[s]) + ' \u2013 ' + fmtTs(lane.ends[s]) + ')' +
+			(w ? '\n' + w.text : '') + inSys;
 	}
 
 	/* ---- details and list ---- */
@@ -504,7 +739,7 @@
 		renderList();
 	}
 
-	let filtered = Int32Array.from(ev.keys());
+	let filtered = Int32Array.from(ev.keys()), hits = null;
 	function applySearch() {
 		const words = search.value.toLowerCase().split(/\s+/).filter((w) => w);
 		if (!words.length) {
@@ -518,6 +753,23 @@
 			}
 			filtered = Int32Array.from(out);
 		}
+		/* The hits on the timeline: per CPU lane and per task lane. */
+		hits = null;
+		if (words.length) {
+			const cpu = cpuLanes.map(() => []), pid = new Map();
+			for (const i of filtered) {
+				const e = ev[i];
+				if (cpu[e[1]])
+					cpu[e[1]].push(e[0]);
+				if (!pid.has(e[2]))
+					pid.set(e[2], []);
+				pid.get(e[2]).push(e[0]);
+			}
+			hits = { cpu: cpu.map((a) => Float64Array.from(a)), pid: new Map() };
+			for (const [k, a] of pid)
+				hits.pid.set(k, Float64Array.from(a));
+		}
+		draw();
 		count.textContent = filtered.length + ' of ' + ev.length + ' events';
 		count.dataset.n = filtered.length;
 		spacer.style.height = filtered.length * ROW_H + 'px';
@@ -575,17 +827,38 @@
 			draw();
 			return;
 		}
-		const lane = laneAt(e.offsetY);
-		if (!lane || e.offsetX < LABEL_W) {
+		const lane = laneAt(e.offsetY), axis = e.offsetY < AXIS_H && e.offsetX >= LABEL_W;
+		const was = hover;
+		hover = null;
+		if ((!lane && !axis) || e.offsetX < LABEL_W) {
 			tip.style.display = 'none';
+			if (was)
+				draw();
 			return;
 		}
-		tip.textContent = describe(lane, e.offsetX);
+		if (axis) {
+			const t = tOf(e.offsetX);
+			tip.textContent = fmtRel(t, (v1 - v0) / 1000) + ' after the first event\n' + fmtTs(t) +
+				' on the trace clock (' + D.clock + ')';
+		} else {
+			tip.textContent = describe(lane, e.offsetX);
+			const s = lane.kind === 'task' && nearestEvent(lane, e.offsetX) < 0 ?
+				spanAt(lane, tOf(e.offsetX)) : -1;
+			hover = s >= 0 ? { lane: lane, span: s, why: why(lane, s) } : null;
+		}
+		if ((was && was.why) || (hover && hover.why))
+			draw();
 		tip.style.display = 'block';
 		tip.style.left = Math.min(e.offsetX + 12, width - 320) + 'px';
 		tip.style.top = e.offsetY + 14 + 'px';
 	});
-	canvas.addEventListener('mouseleave', () => { tip.style.display = 'none'; });
+	canvas.addEventListener('mouseleave', () => {
+		tip.style.display = 'none';
+		if (hover) {
+			hover = null;
+			draw();
+		}
+	});
 	window.addEventListener('mouseup', (e) => {
 		if (!drag)
 			return;
@@ -595,6 +868,8 @@
 			syncList();
 		} else if (d.moved && Math.abs(d.x1 - d.x0) > 3) {
 			setView(tOf(Math.min(d.x0, d.x1)), tOf(Math.max(d.x0, d.x1)));
+		} else if (e.target === canvas && d.x0 < LABEL_W) {
+			labelClick(laneAt(e.offsetY), d.x0);
 		} else if (e.target === canvas && d.x0 >= LABEL_W) {
 			mark[d.shift ? 1 : 0] = tOf(d.x0);
 			const i = nearestEvent(laneAt(e.offsetY), d.x0);
@@ -625,12 +900,53 @@
 		timer = setTimeout(applySearch, ev.length > 100000 ? 300 : 50);
 	});
 	window.addEventListener('resize', draw);
+	/* A lane's name: click pins it on top (again: unpins); its x hides it. */
+	function labelClick(lane, x) {
+		if (!lane)
+			return;
+		const k = pinned.indexOf(lane);
+		if (x >= LABEL_W - 16) {
+			hidden.add(lane);
+			if (k >= 0)
+				pinned.splice(k, 1);
+		} else if (k >= 0) {
+			pinned.splice(k, 1);
+		} else {
+			pinned.push(lane);
+		}
+		layout();
+		draw();
+	}
+	/* "comm pid", a pid, or a hidden lane's name: that lane is shown (a task's at the end). */
+	function showLane(text) {
+		text = text.trim();
+		const back = allLanes.find((l) => hidden.has(l) && l.label === text);
+		const m = /(\d+)$/.exec(text), pid = m ? Number(m[1]) : NaN;
+		if (back) {
+			hidden.delete(back);
+		} else if (D.taskSpans[pid] || evByPid.has(pid)) {
+			const lane = taskLane(pid);
+			hidden.delete(lane);
+			if (!allLanes.includes(lane))
+				allLanes.push(lane);
+		} else {
+			return false;
+		}
+		layout();
+		draw();
+		return true;
+	}
+	addLane.addEventListener('change', () => {
+		if (showLane(addLane.value))
+			addLane.value = '';
+	});
 
 	/* For tests and the console: the state, and the same actions the mouse has. */
 	window.tracekitView = {
-		data: D, lanes: lanes.map((l) => ({ kind: l.kind, label: l.label })),
+		data: D, get lanes() { return lanes.map((l) => ({ kind: l.kind, label: l.label })); },
 		view: () => [v0, v1], zoom: zoom, pan: pan, setView: setView, select: (i) => select(i, true),
-		selected: () => selected, xOf: xOf, laneY: laneY,
+		selected: () => selected, xOf: xOf, laneY: laneY, showLane: showLane,
+		search: (q) => { search.value = q; applySearch(); },
 		/* where a CPU lane's spans are drawn, below laneY(i) */
 		geometry: { labelW: LABEL_W, bandTop: 2, bandH: LANE_H - TICK_H - 4 },
 	};
