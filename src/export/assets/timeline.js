@@ -23,11 +23,12 @@
 	const SYS_COL = '#2b6cb0', HIT_COL = '#ecc94b';
 	/*
 	 * Task colours on the CPU lanes: the recorded command's threads take the distinct,
-	 * saturated ones in pid order; every other task one of a few muted greys, so the
-	 * program stands out.  None is near a state colour (green, red, grey, orange).
+	 * saturated ones in pid order (picked far apart from each other, at least ~100 in RGB
+	 * distance); every other task one of a few muted greys, so the program stands out.
+	 * None is near a state colour (green, red, grey, orange) or the syscall blue.
 	 */
-	const PALETTE = ['#4c51bf', '#00a3c4', '#b83280', '#b7791f', '#6b46c1', '#2c7a7b', '#975a16',
-		'#3182ce', '#d53f8c', '#0987a0', '#553c9a', '#744210'];
+	const PALETTE = ['#4c51bf', '#05c7b7', '#f910f9', '#8b0431', '#7efcfc', '#fc7ea8', '#04048b',
+		'#b31999', '#5f6b24', '#1010f9', '#a34cfa', '#a7c705'];
 	const OTHERS = ['#a0aec0', '#8a97ab', '#b8c0cc', '#7a8699', '#c3c9d3', '#95a0b2'];
 
 	function el(tag, attrs, text) {
@@ -441,7 +442,9 @@
 			t = t.length > 4 ? t.slice(0, -2) : '';
 		if (!t)
 			return;
-		ctx.fillStyle = OTHERS.includes(bg) || bg === STATE_COL[3] ? '#1a202c' : '#fff';
+		const n = parseInt(bg.slice(1), 16);
+		const light = 0.3 * (n >> 16) + 0.59 * ((n >> 8) & 255) + 0.11 * (n & 255) > 150;
+		ctx.fillStyle = light ? '#1a202c' : '#fff';
 		ctx.fillText(t, x + 2, y + h - 3);
 	}
 	/* Search hits: a mark above the lane at each (pixel column of) matching event. */
@@ -653,7 +656,7 @@
 			return;
 		const y1 = laneY(li) + LANE_H / 2, xa = xOf(w.from);
 		ctx.strokeStyle = ctx.fillStyle = '#1a202c';
-		ctx.lineWidth = 1.5;
+		ctx.lineWidth = 2;
 		if (w.wake >= 0) {
 			const src = lanes.indexOf(taskLaneOf.get(ev[w.wake][2]));
 			const y0 = laneY(src >= 0 ? src : Math.max(lanes.indexOf(cpuLanes[ev[w.wake][1]]), 0)) +
@@ -838,7 +841,8 @@
 		}
 		if (axis) {
 			const t = tOf(e.offsetX);
-			tip.textContent = fmtRel(t, (v1 - v0) / 1000) + ' after the first event\n' + fmtTs(t) +
+			tip.textContent = fmtRel(t, (v1 - v0) / 1000, v1 - v0) + ' after the first event\n' +
+				fmtTs(t) +
 				' on the trace clock (' + D.clock + ')';
 		} else {
 			tip.textContent = describe(lane, e.offsetX);
@@ -849,7 +853,7 @@
 		if ((was && was.why) || (hover && hover.why))
 			draw();
 		tip.style.display = 'block';
-		tip.style.left = Math.min(e.offsetX + 12, width - 320) + 'px';
+		tip.style.left = Math.max(Math.min(e.offsetX + 12, width - tip.offsetWidth - 4), 0) + 'px';
 		tip.style.top = e.offsetY + 14 + 'px';
 	});
 	canvas.addEventListener('mouseleave', () => {
@@ -943,7 +947,9 @@
 
 	/* For tests and the console: the state, and the same actions the mouse has. */
 	window.tracekitView = {
-		data: D, get lanes() { return lanes.map((l) => ({ kind: l.kind, label: l.label })); },
+		data: D, get lanes() {
+			return lanes.map((l) => ({ kind: l.kind, label: l.label, pid: l.pid, cpu: l.cpu }));
+		},
 		view: () => [v0, v1], zoom: zoom, pan: pan, setView: setView, select: (i) => select(i, true),
 		selected: () => selected, xOf: xOf, laneY: laneY, showLane: showLane,
 		search: (q) => { search.value = q; applySearch(); },
