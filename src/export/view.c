@@ -35,7 +35,7 @@
 _Static_assert(SA_RUNNING == 1 && SA_RUNNABLE == 2 && SA_SLEEP == 3 && SA_BLOCKED == 4,
 	       "timeline.js numbers task states as enum sa_state does");
 
-#define OV_BINS 1024
+#define OV_BINS 4096	/* per CPU: the overview's resolution */
 
 struct task {
 	int pid;
@@ -58,6 +58,7 @@ struct cpu_lane {
 struct view {
 	struct tep_handle *tep;
 	uint64_t t0, last;
+	uint64_t from, to;	/* the window asked for (0, UINT64_MAX: all), ns */
 	bool started;
 	long nevents, kept, max_events;
 	bool full;		/* past max_events: no more detail */
@@ -352,7 +353,9 @@ static void on_syscall(struct view *v, struct tf_event *e, int pid, bool enter)
 		return;
 	}
 	/* Kept for every task: any task can be given a lane on the page. */
-	if (t->sys_nr >= 0 && t->sys_nr == nr && !v->full && nr < 1024) {
+	if (t->sys_nr >= 0 && t->sys_nr == nr && !v->full && nr < 1024 && e->ts >= v->t0) {
+		if (t->sys_since < v->t0)
+			t->sys_since = v->t0;
 		sb_printf(&t->sys, "%llu,%llu,%lld,%llu,", (unsigned long long)(t->sys_since - v->t0),
 			  (unsigned long long)(e->ts - v->t0), nr, (unsigned long long)t->sys_arg);
 		v->sys_used[nr] = true;
@@ -395,15 +398,19 @@ static void on_event(struct view *v, struct tf_event *e)
 	int pid = tep_data_pid(v->tep, e->record);
 
 	if (!v->started) {
-		v->t0 = e->ts;
+		v->t0 = e->ts > v->from ? e->ts : v->from;
 		v->started = true;
 	}
-	v->last = e->ts;
-	v->nevents++;
-	if (!v->full && v->kept >= v->max_events)
-		v->full = true;
-	if (!v->full)
-		emit_event(v, e, pid);
+	/* Before --from: only what the states and names need, nothing shown. */
+	bool shown = e->ts >= v->t0;
+	if (shown) {
+		v->last = e->ts;
+		v->nevents++;
+		if (!v->full && v->kept >= v->max_events)
+			v->full = true;
+		if (!v->full)
+			emit_event(v, e, pid);
+	}
 	if (!e->event)
 		return;
 	const char *name = e->event->name;
@@ -633,7 +640,9 @@ static void futex_names(struct st_trace *st, struct strbuf *meta)
 
 int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen)
 {
-	struct view v = { .max_events = o->max_events, .bin_ns = 1000 };
+	struct view v = { .max_events = o->max_events, .bin_ns = 1000,
+			  .from = o->has_from ? (uint64_t)(o->from * 1e9 + 0.5) : 0,
+			  .to = o->has_to ? (uint64_t)(o->to * 1e9 + 0.5) : UINT64_MAX };
 	struct strbuf meta = STRBUF_INIT;
 	char *root = NULL;
 	struct tf_event e;
@@ -656,7 +665,8 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 	read_notes(&v, r, &meta, &root);
 	sb_addc(&meta, '}');
 	/* The sched summary's analysis rides on this pass: the file is read once. */
-	struct st_options so = { .input = o->input };
+	struct st_options so = { .input = o->input, .has_from = o->has_from, .has_to = o->has_to,
+				 .from = o->from, .to = o->to };
 	struct st_trace st;
 	char why[512] = "";
 	struct st_loader *sl = st_begin(&st, &so, r, why, sizeof(why));
@@ -664,6 +674,11 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 	if (sl)
 		st.a.hooks = &hooks;
 	while ((got = tf_reader_next(r, &e, err, errlen)) > 0) {
+		if (e.ts > v.to) {
+			/* The trace goes on past --to: every state seen lasts until then. */
+			v.last = v.to;
+			break;
+		}
 		on_event(&v, &e);
 		if (sl)
 			st_feed(sl, &e);
@@ -676,7 +691,9 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 	if (got < 0)
 		goto out;
 	if (!v.nevents) {
-		snprintf(err, errlen, "%s: no events in the trace", o->input);
+		snprintf(err, errlen, "%s: no events in the %s", o->input,
+			 o->has_from || o->has_to ? "window --from/--to (see tracekit report --stat)" :
+			 "trace");
 		goto out;
 	}
 	char *sched = sched_summary(&st, &so, sl != NULL, why);

@@ -313,6 +313,20 @@ def view_event_cap(_):
         expect('first %d ' % cap in first['notice'] and 'overview' in first['notice'],
                'notice: %r' % first['notice'])
         expect(len(lanes(seen, 'ov')) == cpus, 'overview lanes: %s' % lanes(seen, 'ov'))
+        # The command the page gives for the part in view makes a page with all of its events.
+        cmd = seen['after_drag_cmd']
+        m = re.match(r'tracekit view -i (\S+) --from (\d+\.\d{6}) --to (\d+\.\d{6}) -o window.html$',
+                     cmd or '')
+        expect(m and m.group(1) == dat, 'window command: %r' % cmd)
+        rc, out, err = run([tracekit(), 'report', '-i', dat, '--from', m.group(2), '--to',
+                            m.group(3), '--stat'])
+        expect(rc == 0, 'report --stat failed: %s' % err)
+        want = int(re.search(r'^Events: (\d+)', out, re.M).group(1))
+        page = env.view(dat, '--from', m.group(2), '--to', m.group(3))
+        d = page_data(page)
+        expect(want > 0 and d['total'] == want and d['kept'] == want,
+               'window page: %d events, %d kept; report --stat says %d' %
+               (d['total'], d['kept'], want))
     finally:
         env.close()
 
@@ -335,6 +349,9 @@ def view_bad_input(_):
                    'files left: %s' % os.listdir(env.dir))
         rc, _, err = run([tracekit(), 'view', '--max-events', 'x'])
         expect(rc == 2 and 'max-events' in err, 'bad --max-events: %d %r' % (rc, err))
+        rc, _, err = run([tracekit(), 'view', '--from', '2', '--to', '1'])
+        expect(rc == 2 and err.count('\n') == 1 and '--from 2 is after --to 1' in err,
+               'bad window: %d %r' % (rc, err))
     finally:
         env.close()
 

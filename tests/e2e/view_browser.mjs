@@ -87,6 +87,9 @@ try {
 	await page.mouse.move(x1, box.y + 40, { steps: 3 });
 	await page.mouse.up();
 	out.after_drag = (await st()).view;
+	// A capped page gives the command for the part in view in detail.
+	out.after_drag_cmd = await page.evaluate(() =>
+		(document.getElementById('window-cmd') || {}).textContent || null);
 	await page.keyboard.press('0');
 	out.after_reset = (await st()).view;
 

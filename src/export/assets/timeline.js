@@ -168,11 +168,22 @@
 	summary.dataset.kept = D.kept;
 	header.append(summary);
 	const notice = el('div', { id: 'notice' });
-	if (truncated)
-		notice.textContent = 'This trace has ' + D.total + ' events: the first ' + D.kept +
-			' (up to ' + fmtTs(ev.length ? ev[ev.length - 1][0] : 0) + ') are shown in ' +
-			'detail, the whole trace only as a per-CPU busy overview (the "busy" lanes). ' +
-			'Use tracekit view --max-events N, or tracekit report --from/--to, for more.';
+	/* A big trace: what is in detail, and the command that gives any window in detail. */
+	const detailEnd = ev.length ? ev[ev.length - 1][0] : 0;
+	const windowCmd = el('code', { id: 'window-cmd' });
+	if (truncated) {
+		notice.append('This trace has ' + D.total + ' events: the first ' + D.kept +
+			' (up to ' + fmtTs(detailEnd) + ') are shown in detail, the whole trace only as ' +
+			'a per-CPU busy overview (the "busy" lanes). The part in view, in detail:', el('br'),
+			windowCmd);
+	}
+	/* `tracekit view` of [a, b] (relative ns), from the trace clock's seconds. */
+	function windowCommand(a, b) {
+		const s = (t, up) => ((up ? Math.ceil : Math.floor)((t0 + t) / 1e3) / 1e6).toFixed(6);
+		const q = (p) => /^[\w.\/-]+$/.test(p) ? p : "'" + p.replace(/'/g, "'\\''") + "'";
+		return 'tracekit view -i ' + q(D.file || 'trace.dat') + ' --from ' + s(Math.max(a, 0)) +
+			' --to ' + s(Math.min(b, end), true) + ' -o window.html';
+	}
 	const toolbar = el('div', { id: 'toolbar' });
 	const btn = (label, fn, title) => {
 		const b = el('button', { title: title || '' }, label);
@@ -572,6 +583,10 @@
 		range.textContent = fmtRel(v0, (v1 - v0) / 1000, v1 - v0) + ' \u2013 ' +
 			fmtRel(v1, (v1 - v0) / 1000, v1 - v0) + ' (' + fmtDur(v1 - v0) + ')';
 		range.title = fmtTs(v0) + ' \u2013 ' + fmtTs(v1) + ' (trace clock)';
+		if (truncated) {
+			windowCmd.textContent = windowCommand(v0, v1);
+			windowCmd.dataset.detailed = v1 <= detailEnd ? '1' : '0';
+		}
 		const [a, b] = mark;
 		markers.textContent = (a !== null ? 'A ' + fmtTs(a) : '') +
 			(b !== null ? '  B ' + fmtTs(b) : '') +
