@@ -4,6 +4,7 @@
 //   node view_browser.mjs PAGE.html --busy [--shots PREFIX]
 //     --busy: only how busy each CPU lane is drawn, read from the canvas's pixels, at
 //     the whole trace and a few zoomed windows (PREFIX-N.png: a screenshot of each)
+//   node view_browser.mjs PAGE.html --bench       (bench/view.sh: load and zoom times)
 //   node view_browser.mjs PAGE.html --story [--shots PREFIX]
 //     --story: the colours drawn for the command's threads, the tooltips of a runnable
 //     and a sleeping span and the wakeup arrow drawn, the event text, search hits drawn,
@@ -56,6 +57,21 @@ try {
 	});
 	out.initial = await st();
 
+	if (args.includes('--bench')) {
+		// Zoom latency: each step redraws synchronously, so its time is the draw's.
+		out.zoom_ms = await page.evaluate(() => {
+			const v = window.tracekitView, t = [];
+			for (let k = 0; k < 12; k++) {
+				const a = performance.now();
+				v.zoom(k < 8 ? 0.5 : 2, 0.37);
+				t.push(performance.now() - a);
+			}
+			return t;
+		});
+		await browser.close();
+		console.log(JSON.stringify(out));
+		process.exit(0);
+	}
 	if (args.includes('--story')) {
 		out.story = await story(page, opt('--shots'));
 		await browser.close();
