@@ -136,7 +136,9 @@ void sa_why_label(const struct sa_analysis *a, const struct sa_proc *p, const st
 		return;
 	}
 	const char *name = sa_why_syscall(w->nr);
-	if (w->nr == SA_WHY_UNTRACED)
+	if (w->nr == SA_WHY_UNTRACED && a->syscalls)	/* before the first syscall event */
+		snprintf(buf, len, "sleeping or blocked, syscall not known (before the syscall events)");
+	else if (w->nr == SA_WHY_UNTRACED)
 		snprintf(buf, len, "sleeping or blocked (record raw_syscalls to see in which syscall)");
 	else if (w->nr == SA_WHY_NOSYS)
 		snprintf(buf, len, "sleeping or blocked outside a syscall (page fault, exit...)");
