@@ -492,13 +492,13 @@ static void behind(struct st_trace *t, struct sa_proc *p, char *buf, size_t len)
  * slept on longest.  Time waiting for other threads to exit (joins) is left out:
  * it is the others' time again.
  */
-static void text_verdict(struct st_trace *t, struct sa_proc *p, FILE *f)
+static bool verdict(struct st_trace *t, struct sa_proc *p, char *buf, size_t len)
 {
 	struct sa_sum s;
 	uint64_t by[SA_CAUSE_SYSCALL + 1] = { 0 }, join = 0;
 	const struct sa_why *lock = NULL;
 	int workers = 0;
-	char extra[200] = "", what[300];
+	char extra[200] = "", what[400];
 
 	sa_sum_proc(&t->a, p, &s);
 	sa_why_sort(p);
@@ -519,7 +519,7 @@ static void text_verdict(struct st_trace *t, struct sa_proc *p, FILE *f)
 	}
 	uint64_t all = s.run_ns + s.wait_ns + s.sleep_ns + s.blocked_ns - join;
 	if (!all)
-		return;
+		return false;
 	int top = SA_CAUSE_CPU;
 	for (int c = 1; c <= SA_CAUSE_SYSCALL; c++)
 		if (by[c] > by[top])
@@ -546,8 +546,17 @@ static void text_verdict(struct st_trace *t, struct sa_proc *p, FILE *f)
 			 (unsigned long long)lock->addr);
 	else
 		extra[0] = '\0';
-	fprintf(f, "%d %s of %s reached %.2f CPUs on average: %s%s\n", workers,
-		plural(workers, "thread", "threads"), p->comm, s.parallelism, what, extra);
+	snprintf(buf, len, "%d %s of %s reached %.2f CPUs on average: %s%s", workers,
+		 plural(workers, "thread", "threads"), p->comm, s.parallelism, what, extra);
+	return true;
+}
+
+static void text_verdict(struct st_trace *t, struct sa_proc *p, FILE *f)
+{
+	char line[800];
+
+	if (verdict(t, p, line, sizeof(line)))
+		fprintf(f, "%s\n", line);
 }
 
 static void print_text(struct st_trace *t, const struct st_options *o, struct sel *s, FILE *f)
@@ -629,7 +638,13 @@ static void js_proc(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 	sa_sum_proc(&t->a, p, &s);
 	sb_printf(b, "{\"pid\":%d,\"comm\":", p->pid);
 	json_str(b, p->comm);
-	sb_printf(b, ",\"threads\":%d,", s.threads);
+	sb_printf(b, ",\"threads\":%d,\"verdict\":", s.threads);
+	char line[800];
+	if (verdict(t, p, line, sizeof(line)))
+		json_str(b, line);
+	else
+		sb_add(b, "null");
+	sb_addc(b, ',');
 	js_sum(b, &s);
 	sb_printf(b, ",\"wall_ms\":%.6f,\"parallelism_hist_ms\":[", ms(s.wall_ns));
 	int top = 0;

@@ -250,6 +250,7 @@ def scaling_example_explains_itself(env):
                     r'time they .*; \d+ ms on the lock `lock`\n', text), 'verdict: %s' % text[:300])
     expect('time its threads were off a CPU, by cause' in text, 'text: %s' % text[:1200])
     lines = text.splitlines()
+    expect(p['verdict'] == lines[0], 'json verdict %r, text %r' % (p['verdict'], lines[0]))
     at = [i for i, line in enumerate(lines) if 'on the lock `lock`' in line and ' ms  ' in line]
     after = [i for i, line in enumerate(lines) if 'to exit (a join' in line]
     expect(at and (not after or at[0] < after[0]), 'the lock is not listed before the join:\n%s' %
