@@ -448,6 +448,13 @@ static void read_notes(struct view *v, struct tf_reader *r, struct strbuf *meta,
 			free(cmd);
 			/* exec's filename is the full path, comm only 15 bytes: compare the path's base. */
 			v->root_comm = *root;
+		} else if (!strncmp(n, "command_pid=", 12)) {
+			/* Exact, where the exec event may be lost on a busy machine. */
+			struct task *t = task_get(v, atoi(eq + 1));
+			if (t) {
+				t->interest = true;
+				v->have_root = true;
+			}
 		} else if (!strncmp(n, "pids=", 5)) {
 			for (const char *p = eq + 1; *p;) {
 				char *end;
@@ -695,6 +702,14 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 			 o->has_from || o->has_to ? "window --from/--to (see tracekit report --stat)" :
 			 "trace");
 		goto out;
+	}
+	/* Threads whose fork event was lost still belong to their process (saved tgids). */
+	tidmap_foreach(&v.tasks, s) {
+		struct task *t = s->val, *leader;
+		int tgid = tf_reader_tgid(r, t->pid);
+		if (!t->interest && tgid > 0 && tgid != t->pid &&
+		    (leader = tidmap_get(&v.tasks, tgid)) && leader->interest)
+			t->interest = true;
 	}
 	char *sched = sched_summary(&st, &so, sl != NULL, why);
 	if (sl)

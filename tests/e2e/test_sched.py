@@ -159,8 +159,9 @@ def perf_agrees(env):
         cols = [c.strip() for c in line.split('|')]
         if len(cols) > 5 and cols[0].startswith('busy:'):
             tid = int(cols[0].split(':')[1])
+            # "max:   1.234 ms", or with no space when the number is long
             perf[tid] = (float(cols[1].split()[0]), int(cols[2]),
-                         float(cols[4].split()[1]))
+                         float(re.search(r'max:\s*([\d.]+)', cols[4]).group(1)))
     # latency's runtime sums sched_stat_runtime, the scheduler's task clock, which leaves
     # out interrupt and (in a VM) steal time; ours is switch to switch like timehist's.
     rc, out, err = run(['perf', 'sched', 'timehist', '-s', '-i', pdata], timeout=120)

@@ -148,7 +148,7 @@ def view_threads(_):
 def scaling(env, *args):
     """A recording of examples/scaling (threads and a mutex), with syscalls."""
     prog = os.path.join(OPTIONS['progs'], '..', '..', 'examples', 'scaling')
-    return env.record(['-e', 'sched', '-e', 'raw_syscalls', prog] + list(args))
+    return env.record(['-b', '16384', '-e', 'sched', '-e', 'raw_syscalls', prog] + list(args))
 
 
 def sched_json(dat, *args):
