@@ -1,13 +1,15 @@
 #!/bin/sh
-# tracekit view on a big trace: how long the page takes to write, how big it is, and how
-# long headless chromium takes to load and draw it (time to the page's first complete
-# frame).  The peer is `trace-cmd report` printing the same file as text, the other way
-# people look at every event; the ratio is its time over tracekit view's.  The recording
-# is made here with `tracekit record -e sched` while `perf bench sched pipe` ping-pongs two
-# tasks, for about N events (default 1M).  Run as root after `make check` (which installs
-# playwright-core for tests/e2e).
+# tracekit view on big traces: how long the page takes to write, how big it is, how long
+# headless chromium takes to load and draw it (time to the page's first complete frame),
+# and how long a zoom step takes to redraw (median and worst of 12 steps in and out).  The
+# peer is `trace-cmd report` printing the same file as text, the other way people look at
+# every event; the ratio is its time over tracekit view's.  (KernelShark, the GUI peer,
+# could not be timed headless: see bench/README.md.)  Each recording is made here with
+# `tracekit record -e sched` while `perf bench sched pipe` ping-pongs two tasks, for about
+# N events; -e takes a comma-separated list (default 1000000).  Run as root after `make
+# check` (which installs playwright-core for tests/e2e).
 #
-#   bench/view.sh [-e EVENTS] [-k] BUILD_DIR
+#   bench/view.sh [-e EVENTS[,EVENTS...]] [-k] BUILD_DIR
 # BENCH_DIR picks the directory (default /var/tmp/tracekit-bench-view).
 set -eu
 
@@ -32,17 +34,8 @@ done
 
 dir=${BENCH_DIR:-/var/tmp/tracekit-bench-view}
 mkdir -p "$dir"
-dat=$dir/view.dat
-html=$dir/view.html
-cleanup() { [ "$keep" = 1 ] || rm -f "$dat" "$html" "$dir/time" "$dir/stderr"; }
+cleanup() { [ "$keep" = 1 ] || rm -f "$dir"/view-*.dat "$dir"/view-*.html "$dir/time" "$dir/stderr"; }
 trap cleanup EXIT
-
-if [ ! -s "$dat" ]; then
-	# A pipe round trip is about 6 sched events.
-	"$tk" record -q -e sched -b 65536 -o "$dat" -- \
-		perf bench sched pipe -l $((events / 6)) > /dev/null 2> "$dir/stderr" ||
-		{ echo "$0: record failed: $(tail -1 "$dir/stderr")" >&2; exit 1; }
-fi
 
 run() {
 	/usr/bin/time -f '%e %M' -o "$dir/time" "$@" > /dev/null 2> "$dir/stderr" ||
@@ -50,17 +43,30 @@ run() {
 	cat "$dir/time"
 }
 
-n=$("$tk" report -i "$dat" --stat | awk '/^Events:/ { print $2 }')
-set -- $(run trace-cmd report -i "$dat")
-tcs=$1 tcm=$2
-set -- $(run "$tk" view -i "$dat" -o "$html")
-tks=$1 tkm=$2
-size=$(stat -c %s "$html")
-load=$(node "$here/tests/e2e/view_browser.mjs" "$html" | python3 -c \
-	'import json, sys; print(json.load(sys.stdin)["load_ms"])')
-printf '%10s | %12s %8s | %8s %8s %9s %10s | %s\n' events 'report s' 'MB' 'view s' 'MB' \
-	'page MB' 'load ms' 'report/view'
-awk -v n="$n" -v a="$tcs" -v am="$tcm" -v b="$tks" -v bm="$tkm" -v sz="$size" -v ld="$load" \
-	'BEGIN { if (b <= 0) b = 0.01
-	printf "%10d | %12.2f %8.1f | %8.2f %8.1f %9.1f %10d | %.1fx\n", n, a, am / 1024, b,
-		bm / 1024, sz / 1048576, ld, a / b }'
+printf '%10s | %9s %7s | %7s %7s %8s %8s %13s | %s\n' events 'report s' 'MB' 'view s' 'MB' \
+	'page MB' 'load ms' 'zoom ms p50/max' 'report/view'
+for want in $(echo "$events" | tr , ' '); do
+	dat=$dir/view-$want.dat
+	html=$dir/view-$want.html
+	if [ ! -s "$dat" ]; then
+		# A pipe round trip is about 6 sched events.
+		"$tk" record -q -e sched -b 65536 -o "$dat" -- \
+			perf bench sched pipe -l $((want / 6)) > /dev/null 2> "$dir/stderr" ||
+			{ echo "$0: record failed: $(tail -1 "$dir/stderr")" >&2; exit 1; }
+	fi
+	n=$("$tk" report -i "$dat" --stat | awk '/^Events:/ { print $2 }')
+	set -- $(run trace-cmd report -i "$dat")
+	tcs=$1 tcm=$2
+	set -- $(run "$tk" view -i "$dat" -o "$html")
+	tks=$1 tkm=$2
+	size=$(stat -c %s "$html")
+	set -- $(node "$here/tests/e2e/view_browser.mjs" "$html" --bench | python3 -c \
+		'import json, statistics, sys
+d = json.load(sys.stdin)
+print(d["load_ms"], statistics.median(d["zoom_ms"]), max(d["zoom_ms"]))')
+	awk -v n="$n" -v a="$tcs" -v am="$tcm" -v b="$tks" -v bm="$tkm" -v sz="$size" -v ld="$1" \
+		-v zm="$2" -v zx="$3" 'BEGIN { if (b <= 0) b = 0.01
+		printf "%10d | %9.2f %7.1f | %7.2f %7.1f %8.1f %8d %6.1f/%6.1f | %.1fx\n", n, a,
+			am / 1024, b, bm / 1024, sz / 1048576, ld, zm, zx, a / b }'
+	[ "$keep" = 1 ] || rm -f "$dat" "$html"
+done

@@ -25,6 +25,16 @@ static uint64_t span(const struct sa_analysis *a, uint64_t lo, uint64_t hi)
 	return hi > lo ? hi - lo : 0;
 }
 
+/* [lo, hi) clipped to the window; false when nothing is left. */
+static bool clip(const struct sa_analysis *a, uint64_t *lo, uint64_t *hi)
+{
+	if (*lo < a->start)
+		*lo = a->start;
+	if (*hi > a->to)
+		*hi = a->to;
+	return *hi > *lo;
+}
+
 static bool in_window(const struct sa_analysis *a, uint64_t ts)
 {
 	return ts >= a->start && ts <= a->to;
@@ -129,12 +139,18 @@ static struct sa_cpu *cpu_get(struct sa_analysis *a, int cpu)
 /* Close the task's current state at ts, adding its time to the right sum. */
 static void task_account(struct sa_analysis *a, struct sa_task *t, uint64_t ts)
 {
-	uint64_t d = span(a, t->since, ts);
+	uint64_t d = span(a, t->since, ts), lo = t->since, hi = ts;
 
+	if (a->hooks && a->hooks->task_span && t->state >= SA_RUNNING && t->state <= SA_BLOCKED &&
+	    clip(a, &lo, &hi))
+		a->hooks->task_span(a->hooks->ctx, t->tid, t->state,
+				    t->state == SA_RUNNING ? t->cpu : -1, lo, hi);
 	if ((t->state == SA_SLEEP || t->state == SA_BLOCKED) && t->proc) {
 		struct sa_why w = { .kind = SA_WHY_SLEEP, .nr = t->sleep_nr, .addr = t->sleep_addr,
-				    .ns = d };
+				    .joined = t->sleep_joined, .ns = d };
 		sa_why_add(t->proc, &w);
+		if (sa_why_cause(&w) == SA_CAUSE_JOIN)
+			t->join_ns += d;
 	}
 	switch (t->state) {
 	case SA_RUNNING: t->run_ns += d; break;
@@ -157,10 +173,14 @@ static void task_set_running(struct sa_analysis *a, struct sa_task *t, bool runn
 		t->proc->running = 0;
 }
 
-static void cpu_credit(struct sa_analysis *a, struct sa_cpu *c, int pid, uint64_t d)
+/* pid ran on c over [lo, hi) (clipped to the window here). */
+static void cpu_credit(struct sa_analysis *a, struct sa_cpu *c, int pid, uint64_t lo, uint64_t hi)
 {
-	if (!pid || !d)
+	if (pid <= 0 || !clip(a, &lo, &hi))
 		return;
+	uint64_t d = hi - lo;
+	if (a->hooks && a->hooks->cpu_slice)
+		a->hooks->cpu_slice(a->hooks->ctx, (int)(c - a->cpus), lo, hi, pid);
 	c->busy_ns += d;
 	uint64_t *ns = tidmap_get(&c->ran, pid);
 	if (!ns) {
@@ -168,7 +188,6 @@ static void cpu_credit(struct sa_analysis *a, struct sa_cpu *c, int pid, uint64_
 		tidmap_put(&c->ran, pid, ns);
 	}
 	*ns += d;
-	(void)a;
 }
 
 static void keep_latency(struct sa_proc *p, const struct sa_lat *l)
@@ -187,6 +206,20 @@ static void keep_latency(struct sa_proc *p, const struct sa_lat *l)
 		p->top[i - 1] = p->top[i];
 		p->top[i] = tmp;
 	}
+}
+
+/*
+ * pthread_join (and C11 thrd_join) wait on the thread's tid word, which holds the
+ * tid until the kernel clears it at the thread's exit: a futex wait expecting a
+ * value that is the tid of another task in the trace is a wait for that task.
+ */
+static int joined_tid(const struct sa_analysis *a, const struct sa_task *t)
+{
+	uint64_t v = t->sys_arg3;
+	if (v == 0 || v > 0x7fffffff || (int)v == t->tid)
+		return 0;
+	const struct sa_task *o = sa_task_find(a, (int)v);
+	return o && o->proc == t->proc ? (int)v : 0;
 }
 
 static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *t,
@@ -237,6 +270,7 @@ static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *
 	if (next == SA_SLEEP || next == SA_BLOCKED) {
 		t->sleep_nr = a->syscalls ? t->sys_nr : SA_WHY_UNTRACED;
 		t->sleep_addr = sa_why_is_futex(t->sys_nr) ? t->sys_arg : 0;
+		t->sleep_joined = t->sleep_addr ? joined_tid(a, t) : 0;
 	}
 }
 
@@ -302,6 +336,42 @@ static void switch_in(struct sa_analysis *a, struct sa_task *t, const struct sa_
 
 static void on_switch(struct sa_analysis *a, const struct sa_event *e);
 
+/* The CPU's slice [start, end) of pid, kept to share later waits among their holders. */
+static void cpu_keep(struct sa_cpu *c, uint64_t start, uint64_t end, int pid)
+{
+	c->hist[c->head] = (struct sa_slice){ .start = start, .end = end, .pid = pid };
+	c->head = (c->head + 1) % SA_HIST;
+	if (c->nhist < SA_HIST)
+		c->nhist++;
+}
+
+/*
+ * Some kernels (this one under a VM, seen with trace-cmd too) also leave out a
+ * task's switch-out: it is switched in and never out while other tasks' events
+ * and switches follow on its CPU.  It cannot have run past the first sign that
+ * another task (or idle) ran there, so its slice ends at that sign; what it did
+ * next is unknown until its next event (no run, wait or sleep is made up).
+ */
+static void missed_switch_out(struct sa_analysis *a, int cpu, uint64_t ts)
+{
+	struct sa_cpu *c = cpu_get(a, cpu);
+	struct sa_task *t = sa_task_find(a, c->curr);
+
+	cpu_credit(a, c, c->curr, c->since, ts);
+	cpu_keep(c, c->since, ts, c->curr);
+	if (t && t->state == SA_RUNNING && t->cpu == cpu) {
+		task_account(a, t, ts);
+		task_set_running(a, t, false, ts);
+		t->state = SA_UNKNOWN;
+		t->woken = false;
+	}
+	c->curr = 0;
+	c->since = ts;
+	a->missed_out++;
+	if (cpu >= 0 && cpu < 1024)
+		a->missed_out_cpus[cpu / 64] |= 1ull << (cpu % 64);
+}
+
 /*
  * Some kernels record no sched_switch when a CPU leaves its idle task (seen on
  * virtual machines; perf sees the same gap).  The task then shows up on a CPU
@@ -345,15 +415,14 @@ static void infer_switch_in(struct sa_analysis *a, const struct sa_event *e, int
 static void on_switch(struct sa_analysis *a, const struct sa_event *e)
 {
 	struct sa_cpu *c = cpu_get(a, e->cpu);
+	if (c->seen && c->curr > 0 && e->pid != c->curr)
+		missed_switch_out(a, e->cpu, e->ts);
 	if (e->pid > 0 && (!c->seen || c->curr == 0))
 		infer_switch_in(a, e, e->pid, e->comm);
 	uint64_t from = c->seen ? c->since : a->start;
 
-	cpu_credit(a, c, e->pid, span(a, from, e->ts));
-	c->hist[c->head] = (struct sa_slice){ .start = from, .end = e->ts, .pid = e->pid };
-	c->head = (c->head + 1) % SA_HIST;
-	if (c->nhist < SA_HIST)
-		c->nhist++;
+	cpu_credit(a, c, e->pid, from, e->ts);
+	cpu_keep(c, from, e->ts, e->pid);
 	if (in_window(a, e->ts))
 		c->switches++;
 	if (e->pid) {
@@ -435,8 +504,13 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		return;
 	if (in_window(a, e->ts))
 		a->nevents[e->kind]++;
-	if (e->kind != SA_SWITCH && e->has_cur && e->cur > 0)
-		infer_switch_in(a, e, e->cur, NULL);
+	if (e->kind != SA_SWITCH && e->has_cur) {
+		struct sa_cpu *c = cpu_get(a, e->cpu);
+		if (c->seen && c->curr > 0 && e->cur != c->curr)
+			missed_switch_out(a, e->cpu, e->ts);
+		if (e->cur > 0)
+			infer_switch_in(a, e, e->cur, NULL);
+	}
 	switch (e->kind) {
 	case SA_SWITCH: on_switch(a, e); break;
 	case SA_WAKEUP:
@@ -460,6 +534,7 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		task_attach(a, t);
 		t->sys_nr = e->kind == SA_SYS_ENTER ? e->state : SA_WHY_NOSYS;
 		t->sys_arg = e->arg;
+		t->sys_arg3 = e->arg3;
 		a->syscalls = true;
 		break;
 	}
@@ -484,7 +559,7 @@ void sa_finish(struct sa_analysis *a, uint64_t end)
 	for (int i = 0; i < a->ncpus; i++) {
 		struct sa_cpu *c = &a->cpus[i];
 		if (c->seen)
-			cpu_credit(a, c, c->curr, span(a, c->since, end));
+			cpu_credit(a, c, c->curr, c->since, end);
 	}
 	for (struct sa_proc *p = a->proc_list; p; p = p->next)
 		if (p->active && p->running)

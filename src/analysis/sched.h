@@ -41,6 +41,7 @@ struct sa_event {
 	long state;
 	const char *comm, *comm2;	/* switch: prev/next comm; fork: parent/child */
 	uint64_t arg;
+	uint64_t arg3;		/* SA_SYS_ENTER: its third argument (a futex's expected value) */
 	bool has_cur;		/* cur is known (records have it, hand-made events may not) */
 	int cur;		/* the task running on cpu when the event was recorded */
 };
@@ -82,8 +83,16 @@ struct sa_why {
 	int holder;			/* WAIT: a task that held the CPU meanwhile (0: idle, -1: older) */
 	long nr;			/* SLEEP: syscall number or SA_WHY_* (-3: other) */
 	uint64_t addr;			/* SLEEP in futex: the futex word */
+	int joined;			/* SLEEP in futex on a word holding this tid: a join */
+	const char *sym;		/* SLEEP in futex: the word's symbol, when known (not owned) */
 	uint64_t ns;
 };
+
+/* What kind of cause: for --json and the verdict. */
+enum sa_cause { SA_CAUSE_CPU, SA_CAUSE_LOCK, SA_CAUSE_JOIN, SA_CAUSE_IO, SA_CAUSE_SLEEP,
+		SA_CAUSE_SYSCALL };
+enum sa_cause sa_why_cause(const struct sa_why *w);
+const char *sa_cause_name(enum sa_cause c);
 
 struct sa_task {
 	int tid;
@@ -96,14 +105,16 @@ struct sa_task {
 	int ready_cpu;			/* where it last became runnable (-1 unknown) ... */
 	uint64_t ready_ts;		/* ... and when: bounds a missing switch-in */
 	uint64_t run_ns, wait_ns, sleep_ns, blocked_ns, max_wait_ns;
+	uint64_t join_ns;		/* of sleep_ns: waiting for another thread's exit */
 	unsigned long switches, involuntary, migrations;
 	uint64_t *lat;			/* wakeup latencies, ns */
 	size_t nlat, caplat;
 	uint64_t cpus[16];		/* CPUs it ran on: a bitmap of the first 1024 */
 	long sys_nr;			/* the syscall it is in: number, or SA_WHY_NOSYS */
-	uint64_t sys_arg;
+	uint64_t sys_arg, sys_arg3;
 	long sleep_nr;			/* the syscall its current sleep started in */
 	uint64_t sleep_addr;
+	int sleep_joined;		/* a futex word holding a thread's tid: waits for its exit */
 	struct sa_task *next;		/* all tasks, newest first */
 };
 
@@ -139,7 +150,21 @@ struct sa_cpu {
 	struct tidmap ran;		/* pid -> uint64_t * run ns on this CPU (not idle) */
 };
 
+/*
+ * What the analysis decided, as it decides it, for a consumer that draws it
+ * (tracekit view): each CPU's slices of one task, each task's spans of one
+ * state, in time order per CPU and per task.  Any hook may be NULL.
+ */
+struct sa_hooks {
+	void *ctx;
+	void (*cpu_slice)(void *ctx, int cpu, uint64_t start, uint64_t end, int pid);
+	/* cpu: where it ran (SA_RUNNING), else -1 */
+	void (*task_span)(void *ctx, int tid, enum sa_state state, int cpu, uint64_t start,
+			  uint64_t end);
+};
+
 struct sa_analysis {
+	const struct sa_hooks *hooks;	/* NULL: none (set after sa_init) */
 	uint64_t from, to;		/* the window asked for (0, UINT64_MAX: all) */
 	uint64_t start, end;		/* the window seen: first event (or from) .. end */
 	bool started;
@@ -155,6 +180,8 @@ struct sa_analysis {
 	unsigned long inferred;		/* switch-ins out of idle the kernel did not record */
 	unsigned long inferred_late;	/* ... placed at the first event showing the task */
 	uint64_t inferred_cpus[16];	/* CPUs where they happened: a bitmap of the first 1024 */
+	unsigned long missed_out;	/* switch-outs the kernel did not record, ended at the */
+	uint64_t missed_out_cpus[16];	/* first sign of another task on the CPU; where */
 };
 
 void sa_init(struct sa_analysis *a, uint64_t from, uint64_t to);

@@ -14,6 +14,8 @@
 #define MAX_SHOWN 5		/* the busiest processes, when nothing says which */
 #define TOP_PER_CPU 5		/* tasks listed per CPU */
 #define TOP_WHY 8		/* causes of not running listed per process */
+#define TOP_HOLDERS 3		/* tasks named on the "waiting for a CPU" line */
+#define MIN_P99 10		/* fewer wakeups than this give no 99th percentile */
 
 struct sel {
 	struct sa_proc **p;
@@ -224,14 +226,35 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 				"counted)", t->a.inferred_late);
 		fputs("\n", f);
 	}
+	if (t->a.missed_out) {
+		fprintf(f, "note: the kernel recorded no switch-out for %lu slice%s (CPU",
+			t->a.missed_out, t->a.missed_out == 1 ? "" : "s");
+		for (int c = 0, k = 0; c < 1024; c++)
+			if (t->a.missed_out_cpus[c / 64] & (1ull << (c % 64)))
+				fprintf(f, "%s %d", k++ ? "," : "", c);
+		fputs("); each ends at the first event of another task (or idle) there\n", f);
+	}
+}
+
+static const char *plural(long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
 }
 
 static void text_row(FILE *f, const char *label, const struct sa_sum *s)
 {
-	fprintf(f, "  %-22s %9.3f %9.3f %9.3f %9.3f %7lu %6lu %5lu %4d %9.3f %6zu %8.3f %8.3f "
-		"%8.3f\n", label, ms(s->run_ns), ms(s->wait_ns), ms(s->sleep_ns), ms(s->blocked_ns),
+	char p99[16] = "-", avg[16] = "-", max[16] = "-";
+
+	if (s->nlat) {
+		snprintf(avg, sizeof(avg), "%.3f", ms(s->lat_avg));
+		snprintf(max, sizeof(max), "%.3f", ms(s->lat_max));
+	}
+	if (s->nlat >= MIN_P99)
+		snprintf(p99, sizeof(p99), "%.3f", ms(s->lat_p99));
+	fprintf(f, "  %-22s %9.3f %9.3f %9.3f %9.3f %7lu %6lu %5lu %4d %9.3f %7zu %8s %8s "
+		"%8s\n", label, ms(s->run_ns), ms(s->wait_ns), ms(s->sleep_ns), ms(s->blocked_ns),
 		s->switches, s->involuntary, s->migrations, s->ncpus, ms(s->max_wait_ns), s->nlat,
-		ms(s->lat_avg), ms(s->lat_p99), ms(s->lat_max));
+		avg, p99, max);
 }
 
 static void text_parallelism(const struct sa_proc *p, const struct sa_sum *s, FILE *f)
@@ -244,8 +267,9 @@ static void text_parallelism(const struct sa_proc *p, const struct sa_sum *s, FI
 		if (p->hist[k])
 			top = k;
 	}
-	fprintf(f, "  parallelism %.2f (run %.3f ms over %.3f ms wall, %d threads)\n",
-		s->parallelism, ms(s->run_ns), ms(s->wall_ns), s->threads);
+	fprintf(f, "  parallelism %.2f (run %.3f ms over %.3f ms wall, %d %s)\n",
+		s->parallelism, ms(s->run_ns), ms(s->wall_ns), s->threads,
+		plural(s->threads, "thread", "threads"));
 	for (int k = 0; total && k <= top; k++) {
 		double pc = 100.0 * (double)p->hist[k] / (double)total;
 		fprintf(f, "    %2d%s running %9.3f ms %5.1f%% ", k, k == SA_PAR_MAX ? "+" : " ",
@@ -262,21 +286,90 @@ static void text_parallelism(const struct sa_proc *p, const struct sa_sum *s, FI
 			100.0 * (double)s->blocked_ns / (double)all);
 }
 
+/* One line of the causes: a cause, or all the waits for a CPU together. */
+struct why_line {
+	uint64_t ns;
+	bool last;		/* a join: the others' time, shown after the real causes */
+	char text[400];
+};
+
+static int cmp_line(const void *x, const void *y)
+{
+	const struct why_line *a = x, *b = y;
+	if (a->last != b->last)
+		return a->last ? 1 : -1;
+	return a->ns < b->ns ? 1 : a->ns > b->ns ? -1 : 0;
+}
+
+/* "cc1:14483 92.8 ms, ..., and 5 more": the biggest holders of the CPUs p waited for. */
+static void holders(struct st_trace *t, struct sa_proc *p, char *buf, size_t len)
+{
+	size_t n = 0, at = 0, shown = 0;
+	uint64_t own = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->nwhy; i++) {	/* sorted: longest first */
+		const struct sa_why *w = &p->why[i];
+		if (w->kind != SA_WHY_WAIT)
+			continue;
+		n++;
+		const struct sa_task *h = w->holder > 0 ? sa_task_find(&t->a, w->holder) : NULL;
+		if (h && h->proc == p)
+			own += w->ns;
+		if (shown == TOP_HOLDERS || at >= len)
+			continue;
+		if (w->holder > 0)
+			at += snprintf(buf + at, len - at, "%s%s:%d%s %.1f ms", shown ? ", " : "",
+				       h ? h->comm : "?", w->holder, h && h->proc == p ?
+				       " (same process)" : "", ms(w->ns));
+		else
+			at += snprintf(buf + at, len - at, "%s%s %.1f ms", shown ? ", " : "",
+				       w->holder ? "older holders" : "an idle CPU waking", ms(w->ns));
+		shown++;
+	}
+	if (n > shown && at < len)
+		at += snprintf(buf + at, len - at, " and %zu more", n - shown);
+	if (own && at < len)
+		snprintf(buf + at, len - at, "; %.1f ms of it behind its own threads (same process)",
+			 ms(own));
+}
+
 /* Why its threads were off a CPU: the biggest causes, inside the window. */
 static void text_why(struct st_trace *t, struct sa_proc *p, FILE *f)
 {
-	char label[160];
+	char label[160], who[300];
+	size_t n = 0;
 
 	sa_why_sort(p);
+	st_name_locks(t, p);
 	if (!p->nwhy)
 		return;
-	fputs("  time its threads were off a CPU, by cause:\n", f);
-	for (size_t i = 0; i < p->nwhy && i < TOP_WHY; i++) {
-		sa_why_label(&t->a, p, &p->why[i], label, sizeof(label));
-		fprintf(f, "    %9.3f ms  %s\n", ms(p->why[i].ns), label);
+	struct why_line *v = xcalloc(p->nwhy + 1, sizeof(*v));
+	uint64_t cpu = 0;
+	for (size_t i = 0; i < p->nwhy; i++) {
+		const struct sa_why *w = &p->why[i];
+		if (w->kind == SA_WHY_WAIT) {
+			cpu += w->ns;
+			continue;
+		}
+		sa_why_label(&t->a, p, w, label, sizeof(label));
+		v[n].ns = w->ns;
+		v[n].last = sa_why_cause(w) == SA_CAUSE_JOIN;
+		snprintf(v[n++].text, sizeof(v->text), "%s", label);
 	}
-	if (p->nwhy > TOP_WHY)
-		fprintf(f, "    (%zu more causes: --json lists them)\n", p->nwhy - TOP_WHY);
+	if (cpu) {
+		holders(t, p, who, sizeof(who));
+		v[n].ns = cpu;
+		snprintf(v[n++].text, sizeof(v->text), "waiting for a CPU held by %s", who);
+	}
+	qsort(v, n, sizeof(*v), cmp_line);
+	fputs("  time its threads were off a CPU, by cause (waits for other threads last):\n", f);
+	for (size_t i = 0; i < n && i < TOP_WHY; i++)
+		fprintf(f, "    %9.3f ms  %s\n", ms(v[i].ns), v[i].text);
+	if (n > TOP_WHY)
+		fprintf(f, "    (%zu more %s: --json lists them)\n", n - TOP_WHY,
+			plural((long)(n - TOP_WHY), "cause", "causes"));
+	free(v);
 }
 
 static void text_proc(struct st_trace *t, struct sa_proc *p, FILE *f)
@@ -286,10 +379,13 @@ static void text_proc(struct st_trace *t, struct sa_proc *p, FILE *f)
 	int n;
 
 	sa_sum_proc(&t->a, p, &s);
-	fprintf(f, "\nprocess %s (pid %d), %d threads\n", p->comm, p->pid, s.threads);
-	fprintf(f, "  %-22s %9s %9s %9s %9s %7s %6s %5s %4s %9s %6s %8s %8s %8s\n", "task",
+	fprintf(f, "\nprocess %s (pid %d), %d %s\n", p->comm, p->pid, s.threads,
+		plural(s.threads, "thread", "threads"));
+	fprintf(f, "  %-22s %9s %9s %9s %9s %7s %6s %5s %4s %9s %7s %26s\n", "", "", "", "", "",
+		"", "", "", "", "", "", "wakeup latency (ms)");
+	fprintf(f, "  %-22s %9s %9s %9s %9s %7s %6s %5s %4s %9s %7s %8s %8s %8s\n", "task",
 		"run ms", "wait ms", "sleep ms", "block ms", "switch", "invol", "migr", "cpus",
-		"maxwait", "wakeup", "avg ms", "p99 ms", "max ms");
+		"maxwait", "wakeups", "avg", "p99", "max");
 	text_row(f, "all threads", &s);
 	struct sa_task **v = threads_of(&t->a, p, &n);
 	for (int i = 0; i < n; i++) {
@@ -360,8 +456,113 @@ static void text_cpus(struct st_trace *t, FILE *f)
 	}
 }
 
+/* The two tasks outside p that p's threads waited behind longest, by name: "python3 and protoc". */
+static void behind(struct st_trace *t, struct sa_proc *p, char *buf, size_t len)
+{
+	const char *names[2] = { NULL, NULL };
+	bool siblings = false;
+	int n = 0;
+
+	for (size_t i = 0; i < p->nwhy && n < 2; i++) {	/* sorted: longest first */
+		const struct sa_why *w = &p->why[i];
+		const struct sa_task *h = w->kind == SA_WHY_WAIT && w->holder > 0 ?
+					  sa_task_find(&t->a, w->holder) : NULL;
+		if (!h)
+			continue;
+		if (h->proc == p) {
+			siblings = true;
+			continue;
+		}
+		if (!n || strcmp(names[0], h->comm) != 0)
+			names[n++] = h->comm;
+	}
+	if (n == 2)
+		snprintf(buf, len, ", mostly behind %s and %s%s", names[0], names[1],
+			 siblings ? " (and each other)" : "");
+	else if (n == 1)
+		snprintf(buf, len, ", mostly behind %s%s", names[0],
+			 siblings ? " and each other" : "");
+	else
+		snprintf(buf, len, "%s", siblings ? ", behind each other" : "");
+}
+
+/*
+ * One line that says what limited the process: how many CPUs its threads kept
+ * busy on average, where most of the rest of their time went, and the lock they
+ * slept on longest.  Time waiting for other threads to exit (joins) is left out:
+ * it is the others' time again.
+ */
+static bool verdict(struct st_trace *t, struct sa_proc *p, char *buf, size_t len)
+{
+	struct sa_sum s;
+	uint64_t by[SA_CAUSE_SYSCALL + 1] = { 0 }, join = 0;
+	const struct sa_why *lock = NULL;
+	int workers = 0;
+	char extra[200] = "", what[400];
+
+	sa_sum_proc(&t->a, p, &s);
+	sa_why_sort(p);
+	st_name_locks(t, p);
+	for (const struct sa_task *k = t->a.task_list; k; k = k->next)
+		if (k->proc == p) {
+			uint64_t wall = k->run_ns + k->wait_ns + k->sleep_ns + k->blocked_ns;
+			workers += k->join_ns * 2 < wall;
+			join += k->join_ns;
+		}
+	for (size_t i = 0; i < p->nwhy; i++) {
+		enum sa_cause c = sa_why_cause(&p->why[i]);
+		if (c == SA_CAUSE_JOIN)
+			continue;
+		by[c] += p->why[i].ns;
+		if (c == SA_CAUSE_LOCK && !lock)
+			lock = &p->why[i];
+	}
+	uint64_t all = s.run_ns + s.wait_ns + s.sleep_ns + s.blocked_ns - join;
+	if (!all)
+		return false;
+	int top = SA_CAUSE_CPU;
+	for (int c = 1; c <= SA_CAUSE_SYSCALL; c++)
+		if (by[c] > by[top])
+			top = c;
+	if (s.run_ns >= by[top]) {
+		snprintf(what, sizeof(what), "%.0f%% of their time they ran",
+			 100.0 * (double)s.run_ns / (double)all);
+	} else if (top == SA_CAUSE_CPU) {
+		behind(t, p, extra, sizeof(extra));
+		snprintf(what, sizeof(what), "%.0f%% of their time they waited for a CPU%s",
+			 100.0 * (double)by[top] / (double)all, extra);
+	} else {
+		static const char *const verbs[] = {
+			[SA_CAUSE_LOCK] = "slept on locks", [SA_CAUSE_IO] = "waited for I/O",
+			[SA_CAUSE_SLEEP] = "slept", [SA_CAUSE_SYSCALL] = "were blocked in syscalls",
+		};
+		snprintf(what, sizeof(what), "%.0f%% of their time they %s",
+			 100.0 * (double)by[top] / (double)all, verbs[top]);
+	}
+	if (lock && lock->sym)
+		snprintf(extra, sizeof(extra), "; %.0f ms on the lock `%s`", ms(lock->ns), lock->sym);
+	else if (lock)
+		snprintf(extra, sizeof(extra), "; %.0f ms on the lock at 0x%llx", ms(lock->ns),
+			 (unsigned long long)lock->addr);
+	else
+		extra[0] = '\0';
+	snprintf(buf, len, "%d %s of %s reached %.2f CPUs on average: %s%s", workers,
+		 plural(workers, "thread", "threads"), p->comm, s.parallelism, what, extra);
+	return true;
+}
+
+static void text_verdict(struct st_trace *t, struct sa_proc *p, FILE *f)
+{
+	char line[800];
+
+	if (verdict(t, p, line, sizeof(line)))
+		fprintf(f, "%s\n", line);
+}
+
 static void print_text(struct st_trace *t, const struct st_options *o, struct sel *s, FILE *f)
 {
+	if (s->n)
+		text_verdict(t, s->p[0], f);
 	text_header(t, o, f);
 	fprintf(f, "showing %s\n", s->why);
 	for (int i = 0; i < s->n; i++)
@@ -376,10 +577,15 @@ static void js_sum(struct strbuf *b, const struct sa_sum *s)
 	sb_printf(b, "\"runtime_ms\":%.6f,\"wait_ms\":%.6f,\"sleep_ms\":%.6f,\"blocked_ms\":%.6f,"
 		  "\"switches\":%lu,\"involuntary_switches\":%lu,\"migrations\":%lu,\"cpus_used\":%d,"
 		  "\"max_wait_ms\":%.6f,\"wakeup_latency_ms\":{\"count\":%zu,\"avg\":%.6f,"
-		  "\"p50\":%.6f,\"p99\":%.6f,\"max\":%.6f},\"parallelism\":%.4f",
-		  ms(s->run_ns), ms(s->wait_ns), ms(s->sleep_ns), ms(s->blocked_ns), s->switches,
-		  s->involuntary, s->migrations, s->ncpus, ms(s->max_wait_ns), s->nlat, ms(s->lat_avg),
-		  ms(s->lat_p50), ms(s->lat_p99), ms(s->lat_max), s->parallelism);
+		  "\"p50\":%.6f,\"p99\":", ms(s->run_ns), ms(s->wait_ns), ms(s->sleep_ns),
+		  ms(s->blocked_ns), s->switches, s->involuntary, s->migrations, s->ncpus,
+		  ms(s->max_wait_ns), s->nlat, ms(s->lat_avg), ms(s->lat_p50));
+	/* A 99th percentile of fewer than MIN_P99 samples is just the maximum: none given. */
+	if (s->nlat >= MIN_P99)
+		sb_printf(b, "%.6f", ms(s->lat_p99));
+	else
+		sb_add(b, "null");
+	sb_printf(b, ",\"max\":%.6f},\"parallelism\":%.4f", ms(s->lat_max), s->parallelism);
 }
 
 static void js_why(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
@@ -387,12 +593,14 @@ static void js_why(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 	char label[160];
 
 	sa_why_sort(p);
+	st_name_locks(t, p);
 	sb_add(b, ",\"off_cpu_causes\":[");
 	for (size_t i = 0; i < p->nwhy; i++) {
 		const struct sa_why *w = &p->why[i];
 		sa_why_label(&t->a, p, w, label, sizeof(label));
-		sb_printf(b, "%s{\"ms\":%.6f,\"cause\":\"%s\",", i ? "," : "", ms(w->ns),
-			  w->kind == SA_WHY_WAIT ? "wait" : "sleep");
+		sb_printf(b, "%s{\"ms\":%.6f,\"cause\":\"%s\",\"kind\":\"%s\",", i ? "," : "",
+			  ms(w->ns), w->kind == SA_WHY_WAIT ? "wait" : "sleep",
+			  sa_cause_name(sa_why_cause(w)));
 		if (w->kind == SA_WHY_WAIT) {
 			const struct sa_task *h = w->holder > 0 ? sa_task_find(&t->a, w->holder) : NULL;
 			sb_printf(b, "\"holder_pid\":%d,\"same_process\":%s,", w->holder,
@@ -404,8 +612,15 @@ static void js_why(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 				json_str(b, name);
 			else
 				sb_add(b, "null");
-			if (sa_why_is_futex(w->nr))
-				sb_printf(b, ",\"futex\":\"0x%llx\"", (unsigned long long)w->addr);
+			if (sa_why_is_futex(w->nr)) {
+				sb_printf(b, ",\"futex\":\"0x%llx\",\"symbol\":", (unsigned long long)w->addr);
+				if (w->sym)
+					json_str(b, w->sym);
+				else
+					sb_add(b, "null");
+			}
+			if (w->joined)
+				sb_printf(b, ",\"joined_tid\":%d", w->joined);
 			sb_addc(b, ',');
 		}
 		sb_add(b, "\"label\":");
@@ -423,7 +638,13 @@ static void js_proc(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 	sa_sum_proc(&t->a, p, &s);
 	sb_printf(b, "{\"pid\":%d,\"comm\":", p->pid);
 	json_str(b, p->comm);
-	sb_printf(b, ",\"threads\":%d,", s.threads);
+	sb_printf(b, ",\"threads\":%d,\"verdict\":", s.threads);
+	char line[800];
+	if (verdict(t, p, line, sizeof(line)))
+		json_str(b, line);
+	else
+		sb_add(b, "null");
+	sb_addc(b, ',');
 	js_sum(b, &s);
 	sb_printf(b, ",\"wall_ms\":%.6f,\"parallelism_hist_ms\":[", ms(s.wall_ns));
 	int top = 0;
@@ -494,8 +715,9 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 	json_str(&b, t->follow ? t->follow : "");
 	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_switch_ins\":%lu,"
 		  "\"inferred_switch_ins\":%lu,\"inferred_switch_ins_unknown_start\":%lu,"
-		  "\"missing_events\":[", !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
-		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late);
+		  "\"inferred_switch_outs\":%lu,\"missing_events\":[",
+		  !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
+		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late, t->a.missed_out);
 	for (int i = 0, k = 0; i < ST_NEVENTS; i++) {
 		if (!missing(t, i))
 			continue;

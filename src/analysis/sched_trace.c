@@ -39,6 +39,7 @@ struct st_sys {
 	signed char kind;			/* 0: not one, 1: enter, 2: exit */
 	struct tep_format_field *nr;		/* id or __syscall_nr */
 	struct tep_format_field *arg;		/* args (an array) or the first argument */
+	struct tep_format_field *arg3;		/* the third argument (NULL: args[2]) */
 };
 
 struct st_loader {
@@ -92,6 +93,7 @@ static void find_syscalls(struct st_loader *l, struct tep_handle *tep)
 		s->nr = tep_find_field(ev, raw ? "id" : "__syscall_nr");
 		/* The first argument: raw's args[0], else the field after __syscall_nr. */
 		s->arg = raw ? tep_find_field(ev, "args") : s->nr ? s->nr->next : NULL;
+		s->arg3 = !raw && s->arg && s->arg->next ? s->arg->next->next : NULL;
 	}
 }
 
@@ -108,6 +110,14 @@ static bool decode_syscall(struct st_loader *l, const struct tf_event *ev, struc
 		 s->arg ? (int)s->arg->size : 0;
 	if (s->kind == 1 && sz > 0 && sz <= 8 && s->arg->offset + sz <= ev->record->size)
 		e->arg = tep_read_number(ev->event->tep, (char *)ev->record->data + s->arg->offset, sz);
+	if (s->kind == 1 && s->arg && (s->arg->flags & TEP_FIELD_IS_ARRAY)) {
+		if (sz > 0 && sz <= 8 && s->arg->arraylen >= 3 &&
+		    s->arg->offset + 3 * sz <= ev->record->size)
+			e->arg3 = tep_read_number(ev->event->tep,
+						  (char *)ev->record->data + s->arg->offset + 2 * sz, sz);
+	} else if (s->kind == 1 && s->arg3) {
+		e->arg3 = (uint64_t)num(s->arg3, ev->record);
+	}
 	return true;
 }
 
@@ -259,6 +269,7 @@ struct st_loader *st_begin(struct st_trace *t, const struct st_options *o, struc
 	t->command = note(r, "command");
 	t->pids = note(r, "pids");
 	t->follow = note(r, "follow");
+	t->maps = note(r, "maps");
 	char *cpid = note(r, "command_pid");
 	if (cpid) {
 		t->command_pid = atoi(cpid);
@@ -325,4 +336,8 @@ void st_free(struct st_trace *t)
 	free(t->command);
 	free(t->pids);
 	free(t->follow);
+	free(t->maps);
+	for (int i = 0; i < t->nnames; i++)
+		free(t->names[i]);
+	free(t->names);
 }

@@ -34,6 +34,9 @@ struct st_trace {
 	char *command;			/* record's "command=" note, or NULL */
 	char *pids;			/* record's "pids=" note, or NULL */
 	char *follow;			/* record's "follow=" note, or NULL */
+	char *maps;			/* record's "maps=" note (where the command's files are) */
+	char **names;			/* symbols found for futex words (sa_why.sym points here) */
+	int nnames;
 	int command_pid;		/* the pid that exec'd the command, 0 when not found */
 	long long lost;			/* events the kernel lost (-1 per CPU that did not count) */
 	int cpus;
@@ -60,6 +63,9 @@ struct st_loader *st_begin(struct st_trace *t, const struct st_options *o, struc
 void st_feed(struct st_loader *l, const struct tf_event *ev);
 void st_end(struct st_loader *l, uint64_t last);
 void st_free(struct st_trace *t);
+
+/* Name the futex words of p's lock waits from the file's "maps" note (sched_sym.c). */
+void st_name_locks(struct st_trace *t, struct sa_proc *p);
 
 /* Text for people or JSON: 0, or -1 with err (a pid or comm not in the trace). */
 int st_print(struct st_trace *t, const struct st_options *o, FILE *out, char *err, size_t errlen);

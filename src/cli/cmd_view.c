@@ -25,6 +25,8 @@ void help_view(FILE *f)
 	      "  -o FILE              the page to write (default trace.html)\n"
 	      "  --max-events N       events kept in full detail (default %d); past them the\n"
 	      "                       page shows a per-CPU busy overview of the whole trace\n"
+	      "  --from S, --to S     only the events from/to S seconds (the trace's\n"
+	      "                       timestamps); the states before still count\n"
 	      "  -h, --help           this text\n", VW_DEFAULT_MAX_EVENTS);
 }
 
@@ -32,6 +34,8 @@ static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "max-events", required_argument, NULL, 'm' },
+	{ "from", required_argument, NULL, 'f' },
+	{ "to", required_argument, NULL, 't' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -96,6 +100,16 @@ int cmd_view(int argc, char **argv)
 			if (parse_max(optarg, &o.max_events) < 0)
 				return 2;
 			break;
+		case 'f':
+			if (cli_seconds("--from", optarg, &o.from) < 0)
+				return 2;
+			o.has_from = true;
+			break;
+		case 't':
+			if (cli_seconds("--to", optarg, &o.to) < 0)
+				return 2;
+			o.has_to = true;
+			break;
 		case 'h': help_view(stdout); return 0;
 		case ':':
 			errmsg("option '%s' needs an argument (see 'tracekit help view')",
@@ -108,5 +122,9 @@ int cmd_view(int argc, char **argv)
 	}
 	if (cli_input_file(argc, argv, optind, &o.input, have_i) < 0)
 		return 2;
+	if (o.has_from && o.has_to && o.from > o.to) {
+		errmsg("--from %g is after --to %g", o.from, o.to);
+		return 2;
+	}
 	return write_file(&o, output);
 }

@@ -2,10 +2,11 @@
  * tracekit view: the trace as one self-contained HTML page.
  *
  * One pass over the reader turns the events into what the page draws: spans of
- * which task ran on each CPU (from sched_switch), spans of each task's state
- * (running, runnable, sleeping, blocked: sched_switch's prev_state and the
- * wakeups), the events themselves with their field values, and a coarse per-CPU
- * busy overview of the whole trace.  Past max_events the events and spans stop
+ * which task ran on each CPU and of each task's state (running, runnable,
+ * sleeping, blocked), the events themselves with their field values, and a
+ * coarse per-CPU busy overview of the whole trace.  The spans are the ones
+ * tracekit sched counts (its analysis rides on the pass and reports them
+ * through struct sa_hooks), so the picture and the numbers cannot disagree.  Past max_events the events and spans stop
  * (the page says so) but the overview still covers every event, so a huge trace
  * gives a page a browser opens.
  *
@@ -30,21 +31,21 @@
 #include "util/strbuf.h"
 #include "util/tidmap.h"
 
-enum { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_BLOCKED };
+/* The page's state numbers (timeline.js STATES) are sched's. */
+_Static_assert(SA_RUNNING == 1 && SA_RUNNABLE == 2 && SA_SLEEP == 3 && SA_BLOCKED == 4,
+	       "timeline.js numbers task states as enum sa_state does");
 
-#define OV_BINS 1024
+#define OV_BINS 4096	/* per CPU: the overview's resolution */
 
 struct task {
 	int pid;
 	char comm[16];
-	int state;
-	uint64_t since;
 	uint64_t runtime;
 	bool interest;
 	struct strbuf spans;	/* "start,end,state," for this task, relative ns */
-	int ready_cpu;		/* where it last became runnable, -1 unknown, ... */
-	uint64_t ready_ts;	/* ... and when: places a switch-in the kernel left out */
+	uint64_t spans_end;	/* where its last span ended: spans never overlap */
 	long sys_nr;		/* the syscall it is in, -1 none */
+	uint64_t sys_arg;	/* its first argument, kept for futex (the word) */
 	uint64_t sys_since;
 	struct strbuf sys;	/* "start,end,nr," syscall spans, relative ns */
 	struct strbuf user;	/* "start,end,type," user tracepoints: instants have start == end */
@@ -53,15 +54,14 @@ struct task {
 };
 
 struct cpu_lane {
-	bool seen;		/* a switch was seen: pid is known */
-	int pid;		/* running now, 0 for idle */
-	uint64_t since;
+	uint64_t spans_end;	/* where its last slice ended */
 	uint64_t *busy;		/* OV_BINS bins of busy ns */
 };
 
 struct view {
 	struct tep_handle *tep;
 	uint64_t t0, last;
+	uint64_t from, to;	/* the window asked for (0, UINT64_MAX: all), ns */
 	bool started;
 	long nevents, kept, max_events;
 	bool full;		/* past max_events: no more detail */
@@ -73,8 +73,9 @@ struct view {
 	int ntype_of;
 	struct strbuf types, events, cpu_spans;
 	struct strbuf scratch;
-	bool sys_used[1024];	/* syscall numbers that have spans: their names go in the page */
+	bool sys_used[1024];	/* syscall numbers in the page: their names go in it too */
 	long inferred;		/* switch-ins out of idle the kernel did not record */
+	long missed_out;	/* switch-outs it did not record */
 	int ntypes;
 	const char *root_comm;	/* basename of the recorded command, or NULL */
 	bool have_pids, have_root;
@@ -111,7 +112,6 @@ static struct task *task_get(struct view *v, int pid)
 		return t;
 	t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
-	t->ready_cpu = -1;
 	t->sys_nr = -1;
 	const char *comm = tep_data_comm_from_pid(v->tep, pid);
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "<...>");
@@ -125,18 +125,26 @@ static void task_set_comm(struct task *t, const char *comm)
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
-/* Move t to state at ts, closing the span of the state it was in. */
-static void task_state(struct view *v, struct task *t, int state, uint64_t ts)
+/* sched's analysis closed a span of tid's state (sa_state: running .. blocked = ST_*). */
+static void on_task_span(void *ctx, int tid, enum sa_state state, int cpu, uint64_t a,
+			 uint64_t b)
 {
-	if (!t || t->state == state)
+	struct view *v = ctx;
+	struct task *t = task_get(v, tid);
+
+	if (!t)
 		return;
-	if (t->state == ST_RUNNING)
-		t->runtime += ts - t->since;
-	if (t->state != ST_UNKNOWN && !v->full && ts > t->since)
-		sb_printf(&t->spans, "%llu,%llu,%d,", (unsigned long long)(t->since - v->t0),
-			  (unsigned long long)(ts - v->t0), t->state);
-	t->state = state;
-	t->since = ts;
+	if (a < t->spans_end)
+		a = t->spans_end;
+	if (b <= a)
+		return;
+	if (state == SA_RUNNING)
+		t->runtime += b - a;
+	/* Running spans say where: "start,end,state,cpu," (cpu -1 otherwise). */
+	if (!v->full)
+		sb_printf(&t->spans, "%llu,%llu,%d,%d,", (unsigned long long)(a - v->t0),
+			  (unsigned long long)(b - v->t0), (int)state, cpu);
+	t->spans_end = b;
 }
 
 /* Busy time [a, b) on a CPU's overview bins; the bins widen when the trace outgrows them. */
@@ -163,20 +171,23 @@ static void overview_add(struct view *v, struct cpu_lane *c, uint64_t a, uint64_
 	}
 }
 
-static void cpu_switch(struct view *v, int cpu, int next, uint64_t ts)
+/* ... and a slice of pid on a CPU. */
+static void on_cpu_slice(void *ctx, int cpu, uint64_t a, uint64_t b, int pid)
 {
-	struct cpu_lane *c = &v->cpus[cpu];
+	struct view *v = ctx;
 
-	if (c->pid > 0 && ts > c->since) {
-		overview_add(v, c, c->since, ts);
-		if (!v->full)
-			sb_printf(&v->cpu_spans, "%d,%llu,%llu,%d,", cpu,
-				  (unsigned long long)(c->since - v->t0),
-				  (unsigned long long)(ts - v->t0), c->pid);
-	}
-	c->pid = next;
-	c->since = ts;
-	c->seen = true;
+	if (cpu < 0 || cpu >= v->ncpus)
+		return;
+	struct cpu_lane *c = &v->cpus[cpu];
+	if (a < c->spans_end)
+		a = c->spans_end;
+	if (b <= a)
+		return;
+	overview_add(v, c, a, b);
+	if (!v->full)
+		sb_printf(&v->cpu_spans, "%d,%llu,%llu,%d,", cpu, (unsigned long long)(a - v->t0),
+			  (unsigned long long)(b - v->t0), pid);
+	c->spans_end = b;
 }
 
 static long long field_num(struct tf_event *e, const char *name)
@@ -294,73 +305,37 @@ static void emit_event(struct view *v, struct tf_event *e, int pid)
 	v->kept++;
 }
 
+/* Task names from the events that carry them; the states come from sched's hooks. */
 static void on_switch(struct view *v, struct tf_event *e)
 {
 	char buf[16];
-	int prev = (int)field_num(e, "prev_pid"), next = (int)field_num(e, "next_pid");
-	long long pstate = field_num(e, "prev_state");
-	struct task *p = task_get(v, prev), *n = task_get(v, next);
 
-	task_set_comm(p, comm_field(e, "prev_comm", buf));
-	task_set_comm(n, comm_field(e, "next_comm", buf));
-	/* prev_state 0 is TASK_RUNNING: preempted, so still runnable. */
-	int st = (pstate & 0xff) == 0 ? ST_RUNNABLE : (pstate & 2) ? ST_BLOCKED : ST_SLEEPING;
-	task_state(v, p, st, e->ts);
-	if (p && st == ST_RUNNABLE) {
-		p->ready_cpu = e->cpu;
-		p->ready_ts = e->ts;
-	}
-	task_state(v, n, ST_RUNNING, e->ts);
-	if (e->cpu >= 0 && e->cpu < v->ncpus)
-		cpu_switch(v, e->cpu, next > 0 ? next : 0, e->ts);
+	task_set_comm(task_get(v, (int)field_num(e, "prev_pid")), comm_field(e, "prev_comm", buf));
+	task_set_comm(task_get(v, (int)field_num(e, "next_pid")), comm_field(e, "next_comm", buf));
 }
 
 static void on_wake(struct view *v, struct tf_event *e)
 {
 	char buf[16];
-	struct task *t = task_get(v, (int)field_num(e, "pid"));
 
-	task_set_comm(t, comm_field(e, "comm", buf));
-	if (t && t->state != ST_RUNNING) {
-		if (t->state != ST_RUNNABLE) {
-			t->ready_cpu = (int)field_num(e, "target_cpu");
-			t->ready_ts = e->ts;
-		}
-		task_state(v, t, ST_RUNNABLE, e->ts);
-	}
+	task_set_comm(task_get(v, (int)field_num(e, "pid")), comm_field(e, "comm", buf));
 }
 
-static void on_migrate(struct view *v, struct tf_event *e)
+/* A sys_enter's first argument: raw_syscalls' args[0], or the field after __syscall_nr. */
+static uint64_t first_arg(struct tf_event *e)
 {
-	struct task *t = task_get(v, (int)field_num(e, "pid"));
+	struct tep_format_field *f = tep_find_field(e->event, "args");
 
-	if (t && t->state != ST_RUNNING) {
-		t->ready_cpu = (int)field_num(e, "dest_cpu");
-		t->ready_ts = e->ts;
+	if (!f) {
+		f = tep_find_field(e->event, "__syscall_nr");
+		f = f ? f->next : NULL;
 	}
-}
-
-/*
- * Some kernels record no sched_switch out of a CPU's idle task (see docs/sched.md):
- * a task recording an event on a CPU last seen going idle got there unseen.  It
- * started when it became runnable on that CPU if the trace shows it, else now.
- */
-static void infer_switch_in(struct view *v, struct tf_event *e, int pid)
-{
-	if (pid <= 0 || e->cpu < 0 || e->cpu >= v->ncpus)
-		return;
-	struct cpu_lane *c = &v->cpus[e->cpu];
-	if (c->seen && c->pid != 0)
-		return;
-	struct task *t = task_get(v, pid);
-	if (!t || t->state == ST_RUNNING || (!c->seen && t->state == ST_UNKNOWN))
-		return;
-	uint64_t at = e->ts;
-	if (t->state == ST_RUNNABLE && t->ready_cpu == e->cpu && t->ready_ts <= e->ts)
-		at = c->seen && c->since > t->ready_ts ? c->since : t->ready_ts;
-	task_state(v, t, ST_RUNNING, at);
-	cpu_switch(v, e->cpu, pid, at);
-	v->inferred++;
+	int sz = !f ? 0 : (f->flags & TEP_FIELD_IS_ARRAY) ? (int)f->elementsize : (int)f->size;
+	if (sz <= 0 || sz > 8 || f->offset + sz > e->record->size)
+		return 0;
+	/* User addresses stay below 2^53: exact as JSON numbers. */
+	return tep_read_number(e->event->tep, (char *)e->record->data + f->offset, sz) &
+	       ((1ull << 53) - 1);
 }
 
 /* raw_syscalls:sys_enter/exit (id) or syscalls:sys_enter_NAME/exit_NAME (__syscall_nr). */
@@ -372,15 +347,20 @@ static void on_syscall(struct view *v, struct tf_event *e, int pid, bool enter)
 	long long nr = field_num(e, "id");
 	if (nr < 0)
 		nr = field_num(e, "__syscall_nr");
+	if (nr >= 0 && nr < 1024 && !v->full)
+		v->sys_used[nr] = true;	/* the page names every syscall of its events */
 	if (enter) {
 		t->sys_nr = nr;
 		t->sys_since = e->ts;
+		t->sys_arg = sa_why_is_futex(nr) ? first_arg(e) : 0;
 		return;
 	}
-	/* Kept for every task: which ones get lanes is known only at the end. */
-	if (t->sys_nr >= 0 && t->sys_nr == nr && !v->full && nr < 1024) {
-		sb_printf(&t->sys, "%llu,%llu,%lld,", (unsigned long long)(t->sys_since - v->t0),
-			  (unsigned long long)(e->ts - v->t0), nr);
+	/* Kept for every task: any task can be given a lane on the page. */
+	if (t->sys_nr >= 0 && t->sys_nr == nr && !v->full && nr < 1024 && e->ts >= v->t0) {
+		if (t->sys_since < v->t0)
+			t->sys_since = v->t0;
+		sb_printf(&t->sys, "%llu,%llu,%lld,%llu,", (unsigned long long)(t->sys_since - v->t0),
+			  (unsigned long long)(e->ts - v->t0), nr, (unsigned long long)t->sys_arg);
 		v->sys_used[nr] = true;
 	}
 	t->sys_nr = -1;
@@ -447,22 +427,25 @@ static void on_event(struct view *v, struct tf_event *e)
 	int pid = tep_data_pid(v->tep, e->record);
 
 	if (!v->started) {
-		v->t0 = e->ts;
+		v->t0 = e->ts > v->from ? e->ts : v->from;
 		v->started = true;
 	}
-	v->last = e->ts;
-	v->nevents++;
-	if (!v->full && v->kept >= v->max_events)
-		v->full = true;
-	if (!v->full)
-		emit_event(v, e, pid);
+	/* Before --from: only what the states and names need, nothing shown. */
+	bool shown = e->ts >= v->t0;
+	if (shown) {
+		v->last = e->ts;
+		v->nevents++;
+		if (!v->full && v->kept >= v->max_events)
+			v->full = true;
+		if (!v->full)
+			emit_event(v, e, pid);
+	}
 	if (!e->event)
 		return;
 	if (e->event->id >= TF_USER_EVENT_ID_BASE) {
 		on_user(v, e, pid);
 		return;
 	}
-	infer_switch_in(v, e, pid);
 	const char *name = e->event->name;
 	if (strstr(e->event->system, "syscalls") &&
 	    (!strncmp(name, "sys_enter", 9) || !strncmp(name, "sys_exit", 8)))
@@ -472,14 +455,10 @@ static void on_event(struct view *v, struct tf_event *e)
 	else if (!strcmp(name, "sched_waking") || !strcmp(name, "sched_wakeup") ||
 		 !strcmp(name, "sched_wakeup_new"))
 		on_wake(v, e);
-	else if (!strcmp(name, "sched_migrate_task"))
-		on_migrate(v, e);
 	else if (!strcmp(name, "sched_process_fork"))
 		on_fork(v, e);
 	else if (!strcmp(name, "sched_process_exec"))
 		on_exec(v, e, pid);
-	else if (!strcmp(name, "sched_process_exit"))
-		task_state(v, task_get(v, pid), ST_UNKNOWN, e->ts);
 }
 
 /* "command=./prog a" -> "prog"; "pids=1,2" marks those tasks. */
@@ -502,6 +481,13 @@ static void read_notes(struct view *v, struct tf_reader *r, struct strbuf *meta,
 			free(cmd);
 			/* exec's filename is the full path, comm only 15 bytes: compare the path's base. */
 			v->root_comm = *root;
+		} else if (!strncmp(n, "command_pid=", 12)) {
+			/* Exact, where the exec event may be lost on a busy machine. */
+			struct task *t = task_get(v, atoi(eq + 1));
+			if (t) {
+				t->interest = true;
+				v->have_root = true;
+			}
 		} else if (!strncmp(n, "pids=", 5)) {
 			for (const char *p = eq + 1; *p;) {
 				char *end;
@@ -546,13 +532,8 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 	uint64_t end = v->last;
 	bool any = false;
 
-	for (int c = 0; c < v->ncpus; c++)
-		cpu_switch(v, c, 0, end);
-	tidmap_foreach(&v->tasks, s) {
-		struct task *t = s->val;
-		task_state(v, t, ST_UNKNOWN, end);
-		any |= t->interest;
-	}
+	tidmap_foreach(&v->tasks, s)
+		any |= ((struct task *)s->val)->interest;
 	if (!any)
 		pick_busiest(v);
 	fprintf(out, "{\"v\":1,\"t0\":%llu,\"end\":%llu,\"cpus\":%d,\"total\":%ld,\"kept\":%ld,"
@@ -570,16 +551,16 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 	sb_reset(&sb);
 	tidmap_foreach(&v->tasks, s) {
 		struct task *t = s->val;
-		if (!t->interest)
+		if (!t->spans.len)
 			continue;
-		sb_truncate(&t->spans, t->spans.len ? t->spans.len - 1 : 0);
+		sb_truncate(&t->spans, t->spans.len - 1);
 		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->spans));
 	}
 	fprintf(out, "%s},\n\"sysSpans\":{", sb_str(&sb));
 	sb_reset(&sb);
 	tidmap_foreach(&v->tasks, s) {
 		struct task *t = s->val;
-		if (!t->interest || !t->sys.len)
+		if (!t->sys.len)
 			continue;
 		sb_truncate(&t->sys, t->sys.len - 1);
 		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->sys));
@@ -600,7 +581,8 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 			fprintf(out, "%s\"%d\":\"%s\"", k++ ? "," : "", nr,
 				se && se->name ? se->name : "?");
 	}
-	fprintf(out, "},\n\"inferredSwitchIns\":%ld,\n\"sched\":", v->inferred);
+	fprintf(out, "},\n\"inferredSwitchIns\":%ld,\"missedSwitchOuts\":%ld,\n\"sched\":",
+		v->inferred, v->missed_out);
 	fputs(sched_text ? sched_text : "\"\"", out);
 	sb_truncate(&v->cpu_spans, v->cpu_spans.len ? v->cpu_spans.len - 1 : 0);
 	fprintf(out, ",\n\"cpuSpans\":[%s],\n\"overview\":{\"bin\":%llu,\"busy\":[",
@@ -675,9 +657,42 @@ static char *sched_summary(struct st_trace *t, const struct st_options *o, bool 
 	return sb.buf;	/* the caller frees it */
 }
 
+/*
+ * What sched knows of the futex words the tasks slept on, for the page's
+ * tooltips: {"ADDR":"the lock `lock`" or "a join: thread T exits"}.
+ */
+static void futex_names(struct st_trace *st, struct strbuf *meta)
+{
+	char label[160];
+	int n = 0;
+
+	sb_add(meta, ",\"futexNames\":{");
+	for (struct sa_proc *p = st->a.proc_list; p; p = p->next) {
+		st_name_locks(st, p);
+		for (size_t i = 0; i < p->nwhy; i++) {
+			const struct sa_why *w = &p->why[i];
+			if (w->kind != SA_WHY_SLEEP || !sa_why_is_futex(w->nr) || !w->addr ||
+			    (!w->joined && !w->sym))
+				continue;
+			const struct sa_task *j = w->joined ? sa_task_find(&st->a, w->joined) : NULL;
+			if (w->joined)
+				snprintf(label, sizeof(label), "a join: waits for %s:%d to exit",
+					 j ? j->comm : "?", w->joined);
+			else
+				snprintf(label, sizeof(label), "the lock `%s`", w->sym);
+			sb_printf(meta, "%s\"%llu\":", n++ ? "," : "",
+				  (unsigned long long)(w->addr & ((1ull << 53) - 1)));
+			json_cstr(meta, label);
+		}
+	}
+	sb_addc(meta, '}');
+}
+
 int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen)
 {
-	struct view v = { .max_events = o->max_events, .bin_ns = 1000 };
+	struct view v = { .max_events = o->max_events, .bin_ns = 1000,
+			  .from = o->has_from ? (uint64_t)(o->from * 1e9 + 0.5) : 0,
+			  .to = o->has_to ? (uint64_t)(o->to * 1e9 + 0.5) : UINT64_MAX };
 	struct strbuf meta = STRBUF_INIT;
 	char *root = NULL;
 	struct tf_event e;
@@ -702,24 +717,48 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 	read_notes(&v, r, &meta, &root);
 	sb_addc(&meta, '}');
 	/* The sched summary's analysis rides on this pass: the file is read once. */
-	struct st_options so = { .input = o->input };
+	struct st_options so = { .input = o->input, .has_from = o->has_from, .has_to = o->has_to,
+				 .from = o->from, .to = o->to };
 	struct st_trace st;
 	char why[512] = "";
 	struct st_loader *sl = st_begin(&st, &so, r, why, sizeof(why));
+	struct sa_hooks hooks = { .ctx = &v, .cpu_slice = on_cpu_slice, .task_span = on_task_span };
+	if (sl)
+		st.a.hooks = &hooks;
 	while ((got = tf_reader_next(r, &e, err, errlen)) > 0) {
+		if (e.ts > v.to) {
+			/* The trace goes on past --to: every state seen lasts until then. */
+			v.last = v.to;
+			break;
+		}
 		on_event(&v, &e);
 		if (sl)
 			st_feed(sl, &e);
 	}
-	if (sl)
+	if (sl) {
 		st_end(sl, v.last);
+		v.inferred = (long)st.a.inferred;
+		v.missed_out = (long)st.a.missed_out;
+	}
 	if (got < 0)
 		goto out;
 	if (!v.nevents) {
-		snprintf(err, errlen, "%s: no events in the trace", o->input);
+		snprintf(err, errlen, "%s: no events in the %s", o->input,
+			 o->has_from || o->has_to ? "window --from/--to (see tracekit report --stat)" :
+			 "trace");
 		goto out;
 	}
+	/* Threads whose fork event was lost still belong to their process (saved tgids). */
+	tidmap_foreach(&v.tasks, s) {
+		struct task *t = s->val, *leader;
+		int tgid = tf_reader_tgid(r, t->pid);
+		if (!t->interest && tgid > 0 && tgid != t->pid &&
+		    (leader = tidmap_get(&v.tasks, tgid)) && leader->interest)
+			t->interest = true;
+	}
 	char *sched = sched_summary(&st, &so, sl != NULL, why);
+	if (sl)
+		futex_names(&st, &meta);
 	write_page(out, &v, sb_str(&meta), sched);
 	free(sched);
 	rc = 0;

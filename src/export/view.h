@@ -6,6 +6,7 @@
 #ifndef TRACEKIT_EXPORT_VIEW_H
 #define TRACEKIT_EXPORT_VIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -16,6 +17,8 @@ struct strbuf;
 struct vw_options {
 	const char *input;	/* the trace.dat */
 	long max_events;	/* events kept in full detail; past it only the overview */
+	bool has_from, has_to;	/* only this window (seconds, the trace's timestamps): */
+	double from, to;	/* what a big trace's page says to run for detail */
 };
 
 /* Write the page to out: 0, or -1 and a one-line message in err. */

@@ -181,7 +181,7 @@ static void add_note(struct strbuf *sb, const char ***notes, int *n, const char 
 }
 
 static int write_trace(struct ft_session *s, const struct rec_options *o, struct recorder *r,
-		       struct ust_rec *u, const char *output, pid_t command_pid, char *err,
+		       struct ust_rec *u, const char *output, pid_t command_pid, const char *maps, char *err,
 		       size_t errlen)
 {
 	struct rec_meta rm;
@@ -201,6 +201,8 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 		char pid[16];
 		snprintf(pid, sizeof(pid), "%d", (int)command_pid);
 		add_note(&sb, &notes, &nnotes, "command_pid", pid);
+		if (maps)	/* names the command's data (its locks) for analyses */
+			add_note(&sb, &notes, &nnotes, "maps", maps);
 	}
 	sb_reset(&sb);
 	for (int i = 0; i < o->npids; i++)
@@ -285,6 +287,7 @@ int rec_run(const struct rec_options *o)
 	pid_t *pids = NULL;
 	int npids = 0;
 	char probe_group[64] = "";
+	char *maps = NULL;
 
 	catch_stop_signals(on_stop);
 	struct ft_session *s = ft_session_new(err, sizeof(err));
@@ -342,6 +345,7 @@ int rec_run(const struct rec_options *o)
 	if (child.pid > 0) {
 		if (rec_release_held(&child, o->argv[0], err, sizeof(err)) < 0)
 			goto fail;
+		maps = rec_exec_maps(&child);
 	} else if (!o->quiet) {
 		const char *who = o->npids ? " the given processes" : " the whole system";
 		if (o->duration)	/* it stops by itself; Ctrl-C still ends it early */
@@ -369,7 +373,7 @@ int rec_run(const struct rec_options *o)
 		errmsg("%s", err);
 		write_failed = true;
 	}
-	if (write_trace(s, o, r, u, output, command_pid, err, sizeof(err)) < 0) {
+	if (write_trace(s, o, r, u, output, command_pid, maps, err, sizeof(err)) < 0) {
 		errmsg("%s (the raw per-CPU data is kept in %s.cpuN)", err, output);
 		rec_free(r, true);
 		r = NULL;
@@ -408,5 +412,6 @@ out:
 	if (probe_group[0])
 		pk_run_group_end(probe_group);
 	free(pids);
+	free(maps);
 	return status;
 }

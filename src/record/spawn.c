@@ -1,12 +1,17 @@
 /* The held command of record and probe trace (see spawn.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "spawn.h"
+#include "util/strbuf.h"
 
 int rec_spawn_held(char **argv, struct rec_child *c, char *err, size_t errlen)
 {
@@ -52,4 +57,67 @@ int rec_release_held(struct rec_child *c, const char *name, char *err, size_t er
 	close(c->go);
 	c->go = -1;
 	return 0;
+}
+
+/* One file's mappings while reading /proc/PID/maps. */
+struct mapped {
+	char path[4096];
+	uint64_t base, end;
+};
+
+static void flush_mapped(struct strbuf *sb, struct mapped *m)
+{
+	struct stat st;
+
+	if (m->path[0] && !strchr(m->path, ';') && stat(m->path, &st) == 0)
+		sb_printf(sb, "%s%" PRIx64 "-%" PRIx64 " %lld %s", sb->len ? ";" : "", m->base,
+			  m->end, (long long)st.st_mtime, m->path);
+	m->path[0] = '\0';
+}
+
+char *rec_exec_maps(const struct rec_child *c)
+{
+	struct pollfd p = { .fd = c->failed, .events = POLLIN };
+	char name[64], line[4096 + 128];
+
+	/* The exec closes the error pipe (close-on-exec) without writing to it. */
+	if (c->pid <= 0 || c->failed < 0 || poll(&p, 1, 1000) != 1 || (p.revents & POLLIN))
+		return NULL;
+	snprintf(name, sizeof(name), "/proc/%d/maps", (int)c->pid);
+	FILE *f = fopen(name, "re");
+	if (!f)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct mapped *m = calloc(1, sizeof(*m));
+	while (m && fgets(line, sizeof(line), f)) {
+		uint64_t lo, hi, off;
+		int pathat = 0;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %n", &lo, &hi, &off,
+			   &pathat) < 3)
+			continue;
+		char *path = line + pathat;
+		path[strcspn(path, "\n")] = '\0';
+		if (path[0] != '/') {
+			if (m->path[0] && !path[0] && lo == m->end)
+				m->end = hi;	/* the .bss after the file's data */
+			else
+				flush_mapped(&sb, m);
+			continue;
+		}
+		if (strcmp(path, m->path) != 0) {
+			flush_mapped(&sb, m);
+			snprintf(m->path, sizeof(m->path), "%s", path);
+			m->base = lo - off;
+		}
+		m->end = hi;
+	}
+	if (m)
+		flush_mapped(&sb, m);
+	free(m);
+	fclose(f);
+	if (!sb.len) {
+		sb_free(&sb);
+		return NULL;
+	}
+	return sb.buf;
 }

@@ -25,4 +25,14 @@ int rec_spawn_held(char **argv, struct rec_child *c, char *err, size_t errlen);
  */
 int rec_release_held(struct rec_child *c, const char *name, char *err, size_t errlen);
 
+/*
+ * Once the released command has exec'd (up to a second's wait), where its files are
+ * mapped, for the "maps" note: "BASE-END MTIME PATH;..." per file, BASE its load
+ * address (the start of its offset-0 mapping), END the end of its last mapping or
+ * of the anonymous one right after it (.bss), MTIME the file's, so an analysis can
+ * tell a rebuilt binary.  Only what is mapped at exec: the program and the dynamic
+ * loader, not the libraries it loads next.  NULL when not known (malloc'd).
+ */
+char *rec_exec_maps(const struct rec_child *c);
+
 #endif

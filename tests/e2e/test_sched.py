@@ -159,8 +159,9 @@ def perf_agrees(env):
         cols = [c.strip() for c in line.split('|')]
         if len(cols) > 5 and cols[0].startswith('busy:'):
             tid = int(cols[0].split(':')[1])
+            # "max:   1.234 ms", or with no space when the number is long
             perf[tid] = (float(cols[1].split()[0]), int(cols[2]),
-                         float(cols[4].split()[1]))
+                         float(re.search(r'max:\s*([\d.]+)', cols[4]).group(1)))
     # latency's runtime sums sched_stat_runtime, the scheduler's task clock, which leaves
     # out interrupt and (in a VM) steal time; ours is switch to switch like timehist's.
     rc, out, err = run(['perf', 'sched', 'timehist', '-s', '-i', pdata], timeout=120)
@@ -209,11 +210,15 @@ def causes_name_siblings_and_syscalls(env):
     top_sleep = max(sleeps, key=lambda c: c['ms'])
     expect(top_sleep['syscall'] == 'futex' and top_sleep['futex'].startswith('0x') and
            top_sleep['ms'] > SPIN_MS * 0.5, 'longest sleep: %r' % top_sleep)
+    # That futex is pthread_join's: its word holds a spinner's tid.
+    spinners = {t['tid'] for t in p['threads_detail'] if t['tid'] != p['pid']}
+    expect(top_sleep['kind'] == 'join' and top_sleep['joined_tid'] in spinners,
+           'the join is not told: %r' % top_sleep)
     # Each spinner waits while its two siblings spin: other load on the CPU may add more.
     siblings = sum(c['ms'] for c in waits if c['same_process'])
     expect(siblings > SPIN_MS / 3, 'waits behind siblings %.1f ms: %r' % (siblings, waits[:5]))
     text = env.sched()
-    expect('sleeping in futex on 0x' in text and '(same process)' in text,
+    expect('to exit (a join, futex on 0x' in text and '(same process)' in text,
            'text: %s' % text[:1500])
 
 
@@ -233,8 +238,49 @@ def scaling_example_explains_itself(env):
     expect(futex and sum(c['ms'] for c in futex) > 0, 'no futex sleeps: %r' % causes[:6])
     expect(any(c['cause'] == 'wait' and c['same_process'] for c in causes) or
            doc['cpus'] and len(doc['cpus']) > 4, 'no wait behind a sibling: %r' % causes[:6])
+    # main's pthread_join is a join on a worker, the mutex is the program's `lock`.
+    tids = {t['tid'] for t in p['threads_detail']}
+    joins = [c for c in causes if c['kind'] == 'join']
+    expect(joins and all(c.get('joined_tid') in tids and c['joined_tid'] != p['pid']
+                         for c in joins), 'joins: %r' % joins)
+    locks = [c for c in causes if c['kind'] == 'lock']
+    expect(locks and locks[0]['symbol'] == 'lock', 'locks: %r' % locks[:3])
+    expect(all(c['kind'] == 'cpu' for c in causes if c['cause'] == 'wait'), 'cpu kinds')
     text = env.sched()
-    expect('time its threads were off a CPU, by cause:' in text, 'text: %s' % text[:1200])
+    expect(re.match(r'4 threads of scaling reached \d+\.\d\d CPUs on average: \d+% of their '
+                    r'time they .*; \d+ ms on the lock `lock`\n', text), 'verdict: %s' % text[:300])
+    expect('time its threads were off a CPU, by cause' in text, 'text: %s' % text[:1200])
+    lines = text.splitlines()
+    expect(p['verdict'] == lines[0], 'json verdict %r, text %r' % (p['verdict'], lines[0]))
+    at = [i for i, line in enumerate(lines) if 'on the lock `lock`' in line and ' ms  ' in line]
+    after = [i for i, line in enumerate(lines) if 'to exit (a join' in line]
+    expect(at and (not after or at[0] < after[0]), 'the lock is not listed before the join:\n%s' %
+           text)
+
+
+@with_env
+def run_time_fits_the_cpus(env):
+    # A task runs on one CPU at a time, a CPU runs one task: whatever switches the kernel
+    # left out, no task is credited more run time than the window and no CPU is over 100%.
+    scaling = os.path.join(OPTIONS['progs'], '..', '..', 'examples', 'scaling')
+    env.record('-e', 'sched', '-e', 'raw_syscalls', scaling, '4', '200', '50', '100')
+    doc = env.sched_json()
+    window = doc['window_ms']
+    per_task = {}
+    for c in doc['cpus']:
+        expect(c['busy_pct'] <= 100.0001, 'CPU %d busy %.3f%%' % (c['cpu'], c['busy_pct']))
+        expect(abs(sum(t['ms'] for t in c['tasks']) - c['busy_pct'] * window / 100) < 0.01,
+               'CPU %d: its tasks do not add up to its busy time' % c['cpu'])
+        for t in c['tasks']:
+            per_task[t['pid']] = per_task.get(t['pid'], 0) + t['ms']
+    for pid, ran in per_task.items():
+        expect(ran <= window + 1e-6, 'task %d ran %.3f ms in a %.3f ms window' % (pid, ran, window))
+    for p in doc['processes']:
+        for t in p['threads_detail']:
+            expect(t['runtime_ms'] <= window + 1e-6 and
+                   abs(t['runtime_ms'] - per_task.get(t['tid'], 0)) < 0.01,
+                   'thread %d: run %.3f ms, on its CPUs %.3f ms, window %.3f ms' %
+                   (t['tid'], t['runtime_ms'], per_task.get(t['tid'], 0), window))
 
 
 @with_env

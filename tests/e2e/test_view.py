@@ -145,6 +145,110 @@ def view_threads(_):
         env.close()
 
 
+def scaling(env, *args):
+    """A recording of examples/scaling (threads and a mutex), with syscalls."""
+    prog = os.path.join(OPTIONS['progs'], '..', '..', 'examples', 'scaling')
+    return env.record(['-b', '16384', '-e', 'sched', '-e', 'raw_syscalls', prog] + list(args))
+
+
+def sched_json(dat, *args):
+    rc, out, err = run([tracekit(), 'sched', '-i', dat, '--json'] + list(args))
+    expect(rc == 0, 'sched failed (%d): %s' % (rc, err))
+    return json.loads(out)
+
+
+def seconds(ns):
+    return '%d.%09d' % (ns // 1000000000, ns % 1000000000)
+
+
+@case
+def view_busy_matches_sched(_):
+    """Each CPU lane is drawn as busy as tracekit sched says, at the whole trace and zoomed in."""
+    env = Env()
+    try:
+        dat = scaling(env, '4', '200', '50', '100')
+        seen = browser(env.view(dat), '--busy', '--shots', OPTIONS.get('shot') or env.path('busy'))
+        expect(len(seen['busy']) == 4, 'zoom levels measured: %d' % len(seen['busy']))
+        for level in seen['busy']:
+            t0 = level['t0']
+            lo, hi = (int(round(t0 + x)) for x in level['view'])
+            doc = sched_json(dat, '--from', seconds(lo), '--to', seconds(hi))
+            want = {'CPU %d' % c['cpu']: c['busy_pct'] for c in doc['cpus']}
+            for lane in level['lanes']:
+                drawn = lane['busy'] * 100
+                expect(lane['label'] in want, 'no sched figure for %s' % lane['label'])
+                expect(abs(drawn - want[lane['label']]) <= 2,
+                       '%s over %s..%s: drawn %.1f%% busy, sched says %.1f%%' %
+                       (lane['label'], seconds(lo), seconds(hi), drawn, want[lane['label']]))
+    finally:
+        env.close()
+
+
+STATE_RGB = [(0x38, 0xa1, 0x69), (0xe5, 0x3e, 0x3e), (0xcb, 0xd5, 0xe0), (0xed, 0x89, 0x36)]
+
+
+def distance(a, b):
+    return sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
+
+
+def page_data(html):
+    with open(html, encoding='utf-8') as f:
+        page = f.read()
+    m = re.search(r'<script type="application/json" id="tk-data">\n(.*?)\n</script>', page, re.S)
+    return json.loads(m.group(1))
+
+
+@case
+def view_story_at_a_glance(_):
+    """Colours, why a thread waited, trace-cmd's event text, search hits, lane clicks, the axis."""
+    env = Env()
+    try:
+        dat = scaling(env, '4', '200', '50', '100')
+        html = env.view(dat)
+        shots = OPTIONS.get('shot') or env.path('story')
+        st = browser(html, '--story', '--shots', shots)['story']
+        # The command's threads: one colour each, far from each other and from the state colours.
+        rgbs = [tuple(c['rgb']) for c in st['colours']]
+        expect(len(rgbs) == 5, 'colours sampled: %r' % st['colours'])
+        for i, a in enumerate(rgbs):
+            expect(all(distance(a, s) > 60 for s in STATE_RGB), 'thread colour %s is near a state '
+                   'colour' % (a,))
+            expect(all(distance(a, b) > 60 for b in rgbs[i + 1:]), 'two thread colours alike: %r' %
+                   rgbs)
+        # A runnable span: who woke it and who held the CPU, and the arrow drawn.
+        run = st.get('runnable')
+        woken = r'runnable [^\n]*\n[^\n]*\nwoken by \S+:\d+ on CPU \d+'
+        expect(run and re.search(woken, run['tip']) and 'held meanwhile by' in run['tip'],
+               'runnable tip: %r' % run)
+        expect(distance(run['after'], (0x1a, 0x20, 0x2c)) < 40 and
+               distance(run['before'], run['after']) > 60,
+               'no wakeup arrow drawn: %r -> %r' % (run['before'], run['after']))
+        # main's long sleep is pthread_join; sched's symbol or join shows in it.
+        expect(re.search(r'in futex\(\) on 0x[0-9a-f]+: a join: waits for scaling:\d+ to exit',
+                         st['sleep_tip'] or ''), 'sleep tip: %r' % st['sleep_tip'])
+        expect(re.match(r'\+\d+(\.\d+)? m?s after the first event\n\d+\.\d{6} on the trace clock',
+                        st['axis_tip']), 'axis tip: %r' % st['axis_tip'])
+        # trace-cmd's sched_switch text; syscall names found by search and marked on the lanes.
+        expect(re.search(r'sched_switch +\S.*:\d+ \[\d+\] (R\+?|[SDTtXZPI|]+\+?) ==> .*:\d+ '
+                         r'\[\d+\]$', st['switch_row']), 'switch row: %r' % st['switch_row'])
+        d = page_data(html)
+        names = [t[0] for t in d['types']]
+        futex = sum(1 for e in d['events'] if names[e[3]].startswith('raw_syscalls:') and
+                    e[4 + d['types'][e[3]][1].index('id')] == 202)
+        expect(futex > 0 and st['futex_listed'] >= futex,
+               'search futex listed %d, %d futex events' % (st['futex_listed'], futex))
+        expect(st['hit_pixels'] > 0, 'no search hits drawn on the timeline')
+        expect(st['row_fits'], 'an event row is cut')
+        expect(not st['canvas_top_moved'], 'the canvas moved')
+        expect(st['task_click'] and st['task_click']['got'] == st['task_click']['wanted'],
+               'click on a task lane: %r' % st.get('task_click'))
+        expect(st['pinned_first'] and st['hidden'] and st['added'],
+               'pin %s, hide %s, add %s' % (st['pinned_first'], st['hidden'], st['added']))
+        expect(st['toolbar_h'] <= 40, 'toolbar is %d px high at 760 px' % st['toolbar_h'])
+    finally:
+        env.close()
+
+
 @case
 def view_syscall_spans(_):
     """Recorded with syscalls: task lanes carry them as spans, named when hovered."""
@@ -209,6 +313,20 @@ def view_event_cap(_):
         expect('first %d ' % cap in first['notice'] and 'overview' in first['notice'],
                'notice: %r' % first['notice'])
         expect(len(lanes(seen, 'ov')) == cpus, 'overview lanes: %s' % lanes(seen, 'ov'))
+        # The command the page gives for the part in view makes a page with all of its events.
+        cmd = seen['after_drag_cmd']
+        m = re.match(r'tracekit view -i (\S+) --from (\d+\.\d{6}) --to (\d+\.\d{6}) -o window.html$',
+                     cmd or '')
+        expect(m and m.group(1) == dat, 'window command: %r' % cmd)
+        rc, out, err = run([tracekit(), 'report', '-i', dat, '--from', m.group(2), '--to',
+                            m.group(3), '--stat'])
+        expect(rc == 0, 'report --stat failed: %s' % err)
+        want = int(re.search(r'^Events: (\d+)', out, re.M).group(1))
+        page = env.view(dat, '--from', m.group(2), '--to', m.group(3))
+        d = page_data(page)
+        expect(want > 0 and d['total'] == want and d['kept'] == want,
+               'window page: %d events, %d kept; report --stat says %d' %
+               (d['total'], d['kept'], want))
     finally:
         env.close()
 
@@ -231,6 +349,9 @@ def view_bad_input(_):
                    'files left: %s' % os.listdir(env.dir))
         rc, _, err = run([tracekit(), 'view', '--max-events', 'x'])
         expect(rc == 2 and 'max-events' in err, 'bad --max-events: %d %r' % (rc, err))
+        rc, _, err = run([tracekit(), 'view', '--from', '2', '--to', '1'])
+        expect(rc == 2 and err.count('\n') == 1 and '--from 2 is after --to 1' in err,
+               'bad window: %d %r' % (rc, err))
     finally:
         env.close()
 

@@ -1,6 +1,14 @@
 // Drives Debian's chromium headless over a `tracekit view` page and prints what it
 // saw as one JSON object; test_view.py holds the expectations.
 //   node view_browser.mjs PAGE.html [--screenshot OUT.png] [--search TEXT]
+//   node view_browser.mjs PAGE.html --busy [--shots PREFIX]
+//     --busy: only how busy each CPU lane is drawn, read from the canvas's pixels, at
+//     the whole trace and a few zoomed windows (PREFIX-N.png: a screenshot of each)
+//   node view_browser.mjs PAGE.html --bench       (bench/view.sh: load and zoom times)
+//   node view_browser.mjs PAGE.html --story [--shots PREFIX]
+//     --story: the colours drawn for the command's threads, the tooltips of a runnable
+//     and a sleeping span and the wakeup arrow drawn, the event text, search hits drawn,
+//     clicks on a task lane and on lane names, adding a lane, the axis, the toolbar
 import { chromium } from 'playwright-core';
 
 const args = process.argv.slice(2);
@@ -43,10 +51,39 @@ try {
 			markers: document.getElementById('markers').textContent,
 			range: document.getElementById('range').textContent,
 			sched: (document.querySelector('#sched pre') || {}).textContent || null,
-			sys_spans: Object.values(v.data.sysSpans || {}).reduce((n, a) => n + a.length / 3, 0),
+			// sysSpans: [start, end, nr, first argument] per syscall
+			sys_spans: Object.values(v.data.sysSpans || {}).reduce((n, a) => n + a.length / 4, 0),
 		};
 	});
 	out.initial = await st();
+
+	if (args.includes('--bench')) {
+		// Zoom latency: each step redraws synchronously, so its time is the draw's.
+		out.zoom_ms = await page.evaluate(() => {
+			const v = window.tracekitView, t = [];
+			for (let k = 0; k < 12; k++) {
+				const a = performance.now();
+				v.zoom(k < 8 ? 0.5 : 2, 0.37);
+				t.push(performance.now() - a);
+			}
+			return t;
+		});
+		await browser.close();
+		console.log(JSON.stringify(out));
+		process.exit(0);
+	}
+	if (args.includes('--story')) {
+		out.story = await story(page, opt('--shots'));
+		await browser.close();
+		console.log(JSON.stringify(out));
+		process.exit(0);
+	}
+	if (args.includes('--busy')) {
+		out.busy = await drawnBusy(page, opt('--shots'));
+		await browser.close();
+		console.log(JSON.stringify(out));
+		process.exit(0);
+	}
 
 	// Zoom: '+' on the focused timeline halves the view; the wheel zooms in further.
 	const box = await page.locator('#timeline').boundingBox();
@@ -66,6 +103,9 @@ try {
 	await page.mouse.move(x1, box.y + 40, { steps: 3 });
 	await page.mouse.up();
 	out.after_drag = (await st()).view;
+	// A capped page gives the command for the part in view in detail.
+	out.after_drag_cmd = await page.evaluate(() =>
+		(document.getElementById('window-cmd') || {}).textContent || null);
 	await page.keyboard.press('0');
 	out.after_reset = (await st()).view;
 
@@ -116,7 +156,7 @@ try {
 			if (!sp || !sp.length)
 				continue;
 			let best = 0;
-			for (let i = 0; i + 2 < sp.length; i += 3)
+			for (let i = 0; i + 3 < sp.length; i += 4)
 				if (sp[i + 1] - sp[i] > sp[best + 1] - sp[best])
 					best = i;
 			v.setView(sp[best], sp[best + 1]);
@@ -142,3 +182,227 @@ try {
 	await browser.close();
 }
 console.log(JSON.stringify(out));
+
+// The fraction of each CPU lane's span band that the canvas has painted, at the
+// whole trace and at windows of 1/2, 1/16 and 1/256 of it: pixels that differ from
+// the lane's background, over the plot's width times the band's height.
+async function drawnBusy(page, shots) {
+	const windows = [[0, 1], [0.25, 0.75], [0.4, 0.4 + 1 / 16], [0.5, 0.5 + 1 / 256]];
+	const res = [];
+	for (let k = 0; k < windows.length; k++) {
+		const w = windows[k];
+		res.push(await page.evaluate((w) => {
+			const v = window.tracekitView, d = v.data, end = Math.max(d.end, 1);
+			v.setView(end * w[0], end * w[1]);
+			const c = document.getElementById('timeline'), g = c.getContext('2d');
+			const dpr = c.width / c.clientWidth, L = v.geometry;
+			const x0 = Math.ceil(L.labelW * dpr), x1 = c.width;
+			const lanes = [];
+			v.lanes.forEach((lane, li) => {
+				if (lane.kind !== 'cpu')
+					return;
+				const y0 = Math.ceil((v.laneY(li) + L.bandTop) * dpr);
+				const y1 = Math.floor((v.laneY(li) + L.bandTop + L.bandH) * dpr);
+				const px = g.getImageData(x0, y0, x1 - x0, y1 - y0).data;
+				let painted = 0;
+				for (let p = 0; p < px.length; p += 4) {
+					const bg = px[p + 3] === 0 ||
+						(px[p] === 251 && px[p + 1] === 251 && px[p + 2] === 251);
+					painted += bg ? 0 : 1;
+				}
+				lanes.push({ label: lane.label, busy: painted / (px.length / 4) });
+			});
+			return { view: v.view(), t0: d.t0, lanes: lanes };
+		}, w));
+		if (shots)
+			await page.screenshot({ path: shots + '-' + k + '.png', type: 'png' });
+	}
+	return res;
+}
+
+async function px(page, x, y) {
+	return page.evaluate(([x, y]) => {
+	const c = document.getElementById('timeline'), dpr = c.width / c.clientWidth;
+	return Array.from(c.getContext('2d').getImageData(Math.round(x * dpr), Math.round(y * dpr), 1,
+		1).data).reduce((rgb, v, k, p) => k < 3 ? rgb.concat([Math.round(v * p[3] / 255 +
+		255 * (1 - p[3] / 255))]) : rgb, []);	/* on the page's white */
+	}, [x, y]);
+}
+
+async function story(page, shots) {
+	const res = {};
+	const canvas = page.locator('#timeline');
+	const box = await canvas.boundingBox();
+	const top0 = box.y;
+	const L = await page.evaluate(() => window.tracekitView.geometry.labelW);
+	const laneIndex = (pred) => page.evaluate((src) => {
+		const f = new Function('l', 'return ' + src);
+		return window.tracekitView.lanes.findIndex((l) => f(l));
+	}, pred);
+
+	// Colours: each command thread's widest slice on a CPU lane, sampled in its middle.
+	res.colours = await page.evaluate(() => {
+		const v = window.tracekitView, d = v.data, cs = d.cpuSpans, out = [];
+		const mine = v.lanes.filter((l) => l.kind === 'task').map((l) => l.pid);
+		for (const pid of mine) {
+			let best = -1;
+			for (let i = 0; i + 3 < cs.length; i += 4)
+				if (cs[i + 3] === pid && (best < 0 || cs[i + 2] - cs[i + 1] > cs[best + 2] - cs[best + 1]))
+					best = i;
+			if (best >= 0)
+				out.push({ pid: pid, cpu: cs[best], a: cs[best + 1], b: cs[best + 2] });
+		}
+		return out;
+	});
+	for (const c of res.colours) {
+		await page.evaluate(([a, b]) => window.tracekitView.setView(a, b), [c.a, c.b]);
+		const li = await laneIndex('l.kind === "cpu" && l.cpu === ' + c.cpu);
+		// The band's top row: below it a wide slice carries the task's name.
+		const y = await page.evaluate((li) => window.tracekitView.laneY(li) + 3, li);
+		c.rgb = await px(page, L + 20, y);
+	}
+
+	// A runnable span of a command thread that a wakeup ended... started, then ran.
+	const pick = await page.evaluate(() => {
+		const v = window.tracekitView, d = v.data;
+		const lanes = v.lanes;
+		for (let li = 0; li < lanes.length; li++) {
+			if (lanes[li].kind !== 'task')
+				continue;
+			const sp = d.taskSpans[lanes[li].pid] || [];
+			let best = null;
+			for (let i = 0; i + 7 < sp.length; i += 4) {
+				if (sp[i + 2] !== 2 || sp[i + 6] !== 1 || sp[i + 1] - sp[i] < 20000)
+					continue;
+				const woke = d.events.some((e) => e[0] === sp[i] && e[2] !== lanes[li].pid &&
+					/sched_wak/.test(d.types[e[3]][0]));
+				if (woke && (!best || sp[i + 1] - sp[i] > best.b - best.a))
+					best = { li: li, a: sp[i], b: sp[i + 1] };
+			}
+			if (best)
+				return best;
+		}
+		return null;
+	});
+	if (pick) {
+		const w = pick.b - pick.a;
+		await page.evaluate(([a, b]) => window.tracekitView.setView(a, b), [pick.a - w, pick.b + w]);
+		// The arrow runs from the waker's lane (or the CPU lane of the wakeup) to this one.
+		const pos = await page.evaluate(([li, a, b]) => {
+			const v = window.tracekitView, d = v.data;
+			const w = d.events.find((e) => e[0] === a && /sched_wak/.test(d.types[e[3]][0]));
+			let src = v.lanes.findIndex((l) => l.kind === 'task' && l.pid === w[2]);
+			if (src < 0)
+				src = v.lanes.findIndex((l) => l.kind === 'cpu' && l.cpu === w[1]);
+			const y = v.laneY(li) + 11, ys = v.laneY(src) + 11;
+			return { x: v.xOf((a + b) / 2), xa: v.xOf(a), y: y, ym: (y + ys) / 2 };
+		}, [pick.li, pick.a, pick.b]);
+		const darkest = async () => {
+			const p = [await px(page, Math.floor(pos.xa), pos.ym),
+				await px(page, Math.ceil(pos.xa), pos.ym)];
+			return p.reduce((m, q) => (q[0] + q[1] + q[2] < m[0] + m[1] + m[2] ? q : m));
+		};
+		const before = await darkest();
+		await page.mouse.move(box.x + pos.x, box.y + pos.y - 5);
+		await page.waitForTimeout(100);
+		res.runnable = { tip: await page.locator('#tip').textContent(), before: before,
+			after: await darkest() };
+		if (shots)
+			await page.screenshot({ path: shots + '-runnable.png' });
+	}
+	// The longest sleep of the command's first thread.
+	const sleep = await page.evaluate(() => {
+		const v = window.tracekitView, d = v.data, li = v.lanes.findIndex((l) => l.kind === 'task');
+		const sp = li >= 0 ? d.taskSpans[v.lanes[li].pid] || [] : [];
+		let best = -1;
+		for (let i = 0; i + 3 < sp.length; i += 4)
+			if (sp[i + 2] === 3 && (best < 0 || sp[i + 1] - sp[i] > sp[best + 1] - sp[best]))
+				best = i;
+		if (best < 0)
+			return null;
+		v.setView(sp[best], sp[best + 1]);
+		return { x: v.xOf((sp[best] + sp[best + 1]) / 2), y: v.laneY(li) + 6 };
+	});
+	if (sleep) {
+		await page.mouse.move(box.x + sleep.x, box.y + sleep.y);
+		await page.waitForTimeout(100);
+		res.sleep_tip = await page.locator('#tip').textContent();
+	}
+	// The axis: relative times, the absolute one in its tooltip.
+	await page.keyboard.press('0');
+	await page.locator('#timeline').focus();
+	await page.keyboard.press('0');
+	await page.mouse.move(box.x + box.width / 2, box.y + 10);
+	await page.waitForTimeout(100);
+	res.axis_tip = await page.locator('#tip').textContent();
+
+	// Events in trace-cmd's words; search hits marked on the timeline.
+	await page.fill('#search', '==>');
+	await page.waitForTimeout(400);
+	res.switch_row = await page.locator('#list .row').first().textContent();
+	await page.fill('#search', 'futex');
+	await page.waitForTimeout(600);
+	res.futex_listed = Number(await page.locator('#count').getAttribute('data-n'));
+	res.hit_pixels = await page.evaluate(() => {
+		const c = document.getElementById('timeline');
+		const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+		let n = 0;
+		for (let p = 0; p < d.length; p += 4)
+			n += d[p] === 236 && d[p + 1] === 201 && d[p + 2] === 75;
+		return n;
+	});
+	if (shots)
+		await page.screenshot({ path: shots + '-search.png' });
+	const rowWidth = await page.evaluate(() => {
+		const r = document.querySelector('#list .row');
+		return r ? [r.scrollWidth, r.clientWidth] : null;
+	});
+	res.row_fits = rowWidth && rowWidth[0] <= rowWidth[1];
+	await page.fill('#search', '');
+	await page.waitForTimeout(400);
+	res.canvas_top_moved = (await canvas.boundingBox()).y !== top0;
+
+	// Click on a task lane at one of its task's events: that event is selected.
+	const evClick = await page.evaluate(() => {
+		const v = window.tracekitView, d = v.data;
+		const li = v.lanes.findIndex((l) => l.kind === 'task');
+		const pid = v.lanes[li].pid;
+		const idx = d.events.findIndex((e, i) => e[2] === pid && i > d.events.length / 3);
+		if (idx < 0)
+			return null;
+		const t = d.events[idx][0];
+		v.setView(t - 20000, t + 20000);
+		return { i: idx, x: v.xOf(t), y: v.laneY(li) + 11 };
+	});
+	if (evClick) {
+		await page.mouse.click(box.x + evClick.x, box.y + evClick.y);
+		res.task_click = { wanted: evClick.i,
+			got: await page.evaluate(() => window.tracekitView.selected()) };
+	}
+	// Lane names: a click pins the lane on top, its x hides it; the input adds any task.
+	const names = async () => (await page.evaluate(() => window.tracekitView.lanes)).map((l) => l.label);
+	const lastTask = (await names()).length - 1;
+	const label = (await names())[lastTask];
+	const yOf = (li) => page.evaluate((li) => window.tracekitView.laneY(li) + 11, li);
+	await page.mouse.click(box.x + 30, box.y + await yOf(lastTask));
+	res.pinned_first = (await names())[0] === label;
+	await page.mouse.click(box.x + L - 8, box.y + await yOf(0));
+	res.hidden = !(await names()).includes(label);
+	const other = await page.evaluate(() => {
+		const v = window.tracekitView, shown = new Set(v.lanes.map((l) => l.pid));
+		const t = v.data.tasks.find((t) => !shown.has(t[0]) && v.data.taskSpans[t[0]]);
+		return t ? t[1] + ' ' + t[0] : null;
+	});
+	if (other) {
+		await page.fill('#add-lane', other);
+		await page.locator('#add-lane').dispatchEvent('change');
+		res.added = (await names()).includes(other) ? other : null;
+	}
+	if (shots)
+		await page.screenshot({ path: shots + '-lanes.png' });
+	// The toolbar stays one line on a narrow window.
+	await page.setViewportSize({ width: 760, height: 720 });
+	await page.waitForTimeout(100);
+	res.toolbar_h = await page.evaluate(() => document.getElementById('toolbar').offsetHeight);
+	return res;
+}

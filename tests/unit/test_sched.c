@@ -265,8 +265,8 @@ static void test_first_slice_credited_from_cpu_switch(void)
 {
 	struct sa_analysis a;
 	sa_init(&a, 0, 0);
-	sw(&a, 100, 0, 0, R, 500);
-	sw(&a, 300, 0, 501, S, 0);	/* 501 never seen coming in: ran 100..300 */
+	sw(&a, 100, 1, 0, R, 500);	/* the trace starts at 100 */
+	sw(&a, 300, 0, 501, S, 0);	/* CPU 0's first switch: 501 ran 100..300 */
 	sa_finish(&a, 300);
 	CHECK_INT(sa_task_find(&a, 501)->run_ns, 200);
 	CHECK_INT(sa_task_find(&a, 501)->switches, 1);
@@ -296,10 +296,11 @@ static void test_late_switch_out_keeps_task_running(void)
 }
 
 /*
- * A switch-out without its switch-in on a CPU running another task (lost
- * events): no run time is made up, counts stay even.
+ * A switch-out of 800 on a CPU running 700 (700's switch-out and 800's
+ * switch-in were not recorded): 700 ran until that switch, the first sign of
+ * another task there; 800 is given no run time before it.
  */
-static void test_switch_out_without_switch_in_is_a_gap(void)
+static void test_switch_out_of_another_task_ends_the_running_one(void)
 {
 	struct sa_analysis a;
 	struct sa_sum s;
@@ -307,13 +308,16 @@ static void test_switch_out_without_switch_in_is_a_gap(void)
 	sw(&a, 0, 0, 0, R, 800);
 	sw(&a, 100, 0, 800, RP, 900);	/* 800 runnable; 900 runs */
 	sw(&a, 200, 0, 900, S, 700);
-	sw(&a, 400, 0, 800, RP, 0);	/* 800's switch-in (and 700's switch-out) were lost */
+	sw(&a, 400, 0, 800, RP, 0);	/* 700 out and 800 in were not recorded */
 	sw(&a, 500, 0, 0, R, 800);
 	sa_finish(&a, 600);
 	struct sa_task *t = sa_task_find(&a, 800);
-	CHECK_INT(a.gaps, 1);
+	CHECK_INT(a.gaps, 0);
+	CHECK_INT(a.missed_out, 1);
+	CHECK_INT(sa_task_find(&a, 700)->run_ns, 200);	/* 200..400 */
 	CHECK_INT(t->run_ns, 200);	/* 0..100 and 500..600 */
 	CHECK_INT(t->switches, 2);
+	CHECK_INT(a.cpus[0].busy_ns, 500);	/* idle 400..500 only */
 	sa_sum_proc(&a, t->proc, &s);
 	CHECK_INT(t->proc->hist[1], 200);
 	CHECK_INT(t->proc->hist[0], 400);
@@ -495,6 +499,193 @@ static void test_off_cpu_causes_name_the_syscall_and_futex(void)
 	sa_free(&a);
 }
 
+/*
+ * Switched in and never out (seen on this VM's kernel): another task's events
+ * on the CPU end its slice.
+ *     0  idle -> 68 on CPU 1
+ *   100  an event by 70 on CPU 1: 68 ran 0..100, 70 runs from here (not known before)
+ *   300  70 sleeps -> idle
+ *   900  end: 68 is not credited 100..900
+ */
+static void test_event_of_another_task_ends_a_slice_never_switched_out(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 1, 0, R, 68);
+	runs(&a, 100, 1, 70);
+	sw(&a, 300, 1, 70, S, 0);
+	sa_finish(&a, 900);
+	struct sa_task *t68 = sa_task_find(&a, 68), *t70 = sa_task_find(&a, 70);
+	CHECK_INT(t68->run_ns, 100);
+	CHECK_INT(t68->state, SA_UNKNOWN);
+	CHECK_INT(t68->proc->running, 0);
+	CHECK_INT(t70->run_ns, 200);
+	CHECK_INT(a.cpus[1].busy_ns, 300);
+	CHECK_INT(a.missed_out, 1);
+	CHECK(a.missed_out_cpus[0] == 2);
+	CHECK_INT(a.inferred, 1);
+	CHECK_INT(a.inferred_late, 1);
+	sa_free(&a);
+}
+
+/* An event recorded by idle (an interrupt on an idle CPU) ends the slice too. */
+static void test_idle_event_ends_a_slice_never_switched_out(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 68);
+	runs(&a, 50, 0, 68);		/* 68 still there */
+	runs(&a, 250, 0, 0);		/* idle: 68 left before */
+	ev(&a, SA_WAKEUP, 400, 1, 68, 0);	/* woken: its sleep since 250 is not known */
+	sw(&a, 450, 0, 0, R, 68);
+	sa_finish(&a, 500);
+	struct sa_task *t = sa_task_find(&a, 68);
+	CHECK_INT(t->run_ns, 250 + 50);
+	CHECK_INT(t->sleep_ns + t->blocked_ns, 0);
+	CHECK_INT(t->wait_ns, 50);
+	CHECK_INT(a.cpus[0].busy_ns, 300);
+	CHECK_INT(a.missed_out, 1);
+	sa_free(&a);
+}
+
+/* The slices and spans the analysis reports to a drawer are the times it counts. */
+struct drawn {
+	uint64_t cpu_ns[2], run_ns, other_ns;
+	int nslices;
+	uint64_t last_end[2];
+	bool ordered;
+};
+
+static void on_slice(void *ctx, int cpu, uint64_t start, uint64_t end, int pid)
+{
+	struct drawn *d = ctx;
+	(void)pid;
+	d->ordered &= start >= d->last_end[cpu] && end > start;
+	d->last_end[cpu] = end;
+	d->cpu_ns[cpu] += end - start;
+	d->nslices++;
+}
+
+static void on_span(void *ctx, int tid, enum sa_state st, int cpu, uint64_t start, uint64_t end)
+{
+	struct drawn *d = ctx;
+	d->ordered &= st == SA_RUNNING ? cpu == 0 || cpu == 1 : cpu == -1;
+	if (tid == 68 && st == SA_RUNNING)
+		d->run_ns += end - start;
+	else if (tid == 68)
+		d->other_ns += end - start;
+}
+
+static void test_hooks_report_what_is_counted(void)
+{
+	struct sa_analysis a;
+	struct drawn d = { .ordered = true };
+	struct sa_hooks h = { .ctx = &d, .cpu_slice = on_slice, .task_span = on_span };
+	sa_init(&a, 0, 0);
+	a.hooks = &h;
+	sw(&a, 0, 1, 0, R, 68);
+	runs(&a, 100, 1, 70);
+	sw(&a, 300, 1, 70, S, 0);
+	sw(&a, 350, 0, 0, R, 68);
+	sw(&a, 400, 0, 68, S, 0);
+	ev(&a, SA_WAKEUP, 600, 0, 68, 0);
+	sa_finish(&a, 900);
+	struct sa_task *t = sa_task_find(&a, 68);
+	CHECK(d.ordered);
+	CHECK_INT(d.cpu_ns[1], a.cpus[1].busy_ns);
+	CHECK_INT(d.cpu_ns[0], a.cpus[0].busy_ns);
+	CHECK_INT(d.run_ns, t->run_ns);
+	CHECK_INT(d.run_ns, 150);
+	CHECK_INT(d.other_ns, t->sleep_ns + t->wait_ns);
+	CHECK_INT(d.nslices, 3);
+	sa_free(&a);
+}
+
+static void futex_wait(struct sa_analysis *a, uint64_t ts, int pid, uint64_t word, uint64_t val)
+{
+	struct sa_event e = { .kind = SA_SYS_ENTER, .ts = ts, .cpu = 0, .pid = pid, .state = 202,
+			      .arg = word, .arg3 = val };
+	sa_feed(a, &e);
+}
+
+/*
+ * Process 100 with a thread 101: 100 waits in futex on a word holding 101
+ * (pthread_join), 101 on a word holding 2 (a contended mutex).  The first is a
+ * join on 101, the second a lock; both futex, told apart by the value.
+ */
+static void test_join_is_told_from_a_lock(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 100);
+	ev(&a, SA_FORK, 5, 0, 100, 101);
+	futex_wait(&a, 10, 100, 0x7f00990, 101);	/* join: the word holds 101 */
+	sw(&a, 20, 0, 100, S, 101);
+	futex_wait(&a, 30, 101, 0x5500c0, 2);		/* mutex_lock, contended */
+	sw(&a, 40, 0, 101, S, 0);
+	ev(&a, SA_WAKEUP, 90, 0, 101, 0);
+	sw(&a, 90, 0, 0, R, 101);
+	sw(&a, 95, 0, 101, 0x10, 0);			/* 101 exits */
+	ev(&a, SA_WAKEUP, 100, 0, 100, 0);
+	sa_finish(&a, 120);
+	struct sa_proc *p = sa_task_find(&a, 100)->proc;
+	const struct sa_why *join = NULL, *lock = NULL;
+	for (size_t i = 0; i < p->nwhy; i++) {
+		if (sa_why_cause(&p->why[i]) == SA_CAUSE_JOIN)
+			join = &p->why[i];
+		if (sa_why_cause(&p->why[i]) == SA_CAUSE_LOCK)
+			lock = &p->why[i];
+	}
+	CHECK(join && lock);
+	CHECK_INT(join->joined, 101);
+	CHECK_INT(join->ns, 80);	/* 20..100 */
+	CHECK_INT(lock->joined, 0);
+	CHECK_INT(lock->ns, 50);	/* 40..90 */
+	CHECK_INT(sa_task_find(&a, 100)->join_ns, 80);
+	CHECK_INT(sa_task_find(&a, 101)->join_ns, 0);
+	char label[160];
+	sa_why_label(&a, p, join, label, sizeof(label));
+	CHECK_STR(label, "waiting for thread app:101 to exit (a join, futex on 0x7f00990)");
+	struct sa_why named = *lock;
+	named.sym = "lock";
+	sa_why_label(&a, p, &named, label, sizeof(label));
+	CHECK_STR(label, "sleeping on the lock `lock` (futex on 0x5500c0)");
+	CHECK_STR(sa_cause_name(sa_why_cause(lock)), "lock");
+	sa_free(&a);
+}
+
+/* A futex value that is no thread of the process (a condition's sequence number) is no join. */
+static void test_futex_value_of_no_sibling_is_no_join(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 100);
+	sw(&a, 1, 1, 0, R, 300);			/* 300: another process */
+	futex_wait(&a, 10, 100, 0x5500c8, 300);
+	sw(&a, 20, 0, 100, S, 0);
+	sa_finish(&a, 50);
+	struct sa_proc *p = sa_task_find(&a, 100)->proc;
+	CHECK(p->nwhy == 1 && p->why[0].joined == 0);
+	CHECK_INT(sa_why_cause(&p->why[0]), SA_CAUSE_LOCK);
+	sa_free(&a);
+}
+
+/* The other kinds, by syscall. */
+static void test_cause_kinds_by_syscall(void)
+{
+	static const struct { long nr; enum sa_cause c; } cases[] = {
+		{ 0, SA_CAUSE_IO }, { 7, SA_CAUSE_IO }, { 232, SA_CAUSE_IO }, { 35, SA_CAUSE_SLEEP },
+		{ 230, SA_CAUSE_SLEEP }, { 61, SA_CAUSE_JOIN }, { 247, SA_CAUSE_JOIN },
+		{ 202, SA_CAUSE_LOCK }, { 39, SA_CAUSE_SYSCALL }, { SA_WHY_NOSYS, SA_CAUSE_SLEEP },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sa_why w = { .kind = SA_WHY_SLEEP, .nr = cases[i].nr };
+		CHECK_INT(sa_why_cause(&w), cases[i].c);
+	}
+	struct sa_why cpu = { .kind = SA_WHY_WAIT, .holder = 5 };
+	CHECK_STR(sa_cause_name(sa_why_cause(&cpu)), "cpu");
+}
+
 /* Hand-made events that do not say who ran infer nothing. */
 static void test_events_without_current_task_infer_nothing(void)
 {
@@ -524,4 +715,8 @@ TK_MAIN(TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
 	TK_CASE(test_exec_starts_a_process), TK_CASE(test_migrations_from_events_or_cpu_changes),
 	TK_CASE(test_first_slice_credited_from_cpu_switch),
 	TK_CASE(test_late_switch_out_keeps_task_running), TK_CASE(test_comm_follows_the_events),
-	TK_CASE(test_switch_out_without_switch_in_is_a_gap))
+	TK_CASE(test_switch_out_of_another_task_ends_the_running_one),
+	TK_CASE(test_event_of_another_task_ends_a_slice_never_switched_out),
+	TK_CASE(test_idle_event_ends_a_slice_never_switched_out),
+	TK_CASE(test_hooks_report_what_is_counted), TK_CASE(test_join_is_told_from_a_lock),
+	TK_CASE(test_futex_value_of_no_sibling_is_no_join), TK_CASE(test_cause_kinds_by_syscall))

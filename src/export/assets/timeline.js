@@ -6,18 +6,31 @@
  * the trace clock's zero.  Every string from the trace reaches the page only through
  * textContent or the canvas, never as markup.
  *
- * Drawing stays proportional to the canvas width, not to the trace: per lane, after
- * drawing a span or an event that ends inside a pixel column, a binary search skips
- * to the first item past that column, so what is smaller than a pixel is drawn once.
+ * Drawing stays proportional to the canvas width, not to the trace: spans of a
+ * pixel or more are drawn as they are; the spans smaller than a pixel that end in
+ * one pixel column are drawn as one bar, found by binary search on the span ends
+ * (sorted: a lane's spans never overlap) and measured with prefix sums of their
+ * lengths.  On a CPU lane the bar's height is the column's busy fraction, so a
+ * lane drawn at any zoom is as busy as `tracekit sched` says; on a task lane the
+ * bar has the state the task spent most of the column in.
  */
 'use strict';
 (function () {
 	const D = JSON.parse(document.getElementById('tk-data').textContent);
-	const LABEL_W = 150, AXIS_H = 26, LANE_H = 22, TICK_H = 5, ROW_H = 18;
+	const LABEL_W = 160, AXIS_H = 26, LANE_H = 22, TICK_H = 5, ROW_H = 18;
 	const STATES = ['', 'running', 'runnable', 'sleeping', 'blocked'];
 	const STATE_COL = ['', '#38a169', '#e53e3e', '#cbd5e0', '#ed8936'];
-	const SYS_COL = '#2b6cb0';
+	const SYS_COL = '#2b6cb0', HIT_COL = '#ecc94b';
 	const USER_COL = '#dd6b20';
+	/*
+	 * Task colours on the CPU lanes: the recorded command's threads take the distinct,
+	 * saturated ones in pid order (picked far apart from each other, at least ~100 in RGB
+	 * distance); every other task one of a few muted greys, so the program stands out.
+	 * None is near a state colour (green, red, grey, orange) or the syscall blue.
+	 */
+	const PALETTE = ['#4c51bf', '#05c7b7', '#f910f9', '#8b0431', '#7efcfc', '#fc7ea8', '#04048b',
+		'#b31999', '#5f6b24', '#1010f9', '#a34cfa', '#a7c705'];
+	const OTHERS = ['#a0aec0', '#8a97ab', '#b8c0cc', '#7a8699', '#c3c9d3', '#95a0b2'];
 
 	function el(tag, attrs, text) {
 		const e = document.createElement(tag);
@@ -37,6 +50,7 @@
 	const types = D.types.map((t) => ({ name: t[0], short: t[0].split(':').pop(), fields: t[1] }));
 	const ev = D.events;
 	const t0 = D.t0, end = Math.max(D.end, 1);
+	const evT = Float64Array.from(ev, (e) => e[0]);
 
 	function lowerBound(arr, t) {	/* first i with arr[i] >= t */
 		let lo = 0, hi = arr.length;
@@ -50,8 +64,18 @@
 		return lo;
 	}
 
-	function spanLane(starts, ends, vals) {
-		return { starts: Float64Array.from(starts), ends: Float64Array.from(ends), vals: vals };
+	/* cum[i]: the length of spans 0..i-1; byVal[v][i]: the same for spans of value v only. */
+	function spanLane(starts, ends, vals, perValue) {
+		const n = starts.length, cum = new Float64Array(n + 1), byVal = {};
+		for (let i = 0; i < n; i++)
+			cum[i + 1] = cum[i] + ends[i] - starts[i];
+		for (const v of perValue ? new Set(vals) : []) {
+			const c = byVal[v] = new Float64Array(n + 1);
+			for (let i = 0; i < n; i++)
+				c[i + 1] = c[i] + (vals[i] === v ? ends[i] - starts[i] : 0);
+		}
+		return { starts: Float64Array.from(starts), ends: Float64Array.from(ends), vals: vals,
+			cum: cum, byVal: perValue ? byVal : null };
 	}
 
 	const cpuLanes = [];
@@ -76,26 +100,40 @@
 			cpuLanes.push(lane);
 		}
 	}
-	const taskLanes = [];
-	for (const t of D.tasks) {
-		if (!t[2])
-			continue;
-		const sp = D.taskSpans[t[0]] || [];
-		const s = [], e = [], v = [];
-		for (let i = 0; i + 2 < sp.length; i += 3) {
-			s.push(sp[i]); e.push(sp[i + 1]); v.push(sp[i + 2]);
+	/* Each task's events, for picking on its lane and search hits there. */
+	const evByPid = new Map();
+	ev.forEach((e, i) => {
+		let a = evByPid.get(e[2]);
+		if (!a)
+			evByPid.set(e[2], a = []);
+		a.push(i);
+	});
+	/* Any task's lane, made when first shown: its states (running ones with their CPU) and syscalls. */
+	const taskLaneOf = new Map();
+	function taskLane(pid) {
+		if (taskLaneOf.has(pid))
+			return taskLaneOf.get(pid);
+		const sp = D.taskSpans[pid] || [];
+		const s = [], e = [], v = [], c = [];
+		for (let i = 0; i + 3 < sp.length; i += 4) {
+			s.push(sp[i]); e.push(sp[i + 1]); v.push(sp[i + 2]); c.push(sp[i + 3]);
 		}
-		const lane = spanLane(s, e, v);
-		lane.kind = 'task'; lane.pid = t[0]; lane.label = t[1] + ' ' + t[0];
+		const lane = spanLane(s, e, v, true);
+		lane.cpus = Int16Array.from(c);
+		lane.kind = 'task'; lane.pid = pid; lane.label = commOf(pid) + ' ' + pid;
 		/* Syscalls (when they were recorded): a strip under the state bar. */
-		const sy = (D.sysSpans || {})[t[0]] || [];
-		const ss = [], se = [], sv = [];
-		for (let i = 0; i + 2 < sy.length; i += 3) {
-			ss.push(sy[i]); se.push(sy[i + 1]); sv.push(sy[i + 2]);
+		const sy = (D.sysSpans || {})[pid] || [];
+		const ss = [], se = [], sv = [], sa = [];
+		for (let i = 0; i + 3 < sy.length; i += 4) {
+			ss.push(sy[i]); se.push(sy[i + 1]); sv.push(sy[i + 2]); sa.push(sy[i + 3]);
 		}
 		lane.sys = spanLane(ss, se, sv);
+		lane.sys.args = sa;
+		const idx = evByPid.get(pid) || [];
+		lane.evIdx = Int32Array.from(idx);
+		lane.evT = Float64Array.from(idx, (i) => ev[i][0]);
 		/* User tracepoints: instants and NAME_begin..NAME_end slices, a strip above. */
-		const um = (D.userMarks || {})[t[0]] || [];
+		const um = (D.userMarks || {})[pid] || [];
 		const order = [];
 		for (let i = 0; i + 2 < um.length; i += 3)
 			order.push(i);
@@ -103,13 +141,29 @@
 		lane.user = spanLane(order.map((i) => um[i]), order.map((i) => um[i + 1]),
 			order.map((i) => um[i + 2]));
 		lane.user.maxLen = order.reduce((m, i) => Math.max(m, um[i + 1] - um[i]), 0);
-		taskLanes.push(lane);
+		taskLaneOf.set(pid, lane);
+		return lane;
 	}
+	const taskLanes = D.tasks.filter((t) => t[2]).map((t) => taskLane(t[0]));
 	taskLanes.sort((a, b) => a.pid - b.pid);
+	const palIndex = new Map(taskLanes.map((l, k) => [l.pid, k]));
+	function colour(pid) {
+		const k = palIndex.get(pid);
+		if (k !== undefined && k < PALETTE.length)
+			return PALETTE[k];
+		return OTHERS[((pid * 2654435761) >>> 0) % OTHERS.length];
+	}
 	const truncated = D.kept < D.total;
 	const ovLanes = truncated ? cpuLanes.map((l) => ({ kind: 'ov', cpu: l.cpu,
 		label: 'CPU ' + l.cpu + ' busy' })) : [];
-	const lanes = cpuLanes.concat(ovLanes, taskLanes);
+	/* The lanes shown: pinned ones first, hidden ones left out; added task lanes at the end. */
+	const allLanes = cpuLanes.concat(ovLanes, taskLanes);
+	const pinned = [], hidden = new Set();
+	let lanes = [];
+	function layout() {
+		lanes = pinned.concat(allLanes.filter((l) => !pinned.includes(l) && !hidden.has(l)));
+	}
+	layout();
 
 	/* ---- page ---- */
 	const header = el('header');
@@ -124,11 +178,22 @@
 	summary.dataset.kept = D.kept;
 	header.append(summary);
 	const notice = el('div', { id: 'notice' });
-	if (truncated)
-		notice.textContent = 'This trace has ' + D.total + ' events: the first ' + D.kept +
-			' (up to ' + fmtTs(ev.length ? ev[ev.length - 1][0] : 0) + ') are shown in ' +
-			'detail, the whole trace only as a per-CPU busy overview (the "busy" lanes). ' +
-			'Use tracekit view --max-events N, or tracekit report --from/--to, for more.';
+	/* A big trace: what is in detail, and the command that gives any window in detail. */
+	const detailEnd = ev.length ? ev[ev.length - 1][0] : 0;
+	const windowCmd = el('code', { id: 'window-cmd' });
+	if (truncated) {
+		notice.append('This trace has ' + D.total + ' events: the first ' + D.kept +
+			' (up to ' + fmtTs(detailEnd) + ') are shown in detail, the whole trace only as ' +
+			'a per-CPU busy overview (the "busy" lanes). The part in view, in detail:', el('br'),
+			windowCmd);
+	}
+	/* `tracekit view` of [a, b] (relative ns), from the trace clock's seconds. */
+	function windowCommand(a, b) {
+		const s = (t, up) => ((up ? Math.ceil : Math.floor)((t0 + t) / 1e3) / 1e6).toFixed(6);
+		const q = (p) => /^[\w.\/-]+$/.test(p) ? p : "'" + p.replace(/'/g, "'\\''") + "'";
+		return 'tracekit view -i ' + q(D.file || 'trace.dat') + ' --from ' + s(Math.max(a, 0)) +
+			' --to ' + s(Math.min(b, end), true) + ' -o window.html';
+	}
 	const toolbar = el('div', { id: 'toolbar' });
 	const btn = (label, fn, title) => {
 		const b = el('button', { title: title || '' }, label);
@@ -144,11 +209,18 @@
 	btn('\u2192', () => pan(0.25), 'pan right (\u2192)');
 	btn('all', () => setView(0, end), 'whole trace (0)');
 	btn('clear markers', () => { mark = [null, null]; draw(); }, '');
-	toolbar.append(range, markers);
-	const help = el('span', {}, 'wheel/+/-: zoom, drag: select, shift+drag/\u2190\u2192: pan, ' +
-		'click: marker A + nearest event, shift+click: marker B');
-	help.style.color = '#718096';
-	toolbar.append(help);
+	/* Any task, or a hidden lane, by name or pid. */
+	const addLane = el('input', { id: 'add-lane', list: 'tk-lanes',
+		placeholder: 'add a lane: task or pid', title: 'any task of the trace, or a hidden lane' });
+	const choices = el('datalist', { id: 'tk-lanes' });
+	for (const t of D.tasks.slice().sort((a, b) => a[0] - b[0]))
+		if (D.taskSpans[t[0]])
+			choices.append(el('option', { value: t[1] + ' ' + t[0] }));
+	const help = el('span', { id: 'help', title: 'wheel, + and -: zoom; drag: zoom to a range; ' +
+		'shift+drag, \u2190 \u2192: pan; click: marker A and the event under the pointer; ' +
+		'shift+click: marker B; click a lane name: pin it on top (again: unpin); ' +
+		'its \u00d7: hide it' }, '?');
+	toolbar.append(range, markers, addLane, choices, help);
 	const wrap = el('div', { id: 'tl-wrap' });
 	const canvas = el('canvas', { id: 'timeline', tabindex: '0' });
 	const tip = el('div', { id: 'tip' });
@@ -170,11 +242,27 @@
 		sw.style.background = USER_COL;
 		legend.append(sw, 'user tracepoints (strip above the state)');
 	}
-	legend.append(' \u2014 CPU lanes: one colour per task, idle blank; ticks: events');
+	legend.append(' \u2014 CPU lanes (bar height: busy share of a pixel):');
+	const key = el('span', { id: 'key' });
+	for (const l of taskLanes.slice(0, PALETTE.length)) {
+		const sw = el('span', { class: 'sw' });
+		sw.style.background = colour(l.pid);
+		key.append(sw, l.label);
+	}
+	const swo = el('span', { class: 'sw' });
+	swo.style.background = OTHERS[0];
+	key.append(swo, taskLanes.length ? 'other tasks' : 'tasks (greys)');
+	legend.append(key, ' \u2014 ticks: events; running spans say their CPU');
+	const inferred = [];
 	if (D.inferredSwitchIns)
-		legend.append(' \u2014 ' + D.inferredSwitchIns + (D.inferredSwitchIns === 1 ?
-			' switch-in out of idle was' : ' switch-ins out of idle were') + ' not recorded ' +
-			'by the kernel: placed at the wakeup or the first event');
+		inferred.push(D.inferredSwitchIns + (D.inferredSwitchIns === 1 ?
+			' switch-in out of idle' : ' switch-ins out of idle'));
+	if (D.missedSwitchOuts)
+		inferred.push(D.missedSwitchOuts + (D.missedSwitchOuts === 1 ? ' switch-out' :
+			' switch-outs'));
+	if (inferred.length)
+		legend.append(' \u2014 not recorded by the kernel, filled in as tracekit sched does: ' +
+			inferred.join(', '));
 	const bottom = el('div', { id: 'bottom' });
 	const listPane = el('div', { id: 'list-pane' });
 	const searchRow = el('div', { id: 'search-row' });
@@ -202,6 +290,13 @@
 		const us = Math.floor((ns - s * 1e9) / 1e3);
 		return s + '.' + String(us).padStart(6, '0');
 	}
+	/* The axis: time since the trace's first event, with as many digits as the step needs. */
+	function fmtRel(t, step, scale) {
+		const units = [[1e9, 's'], [1e6, 'ms'], [1e3, 'us'], [1, 'ns']];
+		const [u, name] = units.find(([u]) => (scale || step) >= u) || units[3];
+		const digits = Math.max(0, Math.min(6, -Math.floor(Math.log10(step / u) + 1e-9)));
+		return (t < 0 ? '\u2212' : '+') + (Math.abs(t) / u).toFixed(digits) + ' ' + name;
+	}
 	function fmtDur(ns) {
 		if (ns >= 1e9)
 			return (ns / 1e9).toFixed(3) + ' s';
@@ -211,24 +306,53 @@
 			return (ns / 1e3).toFixed(3) + ' us';
 		return ns + ' ns';
 	}
-	function colour(pid) {
-		const h = (pid * 2654435761) >>> 0;
-		return 'hsl(' + (h % 360) + ',' + (55 + (h >> 9) % 30) + '%,' + (45 + (h >> 17) % 20) + '%)';
+	/* prev_state as trace-cmd prints it: R, S, D, ... and "+" when preempted. */
+	function stateLetters(v) {
+		if (typeof v !== 'number')
+			return '?';
+		const low = v & 0xff;
+		let s = low ? Array.from('SDTtXZPI').filter((c, k) => low & (1 << k)).join('|') : 'R';
+		return v & 0x100 ? s + '+' : s;
+	}
+	/* An event's fields in trace-cmd's words where it has its own (sched plugin, syscalls). */
+	const FORMATS = {
+		sched_switch: (f) => f.prev_comm + ':' + f.prev_pid + ' [' + f.prev_prio + '] ' +
+			stateLetters(f.prev_state) + ' ==> ' + f.next_comm + ':' + f.next_pid +
+			' [' + f.next_prio + ']',
+		sched_waking: (f) => f.comm + ':' + f.pid + ' [' + f.prio + '] CPU:' +
+			String(f.target_cpu).padStart(3, '0'),
+		sys_enter: (f) => 'NR ' + f.id + ' ' + sysName(f.id) + ' ' + f.args,
+		sys_exit: (f) => 'NR ' + f.id + ' ' + sysName(f.id) + ' = ' + f.ret,
+	};
+	FORMATS.sched_wakeup = FORMATS.sched_wakeup_new = FORMATS.sched_waking;
+	function fieldsOf(i) {
+		const e = ev[i], ty = types[e[3]], f = {};
+		if (ty)
+			ty.fields.forEach((name, k) => { f[name] = e[4 + k]; });
+		return f;
+	}
+	function evBody(i) {
+		const e = ev[i], ty = types[e[3]];
+		if (!ty)
+			return '';
+		const fmt = FORMATS[ty.short];
+		if (fmt && (ty.short.startsWith('sched_') || ty.name.startsWith('raw_syscalls:')))
+			return fmt(fieldsOf(i));
+		const parts = [];
+		for (let k = 0; k < ty.fields.length; k++)
+			if (!ty.fields[k].startsWith('common_'))
+				parts.push(ty.fields[k] + '=' + e[4 + k]);
+		return parts.join(' ');
 	}
 	function evText(i) {
 		const e = ev[i], ty = types[e[3]];
-		const parts = [];
-		if (ty)
-			for (let k = 0; k < ty.fields.length; k++)
-				if (!ty.fields[k].startsWith('common_'))
-					parts.push(ty.fields[k] + '=' + e[4 + k]);
 		return fmtTs(e[0]) + ' [' + String(e[1]).padStart(3, '0') + '] ' +
 			(commOf(e[2]) + '-' + e[2]).padStart(20) + ' ' +
-			(ty ? ty.short : '?').padEnd(18) + ' ' + parts.join(' ');
+			(ty ? ty.short : '?').padEnd(18) + ' ' + evBody(i);
 	}
 
 	/* ---- view state ---- */
-	let v0 = 0, v1 = end, mark = [null, null], selected = -1, drag = null;
+	let v0 = 0, v1 = end, mark = [null, null], selected = -1, drag = null, hover = null;
 	let width = 800;
 	const plotW = () => Math.max(width - LABEL_W, 10);
 	const xOf = (t) => LABEL_W + (t - v0) / (v1 - v0) * plotW();
@@ -259,24 +383,109 @@
 	const ctx = canvas.getContext('2d');
 	function laneY(i) { return AXIS_H + i * LANE_H; }
 
-	function drawSpans(lane, y, h, colourOf) {
-		const px = plotW() / (v1 - v0);
-		let i = Math.max(lowerBound(lane.ends, v0), 0);
-		const n = lane.starts.length;
+	/*
+	 * How long the lane's spans (or only those of value val) cover [ta, tb): the
+	 * spans k0..k1-1 overlap it, only the first and the last can stick out.
+	 */
+	function covered(lane, ta, tb, val) {
+		const k0 = lowerBound(lane.ends, ta), k1 = lowerBound(lane.starts, tb);
+		if (k1 <= k0)
+			return 0;
+		const c = val === undefined ? lane.cum : lane.byVal[val];
+		const mine = (k) => val === undefined || lane.vals[k] === val;
+		let d = c[k1] - c[k0];
+		if (mine(k0) && lane.starts[k0] < ta)
+			d -= ta - lane.starts[k0];
+		if (mine(k1 - 1) && lane.ends[k1 - 1] > tb)
+			d -= lane.ends[k1 - 1] - tb;
+		return d;
+	}
+	/*
+	 * Pixel column c (0: the plot's first) where spans start, end or are too short to
+	 * see: on a CPU lane a bar as high as the column is busy, in the colour of the task
+	 * at its middle; on a task lane the state it spent most of the column in.
+	 */
+	function drawColumn(lane, c, y, h, colourOf) {
+		const tcol = (v1 - v0) / plotW(), ta = v0 + c * tcol, tb = ta + tcol;
+		let val, bh = h;
+		if (lane.byVal) {
+			let best = 0;
+			for (const v in lane.byVal) {
+				const d = covered(lane, ta, tb, Number(v));
+				if (d > best)
+					best = d, val = Number(v);
+			}
+		} else {
+			const busy = covered(lane, ta, tb);
+			let k = lowerBound(lane.ends, (ta + tb) / 2);
+			if (k >= lane.starts.length || lane.starts[k] > tb)
+				k = Math.max(lowerBound(lane.ends, ta), 0);
+			val = lane.vals[Math.min(k, lane.vals.length - 1)];
+			bh = Math.round(h * Math.min(busy / tcol, 1));
+		}
+		const col = val === undefined ? null : colourOf(val);
+		if (col && bh > 0) {
+			ctx.fillStyle = col;
+			ctx.fillRect(LABEL_W + c, y + h - bh, 1, bh);
+		}
+	}
+	/*
+	 * A span's whole pixel columns are one rectangle; the columns where it starts or
+	 * ends are drawn by drawColumn with whatever else shares them; then a binary search
+	 * skips the spans that end in columns already drawn.
+	 */
+	function drawSpans(lane, y, h, colourOf, labelOf) {
+		const n = lane.starts.length, tcol = (v1 - v0) / plotW();
+		let i = lowerBound(lane.ends, v0), last = -2;
 		while (i < n && lane.starts[i] <= v1) {
-			const x0 = xOf(lane.starts[i]), x1 = xOf(lane.ends[i]);
+			const x0 = (lane.starts[i] - v0) / tcol, x1 = (lane.ends[i] - v0) / tcol;
+			let c = Math.floor(x0);
+			if (c > last && c < x0)
+				drawColumn(lane, c, y, h, colourOf), last = c;
+			const a = Math.max(Math.ceil(x0), last + 1), b = Math.floor(x1);
 			const col = colourOf(lane.vals[i]);
-			if (col) {
+			if (b > a && col) {
 				ctx.fillStyle = col;
-				ctx.fillRect(Math.max(x0, LABEL_W), y, Math.max(x1 - Math.max(x0, LABEL_W), 1), h);
+				ctx.fillRect(LABEL_W + a, y, b - a, h);
+				if (labelOf && b - a >= 14)
+					drawLabel(labelOf(i, b - a), LABEL_W + a, y, b - a, h, col);
 			}
-			if (x1 - x0 < 1) {
-				/* Spans inside this pixel column are drawn once: skip to the next column. */
-				const next = lowerBound(lane.starts, v0 + (Math.floor(x1 - LABEL_W) + 1) / px);
-				i = Math.max(next, i + 1);
-			} else {
-				i++;
-			}
+			if (b > a)
+				last = b - 1;
+			c = Math.floor(x1);
+			if (c > last && c < x1)
+				drawColumn(lane, c, y, h, colourOf), last = c;
+			i = Math.max(i + 1, lowerBound(lane.ends, v0 + (last + 1) * tcol));
+		}
+	}
+	/* Text inside a span, when it fits: which task (CPU lanes), which CPU (running spans). */
+	function drawLabel(text, x, y, w, h, bg) {
+		if (!text)
+			return;
+		ctx.font = '10px system-ui, sans-serif';
+		let t = text;
+		while (t && ctx.measureText(t).width > w - 4)
+			t = t.length > 4 ? t.slice(0, -2) : '';
+		if (!t)
+			return;
+		const n = parseInt(bg.slice(1), 16);
+		const light = 0.3 * (n >> 16) + 0.59 * ((n >> 8) & 255) + 0.11 * (n & 255) > 150;
+		ctx.fillStyle = light ? '#1a202c' : '#fff';
+		ctx.fillText(t, x + 2, y + h - 3);
+	}
+	/* Search hits: a mark above the lane at each (pixel column of) matching event. */
+	function drawHits(times, y) {
+		const px = plotW() / (v1 - v0);
+		let i = lowerBound(times, v0);
+		ctx.fillStyle = HIT_COL;
+		while (i < times.length && times[i] <= v1) {
+			const x = Math.floor(xOf(times[i]));
+			ctx.beginPath();
+			ctx.moveTo(x - 3, y);
+			ctx.lineTo(x + 4, y);
+			ctx.lineTo(x + 0.5, y + 5);
+			ctx.fill();
+			i = Math.max(lowerBound(times, v0 + (x - LABEL_W + 1) / px), i + 1);
 		}
 	}
 	/* Sorted by start, possibly nested: from the first that can reach v0, one rect per column. */
@@ -332,11 +541,11 @@
 		ctx.fillStyle = '#2d3748';
 		ctx.font = '11px ui-monospace, monospace';
 		const step = niceStep(v1 - v0, plotW());
-		const first = Math.ceil((t0 + v0) / step) * step - t0;
+		const first = Math.ceil(v0 / step) * step;
 		for (let t = first; t <= v1; t += step) {
 			const x = xOf(t);
 			ctx.fillRect(Math.floor(x), AXIS_H - 6, 1, 6);
-			ctx.fillText(fmtTs(t), x + 2, AXIS_H - 9);
+			ctx.fillText(fmtRel(t, step), x + 2, AXIS_H - 9);
 		}
 	}
 	function draw() {
@@ -357,12 +566,19 @@
 			if (i % 2)
 				ctx.fillStyle = '#fbfbfb', ctx.fillRect(LABEL_W, y, width, LANE_H);
 			if (lane.kind === 'cpu') {
-				drawSpans(lane, y + 2, LANE_H - TICK_H - 4, (pid) => pid ? colour(pid) : null);
+				drawSpans(lane, y + 2, LANE_H - TICK_H - 4, (pid) => pid ? colour(pid) : null,
+					(k) => commOf(lane.vals[k]) + ' ' + lane.vals[k]);
 				drawTicks(lane, y + LANE_H - TICK_H - 1);
+				if (hits)
+					drawHits(hits.cpu[lane.cpu], y);
 			} else if (lane.kind === 'task') {
-				drawSpans(lane, y + 3, LANE_H - 10, (s) => STATE_COL[s] || null);
+				drawSpans(lane, y + 3, LANE_H - 10, (s) => STATE_COL[s] || null,
+					(k, w) => lane.vals[k] === 1 && lane.cpus[k] >= 0 ?
+						(w >= 40 ? 'CPU ' : '') + lane.cpus[k] : null);
 				drawSpans(lane.sys, y + LANE_H - 6, 4, () => SYS_COL);
 				drawUser(lane.user, y, 3);
+				if (hits && hits.pid.has(lane.pid))
+					drawHits(hits.pid.get(lane.pid), y);
 			} else {
 				drawOverview(lane.cpu, y + 2, LANE_H - 4);
 			}
@@ -379,16 +595,31 @@
 		});
 		if (selected >= 0) {
 			ctx.strokeStyle = '#000';
-			const x = Math.floor(xOf(ev[selected][0])) + 0.5, y = laneY(ev[selected][1]);
-			ctx.strokeRect(x - 2, y, 4, LANE_H);
+			const li = lanes.indexOf(cpuLanes[ev[selected][1]]);
+			const x = Math.floor(xOf(ev[selected][0])) + 0.5;
+			if (li >= 0)
+				ctx.strokeRect(x - 2, laneY(li), 4, LANE_H);
 		}
+		if (hover && hover.why)
+			drawWhy(hover.why);
 		ctx.restore();
 		ctx.fillStyle = '#edf2f7';
 		ctx.fillRect(0, AXIS_H, LABEL_W, height);
-		ctx.fillStyle = '#1a202c';
 		ctx.font = '12px system-ui, sans-serif';
-		lanes.forEach((lane, i) => ctx.fillText(lane.label.slice(0, 22), 6, laneY(i) + 15));
-		range.textContent = fmtTs(v0) + ' \u2013 ' + fmtTs(v1) + ' (' + fmtDur(v1 - v0) + ')';
+		lanes.forEach((lane, i) => {
+			const on = pinned.includes(lane);
+			ctx.fillStyle = on ? '#2b6cb0' : '#1a202c';
+			ctx.fillText((on ? '\u25b4 ' : '') + lane.label.slice(0, 21), 6, laneY(i) + 15);
+			ctx.fillStyle = '#a0aec0';
+			ctx.fillText('\u00d7', LABEL_W - 13, laneY(i) + 15);
+		});
+		range.textContent = fmtRel(v0, (v1 - v0) / 1000, v1 - v0) + ' \u2013 ' +
+			fmtRel(v1, (v1 - v0) / 1000, v1 - v0) + ' (' + fmtDur(v1 - v0) + ')';
+		range.title = fmtTs(v0) + ' \u2013 ' + fmtTs(v1) + ' (trace clock)';
+		if (truncated) {
+			windowCmd.textContent = windowCommand(v0, v1);
+			windowCmd.dataset.detailed = v1 <= detailEnd ? '1' : '0';
+		}
 		const [a, b] = mark;
 		markers.textContent = (a !== null ? 'A ' + fmtTs(a) : '') +
 			(b !== null ? '  B ' + fmtTs(b) : '') +
@@ -401,7 +632,7 @@
 		return i >= 0 && i < lanes.length ? lanes[i] : null;
 	}
 	function nearestEvent(lane, x) {
-		if (!lane || lane.kind !== 'cpu' || !lane.evT.length)
+		if (!lane || !lane.evT || !lane.evT.length)
 			return -1;
 		const t = tOf(x);
 		let i = lowerBound(lane.evT, t);
@@ -414,6 +645,88 @@
 			return -1;
 		const i = lowerBound(lane.ends, t);
 		return i < lane.starts.length && lane.starts[i] <= t ? i : -1;
+	}
+	/* The tasks that held cpu over [a, b), longest first: "cc1:14483 0.8 ms, ...". */
+	function holders(cpu, a, b) {
+		const l = cpuLanes[cpu], by = new Map();
+		if (!l)
+			return '';
+		for (let k = lowerBound(l.ends, a); k < l.starts.length && l.starts[k] < b; k++) {
+			const d = Math.min(l.ends[k], b) - Math.max(l.starts[k], a);
+			by.set(l.vals[k], (by.get(l.vals[k]) || 0) + d);
+		}
+		const top = Array.from(by).sort((p, q) => q[1] - p[1]);
+		return top.slice(0, 3).map(([pid, d]) => commOf(pid) + ':' + pid + ' ' + fmtDur(d))
+			.join(', ') + (top.length > 3 ? ' and ' + (top.length - 3) + ' more' : '');
+	}
+	/* The wakeup that made pid runnable at t: its event index, or -1 (a preemption). */
+	function wakeupAt(pid, t) {
+		for (let i = lowerBound(evT, t); i < ev.length && ev[i][0] === t; i++) {
+			const ty = types[ev[i][3]];
+			if (ty && /^sched_wak/.test(ty.short) && fieldsOf(i).pid === pid)
+				return i;
+		}
+		return -1;
+	}
+	/*
+	 * Why a task's span s was not running: for a runnable span, who woke it (the
+	 * wakeup event's task and CPU) and who held the CPU it then got; for a sleep, the
+	 * syscall it slept in and, for a futex, what sched knows of the word.
+	 */
+	function why(lane, s) {
+		const a = lane.starts[s], b = lane.ends[s], st = lane.vals[s];
+		if (st === 2) {
+			const next = s + 1 < lane.starts.length && lane.vals[s + 1] === 1 ? lane.cpus[s + 1] : -1;
+			const w = wakeupAt(lane.pid, a);
+			const text = (w >= 0 ? 'woken by ' + commOf(ev[w][2]) + ':' + ev[w][2] + ' on CPU ' +
+				ev[w][1] : 'preempted (or placed) with no wakeup seen') +
+				(next >= 0 ? '\nthen ran on CPU ' + next + ', held meanwhile by ' +
+				(holders(next, a, b) || 'nobody (waking up)') : '');
+			return { text: text, wake: w, from: a, to: next >= 0 ? b : null, lane: lane };
+		}
+		if (st === 3 || st === 4) {
+			const k = spanAt(lane.sys, a + 1);
+			if (k < 0)
+				return { text: 'not in a recorded syscall' };
+			const name = sysName(lane.sys.vals[k]), word = lane.sys.args[k];
+			const known = word ? (D.futexNames || {})[word] : null;
+			return { text: 'in ' + name + '()' + (name === 'futex' && word ? ' on 0x' +
+				word.toString(16) + (known ? ': ' + known : '') : '') };
+		}
+		return null;
+	}
+	/* A runnable span's story drawn: the wakeup as an arrow from the waker, the latency as a bracket. */
+	function drawWhy(w) {
+		if (!w.lane || w.from === undefined)
+			return;
+		const li = lanes.indexOf(w.lane);
+		if (li < 0)
+			return;
+		const y1 = laneY(li) + LANE_H / 2, xa = xOf(w.from);
+		ctx.strokeStyle = ctx.fillStyle = '#1a202c';
+		ctx.lineWidth = 2;
+		if (w.wake >= 0) {
+			const src = lanes.indexOf(taskLaneOf.get(ev[w.wake][2]));
+			const y0 = laneY(src >= 0 ? src : Math.max(lanes.indexOf(cpuLanes[ev[w.wake][1]]), 0)) +
+				LANE_H / 2;
+			ctx.beginPath();
+			ctx.moveTo(xa, y0);
+			ctx.lineTo(xa, y1);
+			ctx.stroke();
+			const d = y1 > y0 ? -1 : 1;
+			ctx.beginPath();
+			ctx.moveTo(xa, y1);
+			ctx.lineTo(xa - 4, y1 + 7 * d);
+			ctx.lineTo(xa + 4, y1 + 7 * d);
+			ctx.fill();
+		}
+		if (w.to !== null) {
+			const xb = xOf(w.to), y = laneY(li) + LANE_H - 2;
+			ctx.beginPath();
+			ctx.moveTo(xa, y - 5); ctx.lineTo(xa, y); ctx.lineTo(xb, y); ctx.lineTo(xb, y - 5);
+			ctx.stroke();
+		}
+		ctx.lineWidth = 1;
 	}
 	function describe(lane, x) {
 		const e = nearestEvent(lane, x);
@@ -430,9 +743,16 @@
 			fmtDur(lane.sys.ends[sc] - lane.sys.starts[sc]) + ')';
 		if (s < 0)
 			return fmtTs(t) + (lane.kind === 'cpu' ? '  idle' : '') + inSys;
-		const what = lane.kind === 'cpu' ? commOf(lane.vals[s]) + '-' + lane.vals[s] : STATES[lane.vals[s]];
-		return lane.label + ': ' + what + '\n' + fmtTs(lane.starts[s]) + ' \u2013 ' +
-			fmtTs(lane.ends[s]) + ' (' + fmtDur(lane.ends[s] - lane.starts[s]) + ')' + inSys;
+		const running = lane.kind === 'task' && lane.vals[s] === 1 && lane.cpus[s] >= 0;
+		const what = lane.kind === 'cpu' ? commOf(lane.vals[s]) + '-' + lane.vals[s] :
+			STATES[lane.vals[s]] + (running ? ' on CPU ' + lane.cpus[s] : '');
+		const w = lane.kind === 'task' ? why(lane, s) : null;
+		const dur = Math.max(lane.ends[s] - lane.starts[s], 1);
+		return lane.label + ': ' + what + ' ' + fmtDur(lane.ends[s] - lane.starts[s]) + '\n' +
+			fmtRel(lane.starts[s], dur / 1000, dur) + ' \u2013 ' +
+			fmtRel(lane.ends[s], dur / 1000, dur) + '  (' +
+			fmtTs(lane.starts[s]) + ' \u2013 ' + fmtTs(lane.ends[s]) + ')' +
+			(w ? '\n' + w.text : '') + inSys;
 	}
 
 	/* ---- details and list ---- */
@@ -470,7 +790,7 @@
 		renderList();
 	}
 
-	let filtered = Int32Array.from(ev.keys());
+	let filtered = Int32Array.from(ev.keys()), hits = null;
 	function applySearch() {
 		const words = search.value.toLowerCase().split(/\s+/).filter((w) => w);
 		if (!words.length) {
@@ -484,6 +804,23 @@
 			}
 			filtered = Int32Array.from(out);
 		}
+		/* The hits on the timeline: per CPU lane and per task lane. */
+		hits = null;
+		if (words.length) {
+			const cpu = cpuLanes.map(() => []), pid = new Map();
+			for (const i of filtered) {
+				const e = ev[i];
+				if (cpu[e[1]])
+					cpu[e[1]].push(e[0]);
+				if (!pid.has(e[2]))
+					pid.set(e[2], []);
+				pid.get(e[2]).push(e[0]);
+			}
+			hits = { cpu: cpu.map((a) => Float64Array.from(a)), pid: new Map() };
+			for (const [k, a] of pid)
+				hits.pid.set(k, Float64Array.from(a));
+		}
+		draw();
 		count.textContent = filtered.length + ' of ' + ev.length + ' events';
 		count.dataset.n = filtered.length;
 		spacer.style.height = filtered.length * ROW_H + 'px';
@@ -541,17 +878,39 @@
 			draw();
 			return;
 		}
-		const lane = laneAt(e.offsetY);
-		if (!lane || e.offsetX < LABEL_W) {
+		const lane = laneAt(e.offsetY), axis = e.offsetY < AXIS_H && e.offsetX >= LABEL_W;
+		const was = hover;
+		hover = null;
+		if ((!lane && !axis) || e.offsetX < LABEL_W) {
 			tip.style.display = 'none';
+			if (was)
+				draw();
 			return;
 		}
-		tip.textContent = describe(lane, e.offsetX);
+		if (axis) {
+			const t = tOf(e.offsetX);
+			tip.textContent = fmtRel(t, (v1 - v0) / 1000, v1 - v0) + ' after the first event\n' +
+				fmtTs(t) +
+				' on the trace clock (' + D.clock + ')';
+		} else {
+			tip.textContent = describe(lane, e.offsetX);
+			const s = lane.kind === 'task' && nearestEvent(lane, e.offsetX) < 0 ?
+				spanAt(lane, tOf(e.offsetX)) : -1;
+			hover = s >= 0 ? { lane: lane, span: s, why: why(lane, s) } : null;
+		}
+		if ((was && was.why) || (hover && hover.why))
+			draw();
 		tip.style.display = 'block';
-		tip.style.left = Math.min(e.offsetX + 12, width - 320) + 'px';
+		tip.style.left = Math.max(Math.min(e.offsetX + 12, width - tip.offsetWidth - 4), 0) + 'px';
 		tip.style.top = e.offsetY + 14 + 'px';
 	});
-	canvas.addEventListener('mouseleave', () => { tip.style.display = 'none'; });
+	canvas.addEventListener('mouseleave', () => {
+		tip.style.display = 'none';
+		if (hover) {
+			hover = null;
+			draw();
+		}
+	});
 	window.addEventListener('mouseup', (e) => {
 		if (!drag)
 			return;
@@ -561,6 +920,8 @@
 			syncList();
 		} else if (d.moved && Math.abs(d.x1 - d.x0) > 3) {
 			setView(tOf(Math.min(d.x0, d.x1)), tOf(Math.max(d.x0, d.x1)));
+		} else if (e.target === canvas && d.x0 < LABEL_W) {
+			labelClick(laneAt(e.offsetY), d.x0);
 		} else if (e.target === canvas && d.x0 >= LABEL_W) {
 			mark[d.shift ? 1 : 0] = tOf(d.x0);
 			const i = nearestEvent(laneAt(e.offsetY), d.x0);
@@ -591,12 +952,57 @@
 		timer = setTimeout(applySearch, ev.length > 100000 ? 300 : 50);
 	});
 	window.addEventListener('resize', draw);
+	/* A lane's name: click pins it on top (again: unpins); its x hides it. */
+	function labelClick(lane, x) {
+		if (!lane)
+			return;
+		const k = pinned.indexOf(lane);
+		if (x >= LABEL_W - 16) {
+			hidden.add(lane);
+			if (k >= 0)
+				pinned.splice(k, 1);
+		} else if (k >= 0) {
+			pinned.splice(k, 1);
+		} else {
+			pinned.push(lane);
+		}
+		layout();
+		draw();
+	}
+	/* "comm pid", a pid, or a hidden lane's name: that lane is shown (a task's at the end). */
+	function showLane(text) {
+		text = text.trim();
+		const back = allLanes.find((l) => hidden.has(l) && l.label === text);
+		const m = /(\d+)$/.exec(text), pid = m ? Number(m[1]) : NaN;
+		if (back) {
+			hidden.delete(back);
+		} else if (D.taskSpans[pid] || evByPid.has(pid)) {
+			const lane = taskLane(pid);
+			hidden.delete(lane);
+			if (!allLanes.includes(lane))
+				allLanes.push(lane);
+		} else {
+			return false;
+		}
+		layout();
+		draw();
+		return true;
+	}
+	addLane.addEventListener('change', () => {
+		if (showLane(addLane.value))
+			addLane.value = '';
+	});
 
 	/* For tests and the console: the state, and the same actions the mouse has. */
 	window.tracekitView = {
-		data: D, lanes: lanes.map((l) => ({ kind: l.kind, label: l.label })),
+		data: D, get lanes() {
+			return lanes.map((l) => ({ kind: l.kind, label: l.label, pid: l.pid, cpu: l.cpu }));
+		},
 		view: () => [v0, v1], zoom: zoom, pan: pan, setView: setView, select: (i) => select(i, true),
-		selected: () => selected, xOf: xOf, laneY: laneY,
+		selected: () => selected, xOf: xOf, laneY: laneY, showLane: showLane,
+		search: (q) => { search.value = q; applySearch(); },
+		/* where a CPU lane's spans are drawn, below laneY(i) */
+		geometry: { labelW: LABEL_W, bandTop: 2, bandH: LANE_H - TICK_H - 4 },
 	};
 	applySearch();
 	draw();
