@@ -27,6 +27,7 @@
 #include "ftrace/session.h"
 #include "probe/kernel.h"
 #include "meta.h"
+#include "output.h"
 #include "recorder.h"
 #include "spawn.h"
 #include "tracefile/writer.h"
@@ -49,8 +50,8 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
-/* The output's absolute path beside the instance's registry entry (see ftr_note_output). */
-static void note_output(struct ft_session *s, const char *output)
+/* The output's absolute path in the registry entry name (see ftr_note_output). */
+static void note_output(const char *name, const char *output)
 {
 	char dir[4096], abs[4200];
 	const char *slash = strrchr(output, '/');
@@ -64,7 +65,7 @@ static void note_output(struct ft_session *s, const char *output)
 		return;
 	snprintf(abs, sizeof(abs), "%s/%s", strcmp(real, "/") ? real : "", base);
 	free(real);
-	ftr_note_output(ft_instance_name(s), abs);
+	ftr_note_output(name, abs);
 }
 
 /* Every thread and descendant of pid now, from /proc (later ones come through event-fork). */
@@ -211,8 +212,10 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 
 	int rc = -1;
 	int ncpu;
+	char part[4200];
+	rec_part_path(output, part, sizeof(part));
 	const struct tf_cpu_data *data = rec_cpu_data(r, &ncpu);
-	struct tf_writer *w = tf_writer_open(output, o->file_version ? o->file_version : 7, err, errlen);
+	struct tf_writer *w = tf_writer_open(part, o->file_version ? o->file_version : 7, err, errlen);
 	/* The kernel's per-CPU stats, so trace-cmd report --stat shows overruns too. */
 	for (int i = 0; w && i < ncpu; i++) {
 		char rel[64];
@@ -230,6 +233,10 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 	}
 	if (w)
 		tf_writer_close(w, NULL, 0);
+	if (rc == 0)
+		rc = rec_commit_output(output, err, errlen);
+	else
+		unlink(part);
 	for (int i = 0; i < nnotes; i++)
 		free((char *)notes[i]);
 	free(notes);
@@ -274,7 +281,10 @@ int rec_run(const struct rec_options *o)
 	char probe_group[64] = "";
 
 	catch_stop_signals(on_stop);
-	struct ft_session *s = ft_session_new(err, sizeof(err));
+	struct ft_session *s = NULL;
+	if (rec_check_output(output, err, sizeof(err)) < 0)
+		goto fail;
+	s = ft_session_new(err, sizeof(err));
 	if (!s)
 		goto fail;
 	if (ft_set_clock(s, o->clock ? o->clock : "mono", err, sizeof(err)) < 0)
@@ -310,7 +320,7 @@ int rec_run(const struct rec_options *o)
 		goto fail;
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
-	note_output(s, output);
+	note_output(ft_instance_name(s), output);
 	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), output, (unsigned)sysconf(_SC_PAGESIZE),
 		      o->max_bytes, err, sizeof(err));
 	if (!r || ft_tracing_on(s, true, err, sizeof(err)) < 0)
@@ -329,9 +339,11 @@ int rec_run(const struct rec_options *o)
 	int why = wait_for_end(o, &child, r, &status);
 	ft_tracing_on(s, false, NULL, 0);
 	int e = 0;
+	bool not_run = false;
 	if (child.failed >= 0 && read(child.failed, &e, sizeof(e)) == sizeof(e) && e) {
 		errmsg("cannot run '%s': %s", o->argv[0], strerror(e));
 		status = 127;
+		not_run = true;
 	}
 	if (why == 3 && o->max_bytes && !o->quiet)
 		fprintf(stderr, "tracekit: record: --max-size reached, recording stopped\n");
@@ -339,8 +351,15 @@ int rec_run(const struct rec_options *o)
 	bool write_failed = rec_stop(r, err, sizeof(err)) < 0;
 	if (write_failed)
 		errmsg("%s", err);
+	if (not_run)
+		goto out;	/* nothing ran: an existing output stays as it was */
 	if (write_trace(s, o, r, output, command_pid, err, sizeof(err)) < 0) {
-		errmsg("%s (the raw per-CPU data is kept in %s.cpuN)", err, output);
+		char kept[256];
+		/* Outlives the instance, so `tracekit reset` finds the files. */
+		snprintf(kept, sizeof(kept), "%s-kept", ft_instance_name(s));
+		note_output(kept, output);
+		errmsg("%s (the raw per-CPU data is kept in %s.cpuN; 'tracekit reset' removes it)",
+		       err, output);
 		rec_free(r, true);
 		r = NULL;
 		status = status ? status : 1;

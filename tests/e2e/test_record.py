@@ -239,6 +239,56 @@ def record_missing_command(env):
     expect('/nonexistent/program' in err, 'the error names the command: %r' % err)
 
 
+OLD_TRACE = b'an earlier recording the user keeps\n'
+
+
+def write_old_trace(path):
+    with open(path, 'wb') as f:
+        f.write(OLD_TRACE)
+
+
+def expect_old_trace(path, why):
+    with open(path, 'rb') as f:
+        expect(f.read() == OLD_TRACE, '%s: the existing output was replaced' % why)
+    expect(not os.path.exists(path + '.part'), '%s: the temporary file is left' % why)
+
+
+@with_env
+def record_missing_command_keeps_output(env):
+    write_old_trace(env.out)
+    rc, out, err = env.record('/nonexistent/program')
+    expect(rc == 127, 'a command that cannot run gives 127, got %d: %s' % (rc, err))
+    expect_old_trace(env.out, 'a command that does not exist')
+
+
+@with_env
+def record_noexec_keeps_output(env):
+    script = os.path.join(env.dir, 'noexec.sh')
+    with open(script, 'w') as f:
+        f.write('#!/bin/sh\ntrue\n')
+    os.chmod(script, 0o644)
+    write_old_trace(env.out)
+    rc, out, err = env.record('-F', script)
+    expect(rc == 127, 'a script without the x bit gives 127, got %d: %s' % (rc, err))
+    expect('Permission denied' in err, 'the message says why: %r' % err)
+    expect_old_trace(env.out, 'a script that cannot be executed')
+
+
+@with_env
+def record_output_is_directory(env):
+    target = os.path.join(env.dir, 'adir')
+    os.mkdir(target)
+    p = start([tracekit(), 'record', '-o', target, 'true'], cwd=env.dir)
+    rc, out, err = finish(p, 60)
+    env.check_clean(p.pid)
+    expect(rc == 1, '-o DIR is refused before recording (exit 1), got %d: %s' % (rc, err))
+    lines = err.strip().splitlines()
+    expect(len(lines) == 1 and 'is a directory' in lines[0] and target in lines[0],
+           'one line naming the directory: %r' % err)
+    stray = [f for f in os.listdir(env.dir) if f.startswith('adir.')]
+    expect(not stray, 'nothing is made beside the directory: %r' % stray)
+
+
 @with_env
 def record_usage_errors(env):
     for args in (['-b', 'lots', 'true'], ['-P', 'x'], ['-F'], ['--bogus', 'true'], ['-f', 'a == 1']):
@@ -256,12 +306,20 @@ def record_full_disk(env):
         raise Skip('cannot mount a small tmpfs to fill: %s' % err.strip())
     try:
         out = os.path.join(small, 'trace.dat')
+        write_old_trace(out)
         p = start([tracekit(), 'record', '-o', out, '-e', 'sched', '-e', 'syscalls',
                    '--duration', '3', 'sh', '-c', 'for i in $(seq 3000); do :; done'])
         rc, _, err = finish(p, 120)
         env.check_clean(p.pid)
         expect(rc != 0, 'a full disk is an error')
         expect(re.search(r'No space left on device', err), 'the message says why: %r' % err)
+        expect_old_trace(out, 'a full disk')
+        kept = [f for f in os.listdir(small) if re.search(r'\.cpu\d+$', f)]
+        expect(kept, 'the recorded data is kept: %r' % os.listdir(small))
+        rc, rout, rerr = run([tracekit(), 'reset'])
+        expect(rc == 0, 'reset runs: %s' % rerr)
+        left = [f for f in os.listdir(small) if re.search(r'\.cpu\d+$', f)]
+        expect(not left, 'reset removes the kept per-CPU files (they are in the registry): %r' % left)
     finally:
         run(['umount', '-l', small])
 
