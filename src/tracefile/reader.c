@@ -688,6 +688,8 @@ static int check_layout(struct tf_reader *r, int fd, char *err, size_t errlen)
 	if (fstat(fd, &st) < 0)
 		return fail(&w, "%s", strerror(errno));
 	w.size = (uint64_t)st.st_size;
+	if (w.size == 0)
+		return fail(&w, "file is empty (no trace was written to it)");
 	for (int i = 0; i < MAX_CPUS; i++)
 		overrun[i] = -1;
 	w.loc = calloc(MAX_CPUS, sizeof(*w.loc));

@@ -250,7 +250,7 @@ def truncated_files_fail_cleanly(_):
         for f in fixtures():
             data = open(f, 'rb').read()
             # Everything but the tail of a v7 file (its string table) is needed.
-            for at in [0, 7, 16, 200, 2000, len(data) // 3, len(data) // 2,
+            for at in [7, 16, 200, 2000, len(data) // 3, len(data) // 2,
                        len(data) * 3 // 4, len(data) - 4096]:
                 with open(cut, 'wb') as o:
                     o.write(data[:at])
@@ -262,6 +262,17 @@ def truncated_files_fail_cleanly(_):
                 expect(re.search(r'truncated in the .* at offset 0x[0-9a-f]+', err),
                        '%s: no section/offset in %r' % (what, err))
                 expect(not out, '%s: printed %d lines' % (what, len(out)))
+
+
+@case
+def empty_file_says_empty(_):
+    with tempfile.TemporaryDirectory() as d:
+        empty = os.path.join(d, 'empty.dat')
+        open(empty, 'wb').close()
+        rc, out, err = report('-i', empty, check=False)
+    expect(rc == 1 and not out, 'exit 1 and no output, got %d: %r' % (rc, out))
+    expect(err == 'tracekit: report: %s: file is empty (no trace was written to it)\n' % empty,
+           'one line saying the file is empty: %r' % err)
 
 
 @case
