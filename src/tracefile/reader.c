@@ -343,6 +343,23 @@ static void add_tgids(struct tf_reader *r, const char *text)
 	}
 }
 
+/* tracekit's notes and saved_tgids after the version string's NUL (writer.h). */
+static int add_version_extras(struct tf_reader *r, const char *data, uint64_t len)
+{
+	uint64_t i = strnlen(data, len) + 1;
+	size_t tag = strlen(TF_NOTE_TGIDS);
+
+	while (i < len) {
+		uint64_t end = i + strnlen(data + i, len - i);
+		if (end - i >= tag && memcmp(data + i, TF_NOTE_TGIDS, tag) == 0)
+			add_tgids(r, data + i + tag);
+		else if (add_notes(r, data + i, end - i) < 0)
+			return -1;
+		i = end + 1;
+	}
+	return 0;
+}
+
 /* Where the per-CPU data of one buffer lies: check it against the file. */
 static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 {
@@ -529,6 +546,10 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 		break;
 	case OPT_VERSION:
 		set_str(&w->r->tracer_version, opt_text(data, strnlen(data, len)));
+		if (add_version_extras(w->r, data, len) < 0) {
+			free(data);
+			return fail(w, "out of memory");
+		}
 		break;
 	case OPT_TSC2NSEC:
 		w->r->info.ts_usecs = true;

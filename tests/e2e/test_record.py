@@ -325,6 +325,25 @@ def record_full_disk(env):
 
 
 @with_env
+def record_opens_quietly_in_libtracecmd(env):
+    """KernelShark and trace-cmd open our files without a warning (no unknown options)."""
+    checker = OPTIONS.get('quiet-open')
+    if not checker:
+        raise Skip('--quiet-open PATH (the built tracecmd-quiet-open) is not given')
+    for version in ('7', '6'):
+        rc, out, err = env.record('--file-version', version, '-F', 'sh', '-c', 'echo hi | wc -c')
+        expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+        rc, out, err = run([checker, env.out])
+        expect(rc == 0, 'v%s: libtracecmd opens the file silently: %s' % (version, err.strip()))
+        got = report_json(env.out)
+        expect(re.search(r': %d records$' % len(got), out.strip()),
+               'v%s: libtracecmd reads every record: %r vs %d' % (version, out, len(got)))
+        rc, text, err = run([tracekit(), 'sched', '-i', env.out])
+        expect('showing the command recorded' in text,
+               "v%s: tracekit still reads its notes (the command): %r" % (version, text[-400:]))
+
+
+@with_env
 def record_stack_traces(env):
     rc, out, err = env.record('-T', '--user-stack', '-e', 'sched:sched_switch', '-F', 'sleep', '0.1')
     expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
@@ -335,8 +354,9 @@ def record_stack_traces(env):
 
 
 def setup(argv):
-    if '--progs' in argv:
-        OPTIONS['progs'] = os.path.abspath(argv[argv.index('--progs') + 1])
+    for opt in ('--progs', '--quiet-open'):
+        if opt in argv:
+            OPTIONS[opt[2:]] = os.path.abspath(argv[argv.index(opt) + 1])
     return None
 
 
