@@ -33,7 +33,9 @@
 
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/kbuffer.h>
+#include <zstd.h>
 
+#include "tracefile/guard.h"
 #include "tracefile/pages.h"
 #include "tracefile/reader.h"
 #include "tracefile/writer.h"
@@ -53,6 +55,7 @@ enum {
 	OPT_TIME_SHIFT = 12,
 	OPT_TSC2NSEC = 14,
 	OPT_HEADER_INFO = 16,
+	OPT_PRINTK = 20,
 	OPT_CMDLINES = 21,
 	OPT_BUFFER_TEXT = 22,
 	/* tracekit's notes (writer.h): NUL-terminated strings back to back. */
@@ -62,6 +65,7 @@ enum {
 };
 
 #define SEC_FL_COMPRESS 1
+#define SEC_STRINGS 15
 #define MAX_CPUS 4096
 #define MAX_SECTIONS 4096
 
@@ -220,6 +224,110 @@ static int get_str(struct walk *w, size_t max, char **out, const char *section)
 	return 0;
 }
 
+/* The printk formats text, as libtraceevent will parse it (guard.h). */
+static int guard_printk(struct walk *w, const char *text, size_t len)
+{
+	char why[128];
+
+	if (tf_guard_printk(text, len, why, sizeof(why)) == 0)
+		return 0;
+	return fail(w, "corrupt printk formats section: %s (libtraceevent would read outside "
+		    "its buffer)", why);
+}
+
+/* len bytes of printk text at w->pos, checked. */
+static int read_printk(struct walk *w, uint64_t len)
+{
+	if (w->pos > w->size || len > w->size - w->pos)
+		return truncated(w, "printk formats", w->pos);
+	char *text = malloc(len ? len : 1);
+	if (!text)
+		return fail(w, "out of memory");
+	int ret = get(w, text, len, "printk formats");
+	if (ret == 0)
+		ret = guard_printk(w, text, len);
+	free(text);
+	return ret;
+}
+
+/* v6: <size 4><text>. */
+static int walk_printk_v6(struct walk *w)
+{
+	uint64_t len;
+
+	if (get_u(w, 4, &len, "printk formats") < 0)
+		return -1;
+	return read_printk(w, len);
+}
+
+/* A v7 compressed block <compressed size 4><size 4><zstd frame>, decompressed; NULL after fail(). */
+static char *zstd_block(struct walk *w, uint64_t *out_len)
+{
+	uint64_t csize, usize;
+	char *z = NULL, *u = NULL;
+
+	if (get_u(w, 4, &csize, "printk formats") < 0 || get_u(w, 4, &usize, "printk formats") < 0)
+		return NULL;
+	if (csize > w->size - w->pos || usize > (1u << 28)) {
+		fail(w, "corrupt compressed printk formats section at offset 0x%" PRIx64, w->pos - 8);
+		return NULL;
+	}
+	z = malloc(csize ? csize : 1);
+	u = malloc(usize ? usize : 1);
+	if (!z || !u) {
+		fail(w, "out of memory");
+		goto bad;
+	}
+	if (get(w, z, csize, "printk formats") < 0)
+		goto bad;
+	size_t got = ZSTD_decompress(u, usize, z, csize);
+	if (ZSTD_isError(got) || got != usize) {
+		fail(w, "corrupt compressed printk formats section at offset 0x%" PRIx64,
+		     w->pos - csize - 8);
+		goto bad;
+	}
+	free(z);
+	*out_len = usize;
+	return u;
+bad:
+	free(z);
+	free(u);
+	return NULL;
+}
+
+/* v7: the section's content (after its 16-byte header at off) is <size 4><text>. */
+static int check_printk_section(struct walk *w, uint64_t off)
+{
+	uint64_t save = w->pos, flags, size, len;
+	int ret = -1;
+
+	w->pos = off + 2;
+	if (get_u(w, 2, &flags, "printk formats") < 0)
+		return -1;
+	w->pos = off + 8;
+	if (get_u(w, 8, &size, "printk formats") < 0)
+		return -1;
+	if (!(flags & SEC_FL_COMPRESS)) {
+		if (size < 4 || get_u(w, 4, &len, "printk formats") < 0)
+			ret = size < 4 ? 0 : -1;	/* libtracecmd refuses it cleanly */
+		else
+			ret = read_printk(w, len < size - 4 ? len : size - 4);
+	} else if (strcmp(w->r->compression, "zstd") != 0) {
+		ret = 0;	/* not checked: docs/trace-dat.md */
+	} else {
+		char *block = zstd_block(w, &size);
+		if (block && size < 4) {
+			ret = 0;	/* libtracecmd refuses it cleanly */
+		} else if (block) {
+			len = swap_n((unsigned char *)block, 4, w->big_endian);
+			ret = guard_printk(w, block + 4, len < size - 4 ? len : size - 4);
+		}
+		free(block);
+	}
+	w->pos = save;
+	return ret;
+}
+
 /* <size of n bytes><data>: a block of `section` that must lie inside the file. */
 static int skip_sized(struct walk *w, size_t n, const char *section)
 {
@@ -262,7 +370,7 @@ static int walk_v6_headers(struct walk *w)
 			if (skip_sized(w, 8, "event formats") < 0)
 				return -1;
 	}
-	if (skip_sized(w, 4, "kallsyms") < 0 || skip_sized(w, 4, "printk formats") < 0 ||
+	if (skip_sized(w, 4, "kallsyms") < 0 || walk_printk_v6(w) < 0 ||
 	    skip_sized(w, 8, "saved command lines") < 0)
 		return -1;
 	return 0;
@@ -360,6 +468,24 @@ static int add_version_extras(struct tf_reader *r, const char *data, uint64_t le
 	return 0;
 }
 
+/*
+ * A compressed block <compressed size 4><size 4><data> at `at`, with room
+ * bytes for it: libtracecmd allocates the larger size as an int, so 2 GB or
+ * more turns into a huge allocation (an abort under ASan).
+ */
+static int check_zblock(struct walk *w, uint64_t at, uint64_t room, const char *what)
+{
+	uint64_t save = w->pos, csize, usize;
+
+	w->pos = at;
+	if (get_u(w, 4, &csize, what) < 0 || get_u(w, 4, &usize, what) < 0)
+		return -1;
+	w->pos = save;
+	if (room < 8 || csize > room - 8 || csize >= (1u << 31) || usize >= (1u << 31))
+		return fail(w, "corrupt compressed %s at offset 0x%" PRIx64, what, at);
+	return 0;
+}
+
 /* Where the per-CPU data of one buffer lies: check it against the file. */
 static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 {
@@ -388,6 +514,9 @@ static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 		if (get_u(w, 4, &csize, what) < 0 || get_u(w, 4, &usize, what) < 0 ||
 		    skip(w, csize, what) < 0)
 			return -1;
+		if (usize >= (1u << 31) || csize >= (1u << 31))
+			return fail(w, "corrupt %s: chunk %" PRIu64 " at offset 0x%" PRIx64
+				    " is too large", what, i, w->pos - csize - 8);
 		if (usize % w->page_size)
 			w->why_generic = "a compressed chunk that is not whole pages";
 		if (w->pos > end)
@@ -461,6 +590,8 @@ static int check_section(struct walk *w, uint64_t off, const char *what)
 	    get_u(w, 4, &strid, what) < 0 || get_u(w, 8, &size, what) < 0 ||
 	    skip(w, size, what) < 0)
 		return -1;
+	if ((flags & SEC_FL_COMPRESS) && check_zblock(w, off + 16, size, what) < 0)
+		return -1;
 	w->pos = save;
 	return 0;
 }
@@ -499,7 +630,11 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 			*next = off;
 			return 0;
 		}
-		return w->version >= 7 ? check_section(w, off, section_name(id)) : 0;
+		if (w->version < 7)
+			return 0;
+		if (check_section(w, off, section_name(id)) < 0)
+			return -1;
+		return id == OPT_PRINTK ? check_printk_section(w, off) : 0;
 	}
 	if (id == OPT_CPUCOUNT && len >= 4 && w->version >= 7) {
 		uint64_t n;
@@ -616,6 +751,41 @@ static int walk_v6(struct walk *w)
 }
 
 /* v7: a chain of options sections starting at `off`. */
+/*
+ * libtracecmd looks for the strings sections by stepping from section header
+ * to section header from the first one to the end of the file, whatever the
+ * options say; the compressed ones it meets there are checked the same way.
+ */
+static int check_strings_scan(struct walk *w, uint64_t at)
+{
+	uint64_t save = w->pos;
+	int ret = 0;
+
+	while (ret == 0 && at <= w->size && w->size - at >= 16) {
+		uint64_t id, flags, strid, size, csize;
+		w->pos = at;
+		if (get_u(w, 2, &id, "") < 0 || get_u(w, 2, &flags, "") < 0 ||
+		    get_u(w, 4, &strid, "") < 0 || get_u(w, 8, &size, "") < 0)
+			break;
+		at += 16;
+		if (id != SEC_STRINGS) {
+			if (size > w->size - at)
+				break;	/* libtracecmd's read fails there: the end of its scan */
+			at += size;
+			continue;
+		}
+		if (!(flags & SEC_FL_COMPRESS)) {
+			at += size;
+			continue;
+		}
+		ret = check_zblock(w, at, w->size - at, "strings section");
+		if (ret == 0 && get_u(w, 4, &csize, "strings section") == 0)
+			at += 8 + csize;
+	}
+	w->pos = save;
+	return ret;
+}
+
 static int walk_v7(struct walk *w, uint64_t off)
 {
 	for (int n = 0; off; n++) {
@@ -692,6 +862,8 @@ static int walk_file(struct walk *w)
 	w->compressed = strcmp(zname, "none") != 0;
 	if (get_str(w, 64, NULL, "compression header") < 0 ||
 	    get_u(w, 8, &off, "compression header") < 0)
+		return -1;
+	if (check_strings_scan(w, w->pos) < 0)
 		return -1;
 	return walk_v7(w, off);
 }
