@@ -160,6 +160,36 @@ def bad_filter_is_one_line(_):
 
 
 @case
+def unknown_filter_field_names_the_fields(_):
+    f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
+    rc, out, err = report('-i', f, '-F', 'sched_switch: nxt_pid > 0', check=False)
+    expect(rc == 2, 'an unknown field is a usage error (exit 2), got %d: %r' % (rc, err))
+    expect(not out, 'nothing printed: %r' % out[:3])
+    expect(err.count('\n') == 1, 'one line: %r' % err)
+    expect("sched:sched_switch has no field 'nxt_pid' (its fields, closest first: next_pid, "
+           in err, 'the field, the event and its fields closest first: %r' % err)
+
+
+@case
+def unknown_filter_event_is_named(_):
+    f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
+    rc, out, err = report('-i', f, '-F', 'sched_swich: next_pid > 0', check=False)
+    expect(rc == 2 and not out, 'an unknown event is a usage error (exit 2), got %d' % rc)
+    expect(err.count('\n') == 1 and "no event 'sched_swich'" in err and
+           'did you mean sched_switch' in err, 'names the event and the closest: %r' % err)
+
+
+@case
+def filter_names_that_are_not_fields(_):
+    """Strings, numbers, COMM and CPU are not taken for unknown fields."""
+    f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
+    rc, out, err = report('-i', f, '-F',
+                          'sched_switch: prev_comm == "no_such_task" || CPU == 0x7 || COMM ~ "x1"',
+                          check=False)
+    expect(rc == 0 and not err, 'a filter with strings, CPU and COMM is accepted: %d %r' % (rc, err))
+
+
+@case
 def cpu_selection(_):
     f = os.path.join(FIXTURES, 'tracecmd-v6.dat')
     for cpus, keep in [('1', {1}), ('0', {0}), ('0,1', {0, 1})]:

@@ -1,0 +1,224 @@
+/*
+ * -F filters checked against the file's events (see filtercheck.h).  The
+ * event part is matched the way libtraceevent's tep_filter_add_filter_str()
+ * matches it (each comma-separated name a case-insensitive regular
+ * expression anchored at both ends, against the system or the name, or
+ * "system/name"); the expression is split into tokens only far enough to
+ * find the names in it: quoted strings and numbers are skipped.
+ */
+#include "report/filtercheck.h"
+
+#include <ctype.h>
+#include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "util/editdist.h"
+#include "util/strbuf.h"
+
+struct matched {
+	struct tep_event **ev;
+	int n;
+};
+
+static char *trimmed(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return strndup(s, len);
+}
+
+static bool anchored_regex(regex_t *re, const char *pattern)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "^%s$", pattern);
+	return regcomp(re, buf, REG_ICASE | REG_NOSUB) == 0;
+}
+
+/* The closest "system:name" events of the file to spec, "a, b or c". */
+static void closest_events(struct tep_handle *tep, const char *spec, char *out, size_t outlen)
+{
+	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	const char *want = strchr(spec, '/') ? strchr(spec, '/') + 1 : spec;
+	struct closest c;
+
+	closest_init(&c, strlen(want) / 2 + 2);
+	for (int i = 0; all && all[i]; i++)
+		closest_offer(&c, want, strlen(want), all[i]->name);
+	closest_join(&c, out, outlen);
+	closest_free(&c);
+}
+
+/* Add the events one comma-separated spec names; -1 with err when none matches. */
+static int match_spec(struct tep_handle *tep, const char *filter, const char *spec,
+		      struct matched *m, char *err, size_t errlen)
+{
+	char *slash = strchr(spec, '/');
+	char *sys = slash ? strndup(spec, (size_t)(slash - spec)) : NULL;
+	const char *name = slash ? slash + 1 : spec;
+	regex_t sre, nre;
+	int found = 0;
+	bool sre_ok = !sys || anchored_regex(&sre, sys), nre_ok = anchored_regex(&nre, name);
+	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
+
+	for (int i = 0; sre_ok && nre_ok && all && all[i]; i++) {
+		struct tep_event *e = all[i];
+		bool hit = sys ? !regexec(&sre, e->system, 0, NULL, 0) &&
+				 !regexec(&nre, e->name, 0, NULL, 0)
+			       : !regexec(&nre, e->system, 0, NULL, 0) ||
+				 !regexec(&nre, e->name, 0, NULL, 0);
+		if (!hit)
+			continue;
+		m->ev = realloc(m->ev, sizeof(*m->ev) * (size_t)(m->n + 1));
+		if (!m->ev)
+			abort();
+		m->ev[m->n++] = e;
+		found++;
+	}
+	if (sys && sre_ok)
+		regfree(&sre);
+	if (nre_ok)
+		regfree(&nre);
+	free(sys);
+	if (found)
+		return 0;
+	char near[256];
+	closest_events(tep, spec, near, sizeof(near));
+	snprintf(err, errlen, "-F '%s': no event '%s' in this file%s%s%s", filter, spec,
+		 near[0] ? " (did you mean " : " ('tracekit report --stat' lists its events)",
+		 near, near[0] ? "?)" : "");
+	return -1;
+}
+
+static bool has_field(const struct matched *m, const char *name)
+{
+	if (!strcmp(name, "COMM") || !strcmp(name, "CPU"))
+		return true;
+	for (int i = 0; i < m->n; i++)
+		if (tep_find_any_field(m->ev[i], name))
+			return true;
+	return false;
+}
+
+struct ranked {
+	const char *name;
+	size_t dist;
+};
+
+static int by_dist(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->dist != y->dist)
+		return x->dist < y->dist ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* "a, b, c": the event's own fields, the closest to want first. */
+static void fields_closest_first(struct tep_event *e, const char *want, struct strbuf *sb)
+{
+	struct tep_format_field **f = tep_event_fields(e);
+	int n = 0;
+
+	while (f && f[n])
+		n++;
+	struct ranked *r = calloc((size_t)n + 1, sizeof(*r));
+	if (!r)
+		abort();
+	for (int i = 0; i < n; i++)
+		r[i] = (struct ranked){ f[i]->name, edit_distance_n(want, strlen(want), f[i]->name,
+								     strlen(f[i]->name)) };
+	qsort(r, (size_t)n, sizeof(*r), by_dist);
+	for (int i = 0; i < n; i++)
+		sb_printf(sb, "%s%s", i ? ", " : "", r[i].name);
+	free(r);
+	free(f);
+}
+
+/* The next name in expr from *p (quoted strings and numbers skipped); NULL at the end. */
+static char *next_name(const char **p)
+{
+	const char *s = *p;
+
+	while (*s) {
+		if (*s == '"' || *s == '\'') {
+			char q = *s++;
+			while (*s && *s != q)
+				s += s[0] == '\\' && s[1] ? 2 : 1;
+			if (*s)
+				s++;
+		} else if (isdigit((unsigned char)*s)) {
+			while (isalnum((unsigned char)*s) || *s == '_' || *s == '.')
+				s++;
+		} else if (isalpha((unsigned char)*s) || *s == '_') {
+			const char *start = s;
+			while (isalnum((unsigned char)*s) || *s == '_')
+				s++;
+			*p = s;
+			return strndup(start, (size_t)(s - start));
+		} else {
+			s++;
+		}
+	}
+	*p = s;
+	return NULL;
+}
+
+static int check_names(const char *filter, const char *expr, const struct matched *m,
+		       char *err, size_t errlen)
+{
+	const char *p = expr;
+	int ret = 0;
+
+	for (char *name; ret == 0 && (name = next_name(&p)); free(name)) {
+		if (has_field(m, name))
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		struct tep_event *e = m->ev[0];
+		fields_closest_first(e, name, &sb);
+		if (m->n == 1)
+			snprintf(err, errlen, "-F '%s': %s:%s has no field '%s' (its fields, closest "
+				 "first: %s)", filter, e->system, e->name, name,
+				 sb.len ? sb_str(&sb) : "none");
+		else
+			snprintf(err, errlen, "-F '%s': none of its %d events has a field '%s' "
+				 "(%s:%s's fields, closest first: %s)", filter, m->n, name,
+				 e->system, e->name, sb.len ? sb_str(&sb) : "none");
+		sb_free(&sb);
+		ret = -1;
+	}
+	return ret;
+}
+
+int rp_filter_check(struct tep_handle *tep, const char *filter, char *err, size_t errlen)
+{
+	const char *colon = strchr(filter, ':');
+	size_t elen = colon ? (size_t)(colon - filter) : strlen(filter);
+	struct matched m = { NULL, 0 };
+	int ret = 0;
+
+	for (size_t at = 0; ret == 0 && at <= elen;) {
+		const char *comma = memchr(filter + at, ',', elen - at);
+		size_t len = comma ? (size_t)(comma - filter) - at : elen - at;
+		char *spec = trimmed(filter + at, len);
+		if (!spec)
+			abort();
+		if (spec[0])
+			ret = match_spec(tep, filter, spec, &m, err, errlen);
+		free(spec);
+		at += len + 1;
+	}
+	if (ret == 0 && m.n && colon)
+		ret = check_names(filter, colon + 1, &m, err, errlen);
+	free(m.ev);
+	return ret;
+}
