@@ -136,6 +136,7 @@ struct walk {
 	int noverrun;
 	struct cpu_loc *loc;	/* per CPU, the top-level buffer's data */
 	const char *why_generic;	/* what the fast path cannot read, NULL if nothing */
+	const unsigned char *mem;	/* set: read a decompressed section here, not the file */
 };
 
 static int fail(struct walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -154,6 +155,8 @@ static int fail(struct walk *w, const char *fmt, ...)
 
 static int truncated(struct walk *w, const char *section, uint64_t at)
 {
+	if (w->mem)
+		return fail(w, "corrupt compressed %s: its sizes run past its end", section);
 	return fail(w, "truncated in the %s at offset 0x%" PRIx64
 		    " (the file ends at 0x%" PRIx64 "; the recording was cut short?)",
 		    section, at, w->size);
@@ -164,6 +167,11 @@ static int get(struct walk *w, void *buf, size_t n, const char *section)
 {
 	if (w->pos > w->size || n > w->size - w->pos)
 		return truncated(w, section, w->pos);
+	if (w->mem) {
+		memcpy(buf, w->mem + w->pos, n);
+		w->pos += n;
+		return 0;
+	}
 	ssize_t got = pread(w->fd, buf, n, (off_t)w->pos);
 	if (got < 0)
 		return fail(w, "read error at offset 0x%" PRIx64 ": %s", w->pos, strerror(errno));
@@ -261,15 +269,15 @@ static int walk_printk_v6(struct walk *w)
 }
 
 /* A v7 compressed block <compressed size 4><size 4><zstd frame>, decompressed; NULL after fail(). */
-static char *zstd_block(struct walk *w, uint64_t *out_len)
+static char *zstd_block(struct walk *w, const char *what, uint64_t *out_len)
 {
 	uint64_t csize, usize;
 	char *z = NULL, *u = NULL;
 
-	if (get_u(w, 4, &csize, "printk formats") < 0 || get_u(w, 4, &usize, "printk formats") < 0)
+	if (get_u(w, 4, &csize, what) < 0 || get_u(w, 4, &usize, what) < 0)
 		return NULL;
 	if (csize > w->size - w->pos || usize > (1u << 28)) {
-		fail(w, "corrupt compressed printk formats section at offset 0x%" PRIx64, w->pos - 8);
+		fail(w, "corrupt compressed %s section at offset 0x%" PRIx64, what, w->pos - 8);
 		return NULL;
 	}
 	z = malloc(csize ? csize : 1);
@@ -278,11 +286,11 @@ static char *zstd_block(struct walk *w, uint64_t *out_len)
 		fail(w, "out of memory");
 		goto bad;
 	}
-	if (get(w, z, csize, "printk formats") < 0)
+	if (get(w, z, csize, what) < 0)
 		goto bad;
 	size_t got = ZSTD_decompress(u, usize, z, csize);
 	if (ZSTD_isError(got) || got != usize) {
-		fail(w, "corrupt compressed printk formats section at offset 0x%" PRIx64,
+		fail(w, "corrupt compressed %s section at offset 0x%" PRIx64, what,
 		     w->pos - csize - 8);
 		goto bad;
 	}
@@ -295,39 +303,6 @@ bad:
 	return NULL;
 }
 
-/* v7: the section's content (after its 16-byte header at off) is <size 4><text>. */
-static int check_printk_section(struct walk *w, uint64_t off)
-{
-	uint64_t save = w->pos, flags, size, len;
-	int ret = -1;
-
-	w->pos = off + 2;
-	if (get_u(w, 2, &flags, "printk formats") < 0)
-		return -1;
-	w->pos = off + 8;
-	if (get_u(w, 8, &size, "printk formats") < 0)
-		return -1;
-	if (!(flags & SEC_FL_COMPRESS)) {
-		if (size < 4 || get_u(w, 4, &len, "printk formats") < 0)
-			ret = size < 4 ? 0 : -1;	/* libtracecmd refuses it cleanly */
-		else
-			ret = read_printk(w, len < size - 4 ? len : size - 4);
-	} else if (strcmp(w->r->compression, "zstd") != 0) {
-		ret = 0;	/* not checked: docs/trace-dat.md */
-	} else {
-		char *block = zstd_block(w, &size);
-		if (block && size < 4) {
-			ret = 0;	/* libtracecmd refuses it cleanly */
-		} else if (block) {
-			len = swap_n((unsigned char *)block, 4, w->big_endian);
-			ret = guard_printk(w, block + 4, len < size - 4 ? len : size - 4);
-		}
-		free(block);
-	}
-	w->pos = save;
-	return ret;
-}
-
 /* <size of n bytes><data>: a block of `section` that must lie inside the file. */
 static int skip_sized(struct walk *w, size_t n, const char *section)
 {
@@ -338,10 +313,9 @@ static int skip_sized(struct walk *w, size_t n, const char *section)
 	return skip(w, len, section);
 }
 
-static int walk_v6_headers(struct walk *w)
+static int walk_header_info(struct walk *w)
 {
 	char label[13];
-	uint64_t n, m;
 
 	if (get(w, label, 12, "header page") < 0)
 		return -1;
@@ -353,13 +327,25 @@ static int walk_v6_headers(struct walk *w)
 		return -1;
 	if (memcmp(label, "header_event", 13) != 0)
 		return fail(w, "corrupt file: no header_event at offset 0x%" PRIx64, w->pos - 13);
-	if (skip_sized(w, 8, "header event") < 0)
-		return -1;
+	return skip_sized(w, 8, "header event");
+}
+
+static int walk_ftrace_formats(struct walk *w)
+{
+	uint64_t n;
+
 	if (get_u(w, 4, &n, "ftrace event formats") < 0)
 		return -1;
 	for (uint64_t i = 0; i < n; i++)
 		if (skip_sized(w, 8, "ftrace event formats") < 0)
 			return -1;
+	return 0;
+}
+
+static int walk_event_formats(struct walk *w)
+{
+	uint64_t n, m;
+
 	if (get_u(w, 4, &n, "event formats") < 0)
 		return -1;
 	for (uint64_t i = 0; i < n; i++) {
@@ -370,9 +356,66 @@ static int walk_v6_headers(struct walk *w)
 			if (skip_sized(w, 8, "event formats") < 0)
 				return -1;
 	}
-	if (skip_sized(w, 4, "kallsyms") < 0 || walk_printk_v6(w) < 0 ||
-	    skip_sized(w, 8, "saved command lines") < 0)
+	return 0;
+}
+
+/*
+ * One metadata part: v6 has them in a row, v7 one per section.  Every size
+ * in it must fit (libtracecmd allocates what a size says before reading).
+ */
+static int walk_meta_part(struct walk *w, unsigned id)
+{
+	switch (id) {
+	case OPT_HEADER_INFO:
+		return walk_header_info(w);
+	case OPT_HEADER_INFO + 1:
+		return walk_ftrace_formats(w);
+	case OPT_HEADER_INFO + 2:
+		return walk_event_formats(w);
+	case OPT_HEADER_INFO + 3:
+		return skip_sized(w, 4, "kallsyms");
+	case OPT_PRINTK:
+		return walk_printk_v6(w);
+	case OPT_CMDLINES:
+		return skip_sized(w, 8, "saved command lines");
+	}
+	return 0;
+}
+
+/* v7: a metadata section's content (after its 16-byte header at off), walked as in v6. */
+static int check_section_content(struct walk *w, unsigned id, uint64_t off, const char *what)
+{
+	uint64_t save = w->pos, flags, size;
+	int ret = -1;
+
+	w->pos = off + 2;
+	if (get_u(w, 2, &flags, what) < 0)
 		return -1;
+	w->pos = off + 16;
+	if (!(flags & SEC_FL_COMPRESS)) {
+		ret = walk_meta_part(w, id);
+	} else if (strcmp(w->r->compression, "zstd") != 0) {
+		ret = 0;	/* not checked: docs/trace-dat.md */
+	} else {
+		char *block = zstd_block(w, what, &size);
+		if (block) {
+			struct walk sub = *w;
+			sub.mem = (const unsigned char *)block;
+			sub.size = size;
+			sub.pos = 0;
+			ret = walk_meta_part(&sub, id);
+			free(block);
+		}
+	}
+	w->pos = save;
+	return ret;
+}
+
+static int walk_v6_headers(struct walk *w)
+{
+	for (unsigned id = OPT_HEADER_INFO; id <= OPT_CMDLINES; id++)
+		if (walk_meta_part(w, id) < 0)
+			return -1;
 	return 0;
 }
 
@@ -634,7 +677,7 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 			return 0;
 		if (check_section(w, off, section_name(id)) < 0)
 			return -1;
-		return id == OPT_PRINTK ? check_printk_section(w, off) : 0;
+		return check_section_content(w, (unsigned)id, off, section_name(id));
 	}
 	if (id == OPT_CPUCOUNT && len >= 4 && w->version >= 7) {
 		uint64_t n;
