@@ -26,6 +26,7 @@
 #include "ftrace/registry.h"
 #include "ftrace/session.h"
 #include "probe/kernel.h"
+#include "bufsize.h"
 #include "meta.h"
 #include "output.h"
 #include "recorder.h"
@@ -130,6 +131,23 @@ static int setup_events(struct ft_session *s, const struct rec_options *o, char 
 		    ft_set_filter(s, o->events[i].spec, o->events[i].filter, err, errlen) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * Without -b: a buffer sized for the events enabled, and the reader woken at
+ * a quarter full instead of the kernel's half, so a reader thread that waits
+ * for a CPU still finds room left.
+ */
+static int set_default_buffer(struct ft_session *s, char *err, size_t errlen)
+{
+	char **events = NULL;
+	int n = ft_enabled_events(s, &events);
+	unsigned kb = rec_buffer_kb_for(events, n, rec_mem_available_kb(), ft_cpu_count(s));
+	ft_free_list(events, n);
+	if (ft_set_buffer_kb(s, kb, err, errlen) < 0)
+		return -1;
+	ft_set_buffer_percent(s, 25);	/* older kernels have no buffer_percent */
 	return 0;
 }
 
@@ -317,6 +335,8 @@ int rec_run(const struct rec_options *o)
 	if (o->nprobes && setup_probes(s, o, probe_group, sizeof(probe_group), err, sizeof(err)) < 0)
 		goto fail;
 	if (setup_events(s, o, err, sizeof(err)) < 0)
+		goto fail;
+	if (!o->buffer_kb && set_default_buffer(s, err, sizeof(err)) < 0)
 		goto fail;
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */

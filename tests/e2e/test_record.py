@@ -21,7 +21,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2elib import (Skip, case, expect, finish, instances_of, kill_group, main, read,  # noqa: E402
+from e2elib import (Fail, Skip, case, expect, finish, instances_of, kill_group, main, read,  # noqa: E402
                     run, start, tracefs, tracekit)
 
 OPTIONS = {}
@@ -341,6 +341,53 @@ def record_opens_quietly_in_libtracecmd(env):
         rc, text, err = run([tracekit(), 'sched', '-i', env.out])
         expect('showing the command recorded' in text,
                "v%s: tracekit still reads its notes (the command): %r" % (version, text[-400:]))
+
+
+def instance_setting(env, p, name):
+    """A file of record p's instance, read once its command runs `sleep` (set up by then)."""
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            kids = read('/proc/%d/task/%d/children' % (p.pid, p.pid)).split()
+            started = any(read('/proc/%s/comm' % k).strip() == 'sleep' for k in kids)
+        except OSError:
+            started = False
+        for inst in instances_of(env.root, p.pid) if started else []:
+            return read(os.path.join(env.root, 'instances', inst, name)).strip()
+        time.sleep(0.02)
+    raise Fail('no instance of record pid %d appeared' % p.pid)
+
+
+def mem_available_kb():
+    with open('/proc/meminfo') as f:
+        return int(re.search(r'^MemAvailable:\s+(\d+)', f.read(), re.M).group(1))
+
+
+@with_env
+def record_default_buffer_fits_events(env):
+    """Without -b the buffer is sized for the events (the demo lost events at 1408 KB)."""
+    ncpus = os.cpu_count()
+    for events, want in ((['-e', 'sched'], 4096), (['-e', 'sched', '-e', 'raw_syscalls'], 16384)):
+        want = max(1408, min(want, mem_available_kb() // 32 // ncpus))
+        p = start([tracekit(), 'record', '-o', env.out] + events + ['sleep', '1'], cwd=env.dir)
+        try:
+            size = instance_setting(env, p, 'buffer_size_kb')
+            percent = instance_setting(env, p, 'buffer_percent')
+        finally:
+            rc, out, err = finish(p, 60)
+        env.check_clean(p.pid)
+        expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+        got = int(re.match(r'\d+', size).group(0))
+        expect(abs(got - want) <= want // 8, '%r: %d KB per CPU, want about %d' % (events, got, want))
+        expect(percent == '25', '%r: the reader is woken at 25%%, not %s' % (events, percent))
+    p = start([tracekit(), 'record', '-o', env.out, '-b', '2048', 'sleep', '1'], cwd=env.dir)
+    try:
+        size = instance_setting(env, p, 'buffer_size_kb')
+    finally:
+        finish(p, 60)
+    env.check_clean(p.pid)
+    got = int(re.match(r'\d+', size).group(0))
+    expect(2048 <= got <= 2048 + 256, '-b 2048 is kept as given (to whole pages): %r' % size)
 
 
 @with_env
