@@ -50,6 +50,8 @@ enum {
 	OPT_TRACECLOCK = 4,
 	OPT_UNAME = 5,
 	OPT_OFFSET = 7,
+	OPT_PROCMAPS = 10,
+	OPT_GUEST = 13,
 	OPT_CPUCOUNT = 8,
 	OPT_VERSION = 9,
 	OPT_TIME_SHIFT = 12,
@@ -66,6 +68,7 @@ enum {
 
 #define SEC_FL_COMPRESS 1
 #define SEC_STRINGS 15
+#define ZSTD_MAX_RATIO 32768	/* zstd's best: a 128 KB run in a 4-byte block */
 #define MAX_CPUS 4096
 #define MAX_SECTIONS 4096
 
@@ -557,7 +560,13 @@ static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 		if (get_u(w, 4, &csize, what) < 0 || get_u(w, 4, &usize, what) < 0 ||
 		    skip(w, csize, what) < 0)
 			return -1;
-		if (usize >= (1u << 31) || csize >= (1u << 31))
+		/*
+		 * libtracecmd allocates per page of what the chunks claim before it
+		 * decompresses any: a claim beyond zstd's best ratio (a 128 KB block
+		 * in 4 bytes) is a lie that costs gigabytes.
+		 */
+		if (usize >= (1u << 31) || csize >= (1u << 31) ||
+		    usize > csize * ZSTD_MAX_RATIO + w->page_size)
 			return fail(w, "corrupt %s: chunk %" PRIu64 " at offset 0x%" PRIx64
 				    " is too large", what, i, w->pos - csize - 8);
 		if (usize % w->page_size)
@@ -567,6 +576,37 @@ static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 				    " runs past its end", what, i, w->pos - csize - 8);
 	}
 	w->pos = save;
+	return 0;
+}
+
+/* Options libtracecmd parses on open with allocations sized from the file (guard.h). */
+static int guard_option(struct walk *w, uint64_t id, uint64_t start, uint64_t len)
+{
+	char why[160];
+	int bad = 0;
+
+	if (len > (1u << 24))
+		return fail(w, "corrupt option %" PRIu64 " at offset 0x%" PRIx64 ": %" PRIu64
+			    " bytes", id, start, len);
+	unsigned char *data = malloc(len ? len : 1);
+	if (!data)
+		return fail(w, "out of memory");
+	uint64_t save = w->pos;
+	w->pos = start;
+	if (get(w, data, len, "options") < 0) {
+		free(data);
+		return -1;
+	}
+	w->pos = save;
+	if (id == OPT_TIME_SHIFT)
+		bad = tf_guard_time_shift(data, len, w->big_endian, why, sizeof(why));
+	else if (id == OPT_GUEST)
+		bad = tf_guard_guest(data, len, w->big_endian, why, sizeof(why));
+	else
+		bad = tf_guard_procmaps((const char *)data, len, why, sizeof(why));
+	free(data);
+	if (bad)
+		return fail(w, "corrupt %s at offset 0x%" PRIx64, why, start);
 	return 0;
 }
 
@@ -695,6 +735,9 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 		w->why_generic = "timestamp corrections (date, offset, time shift or TSC options)";
 	else if (id == OPT_BUFFER_TEXT)
 		w->why_generic = "a latency-format buffer";
+	if ((id == OPT_TIME_SHIFT || id == OPT_GUEST || id == OPT_PROCMAPS) &&
+	    guard_option(w, id, start, len) < 0)
+		return -1;
 	if (id != OPT_CPUSTAT && id != OPT_TRACECLOCK && id != OPT_UNAME &&
 	    id != OPT_VERSION && id != OPT_TRACEKIT_NOTES && id != OPT_TSC2NSEC &&
 	    id != OPT_TRACEKIT_TGIDS)

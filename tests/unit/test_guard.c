@@ -5,6 +5,7 @@
  * ones pass; and the reader refuses such a file, v6 and v7, before
  * libtracecmd opens it.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,58 @@ static void test_printk_text_ends_at_nul(void)
 	CHECK_INT(tf_guard_printk(text, sizeof(text) - 1, why, sizeof(why)), 0);
 }
 
+static void put32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);	/* the tests run little-endian files on the host's order */
+}
+
+static void test_time_shift_counts(void)
+{
+	unsigned char d[16 + 4 + 24] = { 0 };
+	char why[160] = "";
+
+	put32(d + 12, 1);
+	put32(d + 16, 1);
+	CHECK_INT(tf_guard_time_shift(d, sizeof(d), 0, why, sizeof(why)), 0);
+	put32(d + 12, 0x63206c61);
+	CHECK_INT(tf_guard_time_shift(d, sizeof(d), 0, why, sizeof(why)), -1);
+	CHECK_STR(why, "time shift option claims 1663069281 CPUs");
+	put32(d + 12, 1);
+	put32(d + 16, 2);
+	CHECK_INT(tf_guard_time_shift(d, sizeof(d), 0, why, sizeof(why)), -1);
+	CHECK_STR(why, "time shift option claims 2 samples for CPU 0");
+	CHECK_INT(tf_guard_time_shift(d, 12, 0, why, sizeof(why)), 0);	/* skipped by the library */
+}
+
+static void test_guest_vcpus(void)
+{
+	unsigned char d[4 + 8 + 4 + 16] = "vm0";
+	char why[160] = "";
+
+	put32(d + 12, 2);
+	put32(d + 16, 0);
+	put32(d + 24, 1);
+	CHECK_INT(tf_guard_guest(d, sizeof(d), 0, why, sizeof(why)), 0);
+	put32(d + 24, (uint32_t)-1);
+	CHECK_INT(tf_guard_guest(d, sizeof(d), 0, why, sizeof(why)), -1);
+	CHECK_STR(why, "guest option names vCPU -1 of 2");
+	put32(d + 12, 0x7fffffff);
+	CHECK_INT(tf_guard_guest(d, sizeof(d), 0, why, sizeof(why)), -1);
+	CHECK_STR(why, "guest option claims 2147483647 vCPUs");
+}
+
+static void test_procmaps_count(void)
+{
+	static const char ok[] = "1f 1 sh\n400000 401000 /bin/sh\n";
+	static const char bad[] = "1f ffffff sh\n400000 401000 /bin/sh\n";
+	char why[160] = "";
+
+	CHECK_INT(tf_guard_procmaps(ok, sizeof(ok), why, sizeof(why)), 0);
+	CHECK_INT(tf_guard_procmaps(bad, sizeof(bad), why, sizeof(why)), -1);
+	CHECK_STR(why, "process maps option claims 16777215 maps in 2 lines");
+	CHECK_INT(tf_guard_procmaps(bad, sizeof(bad) - 1, why, sizeof(why)), 0);	/* no NUL: ignored */
+}
+
 /* A small file with the given printk text, as the writer makes it. */
 static void write_file(const char *path, int version, const char *printk)
 {
@@ -126,6 +179,9 @@ int main(void)
 	static const struct tk_case cases[] = {
 		TK_CASE(test_printk_lines),
 		TK_CASE(test_printk_text_ends_at_nul),
+		TK_CASE(test_time_shift_counts),
+		TK_CASE(test_guest_vcpus),
+		TK_CASE(test_procmaps_count),
 		TK_CASE(test_reader_refuses_v6),
 		TK_CASE(test_reader_refuses_v7),
 	};
