@@ -222,6 +222,9 @@ static void remove_raw_outputs(const char *output, ft_reset_fn fn, void *arg)
 	snprintf(path, sizeof(path), "%s.part", output);
 	if (unlink(path) == 0)
 		report(fn, arg, FT_RESET_FILES, path, "unfinished trace file of the killed recording");
+	/* record --recover's note beside kept per-CPU files (record/recover.h). */
+	snprintf(path, sizeof(path), "%s.recover", output);
+	unlink(path);
 	for (int cpu = 0; cpu < 4096; cpu++) {
 		snprintf(path, sizeof(path), "%s.cpu%d", output, cpu);
 		if (unlink(path) < 0)

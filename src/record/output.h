@@ -19,4 +19,15 @@ int rec_check_output(const char *output, char *err, size_t errlen);
 /* The finished temporary file becomes output. -1 with err. */
 int rec_commit_output(const char *output, char *err, size_t errlen);
 
+struct ft_session;
+struct tf_cpu_data;
+
+/*
+ * Write output (as OUTPUT.part, renamed at the end) from the session's
+ * formats and the per-CPU data; -1 with err, and nothing at output.
+ */
+int rec_write_file(struct ft_session *s, const char *const *notes, int nnotes, const char *clock,
+		   int version, const struct tf_cpu_data *data, int ncpu, const char *output,
+		   char *err, size_t errlen);
+
 #endif

@@ -29,6 +29,7 @@
 #include "bufsize.h"
 #include "meta.h"
 #include "output.h"
+#include "recover.h"
 #include "recorder.h"
 #include "spawn.h"
 #include "tracefile/writer.h"
@@ -196,44 +197,57 @@ static void add_note(struct strbuf *sb, const char ***notes, int *n, const char 
 	(*notes)[(*n)++] = note;
 }
 
-static int write_trace(struct ft_session *s, const struct rec_options *o, struct recorder *r,
-		       const char *output, pid_t command_pid, char *err, size_t errlen)
+/* What was traced, for sched and view: "command=...", "command_pid=...", "follow=...". */
+static int build_notes(const struct rec_options *o, pid_t command_pid, const char ***notes)
 {
-	struct rec_meta rm;
-	if (rec_meta_gather(s, &rm, err, errlen) < 0)
-		return -1;
-	const char **notes = NULL;
 	int nnotes = 0;
 	struct strbuf sb = STRBUF_INIT;
+	*notes = NULL;
 	if (o->argv) {
 		for (char **a = o->argv; *a; a++) {
 			if (a != o->argv)
 				sb_addc(&sb, ' ');
 			sb_add(&sb, *a);
 		}
-		add_note(&sb, &notes, &nnotes, "command", sb_str(&sb));
+		add_note(&sb, notes, &nnotes, "command", sb_str(&sb));
 		/* Which process is the command, so analyses need not guess by name. */
 		char pid[16];
 		snprintf(pid, sizeof(pid), "%d", (int)command_pid);
-		add_note(&sb, &notes, &nnotes, "command_pid", pid);
+		add_note(&sb, notes, &nnotes, "command_pid", pid);
 	}
 	sb_reset(&sb);
 	for (int i = 0; i < o->npids; i++)
 		sb_printf(&sb, "%s%d", i ? "," : "", (int)o->pids[i]);
 	if (o->npids)
-		add_note(&sb, &notes, &nnotes, "pids", sb_str(&sb));
-	add_note(&sb, &notes, &nnotes, "follow", o->follow_command ? "command" : o->npids ? "pids" : "system");
+		add_note(&sb, notes, &nnotes, "pids", sb_str(&sb));
+	add_note(&sb, notes, &nnotes, "follow", o->follow_command ? "command" : o->npids ? "pids" : "system");
+	sb_free(&sb);
+	return nnotes;
+}
+
+static void free_notes(const char **notes, int n)
+{
+	for (int i = 0; i < n; i++)
+		free((char *)notes[i]);
+	free(notes);
+}
+
+int rec_write_file(struct ft_session *s, const char *const *notes, int nnotes, const char *clock,
+		   int version, const struct tf_cpu_data *data, int ncpu, const char *output,
+		   char *err, size_t errlen)
+{
+	struct rec_meta rm;
+	if (rec_meta_gather(s, &rm, err, errlen) < 0)
+		return -1;
 	rm.m.notes = notes;
 	rm.m.nnotes = nnotes;
-	rm.m.clock = o->clock ? o->clock : "mono";
+	rm.m.clock = clock;
 	rm.m.version = TRACEKIT_VERSION;
 
 	int rc = -1;
-	int ncpu;
 	char part[4200];
 	rec_part_path(output, part, sizeof(part));
-	const struct tf_cpu_data *data = rec_cpu_data(r, &ncpu);
-	struct tf_writer *w = tf_writer_open(part, o->file_version ? o->file_version : 7, err, errlen);
+	struct tf_writer *w = tf_writer_open(part, version, err, errlen);
 	/* The kernel's per-CPU stats, so trace-cmd report --stat shows overruns too. */
 	for (int i = 0; w && i < ncpu; i++) {
 		char rel[64];
@@ -255,11 +269,34 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 		rc = rec_commit_output(output, err, errlen);
 	else
 		unlink(part);
-	for (int i = 0; i < nnotes; i++)
-		free((char *)notes[i]);
-	free(notes);
-	sb_free(&sb);
 	rec_meta_free(&rm);
+	return rc;
+}
+
+/*
+ * Written before recording, while there is room: a full disk that stops the
+ * trace file leaves the per-CPU files with what `record --recover` needs.
+ */
+static void note_recover(struct ft_session *s, const struct rec_options *o, const char *output,
+			 pid_t command_pid)
+{
+	const char **notes;
+	int nnotes = build_notes(o, command_pid, &notes);
+	rec_recover_note(s, notes, nnotes, o->clock ? o->clock : "mono",
+			 o->file_version ? o->file_version : 7, output);
+	free_notes(notes, nnotes);
+}
+
+static int write_trace(struct ft_session *s, const struct rec_options *o, struct recorder *r,
+		       const char *output, pid_t command_pid, char *err, size_t errlen)
+{
+	const char **notes;
+	int nnotes = build_notes(o, command_pid, &notes);
+	int ncpu;
+	const struct tf_cpu_data *data = rec_cpu_data(r, &ncpu);
+	int rc = rec_write_file(s, notes, nnotes, o->clock ? o->clock : "mono",
+				o->file_version ? o->file_version : 7, data, ncpu, output, err, errlen);
+	free_notes(notes, nnotes);
 	return rc;
 }
 
@@ -289,6 +326,8 @@ static void print_stats(const struct rec_options *o, struct recorder *r, const c
 
 int rec_run(const struct rec_options *o)
 {
+	if (o->recover)
+		return rec_recover(o->recover, o->quiet);
 	char err[1024] = "";
 	const char *output = o->output ? o->output : "trace.dat";
 	int status = 1;
@@ -297,6 +336,7 @@ int rec_run(const struct rec_options *o)
 	pid_t *pids = NULL;
 	int npids = 0;
 	char probe_group[64] = "";
+	bool kept_files = false;
 
 	catch_stop_signals(on_stop);
 	struct ft_session *s = NULL;
@@ -341,6 +381,7 @@ int rec_run(const struct rec_options *o)
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
 	note_output(ft_instance_name(s), output);
+	note_recover(s, o, output, child.pid);
 	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), output, (unsigned)sysconf(_SC_PAGESIZE),
 		      o->max_bytes, err, sizeof(err));
 	if (!r || ft_tracing_on(s, true, err, sizeof(err)) < 0)
@@ -378,8 +419,10 @@ int rec_run(const struct rec_options *o)
 		/* Outlives the instance, so `tracekit reset` finds the files. */
 		snprintf(kept, sizeof(kept), "%s-kept", ft_instance_name(s));
 		note_output(kept, output);
-		errmsg("%s (the raw per-CPU data is kept in %s.cpuN; 'tracekit reset' removes it)",
-		       err, output);
+		errmsg("%s (the per-CPU data is kept in %s.cpuN: once there is room, 'tracekit record "
+		       "--recover %s' writes the trace from it; 'tracekit reset' removes it)",
+		       err, output, output);
+		kept_files = true;
 		rec_free(r, true);
 		r = NULL;
 		status = status ? status : 1;
@@ -404,6 +447,8 @@ fail:
 		rec_stop(r, NULL, 0);
 	}
 out:
+	if (!kept_files)	/* what --recover would need goes with the per-CPU files */
+		rec_recover_forget(output);
 	if (child.go >= 0)
 		close(child.go);
 	if (child.failed >= 0)

@@ -215,16 +215,10 @@ static uint64_t page_events(const unsigned char *page, unsigned data_off, unsign
 	return n;
 }
 
-/*
- * Count the events in a CPU's pages, and the events the kernel says it lost
- * between pages (the "missed events" flag of a page header): the kernel's
- * "read events" stat does not see splice.  The pages are mapped, not read.
- */
-static void count_events(struct recorder *r, struct cpu_rec *c, struct rec_cpu_stats *s)
+uint64_t rec_count_events(const char *path, uint64_t size, unsigned ps, uint64_t *missed)
 {
-	unsigned ps = r->page_size;
-	uint64_t size = c->bytes - c->bytes % ps;
-	int fd = size ? open(c->path, O_RDONLY | O_CLOEXEC) : -1;
+	uint64_t events = 0;
+	int fd = size ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	unsigned char *map = fd >= 0 ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
 	struct kbuffer *kb = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 
@@ -233,23 +227,36 @@ static void count_events(struct recorder *r, struct cpu_rec *c, struct rec_cpu_s
 	if (map == MAP_FAILED || !kb)
 		goto out;
 	madvise(map, size, MADV_SEQUENTIAL);
-	for (uint64_t off = 0; off < size; off += ps) {
+	for (uint64_t off = 0; off + ps <= size; off += ps) {
 		unsigned char *page = map + off;
 		if (kbuffer_load_subbuffer(kb, page) < 0)
 			break;
-		int missed = kbuffer_missed_events(kb);
-		if (missed > 0)
-			s->missed += (uint64_t)missed;
+		int m = kbuffer_missed_events(kb);
+		if (m > 0)
+			*missed += (uint64_t)m;
 		unsigned start = (unsigned)kbuffer_start_of_data(kb);
 		unsigned len = (unsigned)kbuffer_subbuffer_size(kb);
 		if (start < ps && len <= ps - start)
-			s->events += page_events(page, start, len);
+			events += page_events(page, start, len);
 	}
 out:
 	if (map != MAP_FAILED)
 		munmap(map, size);
 	if (kb)
 		kbuffer_free(kb);
+	return events;
+}
+
+/*
+ * Count the events in a CPU's pages, and the events the kernel says it lost
+ * between pages (the "missed events" flag of a page header): the kernel's
+ * "read events" stat does not see splice.
+ */
+static void count_events(struct recorder *r, struct cpu_rec *c, struct rec_cpu_stats *s)
+{
+	uint64_t size = c->bytes - c->bytes % r->page_size;
+
+	s->events += rec_count_events(c->path, size, r->page_size, &s->missed);
 }
 
 static uint64_t stat_field(const char *text, const char *name)

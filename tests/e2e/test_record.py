@@ -391,6 +391,43 @@ def record_default_buffer_fits_events(env):
 
 
 @with_env
+def record_full_disk_recover(env):
+    """After a full disk, --recover writes the trace from the kept files once there is room."""
+    small = os.path.join(env.dir, 'small')
+    os.mkdir(small)
+    rc, _, err = run(['mount', '-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', small])
+    if rc != 0:
+        raise Skip('cannot mount a small tmpfs to fill: %s' % err.strip())
+    try:
+        out = os.path.join(small, 'trace.dat')
+        p = start([tracekit(), 'record', '-o', out, '-e', 'sched', '-e', 'syscalls',
+                   '--duration', '3', 'sh', '-c', 'for i in $(seq 3000); do :; done'])
+        rc, _, err = finish(p, 120)
+        env.check_clean(p.pid)
+        expect(rc == 1, 'a full disk is an error (exit 1), got %d: %s' % (rc, err))
+        expect("'tracekit record --recover %s'" % out in err, 'the message says how to recover: %r' % err)
+        kept = sum(os.path.getsize(os.path.join(small, f)) for f in os.listdir(small)
+                   if re.search(r'\.cpu\d+$', f))
+        expect(kept > 0, 'per-CPU data is kept: %r' % os.listdir(small))
+        rc, _, err = run([tracekit(), 'record', '--recover', out])
+        expect(rc == 1 and 'No space left' in err, 'no room yet: exit 1, says why: %d %r' % (rc, err))
+        run(['mount', '-o', 'remount,size=64m', small])
+        rc, _, err = run([tracekit(), 'record', '--recover', out])
+        expect(rc == 0, '--recover with room: exit 0, got %d: %s' % (rc, err))
+        m = re.search(r': (\d+) events recovered', err)
+        expect(m and int(m.group(1)) > 0, 'it says how many events: %r' % err)
+        expect(sorted(os.listdir(small)) == ['trace.dat'],
+               'only the trace is left: %r' % os.listdir(small))
+        got = check_against_tracecmd(out)
+        expect(len(got) == int(m.group(1)), 'the file holds the %s events: %d' % (m.group(1), len(got)))
+        rc, _, err = run([tracekit(), 'record', '--recover', out])
+        expect(rc == 1 and 'no kept recording' in err and err.count('\n') == 1,
+               'nothing left to recover: one line, exit 1: %r' % err)
+    finally:
+        run(['umount', '-l', small])
+
+
+@with_env
 def record_stack_traces(env):
     rc, out, err = env.record('-T', '--user-stack', '-e', 'sched:sched_switch', '-F', 'sleep', '0.1')
     expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
