@@ -135,21 +135,14 @@ static int setup_events(struct ft_session *s, const struct rec_options *o, char 
 	return 0;
 }
 
-/*
- * Without -b: a buffer sized for the events enabled, and the reader woken at
- * a quarter full instead of the kernel's half, so a reader thread that waits
- * for a CPU still finds room left.
- */
+/* Without -b: a buffer sized for the events enabled (bufsize.h). */
 static int set_default_buffer(struct ft_session *s, char *err, size_t errlen)
 {
 	char **events = NULL;
 	int n = ft_enabled_events(s, &events);
 	unsigned kb = rec_buffer_kb_for(events, n, rec_mem_available_kb(), ft_cpu_count(s));
 	ft_free_list(events, n);
-	if (ft_set_buffer_kb(s, kb, err, errlen) < 0)
-		return -1;
-	ft_set_buffer_percent(s, 25);	/* older kernels have no buffer_percent */
-	return 0;
+	return ft_set_buffer_kb(s, kb, err, errlen);
 }
 
 /* Optional settings: a kernel that refuses one gets a warning, and the recording goes on. */
@@ -378,6 +371,11 @@ int rec_run(const struct rec_options *o)
 		goto fail;
 	if (!o->buffer_kb && set_default_buffer(s, err, sizeof(err)) < 0)
 		goto fail;
+	/*
+	 * The reader woken at a quarter full, not the kernel's half: a recorder
+	 * thread that waits for a CPU behind the traced program still finds room.
+	 */
+	ft_set_buffer_percent(s, 25);	/* older kernels have no buffer_percent */
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
 	note_output(ft_instance_name(s), output);

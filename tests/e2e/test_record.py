@@ -383,9 +383,11 @@ def record_default_buffer_fits_events(env):
     p = start([tracekit(), 'record', '-o', env.out, '-b', '2048', 'sleep', '1'], cwd=env.dir)
     try:
         size = instance_setting(env, p, 'buffer_size_kb')
+        percent = instance_setting(env, p, 'buffer_percent')
     finally:
         finish(p, 60)
     env.check_clean(p.pid)
+    expect(percent == '25', 'with -b too the reader is woken at 25%%, not %s' % percent)
     got = int(re.match(r'\d+', size).group(0))
     expect(2048 <= got <= 2048 + 256, '-b 2048 is kept as given (to whole pages): %r' % size)
 
