@@ -199,8 +199,63 @@ static int check_names(const char *filter, const char *expr, const struct matche
 	return ret;
 }
 
+/*
+ * A control character (a paste gone wrong) makes libtraceevent 1.7's filter
+ * tokenizer return no token, which its parser then dereferences: refused.
+ */
+static int check_chars(const char *filter, char *err, size_t errlen)
+{
+	for (const unsigned char *p = (const unsigned char *)filter; *p; p++) {
+		if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f) {
+			snprintf(err, errlen, "-F: control character 0x%02x at position %d is not part "
+				 "of a filter", *p, (int)(p - (const unsigned char *)filter) + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * libtraceevent 1.7's filter parser also dereferences the missing token when
+ * the expression ends inside a quoted string or right after an operator
+ * ("next_pid ==", "a == 1 &&"): those are refused here with what is wrong.
+ */
+static int check_ends(const char *filter, const char *expr, char *err, size_t errlen)
+{
+	const char *p = expr, *last = NULL;
+
+	while (*p) {
+		if (*p == '"' || *p == '\'') {
+			const char *open = p;
+			char q = *p++;
+			while (*p && *p != q)
+				p += p[0] == '\\' && p[1] ? 2 : 1;
+			if (!*p) {
+				snprintf(err, errlen, "-F '%s': the string at position %d has no closing %c",
+					 filter, (int)(open - filter) + 1, q);
+				return -1;
+			}
+			last = p++;
+			continue;
+		}
+		if (!isspace((unsigned char)*p))
+			last = p;
+		p++;
+	}
+	if (last && strchr("=<>~!&|(", *last)) {
+		snprintf(err, errlen, "-F '%s': the expression ends with '%c' (a value must follow it)",
+			 filter, *last);
+		return -1;
+	}
+	return 0;
+}
+
 int rp_filter_check(struct tep_handle *tep, const char *filter, char *err, size_t errlen)
 {
+	if (check_chars(filter, err, errlen) < 0)
+		return -1;
+	if (strchr(filter, ':') && check_ends(filter, strchr(filter, ':') + 1, err, errlen) < 0)
+		return -1;
 	const char *colon = strchr(filter, ':');
 	size_t elen = colon ? (size_t)(colon - filter) : strlen(filter);
 	struct matched m = { NULL, 0 };

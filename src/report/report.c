@@ -60,8 +60,10 @@ static struct tep_event_filter *make_filter(struct tep_handle *tep, const struct
 		if (ret < 0) {
 			char why[256];
 			tep_filter_strerror(f, ret, why, sizeof(why));
+			/* libtraceevent's message ends a copy of the filter and a caret line. */
+			char *msg = strrchr(why, '\n');
 			snprintf(err, errlen, "bad filter '%s': %s (syntax: 'EVENT: FIELD == VALUE')",
-				 o->filters[i], why);
+				 o->filters[i], msg ? msg + 1 : why);
 			tep_filter_free(f);
 			return NULL;
 		}

@@ -180,6 +180,20 @@ def unknown_filter_event_is_named(_):
 
 
 @case
+def bad_filters_are_one_line_not_a_crash(_):
+    """libtraceevent's filter parser crashes on these (seen by fuzzing): refused first."""
+    f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
+    for flt in ('sched_switch: next_pid ==', 'sched_switch: next_pid == 1 &&',
+                'sched_switch: prev_comm == "sh', "sched_switch: next_pid == '1",
+                'sched_switch: next_pid ~', 'sched/.*: pid > 0 && COMM\x17== "sh"',
+                'sched_switch: (next_pid == 1'):
+        rc, out, err = report('-i', f, '-F', flt, check=False)
+        expect(rc == 2 and not out, '%r: exit 2 and no output, got %d' % (flt, rc))
+        expect(err.count('\n') == 1 and err.startswith('tracekit: report: '),
+               '%r: one error line: %r' % (flt, err))
+
+
+@case
 def filter_names_that_are_not_fields(_):
     """Strings, numbers, COMM and CPU are not taken for unknown fields."""
     f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
