@@ -215,10 +215,18 @@ static int check_chars(const char *filter, char *err, size_t errlen)
 	return 0;
 }
 
+static bool not_before_paren(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	return *p == '(';
+}
+
 /*
  * libtraceevent 1.7's filter parser also dereferences the missing token when
  * the expression ends inside a quoted string or right after an operator
- * ("next_pid ==", "a == 1 &&"): those are refused here with what is wrong.
+ * ("next_pid ==", "a == 1 &&"), and frees twice on a '!' before anything but
+ * a parenthesis ("a > 0 && !b"): those are refused here with what is wrong.
  */
 static int check_ends(const char *filter, const char *expr, char *err, size_t errlen)
 {
@@ -237,6 +245,12 @@ static int check_ends(const char *filter, const char *expr, char *err, size_t er
 			}
 			last = p++;
 			continue;
+		}
+		if (*p == '!' && p[1] != '=' && p[1] != '~' && !not_before_paren(p + 1)) {
+			snprintf(err, errlen, "-F '%s': '!' at position %d must be followed by a "
+				 "parenthesized expression: !(FIELD == VALUE)", filter,
+				 (int)(p - filter) + 1);
+			return -1;
 		}
 		if (!isspace((unsigned char)*p))
 			last = p;
