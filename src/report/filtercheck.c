@@ -200,75 +200,161 @@ static int check_names(const char *filter, const char *expr, const struct matche
 }
 
 /*
- * A control character (a paste gone wrong) makes libtraceevent 1.7's filter
- * tokenizer return no token, which its parser then dereferences: refused.
+ * A control character or a byte above ASCII, even inside a string, makes
+ * libtraceevent 1.7's filter tokenizer return no token, which its parser
+ * then dereferences: refused.
  */
 static int check_chars(const char *filter, char *err, size_t errlen)
 {
 	for (const unsigned char *p = (const unsigned char *)filter; *p; p++) {
-		if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f) {
-			snprintf(err, errlen, "-F: control character 0x%02x at position %d is not part "
-				 "of a filter", *p, (int)(p - (const unsigned char *)filter) + 1);
+		if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p >= 0x7f) {
+			snprintf(err, errlen, "-F: byte 0x%02x at position %d: a filter is plain ASCII "
+				 "text", *p, (int)(p - (const unsigned char *)filter) + 1);
 			return -1;
 		}
 	}
 	return 0;
-}
-
-static bool not_before_paren(const char *p)
-{
-	while (isspace((unsigned char)*p))
-		p++;
-	return *p == '(';
 }
 
 /*
- * libtraceevent 1.7's filter parser also dereferences the missing token when
- * the expression ends inside a quoted string or right after an operator
- * ("next_pid ==", "a == 1 &&"), and frees twice on a '!' before anything but
- * a parenthesis ("a > 0 && !b"): those are refused here with what is wrong.
+ * The expression grammar libtraceevent 1.7 accepts, checked before it parses:
+ * its parser dereferences a missing token or frees twice on many malformed
+ * expressions ("a ==", "a == 1 &&", "a > 0 && !b", "(a + 1) > 2", an open
+ * string), so only well-formed ones reach it:
+ *
+ *	expr  := and ('||' and)*
+ *	and   := unary ('&&' unary)*
+ *	unary := '!' '(' expr ')' | '(' expr ')' | NAME OP VALUE
+ *	OP    := == != < > <= >= =~ !~ ~ &
+ *	VALUE := NUMBER | -NUMBER | "STRING" | 'STRING'
  */
-static int check_ends(const char *filter, const char *expr, char *err, size_t errlen)
-{
-	const char *p = expr, *last = NULL;
+struct parse {
+	const char *filter, *p;
+	char *err;
+	size_t errlen;
+	int depth;
+};
 
-	while (*p) {
-		if (*p == '"' || *p == '\'') {
-			const char *open = p;
-			char q = *p++;
-			while (*p && *p != q)
-				p += p[0] == '\\' && p[1] ? 2 : 1;
-			if (!*p) {
-				snprintf(err, errlen, "-F '%s': the string at position %d has no closing %c",
-					 filter, (int)(open - filter) + 1, q);
-				return -1;
-			}
-			last = p++;
-			continue;
-		}
-		if (*p == '!' && p[1] != '=' && p[1] != '~' && !not_before_paren(p + 1)) {
-			snprintf(err, errlen, "-F '%s': '!' at position %d must be followed by a "
-				 "parenthesized expression: !(FIELD == VALUE)", filter,
-				 (int)(p - filter) + 1);
+static void skip_space(struct parse *x)
+{
+	while (isspace((unsigned char)*x->p))
+		x->p++;
+}
+
+static int syntax(struct parse *x, const char *want)
+{
+	skip_space(x);
+	if (*x->p)
+		snprintf(x->err, x->errlen, "-F '%s': %s at position %d, not '%.12s'", x->filter,
+			 want, (int)(x->p - x->filter) + 1, x->p);
+	else
+		snprintf(x->err, x->errlen, "-F '%s': %s at its end", x->filter, want);
+	return -1;
+}
+
+static bool eat(struct parse *x, const char *tok)
+{
+	skip_space(x);
+	if (strncmp(x->p, tok, strlen(tok)) != 0)
+		return false;
+	x->p += strlen(tok);
+	return true;
+}
+
+static int parse_value(struct parse *x)
+{
+	skip_space(x);
+	if (*x->p == '"' || *x->p == '\'') {
+		const char *open = x->p;
+		char q = *x->p++;
+		while (*x->p && *x->p != q)
+			x->p += x->p[0] == '\\' && x->p[1] ? 2 : 1;
+		if (!*x->p) {
+			snprintf(x->err, x->errlen, "-F '%s': the string at position %d has no closing %c",
+				 x->filter, (int)(open - x->filter) + 1, q);
 			return -1;
 		}
-		if (!isspace((unsigned char)*p))
-			last = p;
-		p++;
+		x->p++;
+		return 0;
 	}
-	if (last && strchr("=<>~!&|(", *last)) {
-		snprintf(err, errlen, "-F '%s': the expression ends with '%c' (a value must follow it)",
-			 filter, *last);
-		return -1;
-	}
+	if (*x->p == '-')
+		x->p++;
+	if (!isdigit((unsigned char)*x->p))
+		return syntax(x, "expected a number or a quoted string");
+	while (isalnum((unsigned char)*x->p))
+		x->p++;
 	return 0;
+}
+
+static int parse_compare(struct parse *x)
+{
+	static const char *const ops[] = { "==", "!=", "<=", ">=", "=~", "!~", "<", ">", "~", "&" };
+
+	skip_space(x);
+	if (!isalpha((unsigned char)*x->p) && *x->p != '_')
+		return syntax(x, "expected a field name");
+	while (isalnum((unsigned char)*x->p) || *x->p == '_')
+		x->p++;
+	skip_space(x);
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strncmp(x->p, ops[i], strlen(ops[i])) && strncmp(x->p, "&&", 2))
+			return eat(x, ops[i]) ? parse_value(x) : -1;
+	return syntax(x, "expected a comparison (==, !=, <, >, <=, >=, ~, =~, !~, &)");
+}
+
+static int parse_or(struct parse *x);
+
+static int parse_unary(struct parse *x)
+{
+	bool not = eat(x, "!");
+
+	if (eat(x, "(")) {
+		if (++x->depth > 64)
+			return syntax(x, "parentheses nest too deep");
+		if (parse_or(x) < 0)
+			return -1;
+		x->depth--;
+		return eat(x, ")") ? 0 : syntax(x, "expected ')'");
+	}
+	return not ? syntax(x, "expected '(' after '!'") : parse_compare(x);
+}
+
+static int parse_and(struct parse *x)
+{
+	do {
+		if (parse_unary(x) < 0)
+			return -1;
+	} while (eat(x, "&&"));
+	return 0;
+}
+
+static int parse_or(struct parse *x)
+{
+	do {
+		if (parse_and(x) < 0)
+			return -1;
+	} while (eat(x, "||"));
+	return 0;
+}
+
+static int check_syntax(const char *filter, const char *expr, char *err, size_t errlen)
+{
+	struct parse x = { filter, expr, err, errlen, 0 };
+
+	skip_space(&x);
+	if (!*x.p)
+		return 0;	/* "EVENT:" alone: every event of it */
+	if (parse_or(&x) < 0)
+		return -1;
+	skip_space(&x);
+	return *x.p ? syntax(&x, "expected && or ||") : 0;
 }
 
 int rp_filter_check(struct tep_handle *tep, const char *filter, char *err, size_t errlen)
 {
 	if (check_chars(filter, err, errlen) < 0)
 		return -1;
-	if (strchr(filter, ':') && check_ends(filter, strchr(filter, ':') + 1, err, errlen) < 0)
+	if (strchr(filter, ':') && check_syntax(filter, strchr(filter, ':') + 1, err, errlen) < 0)
 		return -1;
 	const char *colon = strchr(filter, ':');
 	size_t elen = colon ? (size_t)(colon - filter) : strlen(filter);
