@@ -200,14 +200,14 @@ static int check_names(const char *filter, const char *expr, const struct matche
 }
 
 /*
- * A control character or a byte above ASCII, even inside a string, makes
- * libtraceevent 1.7's filter tokenizer return no token, which its parser
- * then dereferences: refused.
+ * A control character (a tab too) or a byte above ASCII, even inside a
+ * string, throws libtraceevent 1.7's filter tokenizer off: it returns no
+ * token, which its parser dereferences, or splits a string and frees twice.
  */
 static int check_chars(const char *filter, char *err, size_t errlen)
 {
 	for (const unsigned char *p = (const unsigned char *)filter; *p; p++) {
-		if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p >= 0x7f) {
+		if (*p < 0x20 || *p >= 0x7f) {
 			snprintf(err, errlen, "-F: byte 0x%02x at position %d: a filter is plain ASCII "
 				 "text", *p, (int)(p - (const unsigned char *)filter) + 1);
 			return -1;
@@ -340,7 +340,15 @@ static int parse_or(struct parse *x)
 static int check_syntax(const char *filter, const char *expr, char *err, size_t errlen)
 {
 	struct parse x = { filter, expr, err, errlen, 0 };
+	const char *comma = strchr(expr, ',');
 
+	/* libtraceevent splits the event list at every ',' of the filter, wherever it is. */
+	if (comma) {
+		snprintf(err, errlen, "-F '%s': ',' at position %d: only the event list before ':' "
+			 "may hold commas (libtraceevent splits at every one)", filter,
+			 (int)(comma - filter) + 1);
+		return -1;
+	}
 	skip_space(&x);
 	if (!*x.p)
 		return 0;	/* "EVENT:" alone: every event of it */
@@ -350,8 +358,19 @@ static int check_syntax(const char *filter, const char *expr, char *err, size_t 
 	return *x.p ? syntax(&x, "expected && or ||") : 0;
 }
 
+/*
+ * libtraceevent copies the expression twice (and a caret line) into a
+ * 1024-byte error buffer without a bound: a long one overflows it.
+ */
+#define MAX_FILTER_LEN 400
+
 int rp_filter_check(struct tep_handle *tep, const char *filter, char *err, size_t errlen)
 {
+	if (strlen(filter) > MAX_FILTER_LEN) {
+		snprintf(err, errlen, "-F: a filter of %zu characters: at most %d (split it into "
+			 "several -F)", strlen(filter), MAX_FILTER_LEN);
+		return -1;
+	}
 	if (check_chars(filter, err, errlen) < 0)
 		return -1;
 	if (strchr(filter, ':') && check_syntax(filter, strchr(filter, ':') + 1, err, errlen) < 0)
