@@ -228,11 +228,15 @@ static int check_chars(const char *filter, char *err, size_t errlen)
  *	OP    := == != < > <= >= =~ !~ ~ &
  *	VALUE := NUMBER | -NUMBER | "STRING" | 'STRING'
  */
+#define MAX_CLAUSES 64
+
 struct parse {
 	const char *filter, *p;
 	char *err;
 	size_t errlen;
 	int depth;
+	const char *clause[MAX_CLAUSES][2];	/* each FIELD OP VALUE: start, end */
+	int nclauses;
 };
 
 static void skip_space(struct parse *x)
@@ -293,12 +297,21 @@ static int parse_compare(struct parse *x)
 	skip_space(x);
 	if (!isalpha((unsigned char)*x->p) && *x->p != '_')
 		return syntax(x, "expected a field name");
+	if (x->nclauses == MAX_CLAUSES)
+		return syntax(x, "too many comparisons (split the filter into several -F)");
+	const char *start = x->p;
 	while (isalnum((unsigned char)*x->p) || *x->p == '_')
 		x->p++;
 	skip_space(x);
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strncmp(x->p, ops[i], strlen(ops[i])) && strncmp(x->p, "&&", 2))
-			return eat(x, ops[i]) ? parse_value(x) : -1;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		if (strncmp(x->p, ops[i], strlen(ops[i])) || !strncmp(x->p, "&&", 2))
+			continue;
+		if (!eat(x, ops[i]) || parse_value(x) < 0)
+			return -1;
+		x->clause[x->nclauses][0] = start;
+		x->clause[x->nclauses++][1] = x->p;
+		return 0;
+	}
 	return syntax(x, "expected a comparison (==, !=, <, >, <=, >=, ~, =~, !~, &)");
 }
 
@@ -337,9 +350,42 @@ static int parse_or(struct parse *x)
 	return 0;
 }
 
-static int check_syntax(const char *filter, const char *expr, char *err, size_t errlen)
+/*
+ * Each comparison alone through libtraceevent's parser: an error in the
+ * right operand of && or || makes it free the left one twice ("a > 0 &&
+ * comm > \"sh\""), an error in a lone comparison does not.
+ */
+static int check_clauses(struct tep_handle *tep, const struct parse *x, const char *colon)
 {
-	struct parse x = { filter, expr, err, errlen, 0 };
+	int ret = 0;
+
+	for (int i = 0; ret == 0 && i < x->nclauses; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct tep_event_filter *f = tep_filter_alloc(tep);
+		if (!f)
+			abort();
+		sb_addn(&sb, x->filter, (size_t)(colon - x->filter) + 1);
+		sb_addn(&sb, x->clause[i][0], (size_t)(x->clause[i][1] - x->clause[i][0]));
+		enum tep_errno e = tep_filter_add_filter_str(f, sb_str(&sb));
+		if (e < 0) {
+			char why[1024];
+			tep_filter_strerror(f, e, why, sizeof(why));
+			const char *msg = strrchr(why, '\n');
+			snprintf(x->err, x->errlen, "-F '%s': '%.*s': %s", x->filter,
+				 (int)(x->clause[i][1] - x->clause[i][0]), x->clause[i][0],
+				 msg ? msg + 1 : why);
+			ret = -1;
+		}
+		tep_filter_free(f);
+		sb_free(&sb);
+	}
+	return ret;
+}
+
+static int check_syntax(struct tep_handle *tep, const char *filter, const char *expr, char *err,
+			size_t errlen)
+{
+	struct parse x = { .filter = filter, .p = expr, .err = err, .errlen = errlen };
 	const char *comma = strchr(expr, ',');
 
 	/* libtraceevent splits the event list at every ',' of the filter, wherever it is. */
@@ -355,7 +401,9 @@ static int check_syntax(const char *filter, const char *expr, char *err, size_t 
 	if (parse_or(&x) < 0)
 		return -1;
 	skip_space(&x);
-	return *x.p ? syntax(&x, "expected && or ||") : 0;
+	if (*x.p)
+		return syntax(&x, "expected && or ||");
+	return check_clauses(tep, &x, expr - 1);
 }
 
 /*
@@ -373,8 +421,7 @@ int rp_filter_check(struct tep_handle *tep, const char *filter, char *err, size_
 	}
 	if (check_chars(filter, err, errlen) < 0)
 		return -1;
-	if (strchr(filter, ':') && check_syntax(filter, strchr(filter, ':') + 1, err, errlen) < 0)
-		return -1;
+
 	const char *colon = strchr(filter, ':');
 	size_t elen = colon ? (size_t)(colon - filter) : strlen(filter);
 	struct matched m = { NULL, 0 };
@@ -393,6 +440,8 @@ int rp_filter_check(struct tep_handle *tep, const char *filter, char *err, size_
 	}
 	if (ret == 0 && m.n && colon)
 		ret = check_names(filter, colon + 1, &m, err, errlen);
+	if (ret == 0 && colon)
+		ret = check_syntax(tep, filter, colon + 1, err, errlen);
 	free(m.ev);
 	return ret;
 }

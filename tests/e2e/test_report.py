@@ -186,7 +186,9 @@ def bad_filters_are_one_line_not_a_crash(_):
     for flt in ('sched_switch: next_pid ==', 'sched_switch: next_pid == 1 &&',
                 'sched_switch: prev_comm == "sh', "sched_switch: next_pid == '1",
                 'sched_switch: next_pid ~', 'sched/.*: pid > 0 && COMM\x17== "sh"',
-                'sched_switch: (next_pid == 1', 'sched_switch: next_pid > 0 && !next_pid'):
+                'sched_switch: (next_pid == 1', 'sched_switch: next_pid > 0 && !next_pid',
+                'sched_switch: next_pid > 0 && prev_comm > "sh"',
+                'sched_switch: prev_comm == "a,b"', 'sched_switch: prev_comm == "a\tb"'):
         rc, out, err = report('-i', f, '-F', flt, check=False)
         expect(rc == 2 and not out, '%r: exit 2 and no output, got %d' % (flt, rc))
         expect(err.count('\n') == 1 and err.startswith('tracekit: report: '),
