@@ -88,15 +88,18 @@ run_tracecmd() {
 	echo "$(count "$f") $(awk 'END {print $1 + $2}' "$work/tctime")"
 }
 
-printf '%-5s %12s %10s %8s %12s %10s %8s %9s %9s\n' run tk-events tk-lost tk-cpu tc-events tc-lost \
-	tc-cpu lost-ratio cpu-ratio
+printf '%-5s %12s %10s %8s %12s %10s %8s %9s %9s %9s\n' run tk-events tk-lost tk-cpu tc-events \
+	tc-lost tc-cpu lost-ratio cpu-ratio cpu/ev
 for i in $(seq "$runs"); do
 	read -r te tl tc < <(run_tracekit)
 	read -r ce cl cc < <(run_tracecmd)
 	awk -v i="$i" -v te="$te" -v tl="$tl" -v tc="$tc" -v ce="$ce" -v cl="$cl" -v cc="$cc" 'BEGIN {
 		tlr = te + tl ? tl / (te + tl) : 0; clr = ce + cl ? cl / (ce + cl) : 0
-		printf "%-5s %12d %10d %8.2f %12d %10d %8.2f %9s %9.2f\n", i, te, tl, tc, ce, cl, cc,
-			clr ? sprintf("%.2f", tlr / clr) : "-", cc ? tc / cc : 0 }'
+		pe = te && ce && cc ? (tc / te) / (cc / ce) : 0
+		printf "%-5s %12d %10d %8.2f %12d %10d %8.2f %9s %9.2f %9.2f\n", i, te, tl, tc, ce, cl, cc,
+			clr ? sprintf("%.2f", tlr / clr) : "-", cc ? tc / cc : 0, pe }'
 done
 echo "lost-ratio: tracekit's share of lost events / trace-cmd's (< 1: tracekit loses fewer);"
-echo "cpu-ratio: tracekit's recorder CPU seconds / trace-cmd's.  ${secs}s per run, -b $kb KB per CPU."
+echo "cpu-ratio: tracekit's recorder CPU seconds / trace-cmd's; cpu/ev: the same per event recorded"
+echo "(the load runs faster or slower with each recorder, so the event counts differ).  ${secs}s per"
+echo "run, -b $kb KB per CPU."

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <traceevent/kbuffer.h>
@@ -27,6 +28,7 @@
 
 #define SPLICE_PAGES 16		/* pages moved per splice call */
 #define POLL_MS 100		/* how often a thread looks at the stop flag */
+#define RECORDER_NICE -10
 
 struct cpu_rec {
 	struct recorder *r;
@@ -102,6 +104,13 @@ static void read_rest(struct cpu_rec *c)
 static void *cpu_thread(void *arg)
 {
 	struct cpu_rec *c = arg;
+
+	/*
+	 * Ahead of the traced programs when the CPUs are busy: a recorder that
+	 * waits for a CPU is a buffer that overflows.  Only this thread; a
+	 * refusal (not root) leaves it at the default.
+	 */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), RECORDER_NICE);
 	while (!atomic_load(&c->r->stop)) {
 		struct pollfd p = { .fd = c->in, .events = POLLIN };
 		poll(&p, 1, POLL_MS);

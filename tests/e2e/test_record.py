@@ -379,7 +379,7 @@ def record_default_buffer_fits_events(env):
         expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
         got = int(re.match(r'\d+', size).group(0))
         expect(abs(got - want) <= want // 8, '%r: %d KB per CPU, want about %d' % (events, got, want))
-        expect(percent == '25', '%r: the reader is woken at 25%%, not %s' % (events, percent))
+        expect(percent == '10', '%r: the reader is woken at 10%%, not %s' % (events, percent))
     p = start([tracekit(), 'record', '-o', env.out, '-b', '2048', 'sleep', '1'], cwd=env.dir)
     try:
         size = instance_setting(env, p, 'buffer_size_kb')
@@ -387,7 +387,7 @@ def record_default_buffer_fits_events(env):
     finally:
         finish(p, 60)
     env.check_clean(p.pid)
-    expect(percent == '25', 'with -b too the reader is woken at 25%%, not %s' % percent)
+    expect(percent == '10', 'with -b too the reader is woken at 10%%, not %s' % percent)
     got = int(re.match(r'\d+', size).group(0))
     expect(2048 <= got <= 2048 + 256, '-b 2048 is kept as given (to whole pages): %r' % size)
 
