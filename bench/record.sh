@@ -32,10 +32,16 @@ tracefs=/sys/kernel/tracing
 mountpoint -q $tracefs || mount -t tracefs nodev $tracefs
 
 work=$(mktemp -d)
+# trace-cmd enables its events at the top level; one that fails midway leaves them on.
+cp $tracefs/set_event "$work/set_event.before"
 # The load runs in subshells: its pid goes to a file so every exit path can end it.
 cleanup() {
 	[ -f "$work/load.pid" ] && kill "$(cat "$work/load.pid")" 2>/dev/null
 	echo 1 > $tracefs/tracing_on
+	if ! cmp -s $tracefs/set_event "$work/set_event.before"; then
+		echo > $tracefs/set_event
+		while read -r e; do echo "$e" >> $tracefs/set_event; done < "$work/set_event.before"
+	fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
