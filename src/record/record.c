@@ -320,7 +320,7 @@ static void print_stats(const struct rec_options *o, struct recorder *r, const c
 int rec_run(const struct rec_options *o)
 {
 	if (o->recover)
-		return rec_recover(o->recover, o->quiet);
+		return rec_recover(o->recover);
 	char err[1024] = "";
 	const char *output = o->output ? o->output : "trace.dat";
 	int status = 1;

@@ -156,7 +156,7 @@ static struct tf_cpu_data *kept_data(const char *output, const struct kept *k, c
 	return data;
 }
 
-static int assemble(const char *output, const struct kept *k, bool quiet)
+static int assemble(const char *output, const struct kept *k)
 {
 	char err[1024] = "", (*paths)[4200] = xcalloc((size_t)k->cpus, sizeof(*paths));
 	uint64_t bytes = 0, events = 0, missed = 0;
@@ -178,10 +178,9 @@ static int assemble(const char *output, const struct kept *k, bool quiet)
 		goto out;
 	for (int i = 0; i < k->cpus; i++)
 		events += rec_count_events(data[i].path, data[i].size, k->page_size, &missed);
-	fprintf(stderr, "tracekit: record: %s: %llu events%s recovered from %s.cpu0..%d, %llu KB\n",
-		output, (unsigned long long)events, missed ? " (some lost between pages)" : "",
-		output, k->cpus - 1, (unsigned long long)(bytes / 1024));
-	(void)quiet;
+	fprintf(stderr, "tracekit: record: %s: %llu events recovered from %s.cpu0..%d, %llu lost "
+		"while recording, %llu KB\n", output, (unsigned long long)events, output, k->cpus - 1,
+		(unsigned long long)missed, (unsigned long long)(bytes / 1024));
 	for (int i = 0; i < k->cpus; i++)
 		unlink(paths[i]);
 	note_path(output, paths[0], sizeof(paths[0]));
@@ -196,7 +195,7 @@ out:
 	return rc;
 }
 
-int rec_recover(const char *output, bool quiet)
+int rec_recover(const char *output)
 {
 	struct kept k = { .version = 0 };
 	char boot[64];
@@ -210,7 +209,7 @@ int rec_recover(const char *output, bool quiet)
 		       "formats may not match it, so it cannot be assembled", output);
 		goto out;
 	}
-	rc = assemble(output, &k, quiet);
+	rc = assemble(output, &k);
 out:
 	kept_free(&k);
 	return rc;

@@ -8,8 +8,6 @@
 #ifndef TRACEKIT_RECORD_RECOVER_H
 #define TRACEKIT_RECORD_RECOVER_H
 
-#include <stdbool.h>
-
 struct ft_session;
 
 /*
@@ -21,6 +19,6 @@ void rec_recover_note(struct ft_session *s, const char *const *notes, int nnotes
 /* Remove OUTPUT.recover (the recording finished, or kept nothing). */
 void rec_recover_forget(const char *output);
 /* record --recover OUTPUT; returns tracekit's exit status. */
-int rec_recover(const char *output, bool quiet);
+int rec_recover(const char *output);
 
 #endif
