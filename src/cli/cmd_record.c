@@ -38,12 +38,15 @@ void help_record(FILE *f)
 	      "      --probe SPEC   a dynamic probe for this recording only ('p ./app:func x=%di');\n"
 	      "                     repeatable; without -e only the probes are recorded (docs/probes.md)\n"
 	      "  -q                 no per-CPU summary\n"
+	      "      --recover FILE assemble FILE from the per-CPU files a recording kept when it\n"
+	      "                     could not write it (a full disk), once there is room\n"
 	      "\n"
 	      "At the end it prints, per CPU, the events recorded and the events lost.\n"
 	      "See docs/record.md.\n", f);
 }
 
-enum { OPT_USER_STACK = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_FILE_VERSION, OPT_PROBE };
+enum { OPT_USER_STACK = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_FILE_VERSION, OPT_PROBE,
+	OPT_RECOVER };
 
 static const struct option longopts[] = {
 	{ "user-stack", no_argument, NULL, OPT_USER_STACK },
@@ -51,6 +54,7 @@ static const struct option longopts[] = {
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
 	{ "probe", required_argument, NULL, OPT_PROBE },
+	{ "recover", required_argument, NULL, OPT_RECOVER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -111,6 +115,7 @@ static int parse(struct rec_options *o, int argc, char **argv)
 		case 'T': o->kernel_stack = true; break;
 		case 'q': o->quiet = true; break;
 		case OPT_USER_STACK: o->user_stack = true; break;
+		case OPT_RECOVER: o->recover = optarg; break;
 		case OPT_DURATION:
 			if (cli_seconds("--duration", optarg, &o->duration) < 0)
 				return -1;
@@ -140,6 +145,10 @@ static int parse(struct rec_options *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		o->argv = argv + optind;
+	if (o->recover && (o->argv || o->npids || o->nevents)) {
+		errmsg("--recover FILE takes no COMMAND, -P or -e: it assembles what a recording kept");
+		return -1;
+	}
 	if (o->follow_command && !o->argv) {
 		errmsg("-F needs a COMMAND: it keeps only that command and its children");
 		return -1;

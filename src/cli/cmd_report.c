@@ -124,10 +124,11 @@ int cmd_report(int argc, char **argv)
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	char err[1024];
-	if (rp_run(&o, stdout, err, sizeof(err)) < 0) {
+	int rc = rp_run(&o, stdout, err, sizeof(err));
+	if (rc < 0) {
 		fflush(stdout);
 		errmsg("%s", err);
-		return 1;
+		return rc == -2 ? 2 : 1;
 	}
 	if (fflush(stdout) != 0) {
 		errmsg("write error: %s", strerror(errno));

@@ -218,6 +218,13 @@ static void remove_raw_outputs(const char *output, ft_reset_fn fn, void *arg)
 {
 	char path[4300], what[4400], why[64];
 	int n = 0;
+	/* The trace file being written when the run was killed (record/output.h). */
+	snprintf(path, sizeof(path), "%s.part", output);
+	if (unlink(path) == 0)
+		report(fn, arg, FT_RESET_FILES, path, "unfinished trace file of the killed recording");
+	/* record --recover's note beside kept per-CPU files (record/recover.h). */
+	snprintf(path, sizeof(path), "%s.recover", output);
+	unlink(path);
 	for (int cpu = 0; cpu < 4096; cpu++) {
 		snprintf(path, sizeof(path), "%s.cpu%d", output, cpu);
 		if (unlink(path) < 0)
@@ -261,8 +268,12 @@ static int reset_one(const char *name, bool force, ft_reset_fn fn, void *arg)
 	return 1;
 }
 
-/* Registry files whose instance is gone (killed between register and mkdir). */
-static void drop_stale_entries(const char *prefix)
+/*
+ * Registry files whose instance is gone: killed between register and mkdir,
+ * or a recording that could not write its trace and kept its per-CPU files
+ * (noted as "<instance>-kept").
+ */
+static void drop_stale_entries(const char *prefix, ft_reset_fn fn, void *arg)
 {
 	DIR *d = opendir(FT_REGISTRY_DIR);
 	if (!d)
@@ -271,9 +282,14 @@ static void drop_stale_entries(const char *prefix)
 		if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		bool alive;
+		char output[4096];
 		ftr_owner(de->d_name, &alive);
-		if (!alive && !tracefs_instance_exists(de->d_name))
-			ftr_unregister(de->d_name);
+		if (alive || tracefs_instance_exists(de->d_name))
+			continue;
+		/* A recording that could not write its trace noted its kept files here. */
+		if (noted_output(de->d_name, output, sizeof(output)))
+			remove_raw_outputs(output, fn, arg);
+		ftr_unregister(de->d_name);
 	}
 	closedir(d);
 }
@@ -327,7 +343,7 @@ int ft_reset_prefix(const char *prefix, bool force, ft_reset_fn fn, void *arg,
 		free(names[i]);
 	}
 	free(names);
-	drop_stale_entries(prefix);
+	drop_stale_entries(prefix, fn, arg);
 	/*
 	 * Hook: uprobe events tracekit registers will be named tracekit_* in
 	 * uprobe_events; once probes exist, remove those of dead owners here too.

@@ -462,6 +462,13 @@ int ft_set_buffer_kb(struct ft_session *s, unsigned kb_per_cpu, char *err, size_
 	return inst_write(s, "buffer_size_kb", val, err, errlen);
 }
 
+int ft_set_buffer_percent(struct ft_session *s, unsigned percent)
+{
+	char val[16];
+	snprintf(val, sizeof(val), "%u", percent);
+	return inst_write(s, "buffer_percent", val, NULL, 0);
+}
+
 int ft_set_option(struct ft_session *s, const char *option, bool on, char *err, size_t errlen)
 {
 	char rel[128];

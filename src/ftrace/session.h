@@ -43,6 +43,8 @@ int ft_enabled_events(const struct ft_session *s, char ***list);	/* free with ft
 
 int ft_set_clock(struct ft_session *s, const char *clock, char *err, size_t errlen);	/* "mono", "local"... */
 int ft_set_buffer_kb(struct ft_session *s, unsigned kb_per_cpu, char *err, size_t errlen);
+/* How full a CPU's buffer gets before a reader polling it is woken; -1 if the kernel has no such file. */
+int ft_set_buffer_percent(struct ft_session *s, unsigned percent);
 /* Instance options: "record-tgid", "event-fork", "stacktrace", "userstacktrace". */
 int ft_set_option(struct ft_session *s, const char *option, bool on, char *err, size_t errlen);
 /* Trace only these pids (set_event_pid); with follow, their future children too (event-fork). */

@@ -26,7 +26,10 @@
 #include "ftrace/registry.h"
 #include "ftrace/session.h"
 #include "probe/kernel.h"
+#include "bufsize.h"
 #include "meta.h"
+#include "output.h"
+#include "recover.h"
 #include "recorder.h"
 #include "spawn.h"
 #include "ust.h"
@@ -50,8 +53,8 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
-/* The output's absolute path beside the instance's registry entry (see ftr_note_output). */
-static void note_output(struct ft_session *s, const char *output)
+/* The output's absolute path in the registry entry name (see ftr_note_output). */
+static void note_output(const char *name, const char *output)
 {
 	char dir[4096], abs[4200];
 	const char *slash = strrchr(output, '/');
@@ -65,7 +68,7 @@ static void note_output(struct ft_session *s, const char *output)
 		return;
 	snprintf(abs, sizeof(abs), "%s/%s", strcmp(real, "/") ? real : "", base);
 	free(real);
-	ftr_note_output(ft_instance_name(s), abs);
+	ftr_note_output(name, abs);
 }
 
 /* Every thread and descendant of pid now, from /proc (later ones come through event-fork). */
@@ -135,6 +138,16 @@ static int setup_events(struct ft_session *s, const struct rec_options *o, char 
 	return 0;
 }
 
+/* Without -b: a buffer sized for the events enabled (bufsize.h). */
+static int set_default_buffer(struct ft_session *s, char *err, size_t errlen)
+{
+	char **events = NULL;
+	int n = ft_enabled_events(s, &events);
+	unsigned kb = rec_buffer_kb_for(events, n, rec_mem_available_kb(), ft_cpu_count(s));
+	ft_free_list(events, n);
+	return ft_set_buffer_kb(s, kb, err, errlen);
+}
+
 /* Optional settings: a kernel that refuses one gets a warning, and the recording goes on. */
 static void try_option(struct ft_session *s, const char *opt, bool needed_by_user)
 {
@@ -180,51 +193,66 @@ static void add_note(struct strbuf *sb, const char ***notes, int *n, const char 
 	(*notes)[(*n)++] = note;
 }
 
-static int write_trace(struct ft_session *s, const struct rec_options *o, struct recorder *r,
-		       struct ust_rec *u, const char *output, pid_t command_pid, const char *maps, char *err,
-		       size_t errlen)
+/* What was traced, for sched and view: "command=...", "command_pid=...", "maps=...", "follow=...". */
+static int build_notes(const struct rec_options *o, pid_t command_pid, const char *maps,
+		       const char ***notes)
 {
-	struct rec_meta rm;
-	if (rec_meta_gather(s, &rm, err, errlen) < 0)
-		return -1;
-	const char **notes = NULL;
 	int nnotes = 0;
 	struct strbuf sb = STRBUF_INIT;
+	*notes = NULL;
 	if (o->argv) {
 		for (char **a = o->argv; *a; a++) {
 			if (a != o->argv)
 				sb_addc(&sb, ' ');
 			sb_add(&sb, *a);
 		}
-		add_note(&sb, &notes, &nnotes, "command", sb_str(&sb));
+		add_note(&sb, notes, &nnotes, "command", sb_str(&sb));
 		/* Which process is the command, so analyses need not guess by name. */
 		char pid[16];
 		snprintf(pid, sizeof(pid), "%d", (int)command_pid);
-		add_note(&sb, &notes, &nnotes, "command_pid", pid);
+		add_note(&sb, notes, &nnotes, "command_pid", pid);
 		if (maps)	/* names the command's data (its locks) for analyses */
-			add_note(&sb, &notes, &nnotes, "maps", maps);
+			add_note(&sb, notes, &nnotes, "maps", maps);
 	}
 	sb_reset(&sb);
 	for (int i = 0; i < o->npids; i++)
 		sb_printf(&sb, "%s%d", i ? "," : "", (int)o->pids[i]);
 	if (o->npids)
-		add_note(&sb, &notes, &nnotes, "pids", sb_str(&sb));
-	add_note(&sb, &notes, &nnotes, "follow", o->follow_command ? "command" : o->npids ? "pids" : "system");
+		add_note(&sb, notes, &nnotes, "pids", sb_str(&sb));
+	add_note(&sb, notes, &nnotes, "follow", o->follow_command ? "command" : o->npids ? "pids" : "system");
+	sb_free(&sb);
+	return nnotes;
+}
+
+static void free_notes(const char **notes, int n)
+{
+	for (int i = 0; i < n; i++)
+		free((char *)notes[i]);
+	free(notes);
+}
+
+int rec_write_file(struct ft_session *s, const char *const *notes, int nnotes, const char *clock,
+		   int version, const struct tf_cpu_data *data, int ncpu, struct ust_rec *u,
+		   const char *output, char *err, size_t errlen)
+{
+	struct rec_meta rm;
+	if (rec_meta_gather(s, &rm, err, errlen) < 0)
+		return -1;
 	rm.m.notes = notes;
 	rm.m.nnotes = nnotes;
-	rm.m.clock = o->clock ? o->clock : "mono";
+	rm.m.clock = clock;
 	rm.m.version = TRACEKIT_VERSION;
 
 	int rc = -1;
-	int ncpu;
-	const struct tf_cpu_data *data = rec_cpu_data(r, &ncpu);
 	int ndata = ncpu;
 	struct tf_meta meta = rm.m;	/* rm keeps its own arrays to free */
 	if (u) {
 		ust_rec_meta(u, &meta);
 		data = ust_rec_cpu_data(u, data, ncpu, &ndata);
 	}
-	struct tf_writer *w = tf_writer_open(output, o->file_version ? o->file_version : 7, err, errlen);
+	char part[4200];
+	rec_part_path(output, part, sizeof(part));
+	struct tf_writer *w = tf_writer_open(part, version, err, errlen);
 	/* The kernel's per-CPU stats, so trace-cmd report --stat shows overruns too. */
 	for (int i = 0; w && i < ncpu; i++) {
 		char rel[64];
@@ -244,11 +272,39 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 	}
 	if (w)
 		tf_writer_close(w, NULL, 0);
-	for (int i = 0; i < nnotes; i++)
-		free((char *)notes[i]);
-	free(notes);
-	sb_free(&sb);
+	if (rc == 0)
+		rc = rec_commit_output(output, err, errlen);
+	else
+		unlink(part);
 	rec_meta_free(&rm);
+	return rc;
+}
+
+/*
+ * Written before recording, while there is room: a full disk that stops the
+ * trace file leaves the per-CPU files with what `record --recover` needs.
+ */
+static void note_recover(struct ft_session *s, const struct rec_options *o, const char *output,
+			 pid_t command_pid)
+{
+	const char **notes;
+	int nnotes = build_notes(o, command_pid, NULL, &notes);
+	rec_recover_note(s, notes, nnotes, o->clock ? o->clock : "mono",
+			 o->file_version ? o->file_version : 7, output);
+	free_notes(notes, nnotes);
+}
+
+static int write_trace(struct ft_session *s, const struct rec_options *o, struct recorder *r,
+		       struct ust_rec *u, const char *output, pid_t command_pid, const char *maps,
+		       char *err, size_t errlen)
+{
+	const char **notes;
+	int nnotes = build_notes(o, command_pid, maps, &notes);
+	int ncpu;
+	const struct tf_cpu_data *data = rec_cpu_data(r, &ncpu);
+	int rc = rec_write_file(s, notes, nnotes, o->clock ? o->clock : "mono",
+				o->file_version ? o->file_version : 7, data, ncpu, u, output, err, errlen);
+	free_notes(notes, nnotes);
 	return rc;
 }
 
@@ -278,6 +334,8 @@ static void print_stats(const struct rec_options *o, struct recorder *r, const c
 
 int rec_run(const struct rec_options *o)
 {
+	if (o->recover)
+		return rec_recover(o->recover);
 	char err[1024] = "";
 	const char *output = o->output ? o->output : "trace.dat";
 	int status = 1;
@@ -288,9 +346,13 @@ int rec_run(const struct rec_options *o)
 	int npids = 0;
 	char probe_group[64] = "";
 	char *maps = NULL;
+	bool kept_files = false;
 
 	catch_stop_signals(on_stop);
-	struct ft_session *s = ft_session_new(err, sizeof(err));
+	struct ft_session *s = NULL;
+	if (rec_check_output(output, err, sizeof(err)) < 0)
+		goto fail;
+	s = ft_session_new(err, sizeof(err));
 	if (!s)
 		goto fail;
 	if (ft_set_clock(s, o->clock ? o->clock : "mono", err, sizeof(err)) < 0) {
@@ -334,9 +396,18 @@ int rec_run(const struct rec_options *o)
 		status = errno == ENOENT || errno == EINVAL ? 2 : 1;
 		goto fail;
 	}
+	if (!o->buffer_kb && set_default_buffer(s, err, sizeof(err)) < 0)
+		goto fail;
+	/*
+	 * The reader woken at a tenth full, not the kernel's half: a recorder
+	 * thread that waits for a CPU behind the traced program still finds room
+	 * (bench/record.sh: no loss where half lost a tenth of the events).
+	 */
+	ft_set_buffer_percent(s, 10);	/* older kernels have no buffer_percent */
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
-	note_output(s, output);
+	note_output(ft_instance_name(s), output);
+	note_recover(s, o, output, child.pid);
 	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), output, (unsigned)sysconf(_SC_PAGESIZE),
 		      o->max_bytes, err, sizeof(err));
 	if (!r || ft_tracing_on(s, true, err, sizeof(err)) < 0)
@@ -359,9 +430,11 @@ int rec_run(const struct rec_options *o)
 	int why = wait_for_end(o, &child, r, &status);
 	ft_tracing_on(s, false, NULL, 0);
 	int e = 0;
+	bool not_run = false;
 	if (child.failed >= 0 && read(child.failed, &e, sizeof(e)) == sizeof(e) && e) {
 		errmsg("cannot run '%s': %s", o->argv[0], strerror(e));
 		status = 1;	/* as syscalls (and strace): a runtime error */
+		not_run = true;
 	}
 	if (why == 3 && o->max_bytes && !o->quiet)
 		fprintf(stderr, "tracekit: record: --max-size reached, recording stopped\n");
@@ -373,8 +446,17 @@ int rec_run(const struct rec_options *o)
 		errmsg("%s", err);
 		write_failed = true;
 	}
+	if (not_run)
+		goto out;	/* nothing ran: an existing output stays as it was */
 	if (write_trace(s, o, r, u, output, command_pid, maps, err, sizeof(err)) < 0) {
-		errmsg("%s (the raw per-CPU data is kept in %s.cpuN)", err, output);
+		char kept[256];
+		/* Outlives the instance, so `tracekit reset` finds the files. */
+		snprintf(kept, sizeof(kept), "%s-kept", ft_instance_name(s));
+		note_output(kept, output);
+		errmsg("%s (the per-CPU data is kept in %s.cpuN: once there is room, 'tracekit record "
+		       "--recover %s' writes the trace from it; 'tracekit reset' removes it)",
+		       err, output, output);
+		kept_files = true;
 		rec_free(r, true);
 		r = NULL;
 		status = status ? status : 1;
@@ -401,6 +483,8 @@ fail:
 		rec_stop(r, NULL, 0);
 	}
 out:
+	if (!kept_files)	/* what --recover would need goes with the per-CPU files */
+		rec_recover_forget(output);
 	if (child.go >= 0)
 		close(child.go);
 	if (child.failed >= 0)

@@ -33,6 +33,7 @@ struct rec_options {
 	char **argv;			/* COMMAND, or NULL */
 	char **probes;			/* --probe SPEC: made in a group of this recording's own */
 	int nprobes;
+	const char *recover;		/* --recover FILE: assemble FILE from its kept per-CPU files */
 };
 
 /* Record; returns the exit status for tracekit (the command's, like trace-cmd). */

@@ -42,6 +42,11 @@ int rec_stop(struct recorder *r, char *err, size_t errlen);
 /* After rec_stop: the data per CPU for the writer, and the kernel's stats. */
 const struct tf_cpu_data *rec_cpu_data(const struct recorder *r, int *n);
 const struct rec_cpu_stats *rec_stats(const struct recorder *r, int *n);
+/*
+ * The events in size bytes of ring-buffer pages in path (whole pages of ps
+ * bytes); the events the page headers say were lost are added to *missed.
+ */
+uint64_t rec_count_events(const char *path, uint64_t size, unsigned ps, uint64_t *missed);
 /* Remove the temp files (after they were written into the trace file) and free. */
 void rec_free(struct recorder *r, bool keep_files);
 

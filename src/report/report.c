@@ -12,6 +12,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "report/fastprint.h"
+#include "report/filtercheck.h"
 #include "report/report.h"
 #include "report/stat.h"
 #include "tracefile/reader.h"
@@ -51,12 +52,18 @@ static struct tep_event_filter *make_filter(struct tep_handle *tep, const struct
 		return NULL;
 	}
 	for (int i = 0; i < o->nfilters; i++) {
+		if (rp_filter_check(tep, o->filters[i], err, errlen) < 0) {
+			tep_filter_free(f);
+			return NULL;
+		}
 		enum tep_errno ret = tep_filter_add_filter_str(f, o->filters[i]);
 		if (ret < 0) {
 			char why[256];
 			tep_filter_strerror(f, ret, why, sizeof(why));
+			/* libtraceevent's message ends a copy of the filter and a caret line. */
+			char *msg = strrchr(why, '\n');
 			snprintf(err, errlen, "bad filter '%s': %s (syntax: 'EVENT: FIELD == VALUE')",
-				 o->filters[i], why);
+				 o->filters[i], msg ? msg + 1 : why);
 			tep_filter_free(f);
 			return NULL;
 		}
@@ -207,8 +214,10 @@ int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot select CPUs: %s", strerror(errno));
 		goto out;
 	}
-	if (o->nfilters && !(x.filter = make_filter(x.tep, o, err, errlen)))
+	if (o->nfilters && !(x.filter = make_filter(x.tep, o, err, errlen))) {
+		ret = -2;	/* a -F that does not fit the file: a usage error */
 		goto out;
+	}
 	x.from = to_units(o->from, tf_reader_info(x.r)->ts_usecs);
 	x.to = to_units(o->to, tf_reader_info(x.r)->ts_usecs);
 	if (o->mode == RP_STAT && !(x.stat = rp_stat_new())) {

@@ -28,7 +28,11 @@ struct rp_options {
 	enum rp_mode mode;
 };
 
-/* 0 on success; -1 and a one-line message in err (naming the input) on failure. */
+/*
+ * 0 on success; -1 and a one-line message in err (naming the input) on
+ * failure; -2 and a message when a -F filter does not fit the file (its
+ * syntax, an unknown event or field: the user's mistake, exit status 2).
+ */
 int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen);
 
 struct tep_handle;

@@ -33,7 +33,9 @@
 
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/kbuffer.h>
+#include <zstd.h>
 
+#include "tracefile/guard.h"
 #include "tracefile/pages.h"
 #include "tracefile/reader.h"
 #include "tracefile/writer.h"
@@ -48,11 +50,14 @@ enum {
 	OPT_TRACECLOCK = 4,
 	OPT_UNAME = 5,
 	OPT_OFFSET = 7,
+	OPT_PROCMAPS = 10,
+	OPT_GUEST = 13,
 	OPT_CPUCOUNT = 8,
 	OPT_VERSION = 9,
 	OPT_TIME_SHIFT = 12,
 	OPT_TSC2NSEC = 14,
 	OPT_HEADER_INFO = 16,
+	OPT_PRINTK = 20,
 	OPT_CMDLINES = 21,
 	OPT_BUFFER_TEXT = 22,
 	/* tracekit's notes (writer.h): NUL-terminated strings back to back. */
@@ -62,6 +67,8 @@ enum {
 };
 
 #define SEC_FL_COMPRESS 1
+#define SEC_STRINGS 15
+#define ZSTD_MAX_RATIO 32768	/* zstd's best: a 128 KB run in a 4-byte block */
 #define MAX_CPUS 4096
 #define MAX_SECTIONS 4096
 
@@ -132,6 +139,7 @@ struct walk {
 	int noverrun;
 	struct cpu_loc *loc;	/* per CPU, the top-level buffer's data */
 	const char *why_generic;	/* what the fast path cannot read, NULL if nothing */
+	const unsigned char *mem;	/* set: read a decompressed section here, not the file */
 };
 
 static int fail(struct walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -150,6 +158,8 @@ static int fail(struct walk *w, const char *fmt, ...)
 
 static int truncated(struct walk *w, const char *section, uint64_t at)
 {
+	if (w->mem)
+		return fail(w, "corrupt compressed %s: its sizes run past its end", section);
 	return fail(w, "truncated in the %s at offset 0x%" PRIx64
 		    " (the file ends at 0x%" PRIx64 "; the recording was cut short?)",
 		    section, at, w->size);
@@ -160,6 +170,11 @@ static int get(struct walk *w, void *buf, size_t n, const char *section)
 {
 	if (w->pos > w->size || n > w->size - w->pos)
 		return truncated(w, section, w->pos);
+	if (w->mem) {
+		memcpy(buf, w->mem + w->pos, n);
+		w->pos += n;
+		return 0;
+	}
 	ssize_t got = pread(w->fd, buf, n, (off_t)w->pos);
 	if (got < 0)
 		return fail(w, "read error at offset 0x%" PRIx64 ": %s", w->pos, strerror(errno));
@@ -220,6 +235,77 @@ static int get_str(struct walk *w, size_t max, char **out, const char *section)
 	return 0;
 }
 
+/* The printk formats text, as libtraceevent will parse it (guard.h). */
+static int guard_printk(struct walk *w, const char *text, size_t len)
+{
+	char why[128];
+
+	if (tf_guard_printk(text, len, why, sizeof(why)) == 0)
+		return 0;
+	return fail(w, "corrupt printk formats section: %s (libtraceevent would read outside "
+		    "its buffer)", why);
+}
+
+/* len bytes of printk text at w->pos, checked. */
+static int read_printk(struct walk *w, uint64_t len)
+{
+	if (w->pos > w->size || len > w->size - w->pos)
+		return truncated(w, "printk formats", w->pos);
+	char *text = malloc(len ? len : 1);
+	if (!text)
+		return fail(w, "out of memory");
+	int ret = get(w, text, len, "printk formats");
+	if (ret == 0)
+		ret = guard_printk(w, text, len);
+	free(text);
+	return ret;
+}
+
+/* v6: <size 4><text>. */
+static int walk_printk_v6(struct walk *w)
+{
+	uint64_t len;
+
+	if (get_u(w, 4, &len, "printk formats") < 0)
+		return -1;
+	return read_printk(w, len);
+}
+
+/* A v7 compressed block <compressed size 4><size 4><zstd frame>, decompressed; NULL after fail(). */
+static char *zstd_block(struct walk *w, const char *what, uint64_t *out_len)
+{
+	uint64_t csize, usize;
+	char *z = NULL, *u = NULL;
+
+	if (get_u(w, 4, &csize, what) < 0 || get_u(w, 4, &usize, what) < 0)
+		return NULL;
+	if (csize > w->size - w->pos || usize > (1u << 28)) {
+		fail(w, "corrupt compressed %s section at offset 0x%" PRIx64, what, w->pos - 8);
+		return NULL;
+	}
+	z = malloc(csize ? csize : 1);
+	u = malloc(usize ? usize : 1);
+	if (!z || !u) {
+		fail(w, "out of memory");
+		goto bad;
+	}
+	if (get(w, z, csize, what) < 0)
+		goto bad;
+	size_t got = ZSTD_decompress(u, usize, z, csize);
+	if (ZSTD_isError(got) || got != usize) {
+		fail(w, "corrupt compressed %s section at offset 0x%" PRIx64, what,
+		     w->pos - csize - 8);
+		goto bad;
+	}
+	free(z);
+	*out_len = usize;
+	return u;
+bad:
+	free(z);
+	free(u);
+	return NULL;
+}
+
 /* <size of n bytes><data>: a block of `section` that must lie inside the file. */
 static int skip_sized(struct walk *w, size_t n, const char *section)
 {
@@ -230,10 +316,9 @@ static int skip_sized(struct walk *w, size_t n, const char *section)
 	return skip(w, len, section);
 }
 
-static int walk_v6_headers(struct walk *w)
+static int walk_header_info(struct walk *w)
 {
 	char label[13];
-	uint64_t n, m;
 
 	if (get(w, label, 12, "header page") < 0)
 		return -1;
@@ -245,13 +330,25 @@ static int walk_v6_headers(struct walk *w)
 		return -1;
 	if (memcmp(label, "header_event", 13) != 0)
 		return fail(w, "corrupt file: no header_event at offset 0x%" PRIx64, w->pos - 13);
-	if (skip_sized(w, 8, "header event") < 0)
-		return -1;
+	return skip_sized(w, 8, "header event");
+}
+
+static int walk_ftrace_formats(struct walk *w)
+{
+	uint64_t n;
+
 	if (get_u(w, 4, &n, "ftrace event formats") < 0)
 		return -1;
 	for (uint64_t i = 0; i < n; i++)
 		if (skip_sized(w, 8, "ftrace event formats") < 0)
 			return -1;
+	return 0;
+}
+
+static int walk_event_formats(struct walk *w)
+{
+	uint64_t n, m;
+
 	if (get_u(w, 4, &n, "event formats") < 0)
 		return -1;
 	for (uint64_t i = 0; i < n; i++) {
@@ -262,9 +359,66 @@ static int walk_v6_headers(struct walk *w)
 			if (skip_sized(w, 8, "event formats") < 0)
 				return -1;
 	}
-	if (skip_sized(w, 4, "kallsyms") < 0 || skip_sized(w, 4, "printk formats") < 0 ||
-	    skip_sized(w, 8, "saved command lines") < 0)
+	return 0;
+}
+
+/*
+ * One metadata part: v6 has them in a row, v7 one per section.  Every size
+ * in it must fit (libtracecmd allocates what a size says before reading).
+ */
+static int walk_meta_part(struct walk *w, unsigned id)
+{
+	switch (id) {
+	case OPT_HEADER_INFO:
+		return walk_header_info(w);
+	case OPT_HEADER_INFO + 1:
+		return walk_ftrace_formats(w);
+	case OPT_HEADER_INFO + 2:
+		return walk_event_formats(w);
+	case OPT_HEADER_INFO + 3:
+		return skip_sized(w, 4, "kallsyms");
+	case OPT_PRINTK:
+		return walk_printk_v6(w);
+	case OPT_CMDLINES:
+		return skip_sized(w, 8, "saved command lines");
+	}
+	return 0;
+}
+
+/* v7: a metadata section's content (after its 16-byte header at off), walked as in v6. */
+static int check_section_content(struct walk *w, unsigned id, uint64_t off, const char *what)
+{
+	uint64_t save = w->pos, flags, size;
+	int ret = -1;
+
+	w->pos = off + 2;
+	if (get_u(w, 2, &flags, what) < 0)
 		return -1;
+	w->pos = off + 16;
+	if (!(flags & SEC_FL_COMPRESS)) {
+		ret = walk_meta_part(w, id);
+	} else if (strcmp(w->r->compression, "zstd") != 0) {
+		ret = 0;	/* not checked: docs/trace-dat.md */
+	} else {
+		char *block = zstd_block(w, what, &size);
+		if (block) {
+			struct walk sub = *w;
+			sub.mem = (const unsigned char *)block;
+			sub.size = size;
+			sub.pos = 0;
+			ret = walk_meta_part(&sub, id);
+			free(block);
+		}
+	}
+	w->pos = save;
+	return ret;
+}
+
+static int walk_v6_headers(struct walk *w)
+{
+	for (unsigned id = OPT_HEADER_INFO; id <= OPT_CMDLINES; id++)
+		if (walk_meta_part(w, id) < 0)
+			return -1;
 	return 0;
 }
 
@@ -343,6 +497,41 @@ static void add_tgids(struct tf_reader *r, const char *text)
 	}
 }
 
+/* tracekit's notes and saved_tgids after the version string's NUL (writer.h). */
+static int add_version_extras(struct tf_reader *r, const char *data, uint64_t len)
+{
+	uint64_t i = strnlen(data, len) + 1;
+	size_t tag = strlen(TF_NOTE_TGIDS);
+
+	while (i < len) {
+		uint64_t end = i + strnlen(data + i, len - i);
+		if (end - i >= tag && memcmp(data + i, TF_NOTE_TGIDS, tag) == 0)
+			add_tgids(r, data + i + tag);
+		else if (add_notes(r, data + i, end - i) < 0)
+			return -1;
+		i = end + 1;
+	}
+	return 0;
+}
+
+/*
+ * A compressed block <compressed size 4><size 4><data> at `at`, with room
+ * bytes for it: libtracecmd allocates the larger size as an int, so 2 GB or
+ * more turns into a huge allocation (an abort under ASan).
+ */
+static int check_zblock(struct walk *w, uint64_t at, uint64_t room, const char *what)
+{
+	uint64_t save = w->pos, csize, usize;
+
+	w->pos = at;
+	if (get_u(w, 4, &csize, what) < 0 || get_u(w, 4, &usize, what) < 0)
+		return -1;
+	w->pos = save;
+	if (room < 8 || csize > room - 8 || csize >= (1u << 31) || usize >= (1u << 31))
+		return fail(w, "corrupt compressed %s at offset 0x%" PRIx64, what, at);
+	return 0;
+}
+
 /* Where the per-CPU data of one buffer lies: check it against the file. */
 static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 {
@@ -371,6 +560,15 @@ static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 		if (get_u(w, 4, &csize, what) < 0 || get_u(w, 4, &usize, what) < 0 ||
 		    skip(w, csize, what) < 0)
 			return -1;
+		/*
+		 * libtracecmd allocates per page of what the chunks claim before it
+		 * decompresses any: a claim beyond zstd's best ratio (a 128 KB block
+		 * in 4 bytes) is a lie that costs gigabytes.
+		 */
+		if (usize >= (1u << 31) || csize >= (1u << 31) ||
+		    usize > csize * ZSTD_MAX_RATIO + w->page_size)
+			return fail(w, "corrupt %s: chunk %" PRIu64 " at offset 0x%" PRIx64
+				    " is too large", what, i, w->pos - csize - 8);
 		if (usize % w->page_size)
 			w->why_generic = "a compressed chunk that is not whole pages";
 		if (w->pos > end)
@@ -378,6 +576,37 @@ static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 				    " runs past its end", what, i, w->pos - csize - 8);
 	}
 	w->pos = save;
+	return 0;
+}
+
+/* Options libtracecmd parses on open with allocations sized from the file (guard.h). */
+static int guard_option(struct walk *w, uint64_t id, uint64_t start, uint64_t len)
+{
+	char why[160];
+	int bad = 0;
+
+	if (len > (1u << 24))
+		return fail(w, "corrupt option %" PRIu64 " at offset 0x%" PRIx64 ": %" PRIu64
+			    " bytes", id, start, len);
+	unsigned char *data = malloc(len ? len : 1);
+	if (!data)
+		return fail(w, "out of memory");
+	uint64_t save = w->pos;
+	w->pos = start;
+	if (get(w, data, len, "options") < 0) {
+		free(data);
+		return -1;
+	}
+	w->pos = save;
+	if (id == OPT_TIME_SHIFT)
+		bad = tf_guard_time_shift(data, len, w->big_endian, why, sizeof(why));
+	else if (id == OPT_GUEST)
+		bad = tf_guard_guest(data, len, w->big_endian, why, sizeof(why));
+	else
+		bad = tf_guard_procmaps((const char *)data, len, why, sizeof(why));
+	free(data);
+	if (bad)
+		return fail(w, "corrupt %s at offset 0x%" PRIx64, why, start);
 	return 0;
 }
 
@@ -444,6 +673,8 @@ static int check_section(struct walk *w, uint64_t off, const char *what)
 	    get_u(w, 4, &strid, what) < 0 || get_u(w, 8, &size, what) < 0 ||
 	    skip(w, size, what) < 0)
 		return -1;
+	if ((flags & SEC_FL_COMPRESS) && check_zblock(w, off + 16, size, what) < 0)
+		return -1;
 	w->pos = save;
 	return 0;
 }
@@ -482,7 +713,11 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 			*next = off;
 			return 0;
 		}
-		return w->version >= 7 ? check_section(w, off, section_name(id)) : 0;
+		if (w->version < 7)
+			return 0;
+		if (check_section(w, off, section_name(id)) < 0)
+			return -1;
+		return check_section_content(w, (unsigned)id, off, section_name(id));
 	}
 	if (id == OPT_CPUCOUNT && len >= 4 && w->version >= 7) {
 		uint64_t n;
@@ -500,6 +735,9 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 		w->why_generic = "timestamp corrections (date, offset, time shift or TSC options)";
 	else if (id == OPT_BUFFER_TEXT)
 		w->why_generic = "a latency-format buffer";
+	if ((id == OPT_TIME_SHIFT || id == OPT_GUEST || id == OPT_PROCMAPS) &&
+	    guard_option(w, id, start, len) < 0)
+		return -1;
 	if (id != OPT_CPUSTAT && id != OPT_TRACECLOCK && id != OPT_UNAME &&
 	    id != OPT_VERSION && id != OPT_TRACEKIT_NOTES && id != OPT_TSC2NSEC &&
 	    id != OPT_TRACEKIT_TGIDS)
@@ -529,6 +767,10 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 		break;
 	case OPT_VERSION:
 		set_str(&w->r->tracer_version, opt_text(data, strnlen(data, len)));
+		if (add_version_extras(w->r, data, len) < 0) {
+			free(data);
+			return fail(w, "out of memory");
+		}
 		break;
 	case OPT_TSC2NSEC:
 		w->r->info.ts_usecs = true;
@@ -595,6 +837,41 @@ static int walk_v6(struct walk *w)
 }
 
 /* v7: a chain of options sections starting at `off`. */
+/*
+ * libtracecmd looks for the strings sections by stepping from section header
+ * to section header from the first one to the end of the file, whatever the
+ * options say; the compressed ones it meets there are checked the same way.
+ */
+static int check_strings_scan(struct walk *w, uint64_t at)
+{
+	uint64_t save = w->pos;
+	int ret = 0;
+
+	while (ret == 0 && at <= w->size && w->size - at >= 16) {
+		uint64_t id, flags, strid, size, csize;
+		w->pos = at;
+		if (get_u(w, 2, &id, "") < 0 || get_u(w, 2, &flags, "") < 0 ||
+		    get_u(w, 4, &strid, "") < 0 || get_u(w, 8, &size, "") < 0)
+			break;
+		at += 16;
+		if (id != SEC_STRINGS) {
+			if (size > w->size - at)
+				break;	/* libtracecmd's read fails there: the end of its scan */
+			at += size;
+			continue;
+		}
+		if (!(flags & SEC_FL_COMPRESS)) {
+			at += size;
+			continue;
+		}
+		ret = check_zblock(w, at, w->size - at, "strings section");
+		if (ret == 0 && get_u(w, 4, &csize, "strings section") == 0)
+			at += 8 + csize;
+	}
+	w->pos = save;
+	return ret;
+}
+
 static int walk_v7(struct walk *w, uint64_t off)
 {
 	for (int n = 0; off; n++) {
@@ -672,6 +949,8 @@ static int walk_file(struct walk *w)
 	if (get_str(w, 64, NULL, "compression header") < 0 ||
 	    get_u(w, 8, &off, "compression header") < 0)
 		return -1;
+	if (check_strings_scan(w, w->pos) < 0)
+		return -1;
 	return walk_v7(w, off);
 }
 
@@ -688,6 +967,8 @@ static int check_layout(struct tf_reader *r, int fd, char *err, size_t errlen)
 	if (fstat(fd, &st) < 0)
 		return fail(&w, "%s", strerror(errno));
 	w.size = (uint64_t)st.st_size;
+	if (w.size == 0)
+		return fail(&w, "file is empty (no trace was written to it)");
 	for (int i = 0; i < MAX_CPUS; i++)
 		overrun[i] = -1;
 	w.loc = calloc(MAX_CPUS, sizeof(*w.loc));

@@ -400,6 +400,25 @@ static int write_cmdlines(struct tf_writer *w, const struct tf_meta *m)
 	return put(w, m->cmdlines.data ? m->cmdlines.data : "", len, "command lines");
 }
 
+/*
+ * tracekit's notes and saved_tgids ride in the VERSION option after the
+ * version string's NUL: libtracecmd keeps that option as a C string, so it
+ * never sees them, while an option id of our own would make it warn
+ * "unknown option" on every open (KernelShark shows that).
+ */
+static void add_version_extras(struct strbuf *tmp, const struct tf_meta *m)
+{
+	add_str0(tmp, "");	/* the version string's NUL */
+	for (int i = 0; i < m->nnotes; i++)
+		if (m->notes[i] && m->notes[i][0])
+			add_str0(tmp, m->notes[i]);
+	if (m->tgids.len) {
+		sb_add(tmp, TF_NOTE_TGIDS);
+		sb_addn(tmp, m->tgids.data, strnlen(m->tgids.data, m->tgids.len));
+		add_str0(tmp, "");
+	}
+}
+
 /* The options both versions carry; v7 adds where its sections are. */
 static void add_common_options(struct tf_writer *w, const struct tf_meta *m, struct strbuf *sb)
 {
@@ -409,23 +428,13 @@ static void add_common_options(struct tf_writer *w, const struct tf_meta *m, str
 	add_option_str(sb, OPT_TRACECLOCK, tmp.buf);
 	if (m->uname)
 		add_option_str(sb, OPT_UNAME, m->uname);
-	if (m->version) {
-		sb_reset(&tmp);
-		sb_printf(&tmp, "tracekit %s", m->version);
-		add_option_str(sb, OPT_VERSION, tmp.buf);
-	}
 	sb_addn(sb, w->pending.buf ? w->pending.buf : "", w->pending.len);	/* CPUSTAT */
 	sb_reset(&w->pending);
-	if (m->nnotes > 0) {
+	if (m->version || m->nnotes > 0 || m->tgids.len) {
 		sb_reset(&tmp);
-		for (int i = 0; i < m->nnotes; i++)
-			add_str0(&tmp, m->notes[i] ? m->notes[i] : "");
-		add_option(sb, TF_OPTION_TRACEKIT_NOTES, tmp.buf, tmp.len);
-	}
-	if (m->tgids.len) {
-		sb_reset(&tmp);
-		sb_addn(&tmp, m->tgids.data, m->tgids.len);
-		add_option(sb, TF_OPTION_TRACEKIT_TGIDS, tmp.buf, tmp.len + 1);
+		sb_printf(&tmp, "tracekit%s%s", m->version ? " " : "", m->version ? m->version : "");
+		add_version_extras(&tmp, m);
+		add_option(sb, OPT_VERSION, tmp.buf, tmp.len);
 	}
 	sb_free(&tmp);
 }

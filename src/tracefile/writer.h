@@ -54,10 +54,12 @@ struct tf_cpu_data {
 struct tf_writer;
 
 /*
- * tracekit's own options, in both versions (trace-cmd skips unknown option
- * ids; docs/trace-dat.md): the notes, each NUL-terminated, back to back; and
- * the saved_tgids text, NUL-terminated (trace-cmd's format has no place for it).
+ * tracekit's notes and the saved_tgids text follow the version string in the
+ * VERSION option, each NUL-terminated; the tgids as one TF_NOTE_TGIDS "pid
+ * tgid\n..." entry (docs/trace-dat.md).  Files of tracekit 0.x before that
+ * used option ids of their own, which readers still accept.
  */
+#define TF_NOTE_TGIDS "saved_tgids="
 #define TF_OPTION_TRACEKIT_NOTES 0x746b
 #define TF_OPTION_TRACEKIT_TGIDS 0x746c
 

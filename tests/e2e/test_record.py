@@ -21,7 +21,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2elib import (Skip, case, expect, finish, instances_of, kill_group, main, read,  # noqa: E402
+from e2elib import (Fail, Skip, case, expect, finish, instances_of, kill_group, main, read,  # noqa: E402
                     run, start, tracefs, tracekit)
 
 OPTIONS = {}
@@ -239,6 +239,56 @@ def record_missing_command(env):
     expect('/nonexistent/program' in err, 'the error names the command: %r' % err)
 
 
+OLD_TRACE = b'an earlier recording the user keeps\n'
+
+
+def write_old_trace(path):
+    with open(path, 'wb') as f:
+        f.write(OLD_TRACE)
+
+
+def expect_old_trace(path, why):
+    with open(path, 'rb') as f:
+        expect(f.read() == OLD_TRACE, '%s: the existing output was replaced' % why)
+    expect(not os.path.exists(path + '.part'), '%s: the temporary file is left' % why)
+
+
+@with_env
+def record_missing_command_keeps_output(env):
+    write_old_trace(env.out)
+    rc, out, err = env.record('/nonexistent/program')
+    expect(rc == 1, 'a command that cannot run is a runtime error, 1, got %d: %s' % (rc, err))
+    expect_old_trace(env.out, 'a command that does not exist')
+
+
+@with_env
+def record_noexec_keeps_output(env):
+    script = os.path.join(env.dir, 'noexec.sh')
+    with open(script, 'w') as f:
+        f.write('#!/bin/sh\ntrue\n')
+    os.chmod(script, 0o644)
+    write_old_trace(env.out)
+    rc, out, err = env.record('-F', script)
+    expect(rc == 1, 'a script without the x bit is a runtime error, 1, got %d: %s' % (rc, err))
+    expect('Permission denied' in err, 'the message says why: %r' % err)
+    expect_old_trace(env.out, 'a script that cannot be executed')
+
+
+@with_env
+def record_output_is_directory(env):
+    target = os.path.join(env.dir, 'adir')
+    os.mkdir(target)
+    p = start([tracekit(), 'record', '-o', target, 'true'], cwd=env.dir)
+    rc, out, err = finish(p, 60)
+    env.check_clean(p.pid)
+    expect(rc == 1, '-o DIR is refused before recording (exit 1), got %d: %s' % (rc, err))
+    lines = err.strip().splitlines()
+    expect(len(lines) == 1 and 'is a directory' in lines[0] and target in lines[0],
+           'one line naming the directory: %r' % err)
+    stray = [f for f in os.listdir(env.dir) if f.startswith('adir.')]
+    expect(not stray, 'nothing is made beside the directory: %r' % stray)
+
+
 @with_env
 def record_usage_errors(env):
     for args in (['-b', 'lots', 'true'], ['-P', 'x'], ['-F'], ['--bogus', 'true'], ['-f', 'a == 1']):
@@ -256,12 +306,125 @@ def record_full_disk(env):
         raise Skip('cannot mount a small tmpfs to fill: %s' % err.strip())
     try:
         out = os.path.join(small, 'trace.dat')
+        write_old_trace(out)
         p = start([tracekit(), 'record', '-o', out, '-e', 'sched', '-e', 'syscalls',
                    '--duration', '3', 'sh', '-c', 'for i in $(seq 3000); do :; done'])
         rc, _, err = finish(p, 120)
         env.check_clean(p.pid)
         expect(rc != 0, 'a full disk is an error')
         expect(re.search(r'No space left on device', err), 'the message says why: %r' % err)
+        expect_old_trace(out, 'a full disk')
+        kept = [f for f in os.listdir(small) if re.search(r'\.cpu\d+$', f)]
+        expect(kept, 'the recorded data is kept: %r' % os.listdir(small))
+        rc, rout, rerr = run([tracekit(), 'reset'])
+        expect(rc == 0, 'reset runs: %s' % rerr)
+        left = [f for f in os.listdir(small) if re.search(r'\.cpu\d+$', f)]
+        expect(not left, 'reset removes the kept per-CPU files (they are in the registry): %r' % left)
+    finally:
+        run(['umount', '-l', small])
+
+
+@with_env
+def record_opens_quietly_in_libtracecmd(env):
+    """KernelShark and trace-cmd open our files without a warning (no unknown options)."""
+    checker = OPTIONS.get('quiet-open')
+    if not checker:
+        raise Skip('--quiet-open PATH (the built tracecmd-quiet-open) is not given')
+    for version in ('7', '6'):
+        rc, out, err = env.record('--file-version', version, '-F', 'sh', '-c', 'echo hi | wc -c')
+        expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+        rc, out, err = run([checker, env.out])
+        expect(rc == 0, 'v%s: libtracecmd opens the file silently: %s' % (version, err.strip()))
+        got = report_json(env.out)
+        expect(re.search(r': %d records$' % len(got), out.strip()),
+               'v%s: libtracecmd reads every record: %r vs %d' % (version, out, len(got)))
+        rc, text, err = run([tracekit(), 'sched', '-i', env.out])
+        expect('showing the command recorded' in text,
+               "v%s: tracekit still reads its notes (the command): %r" % (version, text[-400:]))
+
+
+def instance_setting(env, p, name):
+    """A file of record p's instance, read once its command runs `sleep` (set up by then)."""
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            kids = read('/proc/%d/task/%d/children' % (p.pid, p.pid)).split()
+            started = any(read('/proc/%s/comm' % k).strip() == 'sleep' for k in kids)
+        except OSError:
+            started = False
+        for inst in instances_of(env.root, p.pid) if started else []:
+            return read(os.path.join(env.root, 'instances', inst, name)).strip()
+        time.sleep(0.02)
+    raise Fail('no instance of record pid %d appeared' % p.pid)
+
+
+def mem_available_kb():
+    with open('/proc/meminfo') as f:
+        return int(re.search(r'^MemAvailable:\s+(\d+)', f.read(), re.M).group(1))
+
+
+@with_env
+def record_default_buffer_fits_events(env):
+    """Without -b the buffer is sized for the events (the demo lost events at 1408 KB)."""
+    ncpus = os.cpu_count()
+    for events, want in ((['-e', 'sched'], 4096), (['-e', 'sched', '-e', 'raw_syscalls'], 16384)):
+        want = max(1408, min(want, mem_available_kb() // 32 // ncpus))
+        p = start([tracekit(), 'record', '-o', env.out] + events + ['sleep', '1'], cwd=env.dir)
+        try:
+            size = instance_setting(env, p, 'buffer_size_kb')
+            percent = instance_setting(env, p, 'buffer_percent')
+        finally:
+            rc, out, err = finish(p, 60)
+        env.check_clean(p.pid)
+        expect(rc == 0, 'exit 0 expected, got %d: %s' % (rc, err))
+        got = int(re.match(r'\d+', size).group(0))
+        expect(abs(got - want) <= want // 8, '%r: %d KB per CPU, want about %d' % (events, got, want))
+        expect(percent == '10', '%r: the reader is woken at 10%%, not %s' % (events, percent))
+    p = start([tracekit(), 'record', '-o', env.out, '-b', '2048', 'sleep', '1'], cwd=env.dir)
+    try:
+        size = instance_setting(env, p, 'buffer_size_kb')
+        percent = instance_setting(env, p, 'buffer_percent')
+    finally:
+        finish(p, 60)
+    env.check_clean(p.pid)
+    expect(percent == '10', 'with -b too the reader is woken at 10%%, not %s' % percent)
+    got = int(re.match(r'\d+', size).group(0))
+    expect(2048 <= got <= 2048 + 256, '-b 2048 is kept as given (to whole pages): %r' % size)
+
+
+@with_env
+def record_full_disk_recover(env):
+    """After a full disk, --recover writes the trace from the kept files once there is room."""
+    small = os.path.join(env.dir, 'small')
+    os.mkdir(small)
+    rc, _, err = run(['mount', '-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', small])
+    if rc != 0:
+        raise Skip('cannot mount a small tmpfs to fill: %s' % err.strip())
+    try:
+        out = os.path.join(small, 'trace.dat')
+        p = start([tracekit(), 'record', '-o', out, '-e', 'sched', '-e', 'syscalls',
+                   '--duration', '3', 'sh', '-c', 'for i in $(seq 3000); do :; done'])
+        rc, _, err = finish(p, 120)
+        env.check_clean(p.pid)
+        expect(rc == 1, 'a full disk is an error (exit 1), got %d: %s' % (rc, err))
+        expect("'tracekit record --recover %s'" % out in err, 'the message says how to recover: %r' % err)
+        kept = sum(os.path.getsize(os.path.join(small, f)) for f in os.listdir(small)
+                   if re.search(r'\.cpu\d+$', f))
+        expect(kept > 0, 'per-CPU data is kept: %r' % os.listdir(small))
+        rc, _, err = run([tracekit(), 'record', '--recover', out])
+        expect(rc == 1 and 'No space left' in err, 'no room yet: exit 1, says why: %d %r' % (rc, err))
+        run(['mount', '-o', 'remount,size=64m', small])
+        rc, _, err = run([tracekit(), 'record', '--recover', out])
+        expect(rc == 0, '--recover with room: exit 0, got %d: %s' % (rc, err))
+        m = re.search(r': (\d+) events recovered', err)
+        expect(m and int(m.group(1)) > 0, 'it says how many events: %r' % err)
+        expect(sorted(os.listdir(small)) == ['trace.dat'],
+               'only the trace is left: %r' % os.listdir(small))
+        got = check_against_tracecmd(out)
+        expect(len(got) == int(m.group(1)), 'the file holds the %s events: %d' % (m.group(1), len(got)))
+        rc, _, err = run([tracekit(), 'record', '--recover', out])
+        expect(rc == 1 and 'no kept recording' in err and err.count('\n') == 1,
+               'nothing left to recover: one line, exit 1: %r' % err)
     finally:
         run(['umount', '-l', small])
 
@@ -277,8 +440,9 @@ def record_stack_traces(env):
 
 
 def setup(argv):
-    if '--progs' in argv:
-        OPTIONS['progs'] = os.path.abspath(argv[argv.index('--progs') + 1])
+    for opt in ('--progs', '--quiet-open'):
+        if opt in argv:
+            OPTIONS[opt[2:]] = os.path.abspath(argv[argv.index(opt) + 1])
     return None
 
 

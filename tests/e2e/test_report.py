@@ -160,6 +160,52 @@ def bad_filter_is_one_line(_):
 
 
 @case
+def unknown_filter_field_names_the_fields(_):
+    f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
+    rc, out, err = report('-i', f, '-F', 'sched_switch: nxt_pid > 0', check=False)
+    expect(rc == 2, 'an unknown field is a usage error (exit 2), got %d: %r' % (rc, err))
+    expect(not out, 'nothing printed: %r' % out[:3])
+    expect(err.count('\n') == 1, 'one line: %r' % err)
+    expect("sched:sched_switch has no field 'nxt_pid' (its fields, closest first: next_pid, "
+           in err, 'the field, the event and its fields closest first: %r' % err)
+
+
+@case
+def unknown_filter_event_is_named(_):
+    f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
+    rc, out, err = report('-i', f, '-F', 'sched_swich: next_pid > 0', check=False)
+    expect(rc == 2 and not out, 'an unknown event is a usage error (exit 2), got %d' % rc)
+    expect(err.count('\n') == 1 and "no event 'sched_swich'" in err and
+           'did you mean sched_switch' in err, 'names the event and the closest: %r' % err)
+
+
+@case
+def bad_filters_are_one_line_not_a_crash(_):
+    """libtraceevent's filter parser crashes on these (seen by fuzzing): refused first."""
+    f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
+    for flt in ('sched_switch: next_pid ==', 'sched_switch: next_pid == 1 &&',
+                'sched_switch: prev_comm == "sh', "sched_switch: next_pid == '1",
+                'sched_switch: next_pid ~', 'sched/.*: pid > 0 && COMM\x17== "sh"',
+                'sched_switch: (next_pid == 1', 'sched_switch: next_pid > 0 && !next_pid',
+                'sched_switch: next_pid > 0 && prev_comm > "sh"',
+                'sched_switch: prev_comm == "a,b"', 'sched_switch: prev_comm == "a\tb"'):
+        rc, out, err = report('-i', f, '-F', flt, check=False)
+        expect(rc == 2 and not out, '%r: exit 2 and no output, got %d' % (flt, rc))
+        expect(err.count('\n') == 1 and err.startswith('tracekit: report: '),
+               '%r: one error line: %r' % (flt, err))
+
+
+@case
+def filter_names_that_are_not_fields(_):
+    """Strings, numbers, COMM and CPU are not taken for unknown fields."""
+    f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
+    rc, out, err = report('-i', f, '-F',
+                          'sched_switch: prev_comm == "no_such_task" || CPU == 0x7 || COMM ~ "x1"',
+                          check=False)
+    expect(rc == 0 and not err, 'a filter with strings, CPU and COMM is accepted: %d %r' % (rc, err))
+
+
+@case
 def cpu_selection(_):
     f = os.path.join(FIXTURES, 'tracecmd-v6.dat')
     for cpus, keep in [('1', {1}), ('0', {0}), ('0,1', {0, 1})]:
@@ -250,7 +296,7 @@ def truncated_files_fail_cleanly(_):
         for f in fixtures():
             data = open(f, 'rb').read()
             # Everything but the tail of a v7 file (its string table) is needed.
-            for at in [0, 7, 16, 200, 2000, len(data) // 3, len(data) // 2,
+            for at in [7, 16, 200, 2000, len(data) // 3, len(data) // 2,
                        len(data) * 3 // 4, len(data) - 4096]:
                 with open(cut, 'wb') as o:
                     o.write(data[:at])
@@ -262,6 +308,17 @@ def truncated_files_fail_cleanly(_):
                 expect(re.search(r'truncated in the .* at offset 0x[0-9a-f]+', err),
                        '%s: no section/offset in %r' % (what, err))
                 expect(not out, '%s: printed %d lines' % (what, len(out)))
+
+
+@case
+def empty_file_says_empty(_):
+    with tempfile.TemporaryDirectory() as d:
+        empty = os.path.join(d, 'empty.dat')
+        open(empty, 'wb').close()
+        rc, out, err = report('-i', empty, check=False)
+    expect(rc == 1 and not out, 'exit 1 and no output, got %d: %r' % (rc, out))
+    expect(err == 'tracekit: report: %s: file is empty (no trace was written to it)\n' % empty,
+           'one line saying the file is empty: %r' % err)
 
 
 @case
