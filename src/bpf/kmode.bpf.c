@@ -119,6 +119,8 @@ __noinline int put_region(__u64 addr, __u32 len, int str, int when)
 	reg->fault = got < 0;
 	reg->pad = 0;
 	reg->len = got < 0 ? 0 : (__u32)got;
+	if (got < 0)
+		h->faults = 1;
 	h->size += sizeof(*reg) + ((reg->len + 7) & ~7u);
 	h->nregions++;
 	return got < 0 ? -1 : 0;
@@ -147,9 +149,12 @@ static __always_inline void copy_strv(__u64 addr, __u32 cap, int when)
 
 static __always_inline void copy_iov(__u64 addr, __u64 cnt, __u32 cap, int when)
 {
+	/* The array as one region (mem.c reads it whole), then each element's bytes. */
+	if (put_region(addr, (cnt < KM_IOV_MAX ? cnt : KM_IOV_MAX) * 16, 0, when) < 0)
+		return;
 	for (int i = 0; i < KM_IOV_MAX; i++) {
 		__u64 iov[2];
-		if (i >= cnt || word(addr + i * 16, iov, 16, when) < 0)
+		if (i >= cnt || bpf_probe_read_user(iov, 16, (void *)(addr + i * 16)))
 			return;
 		put_region(iov[0], iov[1] < cap ? iov[1] : cap, 0, when);
 	}
@@ -248,7 +253,7 @@ static __always_inline struct rec start(__u32 type, __u32 tid, __u32 tgid, __s32
 	h->size = 0;
 	h->nregions = 0;
 	h->truncated = 0;
-	h->pad = 0;
+	h->faults = 0;
 	for (int i = 0; i < 6; i++)
 		h->args[i] = 0;
 	return r;
@@ -294,12 +299,13 @@ int km_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	if (!st)
 		return 0;
 	long nr = (long)ctx->args[1];
-	if (*st == KM_PENDING) {
+	if ((*st & KM_STATE) == KM_PENDING) {
 		/* The held command: its own calls before exec are tracekit's, not the program's. */
 		if (nr != 59 && nr != 322)
 			return 0;
 		*st = KM_ACTIVE;
 	}
+	*st &= ~KM_RETRY;
 	__u32 key = (__u32)nr;
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (p && !p->traced)
@@ -313,6 +319,8 @@ int km_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	h->sp = BPF_CORE_READ(regs, sp);
 	if (p)
 		copy_plan(&r, p, h->args, 0, h->sp);
+	if (h->faults && nr != 59 && nr != 322)
+		*st |= KM_RETRY;
 	send(&r);
 	return 0;
 }
@@ -323,8 +331,10 @@ int km_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
-	if (!st || *st != KM_ACTIVE)
+	if (!st || (*st & KM_STATE) != KM_ACTIVE)
 		return 0;
+	__u32 retry = *st & KM_RETRY;
+	*st &= ~KM_RETRY;
 	struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
 	long nr = BPF_CORE_READ(regs, orig_ax);
 	__u32 key = (__u32)nr;
@@ -338,6 +348,11 @@ int km_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	h->ret = (__s64)ctx->args[1];
 	/* The argument registers still hold the call's arguments (execve aside, which copies nothing at exit). */
 	read_args(regs, h->args);
+	if (p && retry) {
+		r.when = 1;
+		copy_plan(&r, p, h->args, 0, BPF_CORE_READ(regs, sp));
+		r.when = 2;
+	}
 	if (p)
 		copy_plan(&r, p, h->args, h->ret, 0);
 	send(&r);
@@ -352,7 +367,7 @@ int km_fork(struct bpf_raw_tracepoint_args *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
-	if (!st || *st != KM_ACTIVE)
+	if (!st || (*st & KM_STATE) != KM_ACTIVE)
 		return 0;
 	struct task_struct *child = (struct task_struct *)ctx->args[1];
 	__u32 ctid = BPF_CORE_READ(child, pid);
@@ -374,7 +389,7 @@ int km_exec(struct bpf_raw_tracepoint_args *ctx)
 	__u32 tid = (__u32)id;
 	__u32 old = (__u32)ctx->args[1];
 	__u32 *st = bpf_map_lookup_elem(&tasks, &old);
-	if (!st || *st != KM_ACTIVE)
+	if (!st || (*st & KM_STATE) != KM_ACTIVE)
 		return 0;
 	if (old != tid) {
 		/* A thread exec'd: it carries on with the leader's id. */
@@ -398,7 +413,7 @@ int km_task_exit(struct bpf_raw_tracepoint_args *ctx)
 	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
 	if (!st)
 		return 0;
-	__u32 state = *st;
+	__u32 state = *st & KM_STATE;
 	bpf_map_delete_elem(&tasks, &tid);
 	if (state != KM_ACTIVE)
 		return 0;
@@ -444,7 +459,7 @@ int km_signal_deliver(struct bpf_raw_tracepoint_args *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
-	if (!st || *st != KM_ACTIVE)
+	if (!st || (*st & KM_STATE) != KM_ACTIVE)
 		return 0;
 	send_signal(tid, id >> 32, (int)ctx->args[0], ctx->args[1], 0);
 	return 0;
@@ -463,7 +478,7 @@ int km_signal_generate(struct bpf_raw_tracepoint_args *ctx)
 	struct task_struct *task = (struct task_struct *)ctx->args[2];
 	__u32 tid = BPF_CORE_READ(task, pid);
 	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
-	if (!st || *st != KM_ACTIVE)
+	if (!st || (*st & KM_STATE) != KM_ACTIVE)
 		return 0;
 	send_signal(tid, BPF_CORE_READ(task, tgid), (int)ctx->args[0], ctx->args[1],
 		    bpf_get_current_pid_tgid() >> 32);

@@ -26,6 +26,12 @@
 enum km_task_state {
 	KM_PENDING = 1,		/* spawned, held: traced from its execve on */
 	KM_ACTIVE = 2,
+	KM_STATE = 0xff,
+	/*
+	 * The entry's memory could not all be read (a page not in memory yet): the
+	 * call itself faults it in, so the entry copies are made again at exit.
+	 */
+	KM_RETRY = 0x100,
 };
 
 /* How one copy finds its bytes (what the verifier can check, from sc_mem_spec kinds). */
@@ -67,7 +73,7 @@ struct km_plan {
 /* Record types. */
 enum km_type {
 	KM_ENTER = 1,		/* args valid */
-	KM_EXIT,		/* ret valid */
+	KM_EXIT,		/* ret valid; with KM_RETRY also the entry's regions (when 1) */
 	KM_FORK,		/* args[0] child tid, args[1] child tgid */
 	KM_GONE,		/* the task exited: ret is its exit_code */
 	KM_SIGNAL,		/* nr is the signal; one region: the kernel_siginfo */
@@ -86,7 +92,7 @@ struct km_hdr {
 	__u32 size;		/* bytes of regions after the header */
 	__u16 nregions;
 	__u8 truncated;		/* regions were left out: KM_DATA_LIMIT reached */
-	__u8 pad;
+	__u8 faults;		/* regions whose read failed */
 };
 
 struct km_region {

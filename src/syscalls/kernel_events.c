@@ -30,6 +30,7 @@ struct thread {
 	bool printed_entry;
 	bool attached;		/* from -p: its first record may be a call's exit */
 	bool seen;		/* a record of it was handled */
+	struct km_hdr *deferred;	/* an entry whose memory the kernel retries at exit */
 	long interrupted;
 	uint64_t start_ns;
 	struct strbuf held;	/* signal lines waiting for the call in flight to end */
@@ -48,9 +49,10 @@ struct km_printer {
 	uint64_t unreadable;
 };
 
-/* The regions of one record, as a reader for mem.c's fetch. */
+/* The regions of one or two records taken at one point of the call, as a reader for mem.c. */
 struct regions {
-	const struct km_hdr *h;
+	const struct km_hdr *h[2];
+	unsigned when;
 };
 
 static const struct km_region *first_region(const struct km_hdr *h)
@@ -65,11 +67,15 @@ static const struct km_region *next_region(const struct km_region *r)
 
 static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len)
 {
-	const struct km_hdr *h = ((struct regions *)ctx)->h;
-	const struct km_region *r = first_region(h);
+	const struct regions *rg = ctx;
 	long best = -1;
+	for (int k = 0; k < 2; k++) {
+		const struct km_hdr *h = rg->h[k];
+		if (!h)
+			continue;
+		const struct km_region *r = first_region(h);
 	for (unsigned i = 0; i < h->nregions; i++, r = next_region(r)) {
-		if (addr < r->addr || addr >= r->addr + r->len)
+		if (r->when != rg->when || addr < r->addr || addr >= r->addr + r->len)
 			continue;
 		size_t avail = (size_t)(r->addr + r->len - addr);
 		long n = (long)(avail < len ? avail : len);
@@ -78,14 +84,16 @@ static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len)
 			best = n;
 		}
 	}
+	}
 	return best;
 }
 
-static void count_faults(struct km_printer *p, const struct km_hdr *h)
+/* Reads that failed for good: an entry's count once its retry at exit is known. */
+static void count_faults(struct km_printer *p, const struct km_hdr *h, unsigned when)
 {
 	const struct km_region *r = first_region(h);
 	for (unsigned i = 0; i < h->nregions; i++, r = next_region(r))
-		p->unreadable += r->fault;
+		p->unreadable += r->fault && r->when == when;
 }
 
 static struct timespec ts_of(uint64_t ns)
@@ -122,6 +130,7 @@ static void thread_free(struct thread *th)
 	sc_mem_free(&th->call.mem);
 	sb_free(&th->text);
 	sb_free(&th->held);
+	free(th->deferred);
 	free(th);
 }
 
@@ -161,6 +170,9 @@ static bool touches_path(struct km_printer *p, struct sc_call *c)
 	return false;
 }
 
+static void decode_entry(struct km_printer *p, struct thread *th, const struct km_hdr *a,
+			 const struct km_hdr *b, bool live);
+
 static void on_enter(struct km_printer *p, const struct km_hdr *h)
 {
 	struct thread *th = thread_get(p, (pid_t)h->tid, (pid_t)h->tgid);
@@ -178,9 +190,26 @@ static void on_enter(struct km_printer *p, const struct km_hdr *h)
 	th->printed_entry = false;
 	th->start_ns = h->ts;
 	th->shown = sc_filter_traced(p->o->filter, h->nr);
+	free(th->deferred);
+	th->deferred = NULL;
 	if (!th->shown)
 		return;
-	struct regions rg = { h };
+	if (h->faults) {
+		/* Decoded at exit, with what the kernel copies again once the call has run. */
+		size_t len = sizeof(*h) + h->size;
+		th->deferred = xmalloc(len);
+		memcpy(th->deferred, h, len);
+		return;
+	}
+	decode_entry(p, th, h, NULL, true);
+}
+
+/* The entry half from regions of a (and b); printed now when live. */
+static void decode_entry(struct km_printer *p, struct thread *th, const struct km_hdr *a,
+			 const struct km_hdr *b, bool live)
+{
+	struct sc_call *c = &th->call;
+	struct regions rg = { { a, b }, SC_AT_ENTRY };
 	sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
 	sc_decode_entry(c);
 	th->entry_len = th->text.len;
@@ -188,9 +217,9 @@ static void on_enter(struct km_printer *p, const struct km_hdr *h)
 		th->shown = false;
 		return;
 	}
-	if (p->o->summary == 1 || p->hold_entry)
+	if (p->o->summary == 1 || p->hold_entry || !live)
 		return;
-	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
+	struct timespec real = real_of(p, a->ts), mono = ts_of(a->ts);
 	set_multi(p);
 	out_call_entry(p->w, c->tid, &real, &mono, sb_str(&th->text));
 	th->printed_entry = true;
@@ -241,6 +270,13 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
 		return;
 	}
 	struct sc_call *c = &th->call;
+	if (th->deferred) {
+		count_faults(p, h, SC_AT_ENTRY);
+		decode_entry(p, th, th->deferred, h, false);
+		free(th->deferred);
+		th->deferred = NULL;
+	}
+	count_faults(p, h, SC_AT_EXIT);
 	th->in_call = false;
 	c->ret = h->ret;
 	if (c->ret == -516)	/* ERESTART_RESTARTBLOCK: restart_syscall will resume it */
@@ -252,7 +288,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
 		sc_summary_add(p->sum, c->nr, h->ts - th->start_ns, sc_failed(c));
 	if (p->o->summary == 1 || !sc_filter_status(p->o->filter, c->ret, true))
 		goto held;
-	struct regions rg = { h };
+	struct regions rg = { { h, NULL }, SC_AT_EXIT };
 	sc_mem_fetch(c, SC_AT_EXIT, read_regions, &rg);
 	sc_decode_exit(c);
 
@@ -290,6 +326,12 @@ static void cut_short(struct km_printer *p, struct thread *th)
 	if (!th->in_call || !th->shown || p->o->summary == 1)
 		return;
 	struct sc_call *c = &th->call;
+	if (th->deferred) {
+		count_faults(p, th->deferred, SC_AT_ENTRY);
+		decode_entry(p, th, th->deferred, NULL, false);
+		if (!th->shown)
+			return;
+	}
 	if (!sc_filter_status(p->o->filter, 0, false))
 		return;
 	if (p->o->json) {
@@ -418,7 +460,6 @@ static void on_exec(struct km_printer *p, const struct km_hdr *h)
 
 void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 {
-	count_faults(p, h);
 	switch (h->type) {
 	case KM_ENTER:
 		on_enter(p, h);
