@@ -201,9 +201,18 @@ static __noinline void copy_one(const struct km_copy *c, const __u64 *args, __s6
 		return;
 	addr += c->off;
 	switch (c->op) {
-	case KM_OP_BUF:
-		put_region(addr, (__u32)copy_len(c, args, ret, when), 0, when);
+	case KM_OP_BUF: {
+		/* Big buffers (getdents64) in page-sized regions; user space reads across them. */
+		__u64 n = copy_len(c, args, ret, when);
+		for (int k = 0; k < KM_DATA_LIMIT / 4096 && n; k++) {
+			__u32 part = n < 4096 ? n : 4096;
+			if (put_region(addr, part, 0, when) < 0)
+				break;
+			addr += part;
+			n -= part;
+		}
 		break;
+	}
 	case KM_OP_STR:
 		put_region(addr, c->cap, 1, when);
 		break;

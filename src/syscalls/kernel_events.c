@@ -65,27 +65,33 @@ static const struct km_region *next_region(const struct km_region *r)
 	return (const struct km_region *)((const unsigned char *)(r + 1) + ((r->len + 7) & ~7u));
 }
 
-static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len)
+/* The region of rg holding addr, or NULL. */
+static const struct km_region *find_region(const struct regions *rg, uint64_t addr)
 {
-	const struct regions *rg = ctx;
-	long best = -1;
 	for (int k = 0; k < 2; k++) {
 		const struct km_hdr *h = rg->h[k];
-		if (!h)
-			continue;
-		const struct km_region *r = first_region(h);
-	for (unsigned i = 0; i < h->nregions; i++, r = next_region(r)) {
-		if (r->when != rg->when || addr < r->addr || addr >= r->addr + r->len)
-			continue;
-		size_t avail = (size_t)(r->addr + r->len - addr);
-		long n = (long)(avail < len ? avail : len);
-		if (n > best) {
-			memcpy(buf, (const unsigned char *)(r + 1) + (addr - r->addr), (size_t)n);
-			best = n;
-		}
+		const struct km_region *r = h ? first_region(h) : NULL;
+		for (unsigned i = 0; h && i < h->nregions; i++, r = next_region(r))
+			if (r->when == rg->when && addr >= r->addr && addr < r->addr + r->len)
+				return r;
 	}
+	return NULL;
+}
+
+/* mem.c's reader: bytes at addr from the copied regions, across adjacent ones. */
+static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		const struct km_region *r = find_region(ctx, addr + got);
+		if (!r)
+			break;
+		size_t avail = (size_t)(r->addr + r->len - (addr + got));
+		size_t n = avail < len - got ? avail : len - got;
+		memcpy((unsigned char *)buf + got, (const unsigned char *)(r + 1) + (addr + got - r->addr), n);
+		got += n;
 	}
-	return best;
+	return got ? (long)got : -1;
 }
 
 /* Reads that failed for good: an entry's count once its retry at exit is known. */

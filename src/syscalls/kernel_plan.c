@@ -80,7 +80,7 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 	default:	/* SC_MEM_MMSGHDR: not followed in the kernel yet */
 		return false;
 	}
-	k->cap = min_u(k->cap, KM_REG_CAP);
+	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : KM_REG_CAP);
 	return true;
 }
 
