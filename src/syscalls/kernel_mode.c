@@ -43,6 +43,8 @@ struct pending {
 	uint64_t seq;
 };
 
+#define QUIET_NS 250000000ull	/* no record for this long: the ring holds nothing of the dead */
+
 struct run {
 	struct sc_options *o;
 	struct km_bpf *bpf;
@@ -181,15 +183,20 @@ static bool finished(struct run *r)
 
 static void loop(struct run *r)
 {
-	uint64_t last_check = mono_now();
+	uint64_t last_arrival = mono_now();
+	size_t queued = 0;
 	while (!stop_requested) {
 		if (km_bpf_poll(r->bpf, POLL_MS, queue_record, &r->q) < 0)
 			break;
 		uint64_t now = mono_now();
+		if (r->q.n != queued)
+			last_arrival = now;
 		drain(r, now - REORDER_NS);
+		queued = r->q.n;
 		reap(r, WNOHANG);
-		if (r->child_done && now - last_check > 100000000u) {
-			last_check = now;
+		/* Only once everything that arrived is printed and the ring has been quiet a while. */
+		if (r->child_done && !r->q.n && now - last_arrival > QUIET_NS) {
+			last_arrival = now;
 			forget_vanished(r);
 		}
 		if (finished(r)) {
