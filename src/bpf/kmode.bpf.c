@@ -194,11 +194,26 @@ static __always_inline __u64 copy_len(const struct km_copy *c, const __u64 *args
 	return n < c->cap ? n : c->cap;
 }
 
-static __noinline void copy_one(const struct km_copy *c, const __u64 *args, __s64 ret, __u64 sp, int when)
+/*
+ * Copy i of syscall nr's plan into the record in the scratch (its header
+ * holds the arguments).  Global, like put_region: verified once, whatever
+ * the callers' states, which keeps loading fast.
+ */
+__noinline int copy_one(__u32 nr, __u32 i, __s64 ret, __u64 sp, int when)
 {
+	struct km_scratch *s = scratch_buf();
+	struct km_plan *p = bpf_map_lookup_elem(&plans, &nr);
+	if (!s || !p)
+		return 0;
+	__u64 idx = i;
+	asm volatile("%0 &= 7" : "+r"(idx));
+	if (idx >= KM_COPY_MAX)
+		return 0;
+	const struct km_copy *c = &p->c[idx];
+	const __u64 *args = ((struct km_hdr *)s->buf)->args;
 	__u64 addr = c->arg == KM_ARG_SP ? sp : c->arg < 6 ? args[c->arg & 7] : 0;
 	if (!addr)
-		return;
+		return 0;
 	addr += c->off;
 	switch (c->op) {
 	case KM_OP_BUF: {
@@ -233,6 +248,7 @@ static __noinline void copy_one(const struct km_copy *c, const __u64 *args, __s6
 		copy_msghdr(addr, c->cap, when);
 		break;
 	}
+	return 0;
 }
 
 /* Where a record is built: the per-CPU scratch, header first. */
@@ -288,14 +304,14 @@ static __always_inline void read_args(struct pt_regs *regs, __u64 *a)
 	a[5] = BPF_CORE_READ(regs, r9);
 }
 
-static __always_inline void copy_plan(struct rec *r, const struct km_plan *p, const __u64 *args,
-				      __s64 ret, __u64 sp)
+static __always_inline void copy_plan(struct rec *r, const struct km_plan *p, __u32 nr, __s64 ret,
+				      __u64 sp)
 {
 	for (int i = 0; i < KM_COPY_MAX; i++) {
 		if (i >= p->ncopy)
 			break;
 		if (p->c[i].when & r->when)
-			copy_one(&p->c[i], args, ret, sp, r->when);
+			copy_one(nr, i, ret, sp, r->when);
 	}
 }
 
@@ -327,7 +343,7 @@ int km_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	read_args(regs, h->args);
 	h->sp = BPF_CORE_READ(regs, sp);
 	if (p)
-		copy_plan(&r, p, h->args, 0, h->sp);
+		copy_plan(&r, p, key, 0, h->sp);
 	if (h->faults && nr != 59 && nr != 322)
 		*st |= KM_RETRY;
 	send(&r);
@@ -359,11 +375,11 @@ int km_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	read_args(regs, h->args);
 	if (p && retry) {
 		r.when = 1;
-		copy_plan(&r, p, h->args, 0, BPF_CORE_READ(regs, sp));
+		copy_plan(&r, p, key, 0, BPF_CORE_READ(regs, sp));
 		r.when = 2;
 	}
 	if (p)
-		copy_plan(&r, p, h->args, h->ret, 0);
+		copy_plan(&r, p, key, h->ret, 0);
 	send(&r);
 	return 0;
 }

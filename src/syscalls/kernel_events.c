@@ -200,6 +200,8 @@ static void on_enter(struct km_printer *p, const struct km_hdr *h)
 	th->deferred = NULL;
 	if (!th->shown)
 		return;
+	if (p->o->summary == 1 && !p->o->npaths)
+		return;	/* counted at exit, never printed */
 	if (h->faults) {
 		/* Decoded at exit, with what the kernel copies again once the call has run. */
 		size_t len = sizeof(*h) + h->size;

@@ -39,7 +39,7 @@ struct queued {
 
 struct pending {
 	struct queued **rec;
-	size_t n, cap;
+	size_t head, n, cap;	/* rec[head..n) wait to be printed */
 	uint64_t seq;
 };
 
@@ -72,6 +72,10 @@ static uint64_t mono_now(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/*
+ * Keep the queue sorted by (time, arrival) as records come: they arrive
+ * nearly in order, so the place is found a few steps from the end.
+ */
 static int queue_record(void *ctx, void *data, size_t len)
 {
 	struct pending *q = ctx;
@@ -84,33 +88,30 @@ static int queue_record(void *ctx, void *data, size_t len)
 	struct queued *e = xmalloc(offsetof(struct queued, h) + len);
 	e->seq = q->seq++;
 	memcpy(&e->h, data, len);
-	q->rec[q->n++] = e;
+	size_t at = q->n;
+	while (at > q->head && q->rec[at - 1]->h.ts > e->h.ts)
+		at--;
+	memmove(q->rec + at + 1, q->rec + at, (q->n - at) * sizeof(*q->rec));
+	q->rec[at] = e;
+	q->n++;
 	return 0;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct queued *x = *(struct queued *const *)a, *y = *(struct queued *const *)b;
-	if (x->h.ts != y->h.ts)
-		return x->h.ts < y->h.ts ? -1 : 1;
-	/* Same nanosecond: the thread's own order (enter before exit) is the arrival order. */
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* Print the records older than upto (all of them with upto = UINT64_MAX). */
 static void drain(struct run *r, uint64_t upto)
 {
 	struct pending *q = &r->q;
-	if (!q->n)
-		return;
-	qsort(q->rec, q->n, sizeof(*q->rec), by_time);
-	size_t i = 0;
-	for (; i < q->n && q->rec[i]->h.ts <= upto; i++) {
-		km_printer_record(r->pr, &q->rec[i]->h);
-		free(q->rec[i]);
+	while (q->head < q->n && q->rec[q->head]->h.ts <= upto) {
+		km_printer_record(r->pr, &q->rec[q->head]->h);
+		free(q->rec[q->head++]);
 	}
-	memmove(q->rec, q->rec + i, (q->n - i) * sizeof(*q->rec));
-	q->n -= i;
+	if (q->head == q->n) {
+		q->head = q->n = 0;
+	} else if (q->head > q->n / 2) {
+		memmove(q->rec, q->rec + q->head, (q->n - q->head) * sizeof(*q->rec));
+		q->n -= q->head;
+		q->head = 0;
+	}
 }
 
 /* Fork the command held on a pipe: it execs once its pid is in the kernel's task map. */
@@ -184,18 +185,18 @@ static bool finished(struct run *r)
 static void loop(struct run *r)
 {
 	uint64_t last_arrival = mono_now();
-	size_t queued = 0;
+	uint64_t arrived = 0;
 	while (!stop_requested) {
 		if (km_bpf_poll(r->bpf, POLL_MS, queue_record, &r->q) < 0)
 			break;
 		uint64_t now = mono_now();
-		if (r->q.n != queued)
+		if (r->q.seq != arrived)
 			last_arrival = now;
+		arrived = r->q.seq;
 		drain(r, now - REORDER_NS);
-		queued = r->q.n;
 		reap(r, WNOHANG);
 		/* Only once everything that arrived is printed and the ring has been quiet a while. */
-		if (r->child_done && !r->q.n && now - last_arrival > QUIET_NS) {
+		if (r->child_done && r->q.head == r->q.n && now - last_arrival > QUIET_NS) {
 			last_arrival = now;
 			forget_vanished(r);
 		}
@@ -311,7 +312,7 @@ int sc_run_kernel(struct sc_options *o)
 	char err[512] = "";
 	struct run r = { .o = o, .go = -1, .exec_err = -1 };
 	static struct km_plan plans[KM_NR_MAX];
-	km_plan_build(plans, o->filter, &o->fmt);
+	km_plan_build(plans, o->filter, &o->fmt, o->summary == 1, o->npaths > 0);
 	enum km_bpf_fail why;
 	r.bpf = km_bpf_open(plans, o->follow, ring_bytes(o->buffer_kb), &why, err, sizeof(err));
 	if (!r.bpf) {
@@ -359,7 +360,7 @@ out:
 		close(r.exec_err);
 	reap(&r, 0);
 	km_bpf_close(r.bpf);
-	for (size_t i = 0; i < r.q.n; i++)
+	for (size_t i = r.q.head; i < r.q.n; i++)
 		free(r.q.rec[i]);
 	free(r.q.rec);
 	if (km_printer_free(r.pr) < 0 && status == 0)

@@ -84,14 +84,17 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 	return true;
 }
 
-void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struct sc_fmt *fmt)
+void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struct sc_fmt *fmt,
+		   bool summary_only, bool paths)
 {
 	memset(plans, 0, sizeof(*plans) * KM_NR_MAX);
 	for (int nr = 0; nr < KM_NR_MAX; nr++) {
 		struct km_plan *p = &plans[nr];
 		p->traced = sc_filter_traced(f, nr);
 		const struct sc_entry *e = sc_by_nr(nr);
-		if (!p->traced || !e || !e->dec)
+		/* -c alone prints no arguments: nothing to copy (-P still needs the paths). */
+		bool counts_only = summary_only && !paths;
+		if (!p->traced || !e || !e->dec || counts_only)
 			continue;
 		bool first_strv = true;
 		for (const struct sc_mem_spec *m = e->dec->mem; m->kind && p->ncopy < KM_COPY_MAX; m++) {
@@ -101,14 +104,4 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 				first_strv = false;
 		}
 	}
-}
-
-bool km_plan_covers(const struct sc_entry *e)
-{
-	if (!e || !e->dec)
-		return true;
-	for (const struct sc_mem_spec *m = e->dec->mem; m->kind; m++)
-		if (m->kind == SC_MEM_MMSGHDR)
-			return false;
-	return true;
 }

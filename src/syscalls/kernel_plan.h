@@ -11,9 +11,11 @@
 #include "decoder.h"
 #include "filter.h"
 
-/* plans: KM_NR_MAX entries; untraced numbers (-e trace=) are marked so the kernel drops them. */
-void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struct sc_fmt *fmt);
-/* Whether the plan copies everything the decoder of e declares. */
-bool km_plan_covers(const struct sc_entry *e);
+/*
+ * plans: KM_NR_MAX entries; untraced numbers (-e trace=) are marked so the kernel drops them.
+ * summary_only (-c) copies nothing unless paths (-P) must be matched.
+ */
+void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struct sc_fmt *fmt,
+		   bool summary_only, bool paths);
 
 #endif
