@@ -253,7 +253,8 @@ static void flush_held(struct km_printer *p, struct thread *th, uint64_t ns)
 static void resumed_only(struct km_printer *p, struct thread *th, const struct km_hdr *h)
 {
 	const struct sc_entry *e = sc_by_nr(h->nr);
-	struct sc_call c = { .tid = (pid_t)h->tid, .nr = h->nr, .ent = e, .ret = h->ret, .fmt = &p->o->fmt };
+	struct sc_call c = { .tid = (pid_t)h->tid, .nr = h->nr, .ent = e, .ret = h->ret, .has_ret = true,
+			     .fmt = &p->o->fmt };
 	if (!sc_filter_traced(p->o->filter, h->nr) || p->o->summary == 1 || p->o->json)
 		return;
 	sb_reset(&p->tmp);
@@ -557,8 +558,13 @@ uint64_t km_printer_unreadable(const struct km_printer *p)
 
 int km_printer_free(struct km_printer *p)
 {
-	tidmap_foreach(&p->threads, slot)
-		thread_free(slot->val);
+	tidmap_foreach(&p->threads, slot) {
+		struct thread *th = slot->val;
+		/* Detached (-p) inside a call: as the ptrace mode says it. */
+		if (th->in_call && th->shown && th->printed_entry && !p->o->json)
+			out_call_gone(p->w, slot->tid, th->call.ent ? th->call.ent->name : "?", false);
+		thread_free(th);
+	}
 	tidmap_free(&p->threads);
 	if (p->sum) {
 		sc_summary_print(p->sum, out_main(p->w));
