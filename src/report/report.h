@@ -30,6 +30,8 @@ struct rp_options {
 
 /* 0 on success; -1 and a one-line message in err (naming the input) on failure. */
 int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen);
+/* --syscalls: the syscall events as strace's lines (syscalls.c); same contract. */
+int rp_syscalls(const struct rp_options *o, FILE *out, char *err, size_t errlen);
 
 struct tep_handle;
 struct tep_record;
