@@ -292,6 +292,52 @@ def nothing_left_loaded(tmp):
     expect(not left, 'every program is unloaded after SIGTERM; still there: %r' % left)
 
 
+# --- tracekit report --syscalls: the same decoders over a recording -------------------------
+
+def report_tool(*args):
+    path = os.environ.get('TRACEKIT')
+    if not path or not os.access(path, os.X_OK):
+        raise Skip('TRACEKIT is not set to an executable tracekit binary')
+    return [path] + list(args)
+
+
+@case
+def report_syscalls(tmp):
+    if os.geteuid() != 0:
+        raise Skip('tracekit record needs root')
+    dat = os.path.join(tmp, 'trace.dat')
+    rc, _, err = run(report_tool('record', '-e', 'raw_syscalls', '-o', dat, prog('loop'), 'getppid', '5'))
+    if rc != 0:
+        raise Skip('tracekit record failed here: %s' % err.strip()[-300:])
+    rc, out, err = run(report_tool('report', '--syscalls', dat))
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    expect(len(err.splitlines()) == 1 and 'pointers print as addresses' in err,
+           'one line says pointers print as addresses: %r' % err)
+    line = re.compile(r'^\d+\.\d{6} (\d+) +getppid\(\) += (\d+)$')
+    got = [line.match(l) for l in out.splitlines()]
+    got = [m for m in got if m]
+    expect(len(got) >= 5, 'the five getppid calls: %r' % out[-500:])
+    # the loop's five, one task, all returning the same parent
+    tids = {m.group(1) for m in got[-5:]}
+    expect(len(tids) == 1 and len({m.group(2) for m in got[-5:]}) == 1, 'one task, one parent: %r' % got[-5:])
+    expect(re.search(r'^\d+\.\d{6} \d+ +execve\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x[0-9a-f]+\) += 0$', out, re.M),
+           'execve with its pointers as addresses: %r' % out[:500])
+
+
+@case
+def report_syscalls_none(tmp):
+    if os.geteuid() != 0:
+        raise Skip('tracekit record needs root')
+    dat = os.path.join(tmp, 'trace.dat')
+    rc, _, err = run(report_tool('record', '-e', 'sched:sched_process_exit', '-o', dat, 'true'))
+    if rc != 0:
+        raise Skip('tracekit record failed here: %s' % err.strip()[-300:])
+    rc, out, err = run(report_tool('report', '--syscalls', dat))
+    expect(rc == 1 and not out, 'a file without syscall events is exit 1, got %d' % rc)
+    expect(len(err.splitlines()) == 1 and 'holds no syscall events' in err and dat in err,
+           'one line names the file and how to record syscalls: %r' % err)
+
+
 def main(argv):
     if argv[1:] == ['--list']:
         print('\n'.join(CASES))
