@@ -47,7 +47,7 @@ void help_syscalls(FILE *f)
 	      "  -q, -qq                  no attach/detach messages; no exit lines either\n"
 	      "      --seccomp-bpf        stop only on traced calls (needs -f; not with -p)\n"
 	      "      --json               one JSON object per call, signal and exit\n"
-	      "      --kernel             from the kernel (BPF): the program never stops\n"
+	      "      --kernel[=bpf|ftrace] from the kernel (BPF; else ftrace): the program never stops\n"
 	      "      --buffer-size=KB     --kernel's ring buffer (default 16384)\n"
 	      "\n"
 	      "The exit status is the command's, or 128+N if signal N killed it.\n"
@@ -76,7 +76,7 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "seccomp-bpf", no_argument, NULL, OPT_SECCOMP },
 	{ "json", no_argument, NULL, OPT_JSON },
-	{ "kernel", no_argument, NULL, OPT_KERNEL },
+	{ "kernel", optional_argument, NULL, OPT_KERNEL },
 	{ "buffer-size", required_argument, NULL, OPT_BUFSIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -167,7 +167,14 @@ static int parse(struct sc_options *o, int argc, char **argv)
 		case 'q': o->quiet++; break;
 		case OPT_SECCOMP: o->seccomp = true; break;
 		case OPT_JSON: o->json = true; break;
-		case OPT_KERNEL: o->kernel = true; break;
+		case OPT_KERNEL:
+			o->kernel = true;
+			if (optarg && strcmp(optarg, "bpf") && strcmp(optarg, "ftrace")) {
+				errmsg("invalid --kernel=%s (bpf or ftrace)", optarg);
+				return -1;
+			}
+			o->ksource = !optarg ? SC_KS_AUTO : optarg[0] == 'b' ? SC_KS_BPF : SC_KS_FTRACE;
+			break;
 		case OPT_BUFSIZE: {
 			long kb = parse_num(optarg, 1 << 22);
 			if (kb < 4) {

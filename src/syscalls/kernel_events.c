@@ -31,6 +31,8 @@ struct thread {
 	bool attached;		/* from -p: its first record may be a call's exit */
 	bool seen;		/* a record of it was handled */
 	struct km_hdr *deferred;	/* an entry whose memory the kernel retries at exit */
+	int exit_arg;		/* exit/exit_group's status, -1: not called (for GONE without a code) */
+	int last_sig;
 	long interrupted;
 	uint64_t start_ns;
 	struct strbuf held;	/* signal lines waiting for the call in flight to end */
@@ -120,6 +122,7 @@ static struct thread *thread_get(struct km_printer *p, pid_t tid, pid_t tgid)
 	th = xcalloc(1, sizeof(*th));
 	th->tgid = tgid;
 	th->interrupted = -1;
+	th->exit_arg = -1;
 	th->call.tid = tid;
 	th->call.fmt = &p->o->fmt;
 	th->call.out = &th->text;
@@ -195,6 +198,8 @@ static void on_enter(struct km_printer *p, const struct km_hdr *h)
 	th->in_call = true;
 	th->printed_entry = false;
 	th->start_ns = h->ts;
+	if (h->nr == 60 || h->nr == 231)	/* exit, exit_group */
+		th->exit_arg = (int)(h->args[0] & 0xff);
 	th->shown = sc_filter_traced(p->o->filter, h->nr);
 	free(th->deferred);
 	th->deferred = NULL;
@@ -359,9 +364,23 @@ static void cut_short(struct km_printer *p, struct thread *th)
 	out_call_gone(p->w, c->tid, c->ent ? c->ent->name : "?", c->done_at_entry);
 }
 
-static void exit_line(struct km_printer *p, pid_t tid, pid_t tgid, const struct km_hdr *h)
+/*
+ * The ftrace source's exit events carry no code (nr -1): the status the
+ * thread gave exit_group, else the fatal signal it was last given.
+ */
+static int exit_code(const struct thread *th, const struct km_hdr *h)
 {
-	int code = (int)h->ret, sig = code & 0x7f;
+	if (h->nr != -1)
+		return (int)h->ret;
+	if (th->exit_arg >= 0)
+		return th->exit_arg << 8;
+	return th->last_sig;
+}
+
+static void exit_line(struct km_printer *p, struct thread *th, pid_t tid, const struct km_hdr *h)
+{
+	pid_t tgid = th->tgid;
+	int code = exit_code(th, h), sig = code & 0x7f;
 	bool core = code & 0x80;
 	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
 	struct strbuf text = STRBUF_INIT;
@@ -401,14 +420,19 @@ static void on_gone(struct km_printer *p, const struct km_hdr *h)
 	cut_short(p, th);
 	flush_held(p, th, h->ts);
 	if (p->o->summary != 1 && p->o->quiet < 2)
-		exit_line(p, tid, th->tgid, h);
+		exit_line(p, th, tid, h);
 	km_printer_forget(p, tid);
 }
 
 static void on_signal(struct km_printer *p, const struct km_hdr *h)
 {
 	struct thread *th = tidmap_get(&p->threads, (pid_t)h->tid);
-	if (!th || p->o->summary == 1 || !sc_filter_signal(p->o->filter, h->nr))
+	if (!th)
+		return;
+	if (h->nr == SIGKILL || h->nr == SIGSEGV || h->nr == SIGABRT || h->nr == SIGTERM || h->nr == SIGINT ||
+	    h->nr == SIGBUS || h->nr == SIGILL || h->nr == SIGFPE)
+		th->last_sig = h->nr;
+	if (p->o->summary == 1 || !sc_filter_signal(p->o->filter, h->nr))
 		return;
 	siginfo_t si;
 	memset(&si, 0, sizeof(si));

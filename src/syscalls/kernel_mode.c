@@ -22,6 +22,7 @@
 
 #include "kernel_bpf.h"
 #include "kernel_events.h"
+#include "kernel_ftrace.h"
 #include "kernel_plan.h"
 #include "tracee/tracee.h"
 #include "util/die.h"
@@ -47,7 +48,8 @@ struct pending {
 
 struct run {
 	struct sc_options *o;
-	struct km_bpf *bpf;
+	struct km_bpf *bpf;	/* the source: the BPF program, */
+	struct km_ftrace *ft;	/* or the fallback's ftrace instance */
 	struct km_printer *pr;
 	struct pending q;
 	pid_t child;
@@ -70,6 +72,17 @@ static uint64_t mono_now(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static int src_poll(struct run *r, int ms, int (*fn)(void *ctx, void *rec, size_t len), void *ctx)
+{
+	return r->ft ? km_ftrace_poll(r->ft, ms, fn, ctx) : km_bpf_poll(r->bpf, ms, fn, ctx);
+}
+
+static int src_add(struct run *r, pid_t tid, bool pending, char *err, size_t errlen)
+{
+	return r->ft ? km_ftrace_add_task(r->ft, tid, pending, err, errlen) :
+		       km_bpf_add_task(r->bpf, tid, pending, err, errlen);
 }
 
 /*
@@ -187,7 +200,7 @@ static void loop(struct run *r)
 	uint64_t last_arrival = mono_now();
 	uint64_t arrived = 0;
 	while (!stop_requested) {
-		if (km_bpf_poll(r->bpf, POLL_MS, queue_record, &r->q) < 0)
+		if (src_poll(r, POLL_MS, queue_record, &r->q) < 0)
 			break;
 		uint64_t now = mono_now();
 		if (r->q.seq != arrived)
@@ -202,11 +215,11 @@ static void loop(struct run *r)
 		}
 		if (finished(r)) {
 			/* Records committed after the last poll: one more look, then everything left. */
-			km_bpf_poll(r->bpf, 0, queue_record, &r->q);
+			src_poll(r, 0, queue_record, &r->q);
 			break;
 		}
 	}
-	km_bpf_poll(r->bpf, 0, queue_record, &r->q);
+	src_poll(r, 0, queue_record, &r->q);
 	drain(r, UINT64_MAX);
 }
 
@@ -240,7 +253,7 @@ static int start_tasks(struct run *r, char *err, size_t errlen)
 		if (spawn_held(r, err, errlen) < 0)
 			return -1;
 		km_printer_task(r->pr, r->child, r->child, false);
-		return km_bpf_add_task(r->bpf, r->child, true, err, errlen);
+		return src_add(r, r->child, true, err, errlen);
 	}
 	for (int i = 0; i < o->npids; i++) {
 		if (kill(o->pids[i], 0) < 0 && errno == ESRCH) {
@@ -254,13 +267,13 @@ static int start_tasks(struct run *r, char *err, size_t errlen)
 			n = list_threads(o->pids[i], tids, 1024);
 			for (int k = 0; k < n && k < 1024; k++) {
 				km_printer_task(r->pr, tids[k], o->pids[i], true);
-				if (km_bpf_add_task(r->bpf, tids[k], false, err, errlen) < 0)
+				if (src_add(r, tids[k], false, err, errlen) < 0)
 					return -1;
 			}
 		}
 		if (n <= 0) {
 			km_printer_task(r->pr, o->pids[i], o->pids[i], true);
-			if (km_bpf_add_task(r->bpf, o->pids[i], false, err, errlen) < 0)
+			if (src_add(r, o->pids[i], false, err, errlen) < 0)
 				return -1;
 		}
 	}
@@ -285,7 +298,8 @@ static int release(struct run *r)
 
 static void report_losses(struct run *r)
 {
-	uint64_t lost = km_bpf_lost(r->bpf), cut = km_bpf_truncated(r->bpf);
+	uint64_t lost = r->ft ? km_ftrace_lost(r->ft) : km_bpf_lost(r->bpf);
+	uint64_t cut = r->ft ? 0 : km_bpf_truncated(r->bpf);
 	uint64_t unreadable = km_printer_unreadable(r->pr);
 	if (lost)
 		errmsg("%llu events lost: the ring buffer was full (raise --buffer-size, now %zu KiB)",
@@ -307,15 +321,38 @@ static int exit_status(struct run *r)
 	return WEXITSTATUS(r->status);
 }
 
+/*
+ * The BPF program, or where the kernel refuses it (and --kernel=bpf was not
+ * asked for) the ftrace instance, saying so in one line.
+ */
+static int open_source(struct run *r, const struct km_plan *plans, char *err, size_t errlen)
+{
+	const struct sc_options *o = r->o;
+	enum km_bpf_fail why = KM_FAIL_NOBPF;
+	if (o->ksource != SC_KS_FTRACE) {
+		r->bpf = km_bpf_open(plans, o->follow, ring_bytes(o->buffer_kb), &why, err, errlen);
+		if (r->bpf)
+			return 0;
+		if (o->ksource == SC_KS_BPF || why == KM_FAIL_PERM)
+			return -1;
+		warnmsg("--kernel: %s; using the syscall tracepoints of an ftrace instance instead "
+			"(pointer arguments print as addresses)", err);
+	} else if (!o->quiet) {
+		warnmsg("--kernel=ftrace: pointer arguments print as addresses");
+	}
+	r->ft = km_ftrace_open(o->follow, o->buffer_kb, err, errlen);
+	return r->ft ? 0 : -1;
+}
+
 int sc_run_kernel(struct sc_options *o)
 {
 	char err[512] = "";
 	struct run r = { .o = o, .go = -1, .exec_err = -1 };
 	static struct km_plan plans[KM_NR_MAX];
 	km_plan_build(plans, o->filter, &o->fmt, o->summary == 1, o->npaths > 0);
-	enum km_bpf_fail why;
-	r.bpf = km_bpf_open(plans, o->follow, ring_bytes(o->buffer_kb), &why, err, sizeof(err));
-	if (!r.bpf) {
+	/* First: a Ctrl-C from here on ends the run through the cleanup below. */
+	catch_stop_signals(on_stop);
+	if (open_source(&r, plans, err, sizeof(err)) < 0) {
 		errmsg("--kernel: %s", err);
 		return 1;
 	}
@@ -323,17 +360,20 @@ int sc_run_kernel(struct sc_options *o)
 	if (!(r.pr = km_printer_new(o, err, sizeof(err)))) {
 		errmsg("%s", err);
 		km_bpf_close(r.bpf);
+		km_ftrace_close(r.ft);
 		return o->summary && o->sort ? 2 : 1;
 	}
-	catch_stop_signals(on_stop);
-	if (start_tasks(&r, err, sizeof(err)) < 0 || km_bpf_attach(r.bpf, err, sizeof(err)) < 0) {
+	int attached = start_tasks(&r, err, sizeof(err));
+	if (attached == 0)
+		attached = r.ft ? km_ftrace_attach(r.ft, err, sizeof(err)) : km_bpf_attach(r.bpf, err, sizeof(err));
+	if (attached < 0) {
 		errmsg("%s", err);
 		goto out;
 	}
 	if (!o->argv && !o->quiet)
 		for (int i = 0; i < o->npids; i++)
 			fprintf(stderr, "tracekit: Process %d attached\n", (int)o->pids[i]);
-	if (o->argv) {
+	if (o->argv && !stop_requested) {
 		int e = release(&r);
 		if (e) {
 			reap(&r, 0);
@@ -360,6 +400,7 @@ out:
 		close(r.exec_err);
 	reap(&r, 0);
 	km_bpf_close(r.bpf);
+	km_ftrace_close(r.ft);
 	for (size_t i = r.q.head; i < r.q.n; i++)
 		free(r.q.rec[i]);
 	free(r.q.rec);

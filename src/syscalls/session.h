@@ -35,6 +35,7 @@ struct sc_options {
 	pid_t *pids;
 	int npids;
 	bool kernel;		/* --kernel: from the kernel, the program never stops */
+	enum sc_ksource { SC_KS_AUTO, SC_KS_BPF, SC_KS_FTRACE } ksource;	/* --kernel=bpf|ftrace */
 	unsigned buffer_kb;	/* --buffer-size: the kernel mode's ring buffer, KiB */
 };
 

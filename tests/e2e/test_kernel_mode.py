@@ -45,10 +45,15 @@ def expect(ok, what):
 
 
 def tracekit(*args):
+    """tracekit syscalls --kernel ARGS; a first argument '=SOURCE' becomes --kernel=SOURCE."""
     path = os.environ.get('TRACEKIT')
     if not path or not os.access(path, os.X_OK):
         raise Skip('TRACEKIT is not set to an executable tracekit binary')
-    return [path, 'syscalls', '--kernel'] + list(args)
+    args = list(args)
+    kernel = '--kernel'
+    if args and args[0].startswith('='):
+        kernel += args.pop(0)
+    return [path, 'syscalls', kernel] + args
 
 
 def prog(name):
@@ -290,6 +295,68 @@ def nothing_left_loaded(tmp):
         time.sleep(0.1)
         left = [i for i in loaded_programs() if i in ours]
     expect(not left, 'every program is unloaded after SIGTERM; still there: %r' % left)
+
+
+def tracefs_instances():
+    for d in ('/sys/kernel/tracing/instances', '/sys/kernel/debug/tracing/instances'):
+        if os.path.isdir(d):
+            return os.listdir(d)
+    raise Skip('tracefs is not mounted')
+
+
+@case
+def ftrace_fallback(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    p = subprocess.Popen(tracekit('=ftrace', '-f', '-o', out, prog('loop'), 'getppid', '3'),
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    _, err = p.communicate(timeout=60)
+    err = err.decode()
+    if p.returncode != 0 and 'tracefs' in err:
+        raise Skip('no tracefs here: %s' % err.strip())
+    expect(p.returncode == 0, 'exit 0, got %d: %r' % (p.returncode, err))
+    expect(len(err.splitlines()) == 1 and 'pointer arguments print as addresses' in err,
+           'one line says pointers print as addresses: %r' % err)
+    got = [re.sub(r'^\d+ +', '', l) for l in lines(out)]
+    expect(got and re.match(r'^execve\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x[0-9a-f]+\) += 0$', got[0]),
+           'starts at the command\'s execve, its pointers as addresses: %r' % got[:1])
+    expect(names(got).count('getppid') == 3, 'three getppid lines: %r' % got)
+    expect(got[-1] == '+++ exited with 0 +++', 'ends with the exit line: %r' % got[-1:])
+    left = [i for i in tracefs_instances() if i.startswith('tracekit-%d-' % p.pid)]
+    expect(not left, 'the instance is removed: %r' % left)
+
+
+@case
+def ftrace_instance_removed_on_sigterm(tmp):
+    need_kernel_mode()
+    p = subprocess.Popen(tracekit('=ftrace', '-o', os.path.join(tmp, 't'), prog('sleeper')),
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    try:
+        mine = []
+        deadline = time.time() + 10
+        while not mine and time.time() < deadline:
+            time.sleep(0.05)
+            mine = [i for i in tracefs_instances() if i.startswith('tracekit-%d-' % p.pid)]
+        expect(mine, 'a private instance tracekit-%d-N while tracing' % p.pid)
+        os.kill(p.pid, signal.SIGTERM)
+        p.wait(timeout=10)
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait()
+    left = [i for i in tracefs_instances() if i.startswith('tracekit-%d-' % p.pid)]
+    expect(not left, 'the instance is removed after SIGTERM: %r' % left)
+
+
+@case
+def bad_kernel_source(tmp):
+    rc, _, err = run(tracekit('=ebpf', 'true')[:2] + ['--kernel=ebpf', 'true'])
+    expect(rc == 2 and len(err.splitlines()) == 1 and 'bpf or ftrace' in err,
+           '--kernel=ebpf is one line and exit 2: %d %r' % (rc, err))
 
 
 # --- tracekit report --syscalls: the same decoders over a recording -------------------------
