@@ -79,3 +79,42 @@ for work in "getppid $((200000 / scale))" "write $((200000 / scale))" "forkexec 
 		done
 	done
 done
+
+# --kernel's point is the program's own time, not tracekit's: tracekit loads its BPF
+# program before and decodes after.  The program times itself here (date before and
+# after, in a small sh that every run shares), bare, under strace -f and under
+# tracekit --kernel -f, with tracekit's whole run beside.
+case " $modes " in *" kernel "*) ;; *) exit 0 ;; esac
+echo
+echo "the traced program's own time (--kernel -f -o /dev/null vs strace -f -o /dev/null):"
+# Median of $runs runs of the program's own time in seconds, under "$@" (a tracer and its
+# options, or nothing).
+prog_median() {
+	local i t all=() f
+	f=$(mktemp)
+	for ((i = 0; i < runs; i++)); do
+		"$@" sh -c 'a=$(date +%s%N); shift; "$@"; b=$(date +%s%N); echo $(((b - a) / 1000)) > "$0"' \
+			"$f" x "$loop" $work >/dev/null 2>&1 </dev/null || { echo fail; rm -f "$f"; return; }
+		all+=("$(cat "$f")")
+	done
+	rm -f "$f"
+	printf '%s\n' "${all[@]}" | sort -g | awk '{ v[NR] = $1 } END {
+		if (NR % 2) m = v[(NR + 1) / 2]; else m = (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.4f\n", m / 1e6 }'
+}
+printf '%-10s %-7s %9s %9s %9s %11s %10s %10s %12s\n' workload pinned 'bare s' 'strace s' 'kernel s' \
+	'tk total s' 'st/bare' 'tk/bare' 'st-/tk-over'
+for work in "getppid $((200000 / scale))" "write $((200000 / scale))" "forkexec $((200 / scale))"; do
+	for pinned in yes no; do
+		pin=()
+		[ $pinned = yes ] && pin=(taskset -c 0)
+		bare=$(prog_median "${pin[@]}")
+		st=$(prog_median "${pin[@]}" strace -f -o /dev/null)
+		tk=$(prog_median "${pin[@]}" "$tracekit" syscalls --kernel -f -o /dev/null)
+		# shellcheck disable=SC2086
+		total=$(median "${pin[@]}" "$tracekit" syscalls --kernel -f -o /dev/null "$loop" $work)
+		over=$(echo "$st $tk $bare" | awk '{ if ($2 > $3) printf "%.1f\n", ($1 - $3) / ($2 - $3); else print "-" }')
+		printf '%-10s %-7s %9s %9s %9s %11s %10s %10s %12s\n' "${work% *}" $pinned "$bare" "$st" "$tk" \
+			"$total" "$(ratio "$st" "$bare")" "$(ratio "$tk" "$bare")" "$over"
+	done
+done

@@ -290,18 +290,35 @@ static __always_inline void send(struct rec *r)
 	if (h->truncated)
 		__sync_fetch_and_add(&truncated_records, 1);
 	__u64 size = (sizeof(*h) + h->size) & (KM_BUF_SIZE - 1);
-	if (bpf_ringbuf_output(&rb, r->s->buf, size, 0))
+	/*
+	 * No wakeup per record (it costs the traced program an interrupt each
+	 * time): user space polls on a short timer, and is woken only when the
+	 * ring is getting full.
+	 */
+	__u64 flags = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) > bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / 4 ?
+		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_output(&rb, r->s->buf, size, flags))
 		__sync_fetch_and_add(&lost_records, 1);
 }
 
+/* x86-64's struct pt_regs, as far as orig_ax: the kernel's layout is the ptrace ABI's. */
+enum { R_R10 = 7, R_R9, R_R8, R_AX, R_CX, R_DX, R_SI, R_DI, R_ORIG_AX, R_NREGS };
+
+/* The argument registers with one read (a helper call per field costs more than the copy). */
 static __always_inline void read_args(struct pt_regs *regs, __u64 *a)
 {
-	a[0] = BPF_CORE_READ(regs, di);
-	a[1] = BPF_CORE_READ(regs, si);
-	a[2] = BPF_CORE_READ(regs, dx);
-	a[3] = BPF_CORE_READ(regs, r10);
-	a[4] = BPF_CORE_READ(regs, r8);
-	a[5] = BPF_CORE_READ(regs, r9);
+	__u64 r[R_NREGS];
+	if (bpf_probe_read_kernel(r, sizeof(r), regs)) {
+		for (int i = 0; i < 6; i++)
+			a[i] = 0;
+		return;
+	}
+	a[0] = r[R_DI];
+	a[1] = r[R_SI];
+	a[2] = r[R_DX];
+	a[3] = r[R_R10];
+	a[4] = r[R_R8];
+	a[5] = r[R_R9];
 }
 
 static __always_inline void copy_plan(struct rec *r, const struct km_plan *p, __u32 nr, __s64 ret,

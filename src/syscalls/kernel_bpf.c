@@ -126,10 +126,14 @@ int km_bpf_poll(struct km_bpf *b, int timeout_ms, int (*fn)(void *ctx, void *rec
 {
 	b->fn = fn;
 	b->ctx = ctx;
+	/* Records are written without a wakeup (bpf/kmode.bpf.c): the timeout is the pace. */
 	int n = ring_buffer__poll(b->rb, timeout_ms);
-	if (n == -EINTR)
-		return 0;
-	return n < 0 ? -1 : n;
+	if (n < 0 && n != -EINTR)
+		return -1;
+	int m = ring_buffer__consume(b->rb);
+	if (m < 0)
+		return -1;
+	return (n > 0 ? n : 0) + m;
 }
 
 uint64_t km_bpf_lost(const struct km_bpf *b)
