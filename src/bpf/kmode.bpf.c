@@ -171,7 +171,8 @@ static __always_inline void copy_msghdr(__u64 addr, __u32 cap, int when)
 	put_region(m[4], m[5] < 1024 ? m[5] : 1024, 0, when);
 }
 
-static __always_inline __u64 copy_len(const struct km_copy *c, const __u64 *args, __s64 ret, int when)
+static __always_inline __u64 copy_len(const struct km_copy *c, const __u64 *args, __s64 ret,
+				      int when)
 {
 	__u64 n;
 	switch (c->len_src) {
@@ -295,7 +296,8 @@ static __always_inline void send(struct rec *r)
 	 * time): user space polls on a short timer, and is woken only when the
 	 * ring is getting full.
 	 */
-	__u64 flags = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) > bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / 4 ?
+	__u64 pending = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
+	__u64 flags = pending > bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / 4 ?
 		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 	if (bpf_ringbuf_output(&rb, r->s->buf, size, flags))
 		__sync_fetch_and_add(&lost_records, 1);
@@ -388,7 +390,7 @@ int km_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	struct km_hdr *h = hdr(&r);
 	h->ret = (__s64)ctx->args[1];
-	/* The argument registers still hold the call's arguments (execve aside, which copies nothing at exit). */
+	/* The argument registers still hold the arguments (execve aside: it copies nothing at exit). */
 	read_args(regs, h->args);
 	if (p && retry) {
 		r.when = 1;
@@ -473,7 +475,7 @@ static __always_inline void send_signal(__u32 tid, __u32 tgid, int sig, __u64 in
 	struct rec r = start(KM_SIGNAL, tid, tgid, sig, 0);
 	if (!r.s)
 		return;
-	/* struct kernel_siginfo is 48 bytes; SEND_SIG_NOINFO (0) and SEND_SIG_PRIV (1) are not pointers. */
+	/* struct kernel_siginfo: 48 bytes; SEND_SIG_NOINFO (0) and SEND_SIG_PRIV (1) are no pointers. */
 	struct km_region *reg = (void *)(r.s->buf + sizeof(struct km_hdr));
 	__u32 *si = (__u32 *)(reg + 1);
 	for (int i = 0; i < 12; i++)

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "syscalls/format.h"
 #include "tracefile/reader.h"
+#include "tracefile/fields.h"
 #include "util/die.h"
 #include "util/tidmap.h"
 
@@ -73,21 +74,10 @@ static void map_events(struct rp_sys *s, struct tep_handle *tep)
 	/* the list belongs to tep */
 }
 
-static unsigned long long field_num(struct tep_format_field *f, const struct tep_record *rec, int i)
-{
-	if (!f)
-		return 0;
-	int sz = (f->flags & TEP_FIELD_IS_ARRAY) ? (int)f->elementsize : (int)f->size;
-	int off = f->offset + i * sz;
-	if (sz <= 0 || sz > 8 || off + sz > rec->size)
-		return 0;
-	return tep_read_number(f->event->tep, (char *)rec->data + off, sz);
-}
-
 static long event_nr(const struct sys_event *e, const struct tep_record *rec)
 {
 	if (e->nr) {
-		long long v = (long long)field_num(e->nr, rec, 0);
+		long long v = (long long)tf_field_num(e->nr, rec, 0);
 		return e->nr->size == 4 ? (int)v : (long)v;
 	}
 	return e->fixed_nr;
@@ -142,7 +132,7 @@ static void on_enter_event(struct rp_sys *s, int tid, long nr, const struct sys_
 	int nargs = oc->c.ent ? oc->c.ent->nargs : 6;
 	struct tep_format_field *f = e->args;
 	for (int i = 0; i < 6 && i < nargs && f; i++) {
-		oc->c.args[i] = field_num(f, rec, e->raw ? i : 0);
+		oc->c.args[i] = tf_field_num(f, rec, e->raw ? i : 0);
 		if (!e->raw)
 			f = f->next;
 	}
@@ -160,7 +150,7 @@ static void on_exit_event(struct rp_sys *s, int tid, long nr, const struct sys_e
 			free_call(oc);
 		return;
 	}
-	oc->c.ret = (int64_t)field_num(e->ret, rec, 0);
+	oc->c.ret = (int64_t)tf_field_num(e->ret, rec, 0);
 	sc_decode_exit(&oc->c);
 	sb_reset(&s->ret);
 	sc_format_ret(&oc->c, &s->ret, false);

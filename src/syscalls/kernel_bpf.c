@@ -122,7 +122,8 @@ int km_bpf_attach(struct km_bpf *b, char *err, size_t errlen)
 	return 0;
 }
 
-int km_bpf_poll(struct km_bpf *b, int timeout_ms, int (*fn)(void *ctx, void *rec, size_t len), void *ctx)
+int km_bpf_poll(struct km_bpf *b, int timeout_ms, int (*fn)(void *ctx, void *rec, size_t len),
+		void *ctx)
 {
 	b->fn = fn;
 	b->ctx = ctx;

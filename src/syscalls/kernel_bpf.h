@@ -30,7 +30,8 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, size_t ring
 int km_bpf_add_task(struct km_bpf *b, pid_t tid, bool pending, char *err, size_t errlen);
 int km_bpf_attach(struct km_bpf *b, char *err, size_t errlen);
 /* Wait up to timeout_ms, then hand each record to fn.  Returns records read, or -1 (EINTR: 0). */
-int km_bpf_poll(struct km_bpf *b, int timeout_ms, int (*fn)(void *ctx, void *rec, size_t len), void *ctx);
+int km_bpf_poll(struct km_bpf *b, int timeout_ms, int (*fn)(void *ctx, void *rec, size_t len),
+		void *ctx);
 /* Records the ring buffer had no room for, and records cut at KM_DATA_LIMIT. */
 uint64_t km_bpf_lost(const struct km_bpf *b);
 uint64_t km_bpf_truncated(const struct km_bpf *b);

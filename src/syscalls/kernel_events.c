@@ -12,6 +12,7 @@
 
 #include "format.h"
 #include "json.h"
+#include "lines.h"
 #include "kernel_events.h"
 #include "output.h"
 #include "print_signal.h"
@@ -106,7 +107,8 @@ static void count_faults(struct km_printer *p, const struct km_hdr *h, unsigned 
 
 static struct timespec ts_of(uint64_t ns)
 {
-	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u),
+				  .tv_nsec = (long)(ns % 1000000000u) };
 }
 
 static struct timespec real_of(const struct km_printer *p, uint64_t ns)
@@ -146,37 +148,6 @@ static void thread_free(struct thread *th)
 static void set_multi(struct km_printer *p)
 {
 	out_set_multi(p->w, p->live > 1);
-}
-
-/* -P: does the call name one of the paths (a path argument, or a descriptor open on one)? */
-static bool touches_path(struct km_printer *p, struct sc_call *c)
-{
-	const struct sc_entry *e = c->ent;
-	if (!e || !e->dec)
-		return false;
-	for (const struct sc_mem_spec *m = e->dec->mem; m->kind; m++) {
-		if (m->kind != SC_MEM_STR || m->len_src != SC_LEN_PATH)
-			continue;
-		const unsigned char *s;
-		long n = sc_mem_peek(c, c->args[m->arg], 4096, &s);
-		if (n <= 0 || !memchr(s, 0, (size_t)n))
-			continue;
-		for (int i = 0; i < p->o->npaths; i++)
-			if (strcmp((const char *)s, p->o->paths[i]) == 0)
-				return true;
-	}
-	if (e->classes & SC_DESC) {
-		char link[64], target[4096];
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)c->tid, (int)c->args[0]);
-		ssize_t n = readlink(link, target, sizeof(target) - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			for (int i = 0; i < p->o->npaths; i++)
-				if (strcmp(target, p->o->paths[i]) == 0)
-					return true;
-		}
-	}
-	return false;
 }
 
 static void decode_entry(struct km_printer *p, struct thread *th, const struct km_hdr *a,
@@ -226,7 +197,7 @@ static void decode_entry(struct km_printer *p, struct thread *th, const struct k
 	sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
 	sc_decode_entry(c);
 	th->entry_len = th->text.len;
-	if (p->o->npaths && !touches_path(p, c)) {
+	if (p->o->npaths && !sc_touches_path(c, p->o->paths, p->o->npaths)) {
 		th->shown = false;
 		return;
 	}
@@ -255,7 +226,7 @@ static void flush_held(struct km_printer *p, struct thread *th, uint64_t ns)
 }
 
 /* The exit of a call whose entry came before we attached: strace's "<... read resumed>". */
-static void resumed_only(struct km_printer *p, struct thread *th, const struct km_hdr *h)
+static void resumed_only(struct km_printer *p, const struct km_hdr *h)
 {
 	const struct sc_entry *e = sc_by_nr(h->nr);
 	struct sc_call c = { .tid = (pid_t)h->tid, .nr = h->nr, .ent = e, .ret = h->ret, .has_ret = true,
@@ -267,7 +238,6 @@ static void resumed_only(struct km_printer *p, struct thread *th, const struct k
 	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
 	set_multi(p);
 	out_call_exit(p->w, c.tid, &real, &mono, e && e->name ? e->name : "?", ")", sb_str(&p->tmp));
-	(void)th;
 }
 
 static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
@@ -280,7 +250,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
 	if (!th->in_call) {
 		/* A new task's return from clone/fork is not a call it made; an attached one's is. */
 		if (first && th->attached)
-			resumed_only(p, th, h);
+			resumed_only(p, h);
 		return;
 	}
 	struct sc_call *c = &th->call;
@@ -381,32 +351,14 @@ static void exit_line(struct km_printer *p, struct thread *th, pid_t tid, const 
 {
 	pid_t tgid = th->tgid;
 	int code = exit_code(th, h), sig = code & 0x7f;
-	bool core = code & 0x80;
 	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
 	struct strbuf text = STRBUF_INIT;
-	if (p->o->json) {
-		sb_printf(&text, "{\"type\":\"%s\",\"time\":%ld.%06ld,\"pid\":%d,\"tid\":%d,",
-			  sig ? "killed" : "exit", (long)real.tv_sec, real.tv_nsec / 1000, (int)tgid, (int)tid);
-		if (!sig) {
-			sb_printf(&text, "\"status\":%d}", (code >> 8) & 0xff);
-		} else {
-			const char *name = sc_signame(sig);
-			sb_add(&text, "\"signal\":");
-			json_str(&text, name ? name : "?");
-			sb_printf(&text, ",\"core_dumped\":%s}", core ? "true" : "false");
-		}
+	sc_exit_text(&text, p->o->json, &real, tgid, tid, sig != 0, sig ? sig : (code >> 8) & 0xff,
+		     code & 0x80);
+	if (p->o->json)
 		out_raw(p->w, tid, sb_str(&text));
-	} else {
-		struct sc_call c = { .tid = tid, .out = &text };
-		if (!sig) {
-			sb_printf(&text, "+++ exited with %d +++", (code >> 8) & 0xff);
-		} else {
-			sb_add(&text, "+++ killed by ");
-			p_signal(&c, (uint64_t)sig);
-			sb_add(&text, core ? " (core dumped) +++" : " +++");
-		}
+	else
 		out_event(p->w, tid, &real, &mono, sb_str(&text));
-	}
 	sb_free(&text);
 }
 
@@ -424,13 +376,22 @@ static void on_gone(struct km_printer *p, const struct km_hdr *h)
 	km_printer_forget(p, tid);
 }
 
+/* For the ftrace source's exit codes: a signal that kills unless handled. */
+static bool fatal_by_default(int sig)
+{
+	static const int fatal[] = { SIGKILL, SIGSEGV, SIGABRT, SIGTERM, SIGINT, SIGBUS, SIGILL, SIGFPE };
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		if (fatal[i] == sig)
+			return true;
+	return false;
+}
+
 static void on_signal(struct km_printer *p, const struct km_hdr *h)
 {
 	struct thread *th = tidmap_get(&p->threads, (pid_t)h->tid);
 	if (!th)
 		return;
-	if (h->nr == SIGKILL || h->nr == SIGSEGV || h->nr == SIGABRT || h->nr == SIGTERM || h->nr == SIGINT ||
-	    h->nr == SIGBUS || h->nr == SIGILL || h->nr == SIGFPE)
+	if (fatal_by_default(h->nr))
 		th->last_sig = h->nr;
 	if (p->o->summary == 1 || !sc_filter_signal(p->o->filter, h->nr))
 		return;
@@ -440,40 +401,17 @@ static void on_signal(struct km_printer *p, const struct km_hdr *h)
 		memcpy(&si, first_region(h) + 1, 48);
 	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
 	struct strbuf text = STRBUF_INIT;
-	struct sc_call c = { .tid = (pid_t)h->tid, .out = &text, .fmt = &p->o->fmt };
+	sc_signal_text(&text, p->o->json, &real, th->tgid, (pid_t)h->tid, h->nr, &si, &p->o->fmt);
 	if (p->o->json) {
-		sb_printf(&text, "{\"type\":\"signal\",\"time\":%ld.%06ld,\"pid\":%d,\"tid\":%d,\"signal\":",
-			  (long)real.tv_sec, real.tv_nsec / 1000, (int)th->tgid, (int)h->tid);
-		const char *name = sc_signame(h->nr);
-		struct strbuf info = STRBUF_INIT;
-		struct sc_call ic = { .tid = (pid_t)h->tid, .out = &info, .fmt = &p->o->fmt };
-		p_siginfo_val(&ic, &si);
-		if (name)
-			json_str(&text, name);
-		else
-			sb_printf(&text, "%d", (int)h->nr);
-		sb_add(&text, ",\"siginfo\":");
-		json_str(&text, sb_str(&info));
-		sb_addc(&text, '}');
-		sb_free(&info);
-		out_raw(p->w, c.tid, sb_str(&text));
-		sb_free(&text);
-		return;
-	}
-	sb_add(&text, "--- ");
-	p_signal(&c, (uint64_t)h->nr);
-	sb_addc(&text, ' ');
-	p_siginfo_val(&c, &si);
-	sb_add(&text, " ---");
-	if (th->in_call) {
+		out_raw(p->w, (pid_t)h->tid, sb_str(&text));
+	} else if (th->in_call) {
 		/* Ignored, so never delivered: ptrace reports it when the call returns; so do we. */
 		sb_add(&th->held, sb_str(&text));
 		sb_addc(&th->held, '\0');
-		sb_free(&text);
-		return;
+	} else {
+		set_multi(p);
+		out_event(p->w, (pid_t)h->tid, &real, &mono, sb_str(&text));
 	}
-	set_multi(p);
-	out_event(p->w, c.tid, &real, &mono, sb_str(&text));
 	sb_free(&text);
 }
 

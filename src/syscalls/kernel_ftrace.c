@@ -14,6 +14,7 @@
 #include "bpf/kmode.h"
 #include "ftrace/session.h"
 #include "kernel_ftrace.h"
+#include "tracefile/fields.h"
 #include "util/die.h"
 #include "util/tidmap.h"
 
@@ -107,17 +108,6 @@ int km_ftrace_attach(struct km_ftrace *f, char *err, size_t errlen)
 	return ft_tracing_on(f->s, true, err, errlen);
 }
 
-static unsigned long long num(struct tep_format_field *fl, struct tep_record *rec, int i)
-{
-	if (!fl)
-		return 0;
-	int sz = (fl->flags & TEP_FIELD_IS_ARRAY) ? (int)fl->elementsize : (int)fl->size;
-	int off = fl->offset + i * sz;
-	if (sz <= 0 || sz > 8 || off + sz > rec->size)
-		return 0;
-	return tep_read_number(fl->event->tep, (char *)rec->data + off, sz);
-}
-
 static int on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
 {
 	(void)cpu;
@@ -135,29 +125,29 @@ static int on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void 
 	size_t len = sizeof(*h);
 	if (ev->id == f->id[EV_ENTER]) {
 		h->type = KM_ENTER;
-		h->nr = (int32_t)num(f->nr, rec, 0);
+		h->nr = (int32_t)tf_field_num(f->nr, rec, 0);
 		if (tidmap_get(&f->pending, (pid_t)h->tid)) {
 			if (h->nr != 59 && h->nr != 322)
 				return 0;
 			tidmap_del(&f->pending, (pid_t)h->tid);
 		}
 		for (int i = 0; i < 6; i++)
-			h->args[i] = num(f->args, rec, i);
+			h->args[i] = tf_field_num(f->args, rec, i);
 	} else if (ev->id == f->id[EV_EXIT]) {
 		h->type = KM_EXIT;
-		h->nr = (int32_t)num(f->xnr, rec, 0);
-		h->ret = (int64_t)num(f->ret, rec, 0);
+		h->nr = (int32_t)tf_field_num(f->xnr, rec, 0);
+		h->ret = (int64_t)tf_field_num(f->ret, rec, 0);
 	} else if (ev->id == f->id[EV_FORK]) {
 		h->type = KM_FORK;
-		h->args[0] = h->args[1] = num(f->child, rec, 0);
+		h->args[0] = h->args[1] = tf_field_num(f->child, rec, 0);
 	} else if (ev->id == f->id[EV_EXIT_TASK]) {
 		/* The exit code is not in the event: nr -1 asks the printer to infer it. */
 		h->type = KM_GONE;
 		h->nr = -1;
 	} else if (ev->id == f->id[EV_SIGNAL]) {
 		h->type = KM_SIGNAL;
-		h->nr = (int32_t)num(f->sig, rec, 0);
-		int32_t si[3] = { h->nr, 0, (int32_t)num(f->code, rec, 0) };
+		h->nr = (int32_t)tf_field_num(f->sig, rec, 0);
+		int32_t si[3] = { h->nr, 0, (int32_t)tf_field_num(f->code, rec, 0) };
 		memcpy(out.si, si, sizeof(si));
 		out.r.len = 48;
 		h->nregions = 1;

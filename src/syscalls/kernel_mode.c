@@ -365,7 +365,8 @@ int sc_run_kernel(struct sc_options *o)
 	}
 	int attached = start_tasks(&r, err, sizeof(err));
 	if (attached == 0)
-		attached = r.ft ? km_ftrace_attach(r.ft, err, sizeof(err)) : km_bpf_attach(r.bpf, err, sizeof(err));
+		attached = r.ft ? km_ftrace_attach(r.ft, err, sizeof(err)) :
+				  km_bpf_attach(r.bpf, err, sizeof(err));
 	if (attached < 0) {
 		errmsg("%s", err);
 		goto out;

@@ -28,7 +28,7 @@ static unsigned char len_src(const struct sc_mem_spec *m)
 	}
 }
 
-/* One spec as a copy; false when the program cannot follow it (the decoder then prints addresses). */
+/* One spec as a copy; false when the program cannot follow it (the decoder prints addresses). */
 static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, bool first_strv,
 		      struct km_copy *k)
 {
