@@ -67,8 +67,7 @@ void sc_exit_text(struct strbuf *sb, bool json, const struct timespec *real, pid
 }
 
 void sc_signal_text(struct strbuf *sb, bool json, const struct timespec *real, pid_t tgid,
-		    pid_t tid,
-		    int sig, const siginfo_t *si, const struct sc_fmt *fmt)
+		    pid_t tid, int sig, const siginfo_t *si, const struct sc_fmt *fmt)
 {
 	struct sc_call c = { .tid = tid, .out = sb, .fmt = fmt };
 	if (json) {

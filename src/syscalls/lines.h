@@ -24,7 +24,6 @@ void sc_exit_text(struct strbuf *sb, bool json, const struct timespec *real, pid
 
 /* "--- SIGCHLD {si_signo=...} ---", or with json its object. */
 void sc_signal_text(struct strbuf *sb, bool json, const struct timespec *real, pid_t tgid,
-		    pid_t tid,
-		    int sig, const siginfo_t *si, const struct sc_fmt *fmt);
+		    pid_t tid, int sig, const siginfo_t *si, const struct sc_fmt *fmt);
 
 #endif
