@@ -14,6 +14,7 @@
 #include "json.h"
 #include "lines.h"
 #include "kernel_events.h"
+#include "kernel_fds.h"
 #include "output.h"
 #include "print_signal.h"
 #include "summary.h"
@@ -44,6 +45,7 @@ struct km_printer {
 	struct sc_output *w;
 	struct sc_summary *sum;
 	struct tr_fdpath *fdpath;
+	struct km_fds *fds;	/* -y: descriptors the trace saw made */
 	struct tidmap threads;
 	struct strbuf tmp;
 	bool hold_entry;
@@ -275,6 +277,8 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
 	struct regions rg = { { h, NULL }, SC_AT_EXIT };
 	sc_mem_fetch(c, SC_AT_EXIT, read_regions, &rg);
 	sc_decode_exit(c);
+	if (p->fds)
+		km_fds_update(p->fds, th->tgid, c);
 
 	struct strbuf *ret = &p->tmp;
 	sb_reset(ret);
@@ -373,6 +377,8 @@ static void on_gone(struct km_printer *p, const struct km_hdr *h)
 	flush_held(p, th, h->ts);
 	if (p->o->summary != 1 && p->o->quiet < 2)
 		exit_line(p, th, tid, h);
+	if (p->fds && tid == th->tgid)
+		km_fds_gone(p->fds, tid);
 	km_printer_forget(p, tid);
 }
 
@@ -418,6 +424,8 @@ static void on_signal(struct km_printer *p, const struct km_hdr *h)
 static void on_exec(struct km_printer *p, const struct km_hdr *h)
 {
 	pid_t old = (pid_t)h->args[0], tid = (pid_t)h->tid;
+	if (p->fds)
+		km_fds_exec(p->fds, (pid_t)h->tgid);
 	if (old == tid)
 		return;
 	/* The exec'ing thread became the leader: its call in flight moves with it. */
@@ -440,6 +448,8 @@ void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 		break;
 	case KM_FORK:
 		thread_get(p, (pid_t)h->args[0], (pid_t)h->args[1]);
+		if (p->fds)
+			km_fds_fork(p->fds, (pid_t)h->tgid, (pid_t)h->args[1]);
 		break;
 	case KM_GONE:
 		on_gone(p, h);
@@ -451,6 +461,16 @@ void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 		on_exec(p, h);
 		break;
 	}
+}
+
+/* -y: what the trace saw the descriptor made from, else /proc while the process lives. */
+static int fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
+{
+	struct km_printer *p = ctx;
+	const struct thread *th = tidmap_get(&p->threads, tid);
+	if (p->o->fmt.yflag < 2 && km_fds_path(p->fds, th ? th->tgid : tid, fd, buf, len) >= 0)
+		return (int)strlen(buf);
+	return tr_fd_path(p->fdpath, tid, fd, buf, len);
 }
 
 struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen)
@@ -473,8 +493,9 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 	if (o->fmt.yflag) {
 		/* Resolved from /proc when printed, a moment after the call (see docs/syscalls.md). */
 		p->fdpath = tr_fdpath_new(o->fmt.yflag);
-		o->fmt.fd_path = tr_fd_path;
-		o->fmt.fd_ctx = p->fdpath;
+		p->fds = km_fds_new();
+		o->fmt.fd_path = fd_path;
+		o->fmt.fd_ctx = p;
 	}
 	struct timespec r, m;
 	clock_gettime(CLOCK_REALTIME, &r);
@@ -486,6 +507,8 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached)
 {
 	thread_get(p, tid, tgid)->attached = attached;
+	if (p->fds && tid == tgid)
+		km_fds_seed(p->fds, tgid);
 }
 
 int km_printer_live(const struct km_printer *p)
@@ -534,6 +557,7 @@ int km_printer_free(struct km_printer *p)
 	}
 	int rc = out_close(p->w);
 	tr_fdpath_free(p->fdpath);
+	km_fds_free(p->fds);
 	sb_free(&p->tmp);
 	free(p);
 	return rc;

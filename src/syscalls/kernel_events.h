@@ -15,7 +15,10 @@ struct km_printer;
 
 /* NULL with a message in err when the output cannot be opened. */
 struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen);
-/* A task traced from the start (pid of -p, or the command): counted as live. */
+/*
+ * A task traced from the start (pid of -p, or the held command): counted as
+ * live; with -y its descriptors are read from /proc now.
+ */
 void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached);
 /* One record, in time order. */
 void km_printer_record(struct km_printer *p, const struct km_hdr *h);

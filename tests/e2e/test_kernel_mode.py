@@ -297,6 +297,20 @@ def nothing_left_loaded(tmp):
     expect(not left, 'every program is unloaded after SIGTERM; still there: %r' % left)
 
 
+@case
+def fd_paths_after_the_process_is_gone(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    rc, _, err = run(tracekit('-y', '-e', 'trace=openat,read,close', '-o', out, 'cat', '/etc/hostname'))
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    got = lines(out)
+    for want in (r'openat\(AT_FDCWD, "/etc/hostname", O_RDONLY\) += 3</etc/hostname>',
+                 r'read\(3</etc/hostname>, ".*", 131072\) += \d+',
+                 r'close\(3</etc/hostname>\) += 0',
+                 r'close\(1</dev/null>\) += 0'):
+        expect(any(re.fullmatch(want, l) for l in got), '-y line %s in %r' % (want, got))
+
+
 def tracefs_instances():
     for d in ('/sys/kernel/tracing/instances', '/sys/kernel/debug/tracing/instances'):
         if os.path.isdir(d):
