@@ -13,7 +13,10 @@
  * be read: such a region is sent with fault set and user space prints the
  * address, as strace does for memory it cannot read.
  *
- * Raw tracepoints (not the perf-event kind) need no tracefs and cost least.
+ * BTF raw tracepoints (tp_btf) need no tracefs, pass the tracepoint's own
+ * arguments (struct pt_regs *, the task) as typed pointers the program reads
+ * directly, and cost least.  They need the kernel's BTF; without it the load
+ * fails and user space falls back to ftrace.
  */
 #include <linux/types.h>
 #include <linux/bpf.h>
@@ -303,24 +306,15 @@ static __always_inline void send(struct rec *r)
 		__sync_fetch_and_add(&lost_records, 1);
 }
 
-/* x86-64's struct pt_regs, as far as orig_ax: the kernel's layout is the ptrace ABI's. */
-enum { R_R10 = 7, R_R9, R_R8, R_AX, R_CX, R_DX, R_SI, R_DI, R_ORIG_AX, R_NREGS };
-
-/* The argument registers with one read (a helper call per field costs more than the copy). */
+/* tp_btf: regs is a typed kernel pointer, read directly (CO-RE places the fields). */
 static __always_inline void read_args(struct pt_regs *regs, __u64 *a)
 {
-	__u64 r[R_NREGS];
-	if (bpf_probe_read_kernel(r, sizeof(r), regs)) {
-		for (int i = 0; i < 6; i++)
-			a[i] = 0;
-		return;
-	}
-	a[0] = r[R_DI];
-	a[1] = r[R_SI];
-	a[2] = r[R_DX];
-	a[3] = r[R_R10];
-	a[4] = r[R_R8];
-	a[5] = r[R_R9];
+	a[0] = regs->di;
+	a[1] = regs->si;
+	a[2] = regs->dx;
+	a[3] = regs->r10;
+	a[4] = regs->r8;
+	a[5] = regs->r9;
 }
 
 static __always_inline void copy_plan(struct rec *r, const struct km_plan *p, __u32 nr, __s64 ret,
@@ -334,15 +328,48 @@ static __always_inline void copy_plan(struct rec *r, const struct km_plan *p, __
 	}
 }
 
-SEC("raw_tp/sys_enter")
-int km_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+/*
+ * A record with no memory (getppid, or a plan with nothing for this side):
+ * written straight into the ring, no scratch and no second copy.  Returns
+ * nothing: a full ring is counted.
+ */
+static __always_inline void send_plain(__u32 type, __u64 id, long nr, struct pt_regs *regs, __s64 ret)
+{
+	struct km_hdr *h = bpf_ringbuf_reserve(&rb, sizeof(*h), 0);
+	if (!h) {
+		__sync_fetch_and_add(&lost_records, 1);
+		return;
+	}
+	h->ts = bpf_ktime_get_ns();
+	h->type = type;
+	h->tid = (__u32)id;
+	h->tgid = id >> 32;
+	h->nr = (__s32)nr;
+	h->ret = ret;
+	h->sp = 0;
+	h->size = 0;
+	h->nregions = 0;
+	h->truncated = 0;
+	h->faults = 0;
+	if (regs)
+		read_args(regs, h->args);
+	else
+		for (int i = 0; i < 6; i++)
+			h->args[i] = 0;
+	__u64 pending = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
+	bpf_ringbuf_submit(h, pending > bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / 4 ?
+			   BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+}
+
+SEC("tp_btf/sys_enter")
+int km_sys_enter(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
 	if (!st)
 		return 0;
-	long nr = (long)ctx->args[1];
+	long nr = (long)ctx[1];
 	if ((*st & KM_STATE) == KM_PENDING) {
 		/* The held command: its own calls before exec are tracekit's, not the program's. */
 		if (nr != 59 && nr != 322)
@@ -354,13 +381,17 @@ int km_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (p && !p->traced)
 		return 0;
+	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	if (p && !(p->sides & 1)) {
+		send_plain(KM_ENTER, id, nr, regs, 0);
+		return 0;
+	}
 	struct rec r = start(KM_ENTER, tid, id >> 32, (__s32)nr, 1);
 	if (!r.s)
 		return 0;
-	struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
 	struct km_hdr *h = hdr(&r);
 	read_args(regs, h->args);
-	h->sp = BPF_CORE_READ(regs, sp);
+	h->sp = regs->sp;
 	if (p)
 		copy_plan(&r, p, key, 0, h->sp);
 	if (h->faults && nr != 59 && nr != 322)
@@ -369,8 +400,8 @@ int km_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
-SEC("raw_tp/sys_exit")
-int km_sys_exit(struct bpf_raw_tracepoint_args *ctx)
+SEC("tp_btf/sys_exit")
+int km_sys_exit(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
@@ -379,22 +410,27 @@ int km_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	__u32 retry = *st & KM_RETRY;
 	*st &= ~KM_RETRY;
-	struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
-	long nr = BPF_CORE_READ(regs, orig_ax);
+	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	long nr = regs->orig_ax;
 	__u32 key = (__u32)nr;
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (p && !p->traced)
 		return 0;
+	if (p && !retry && !(p->sides & 2)) {
+		/* Nothing to copy: the arguments are the entry's, user space has them. */
+		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1]);
+		return 0;
+	}
 	struct rec r = start(KM_EXIT, tid, id >> 32, (__s32)nr, 2);
 	if (!r.s)
 		return 0;
 	struct km_hdr *h = hdr(&r);
-	h->ret = (__s64)ctx->args[1];
+	h->ret = (__s64)ctx[1];
 	/* The argument registers still hold the arguments (execve aside: it copies nothing at exit). */
 	read_args(regs, h->args);
 	if (p && retry) {
 		r.when = 1;
-		copy_plan(&r, p, key, 0, BPF_CORE_READ(regs, sp));
+		copy_plan(&r, p, key, 0, regs->sp);
 		r.when = 2;
 	}
 	if (p)
@@ -403,8 +439,8 @@ int km_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
-SEC("raw_tp/sched_process_fork")
-int km_fork(struct bpf_raw_tracepoint_args *ctx)
+SEC("tp_btf/sched_process_fork")
+int km_fork(unsigned long long *ctx)
 {
 	if (!cfg_follow)
 		return 0;
@@ -413,25 +449,25 @@ int km_fork(struct bpf_raw_tracepoint_args *ctx)
 	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
 	if (!st || (*st & KM_STATE) != KM_ACTIVE)
 		return 0;
-	struct task_struct *child = (struct task_struct *)ctx->args[1];
-	__u32 ctid = BPF_CORE_READ(child, pid);
+	struct task_struct *child = (struct task_struct *)ctx[1];
+	__u32 ctid = child->pid;
 	__u32 state = KM_ACTIVE;
 	bpf_map_update_elem(&tasks, &ctid, &state, BPF_ANY);
 	struct rec r = start(KM_FORK, tid, id >> 32, 0, 0);
 	if (!r.s)
 		return 0;
 	hdr(&r)->args[0] = ctid;
-	hdr(&r)->args[1] = BPF_CORE_READ(child, tgid);
+	hdr(&r)->args[1] = child->tgid;
 	send(&r);
 	return 0;
 }
 
-SEC("raw_tp/sched_process_exec")
-int km_exec(struct bpf_raw_tracepoint_args *ctx)
+SEC("tp_btf/sched_process_exec")
+int km_exec(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	__u32 old = (__u32)ctx->args[1];
+	__u32 old = (__u32)ctx[1];
 	__u32 *st = bpf_map_lookup_elem(&tasks, &old);
 	if (!st || (*st & KM_STATE) != KM_ACTIVE)
 		return 0;
@@ -449,8 +485,8 @@ int km_exec(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
-SEC("raw_tp/sched_process_exit")
-int km_task_exit(struct bpf_raw_tracepoint_args *ctx)
+SEC("tp_btf/sched_process_exit")
+int km_task_exit(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
@@ -461,11 +497,11 @@ int km_task_exit(struct bpf_raw_tracepoint_args *ctx)
 	bpf_map_delete_elem(&tasks, &tid);
 	if (state != KM_ACTIVE)
 		return 0;
-	struct task_struct *task = (struct task_struct *)ctx->args[0];
+	struct task_struct *task = (struct task_struct *)ctx[0];
 	struct rec r = start(KM_GONE, tid, id >> 32, 0, 0);
 	if (!r.s)
 		return 0;
-	hdr(&r)->ret = BPF_CORE_READ(task, exit_code);
+	hdr(&r)->ret = task->exit_code;
 	send(&r);
 	return 0;
 }
@@ -497,15 +533,15 @@ static __always_inline void send_signal(__u32 tid, __u32 tgid, int sig, __u64 in
 	send(&r);
 }
 
-SEC("raw_tp/signal_deliver")
-int km_signal_deliver(struct bpf_raw_tracepoint_args *ctx)
+SEC("tp_btf/signal_deliver")
+int km_signal_deliver(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
 	if (!st || (*st & KM_STATE) != KM_ACTIVE)
 		return 0;
-	send_signal(tid, id >> 32, (int)ctx->args[0], ctx->args[1], 0);
+	send_signal(tid, id >> 32, (int)ctx[0], ctx[1], 0);
 	return 0;
 }
 
@@ -514,17 +550,17 @@ int km_signal_deliver(struct bpf_raw_tracepoint_args *ctx)
  * signal_deliver; ptrace reports it anyway (a traced task ignores nothing),
  * so strace shows it: report it here, for the target.
  */
-SEC("raw_tp/signal_generate")
-int km_signal_generate(struct bpf_raw_tracepoint_args *ctx)
+SEC("tp_btf/signal_generate")
+int km_signal_generate(unsigned long long *ctx)
 {
-	if ((int)ctx->args[4] != 1)	/* TRACE_SIGNAL_IGNORED */
+	if ((int)ctx[4] != 1)	/* TRACE_SIGNAL_IGNORED */
 		return 0;
-	struct task_struct *task = (struct task_struct *)ctx->args[2];
-	__u32 tid = BPF_CORE_READ(task, pid);
+	struct task_struct *task = (struct task_struct *)ctx[2];
+	__u32 tid = task->pid;
 	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
 	if (!st || (*st & KM_STATE) != KM_ACTIVE)
 		return 0;
-	send_signal(tid, BPF_CORE_READ(task, tgid), (int)ctx->args[0], ctx->args[1],
+	send_signal(tid, task->tgid, (int)ctx[0], ctx[1],
 		    bpf_get_current_pid_tgid() >> 32);
 	return 0;
 }

@@ -66,7 +66,8 @@ struct km_copy {
 struct km_plan {
 	__u8 traced;		/* -e trace= lets it through */
 	__u8 ncopy;
-	__u8 pad[2];
+	__u8 sides;		/* the copies' when bits, or'ed: a side without copies is a plain record */
+	__u8 pad;
 	struct km_copy c[KM_COPY_MAX];
 };
 

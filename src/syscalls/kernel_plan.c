@@ -99,7 +99,7 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 		bool first_strv = true;
 		for (const struct sc_mem_spec *m = e->dec->mem; m->kind && p->ncopy < KM_COPY_MAX; m++) {
 			if (translate(m, fmt, first_strv, &p->c[p->ncopy]))
-				p->ncopy++;
+				p->sides |= p->c[p->ncopy++].when;
 			if (m->kind == SC_MEM_STRV)
 				first_strv = false;
 		}
