@@ -1,9 +1,11 @@
 /*
  * `tracekit syscalls --kernel`: the calls come from the kernel, the program
  * never stops.  The BPF program (kernel_bpf.c) filters to the traced pid tree
- * and copies what the decoders declared; this file starts or names the
- * tasks, reads the ring buffer, puts records back in time order (CPUs commit
- * them slightly out of order) and hands them to kernel_events.c.
+ * and copies what the decoders declared (where BPF is refused, an ftrace
+ * instance gives the same records without memory: kernel_ftrace.c).  This
+ * file starts or names the tasks, reads the records, puts them back in time
+ * order (CPUs commit them slightly out of order) and hands them to
+ * kernel_events.c.
  *
  * Records wait REORDER_NS in a buffer before they are printed: a record
  * taken earlier on another CPU can arrive a little later, never that late.
