@@ -31,6 +31,7 @@ void help_report(FILE *f)
 	      "  --json                  one JSON object per line: ts (ns), cpu, pid, comm,\n"
 	      "                          event (\"system:name\"), fields (typed)\n"
 	      "  --stat                  events per type and per CPU, and lost events\n"
+	      "  --syscalls              the syscall events as strace's lines (pointers as addresses)\n"
 	      "  -h, --help              this text\n", f);
 }
 
@@ -42,6 +43,7 @@ static const struct option longopts[] = {
 	{ "to", required_argument, NULL, 't' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "stat", no_argument, NULL, 's' },
+	{ "syscalls", no_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -76,7 +78,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 
 	err_set_verb("report");
-	bool have_i = false;
+	bool have_i = false, syscalls = false;
 	while ((c = getopt_long(argc, argv, ":i:F:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; have_i = true; break;
@@ -104,6 +106,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'j': o.mode = RP_JSON; break;
 		case 's': o.mode = RP_STAT; break;
+		case 'S': syscalls = true; break;
 		case 'h': help_report(stdout); return 0;
 		case ':':
 			errmsg("option '%s' needs an argument (see 'tracekit help report')",
@@ -124,7 +127,7 @@ int cmd_report(int argc, char **argv)
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	char err[1024];
-	int rc = rp_run(&o, stdout, err, sizeof(err));
+	int rc = (syscalls ? rp_syscalls : rp_run)(&o, stdout, err, sizeof(err));
 	if (rc < 0) {
 		fflush(stdout);
 		errmsg("%s", err);

@@ -47,12 +47,14 @@ void help_syscalls(FILE *f)
 	      "  -q, -qq                  no attach/detach messages; no exit lines either\n"
 	      "      --seccomp-bpf        stop only on traced calls (needs -f; not with -p)\n"
 	      "      --json               one JSON object per call, signal and exit\n"
+	      "      --kernel[=bpf|ftrace] from the kernel (BPF; else ftrace): the program never stops\n"
+	      "      --buffer-size=KB     --kernel's ring buffer (default 16384)\n"
 	      "\n"
 	      "The exit status is the command's, or 128+N if signal N killed it.\n"
 	      "See docs/syscalls.md.\n", f);
 }
 
-enum { OPT_SECCOMP = 256, OPT_JSON, OPT_FF };
+enum { OPT_SECCOMP = 256, OPT_JSON, OPT_FF, OPT_KERNEL, OPT_BUFSIZE };
 
 static const struct option longopts[] = {
 	{ "follow-forks", no_argument, NULL, 'f' },
@@ -74,6 +76,8 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "seccomp-bpf", no_argument, NULL, OPT_SECCOMP },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "kernel", optional_argument, NULL, OPT_KERNEL },
+	{ "buffer-size", required_argument, NULL, OPT_BUFSIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -163,6 +167,23 @@ static int parse(struct sc_options *o, int argc, char **argv)
 		case 'q': o->quiet++; break;
 		case OPT_SECCOMP: o->seccomp = true; break;
 		case OPT_JSON: o->json = true; break;
+		case OPT_KERNEL:
+			o->kernel = true;
+			if (optarg && strcmp(optarg, "bpf") && strcmp(optarg, "ftrace")) {
+				errmsg("invalid --kernel=%s (bpf or ftrace)", optarg);
+				return -1;
+			}
+			o->ksource = !optarg ? SC_KS_AUTO : optarg[0] == 'b' ? SC_KS_BPF : SC_KS_FTRACE;
+			break;
+		case OPT_BUFSIZE: {
+			long kb = parse_num(optarg, 1 << 22);
+			if (kb < 4) {
+				errmsg("invalid --buffer-size '%s' (KiB, at least 4, e.g. --buffer-size=65536)", optarg);
+				return -1;
+			}
+			o->buffer_kb = (unsigned)kb;
+			break;
+		}
 		case 'h': help_syscalls(stdout); exit(0);
 		case '?':
 		default:
@@ -181,6 +202,19 @@ static int parse(struct sc_options *o, int argc, char **argv)
 	if (optind < argc)
 		o->argv = argv + optind;
 	return 0;
+}
+
+/* What only a tracer that stops the program can do. */
+static bool kernel_unsupported(const struct sc_options *o)
+{
+	bool injects = false;
+	for (long nr = 0; nr < SC_NR_MAX && !injects; nr++)
+		injects = sc_filter_injects(o->filter, nr);
+	const char *what = o->seccomp ? "--seccomp-bpf" : o->stack ? "-k" :
+			   injects ? "-e inject=/fault=" : NULL;
+	if (what)
+		errmsg("%s needs the ptrace mode: drop --kernel or %s", what, what);
+	return what != NULL;
 }
 
 static int check(struct sc_options *o)
@@ -205,6 +239,8 @@ static int check(struct sc_options *o)
 	if (o->ff && !o->outfile) {
 		o->ff = false;	/* strace: -ff without -o is -f */
 	}
+	if (o->kernel && kernel_unsupported(o))
+		return -1;
 	if (o->json && o->summary == 1) {
 		errmsg("--json prints calls; use it without -c");
 		return -1;
@@ -219,7 +255,7 @@ int cmd_syscalls(int argc, char **argv)
 	o.filter = sc_filter_new();
 	int status = 2;
 	if (parse(&o, argc, argv) == 0 && check(&o) == 0)
-		status = sc_run_ptrace(&o);
+		status = o.kernel ? sc_run_kernel(&o) : sc_run_ptrace(&o);
 	sc_filter_free(o.filter);
 	free(o.pids);
 	free(o.paths);

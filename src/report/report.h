@@ -34,6 +34,8 @@ struct rp_options {
  * syntax, an unknown event or field: the user's mistake, exit status 2).
  */
 int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen);
+/* --syscalls: the syscall events as strace's lines (syscalls.c); same contract. */
+int rp_syscalls(const struct rp_options *o, FILE *out, char *err, size_t errlen);
 
 struct tep_handle;
 struct tep_record;

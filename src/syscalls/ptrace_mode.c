@@ -12,6 +12,7 @@
 
 #include "format.h"
 #include "json.h"
+#include "lines.h"
 #include "output.h"
 #include "print_signal.h"
 #include "session.h"
@@ -85,40 +86,6 @@ static double seconds_between(const struct timespec *a, const struct timespec *b
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/* -P: does this call name one of the paths, or work on a descriptor open on one? */
-static bool touches_path(struct session *s, struct thread *th)
-{
-	struct sc_call *c = &th->call;
-	const struct sc_entry *e = c->ent;
-	if (!e)
-		return false;
-	if (e->dec) {
-		for (const struct sc_mem_spec *m = e->dec->mem; m->kind; m++) {
-			if (m->kind != SC_MEM_STR || m->len_src != SC_LEN_PATH)
-				continue;
-			const unsigned char *p;
-			long n = sc_mem_peek(c, c->args[m->arg], 4096, &p);
-			if (n <= 0 || !memchr(p, 0, (size_t)n))
-				continue;
-			for (int i = 0; i < s->o->npaths; i++)
-				if (strcmp((const char *)p, s->o->paths[i]) == 0)
-					return true;
-		}
-	}
-	if (e->classes & SC_DESC) {
-		char link[64], target[4096];
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)c->tid, (int)c->args[0]);
-		ssize_t n = readlink(link, target, sizeof(target) - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			for (int i = 0; i < s->o->npaths; i++)
-				if (strcmp(target, s->o->paths[i]) == 0)
-					return true;
-		}
-	}
-	return false;
-}
-
 static void on_entry(struct session *s, struct tracer *t, const struct tr_event *ev,
 		     struct tr_action *act)
 {
@@ -152,7 +119,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
 	sc_decode_entry(c);
 	th->entry_len = th->text.len;
-	if (s->o->npaths && !touches_path(s, th)) {
+	if (s->o->npaths && !sc_touches_path(c, s->o->paths, s->o->npaths)) {
 		th->shown = false;
 		return;
 	}
@@ -257,31 +224,11 @@ static void on_signal(struct session *s, const struct tr_event *ev)
 		return;
 	struct thread *th = thread_get(s, ev->tid, ev->tgid);
 	struct strbuf text = STRBUF_INIT;
-	struct sc_call c = { .tid = ev->tid, .out = &text, .fmt = &s->o->fmt };
-	if (s->o->json) {
-		sb_printf(&text, "{\"type\":\"signal\",\"time\":%ld.%06ld,\"pid\":%d,\"tid\":%d,\"signal\":",
-			  (long)ev->ts.tv_sec, ev->ts.tv_nsec / 1000, (int)th->tgid, (int)ev->tid);
-		const char *name = sc_signame(ev->sig);
-		struct strbuf info = STRBUF_INIT;
-		struct sc_call ic = { .tid = ev->tid, .out = &info, .fmt = &s->o->fmt };
-		p_siginfo_val(&ic, &ev->si);
-		if (name)
-			json_str(&text, name);
-		else
-			sb_printf(&text, "%d", ev->sig);
-		sb_add(&text, ",\"siginfo\":");
-		json_str(&text, sb_str(&info));
-		sb_addc(&text, '}');
-		sb_free(&info);
+	sc_signal_text(&text, s->o->json, &ev->ts, th->tgid, ev->tid, ev->sig, &ev->si, &s->o->fmt);
+	if (s->o->json)
 		out_raw(s->w, ev->tid, sb_str(&text));
-	} else {
-		sb_add(&text, "--- ");
-		p_signal(&c, (uint64_t)ev->sig);
-		sb_addc(&text, ' ');
-		p_siginfo_val(&c, &ev->si);
-		sb_add(&text, " ---");
+	else
 		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
-	}
 	sb_free(&text);
 }
 
@@ -296,28 +243,12 @@ static void on_gone(struct session *s, struct tracer *t, const struct tr_event *
 	if (s->o->summary == 1 || s->o->quiet >= 2)
 		return;
 	struct strbuf text = STRBUF_INIT;
+	bool killed = ev->kind != TR_EXITED;
+	sc_exit_text(&text, s->o->json, &ev->ts, tgid, ev->tid, killed, killed ? ev->sig : ev->status,
+		     ev->core);
 	if (s->o->json) {
-		sb_printf(&text, "{\"type\":\"%s\",\"time\":%ld.%06ld,\"pid\":%d,\"tid\":%d,",
-			  ev->kind == TR_EXITED ? "exit" : "killed", (long)ev->ts.tv_sec,
-			  ev->ts.tv_nsec / 1000, (int)tgid, (int)ev->tid);
-		if (ev->kind == TR_EXITED) {
-			sb_printf(&text, "\"status\":%d}", ev->status);
-		} else {
-			const char *name = sc_signame(ev->sig);
-			sb_add(&text, "\"signal\":");
-			json_str(&text, name ? name : "?");
-			sb_printf(&text, ",\"core_dumped\":%s}", ev->core ? "true" : "false");
-		}
 		out_raw(s->w, ev->tid, sb_str(&text));
 	} else {
-		struct sc_call c = { .tid = ev->tid, .out = &text };
-		if (ev->kind == TR_EXITED) {
-			sb_printf(&text, "+++ exited with %d +++", ev->status);
-		} else {
-			sb_add(&text, "+++ killed by ");
-			p_signal(&c, (uint64_t)ev->sig);
-			sb_add(&text, ev->core ? " (core dumped) +++" : " +++");
-		}
 		out_set_multi(s->w, tracer_count(t) > 1);
 		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
 	}

@@ -34,9 +34,14 @@ struct sc_options {
 	char **argv;		/* the command, or NULL with -p */
 	pid_t *pids;
 	int npids;
+	bool kernel;		/* --kernel: from the kernel, the program never stops */
+	enum sc_ksource { SC_KS_AUTO, SC_KS_BPF, SC_KS_FTRACE } ksource;	/* --kernel=bpf|ftrace */
+	unsigned buffer_kb;	/* --buffer-size: the kernel mode's ring buffer, KiB */
 };
 
 /* Trace and print; returns the exit status tracekit should exit with. */
 int sc_run_ptrace(struct sc_options *o);
+/* The same from the kernel's syscall tracepoints (kernel_mode.c). */
+int sc_run_kernel(struct sc_options *o);
 
 #endif

@@ -70,8 +70,7 @@ static struct tracer *tracer_new(const struct tr_options *o)
 	return t;
 }
 
-/* Find argv[0] on PATH as execvp would, so a typo is reported before we fork. */
-static int resolve(const char *cmd, char *out, size_t len)
+int tr_resolve(const char *cmd, char *out, size_t len)
 {
 	if (strchr(cmd, '/')) {
 		snprintf(out, len, "%s", cmd);
@@ -97,7 +96,7 @@ static int resolve(const char *cmd, char *out, size_t len)
 struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char *err, size_t errlen)
 {
 	char path[4096];
-	if (resolve(argv[0], path, sizeof(path)) < 0) {
+	if (tr_resolve(argv[0], path, sizeof(path)) < 0) {
 		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(errno));
 		return NULL;
 	}

@@ -103,4 +103,11 @@ int tracer_count(const struct tracer *t);
 /* True when tid is the only thread and process being traced (no [pid N] needed). */
 bool tracer_single(const struct tracer *t);
 
+/*
+ * Find cmd on PATH as execvp would, so a typo is reported before a fork and
+ * the program is exec'd by its path (one execve, as strace shows it).
+ * 0, or -1 with errno.
+ */
+int tr_resolve(const char *cmd, char *out, size_t len);
+
 #endif

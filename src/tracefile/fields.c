@@ -44,3 +44,14 @@ bool tf_field_copy(const struct tep_format_field *f, const struct tep_record *re
 	buf[k] = '\0';
 	return true;
 }
+
+unsigned long long tf_field_num(const struct tep_format_field *f, const struct tep_record *rec, int i)
+{
+	if (!f)
+		return 0;
+	int sz = (f->flags & TEP_FIELD_IS_ARRAY) ? (int)f->elementsize : (int)f->size;
+	long off = (long)f->offset + (long)i * sz;
+	if (sz <= 0 || sz > 8 || i < 0 || off + sz > rec->size)
+		return 0;
+	return tep_read_number(f->event->tep, (char *)rec->data + off, sz);
+}

@@ -20,4 +20,7 @@ bool tf_field_string(const struct tep_format_field *f, const struct tep_record *
 bool tf_field_copy(const struct tep_format_field *f, const struct tep_record *rec, char *buf,
 		   size_t n);
 
+/* Element i of a numeric field (i = 0 for a scalar), as an unsigned number; 0 when it does not fit. */
+unsigned long long tf_field_num(const struct tep_format_field *f, const struct tep_record *rec, int i);
+
 #endif

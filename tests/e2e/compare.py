@@ -17,7 +17,7 @@ their parents created them (T1 is the command itself).
     compare.py --files A.trace B.trace        # compare two existing traces
 
 The tracekit binary comes from --tracekit or the TRACEKIT environment
-variable.  With TRACER=strace in the environment the second run is strace
+variable; TRACEKIT_ARGS adds options to its runs only (--kernel).  With TRACER=strace in the environment the second run is strace
 too: a check that the normalisation is enough for the program (two strace
 runs must match 100%).  Python 3 standard library only.
 """
@@ -295,7 +295,8 @@ def trace_both(args):
     if os.environ.get('TRACER') == 'strace':
         b_cmd, label_b = ['strace'], 'strace (TRACER=strace)'
     elif tracekit:
-        b_cmd, label_b = [tracekit, 'syscalls'], 'tracekit'
+        # TRACEKIT_ARGS: options for tracekit only (--kernel: the same expected lines).
+        b_cmd, label_b = [tracekit, 'syscalls'] + os.environ.get('TRACEKIT_ARGS', '').split(), 'tracekit'
     else:
         raise SystemExit('compare: no tracekit binary (use --tracekit or TRACEKIT=)')
     extra = args.tracer_args.split() if args.tracer_args else []

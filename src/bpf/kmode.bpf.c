@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tracekit syscalls --kernel: the BPF side.
+ *
+ * Raw tracepoints on sys_enter/sys_exit see every syscall of the machine; a
+ * task is looked up in `tasks` (the traced pid tree, kept here: forks of a
+ * traced task join it when following) and, for traced tasks and traced
+ * numbers, one record is written to the ring buffer: the number, the six
+ * arguments or the return value, and the memory the number's copy plan names
+ * (user space derives the plan from the decoders' struct sc_mem_spec).
+ *
+ * Tracepoint programs cannot sleep, so a page that is not in memory cannot
+ * be read: such a region is sent with fault set and user space prints the
+ * address, as strace does for memory it cannot read.
+ *
+ * BTF raw tracepoints (tp_btf) need no tracefs, pass the tracepoint's own
+ * arguments (struct pt_regs *, the task) as typed pointers the program reads
+ * directly, and cost least.  They need the kernel's BTF; without it the load
+ * fails and user space falls back to ftrace.
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#include "kmode.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Only the fields read here; CO-RE finds them in the running kernel's BTF. */
+struct pt_regs {
+	unsigned long r10, r9, r8, dx, si, di, orig_ax, sp;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	int pid;
+	int tgid;
+	int exit_code;
+} __attribute__((preserve_access_index));
+
+struct km_scratch {
+	__u8 buf[KM_BUF_SIZE];
+};
+
+const volatile __u32 cfg_follow;	/* -f: forks of traced tasks are traced */
+
+__u64 lost_records;		/* the ring buffer was full */
+__u64 truncated_records;	/* KM_DATA_LIMIT reached */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 24);	/* set by user space (--buffer-size) */
+} rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);	/* tid */
+	__type(value, __u32);	/* enum km_task_state */
+} tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, KM_NR_MAX);
+	__type(key, __u32);
+	__type(value, struct km_plan);
+} plans SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct km_scratch);
+} scratch SEC(".maps");
+
+static __always_inline struct km_scratch *scratch_buf(void)
+{
+	__u32 zero = 0;
+	return bpf_map_lookup_elem(&scratch, &zero);
+}
+
+/*
+ * Copy len bytes (a string when str) at addr as one region of the record in
+ * the scratch (its header counts the bytes so far).  A read that fails is
+ * retried up to the end of its first page, as process_vm_readv would return
+ * the readable part; what fails still leaves a region with fault set, so
+ * user space can count it.  A global function: the verifier checks it once,
+ * not once per caller's state.
+ */
+__noinline int put_region(__u64 addr, __u32 len, int str, int when)
+{
+	struct km_scratch *s = scratch_buf();
+	if (!s || !addr)
+		return 0;
+	struct km_hdr *h = (struct km_hdr *)s->buf;
+	if (h->size >= KM_DATA_LIMIT) {
+		h->truncated = 1;
+		return -1;
+	}
+	/* The masks are for the verifier: offsets and sizes it can bound within the scratch. */
+	__u32 off = h->size & (KM_DATA_LIMIT - 1);
+	struct km_region *reg = (void *)(s->buf + sizeof(struct km_hdr) + off);
+	void *data = reg + 1;
+	__u64 n = len < KM_REG_CAP ? len : KM_REG_CAP;
+	/* In asm, so the compiler keeps the mask on the register the helper gets. */
+	asm volatile("%0 &= 8191" : "+r"(n));
+	long got;
+	if (str) {
+		/* Ask one byte more: a string that fills it was cut, keep it without the NUL. */
+		got = bpf_probe_read_user_str(data, n, (void *)addr);
+		if (got == (long)n && n > 0)
+			got--;
+	} else {
+		got = bpf_probe_read_user(data, n, (void *)addr) ? -1 : (long)n;
+		__u64 in_page = 4096 - (addr & 4095);
+		asm volatile("%0 &= 4095" : "+r"(in_page));
+		if (got < 0 && in_page < n)
+			got = bpf_probe_read_user(data, in_page, (void *)addr) ? -1 : (long)in_page;
+	}
+	reg->addr = addr;
+	reg->when = when;
+	reg->fault = got < 0;
+	reg->pad = 0;
+	reg->len = got < 0 ? 0 : (__u32)got;
+	if (got < 0)
+		h->faults = 1;
+	h->size += sizeof(*reg) + ((reg->len + 7) & ~7u);
+	h->nregions++;
+	return got < 0 ? -1 : 0;
+}
+
+/* Read a word of user memory and keep it as a region too: decoders print pointers they follow. */
+static __always_inline int word(__u64 addr, void *val, __u32 size, int when)
+{
+	if (bpf_probe_read_user(val, size, (void *)addr)) {
+		put_region(addr, size, 0, when);
+		return -1;
+	}
+	return put_region(addr, size, 0, when);
+}
+
+static __always_inline void copy_strv(__u64 addr, __u32 cap, int when)
+{
+	for (int i = 0; i < KM_STRV_MAX; i++) {
+		__u64 p = 0;
+		if (word(addr + i * 8, &p, 8, when) < 0 || !p)
+			return;
+		if (cap)
+			put_region(p, cap, 1, when);
+	}
+}
+
+static __always_inline void copy_iov(__u64 addr, __u64 cnt, __u32 cap, int when)
+{
+	/* The array as one region (mem.c reads it whole), then each element's bytes. */
+	if (put_region(addr, (cnt < KM_IOV_MAX ? cnt : KM_IOV_MAX) * 16, 0, when) < 0)
+		return;
+	for (int i = 0; i < KM_IOV_MAX; i++) {
+		__u64 iov[2];
+		if (i >= cnt || bpf_probe_read_user(iov, 16, (void *)(addr + i * 16)))
+			return;
+		put_region(iov[0], iov[1] < cap ? iov[1] : cap, 0, when);
+	}
+}
+
+static __always_inline void copy_msghdr(__u64 addr, __u32 cap, int when)
+{
+	/* struct msghdr: name, namelen, iov, iovlen, control, controllen, flags */
+	__u64 m[7];
+	if (word(addr, m, sizeof(m), when) < 0)
+		return;
+	put_region(m[0], (__u32)m[1] < 128 ? (__u32)m[1] : 128, 0, when);
+	copy_iov(m[2], m[3], cap, when);
+	put_region(m[4], m[5] < 1024 ? m[5] : 1024, 0, when);
+}
+
+static __always_inline __u64 copy_len(const struct km_copy *c, const __u64 *args, __s64 ret,
+				      int when)
+{
+	__u64 n;
+	switch (c->len_src) {
+	case KM_LEN_ARG:
+		n = c->len_arg < 6 ? args[c->len_arg & 7] * c->elem : 0;
+		break;
+	case KM_LEN_RET:
+		n = ret > 0 ? (__u64)ret * c->elem : 0;
+		break;
+	case KM_LEN_ARGPTR: {
+		int v = 0;
+		if (c->len_arg >= 6 || word(args[c->len_arg & 7], &v, 4, when) < 0 || v < 0)
+			return 0;
+		n = (__u64)v;
+		break;
+	}
+	default:
+		return c->cap;
+	}
+	return n < c->cap ? n : c->cap;
+}
+
+/*
+ * Copy i of syscall nr's plan into the record in the scratch (its header
+ * holds the arguments).  Global, like put_region: verified once, whatever
+ * the callers' states, which keeps loading fast.
+ */
+__noinline int copy_one(__u32 nr, __u32 i, __s64 ret, __u64 sp, int when)
+{
+	struct km_scratch *s = scratch_buf();
+	struct km_plan *p = bpf_map_lookup_elem(&plans, &nr);
+	if (!s || !p)
+		return 0;
+	__u64 idx = i;
+	asm volatile("%0 &= 7" : "+r"(idx));
+	if (idx >= KM_COPY_MAX)
+		return 0;
+	const struct km_copy *c = &p->c[idx];
+	const __u64 *args = ((struct km_hdr *)s->buf)->args;
+	__u64 addr = c->arg == KM_ARG_SP ? sp : c->arg < 6 ? args[c->arg & 7] : 0;
+	if (!addr)
+		return 0;
+	addr += c->off;
+	switch (c->op) {
+	case KM_OP_BUF: {
+		/* Big buffers (getdents64) in page-sized regions; user space reads across them. */
+		__u64 n = copy_len(c, args, ret, when);
+		for (int k = 0; k < KM_DATA_LIMIT / 4096 && n; k++) {
+			__u32 part = n < 4096 ? n : 4096;
+			if (put_region(addr, part, 0, when) < 0)
+				break;
+			addr += part;
+			n -= part;
+		}
+		break;
+	}
+	case KM_OP_STR:
+		put_region(addr, c->cap, 1, when);
+		break;
+	case KM_OP_DEREF: {
+		__u64 p = 0;
+		if (word(addr, &p, 8, when) == 0)
+			put_region(p, c->cap, 0, when);
+		break;
+	}
+	case KM_OP_STRV:
+		copy_strv(addr, c->cap, when);
+		break;
+	case KM_OP_IOVEC:
+		copy_iov(addr, c->len_src == KM_LEN_FIXED ? KM_IOV_MAX : copy_len(c, args, ret, when), c->cap,
+			 when);
+		break;
+	case KM_OP_MSGHDR:
+		copy_msghdr(addr, c->cap, when);
+		break;
+	}
+	return 0;
+}
+
+/* Where a record is built: the per-CPU scratch, header first. */
+struct rec {
+	struct km_scratch *s;
+	__u8 when;
+};
+
+static __always_inline struct km_hdr *hdr(struct rec *r)
+{
+	return (struct km_hdr *)r->s->buf;
+}
+
+static __always_inline struct rec start(__u32 type, __u32 tid, __u32 tgid, __s32 nr, __u8 when)
+{
+	struct rec r = { .s = scratch_buf(), .when = when };
+	if (!r.s)
+		return r;
+	struct km_hdr *h = hdr(&r);
+	h->ts = bpf_ktime_get_ns();
+	h->type = type;
+	h->tid = tid;
+	h->tgid = tgid;
+	h->nr = nr;
+	h->ret = 0;
+	h->sp = 0;
+	h->size = 0;
+	h->nregions = 0;
+	h->truncated = 0;
+	h->faults = 0;
+	for (int i = 0; i < 6; i++)
+		h->args[i] = 0;
+	return r;
+}
+
+static __always_inline void send(struct rec *r)
+{
+	struct km_hdr *h = hdr(r);
+	if (h->truncated)
+		__sync_fetch_and_add(&truncated_records, 1);
+	__u64 size = (sizeof(*h) + h->size) & (KM_BUF_SIZE - 1);
+	/*
+	 * No wakeup per record (it costs the traced program an interrupt each
+	 * time): user space polls on a short timer, and is woken only when the
+	 * ring is getting full.
+	 */
+	__u64 pending = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
+	__u64 flags = pending > bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / 4 ?
+		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_output(&rb, r->s->buf, size, flags))
+		__sync_fetch_and_add(&lost_records, 1);
+}
+
+/* tp_btf: regs is a typed kernel pointer, read directly (CO-RE places the fields). */
+static __always_inline void read_args(struct pt_regs *regs, __u64 *a)
+{
+	a[0] = regs->di;
+	a[1] = regs->si;
+	a[2] = regs->dx;
+	a[3] = regs->r10;
+	a[4] = regs->r8;
+	a[5] = regs->r9;
+}
+
+static __always_inline void copy_plan(struct rec *r, const struct km_plan *p, __u32 nr, __s64 ret,
+				      __u64 sp)
+{
+	for (int i = 0; i < KM_COPY_MAX; i++) {
+		if (i >= p->ncopy)
+			break;
+		if (p->c[i].when & r->when)
+			copy_one(nr, i, ret, sp, r->when);
+	}
+}
+
+/*
+ * A record with no memory (getppid, or a plan with nothing for this side):
+ * written straight into the ring, no scratch and no second copy.  Returns
+ * nothing: a full ring is counted.
+ */
+static __always_inline void send_plain(__u32 type, __u64 id, long nr, struct pt_regs *regs, __s64 ret)
+{
+	struct km_hdr *h = bpf_ringbuf_reserve(&rb, sizeof(*h), 0);
+	if (!h) {
+		__sync_fetch_and_add(&lost_records, 1);
+		return;
+	}
+	h->ts = bpf_ktime_get_ns();
+	h->type = type;
+	h->tid = (__u32)id;
+	h->tgid = id >> 32;
+	h->nr = (__s32)nr;
+	h->ret = ret;
+	h->sp = 0;
+	h->size = 0;
+	h->nregions = 0;
+	h->truncated = 0;
+	h->faults = 0;
+	if (regs)
+		read_args(regs, h->args);
+	else
+		for (int i = 0; i < 6; i++)
+			h->args[i] = 0;
+	__u64 pending = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
+	bpf_ringbuf_submit(h, pending > bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / 4 ?
+			   BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+}
+
+SEC("tp_btf/sys_enter")
+int km_sys_enter(unsigned long long *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
+	if (!st)
+		return 0;
+	long nr = (long)ctx[1];
+	if ((*st & KM_STATE) == KM_PENDING) {
+		/* The held command: its own calls before exec are tracekit's, not the program's. */
+		if (nr != 59 && nr != 322)
+			return 0;
+		*st = KM_ACTIVE;
+	}
+	*st &= ~KM_RETRY;
+	__u32 key = (__u32)nr;
+	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
+	if (p && !p->traced)
+		return 0;
+	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	if (p && !(p->sides & 1)) {
+		send_plain(KM_ENTER, id, nr, regs, 0);
+		return 0;
+	}
+	struct rec r = start(KM_ENTER, tid, id >> 32, (__s32)nr, 1);
+	if (!r.s)
+		return 0;
+	struct km_hdr *h = hdr(&r);
+	read_args(regs, h->args);
+	h->sp = regs->sp;
+	if (p)
+		copy_plan(&r, p, key, 0, h->sp);
+	if (h->faults && nr != 59 && nr != 322)
+		*st |= KM_RETRY;
+	send(&r);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int km_sys_exit(unsigned long long *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
+	if (!st || (*st & KM_STATE) != KM_ACTIVE)
+		return 0;
+	__u32 retry = *st & KM_RETRY;
+	*st &= ~KM_RETRY;
+	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	long nr = regs->orig_ax;
+	__u32 key = (__u32)nr;
+	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
+	if (p && !p->traced)
+		return 0;
+	if (p && !retry && !(p->sides & 2)) {
+		/* Nothing to copy: the arguments are the entry's, user space has them. */
+		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1]);
+		return 0;
+	}
+	struct rec r = start(KM_EXIT, tid, id >> 32, (__s32)nr, 2);
+	if (!r.s)
+		return 0;
+	struct km_hdr *h = hdr(&r);
+	h->ret = (__s64)ctx[1];
+	/* The argument registers still hold the arguments (execve aside: it copies nothing at exit). */
+	read_args(regs, h->args);
+	if (p && retry) {
+		r.when = 1;
+		copy_plan(&r, p, key, 0, regs->sp);
+		r.when = 2;
+	}
+	if (p)
+		copy_plan(&r, p, key, h->ret, 0);
+	send(&r);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int km_fork(unsigned long long *ctx)
+{
+	if (!cfg_follow)
+		return 0;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
+	if (!st || (*st & KM_STATE) != KM_ACTIVE)
+		return 0;
+	struct task_struct *child = (struct task_struct *)ctx[1];
+	__u32 ctid = child->pid;
+	__u32 state = KM_ACTIVE;
+	bpf_map_update_elem(&tasks, &ctid, &state, BPF_ANY);
+	struct rec r = start(KM_FORK, tid, id >> 32, 0, 0);
+	if (!r.s)
+		return 0;
+	hdr(&r)->args[0] = ctid;
+	hdr(&r)->args[1] = child->tgid;
+	send(&r);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int km_exec(unsigned long long *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	__u32 old = (__u32)ctx[1];
+	__u32 *st = bpf_map_lookup_elem(&tasks, &old);
+	if (!st || (*st & KM_STATE) != KM_ACTIVE)
+		return 0;
+	if (old != tid) {
+		/* A thread exec'd: it carries on with the leader's id. */
+		__u32 state = KM_ACTIVE;
+		bpf_map_update_elem(&tasks, &tid, &state, BPF_ANY);
+		bpf_map_delete_elem(&tasks, &old);
+	}
+	struct rec r = start(KM_EXEC, tid, id >> 32, 0, 0);
+	if (!r.s)
+		return 0;
+	hdr(&r)->args[0] = old;
+	send(&r);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int km_task_exit(unsigned long long *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
+	if (!st)
+		return 0;
+	__u32 state = *st & KM_STATE;
+	bpf_map_delete_elem(&tasks, &tid);
+	if (state != KM_ACTIVE)
+		return 0;
+	struct task_struct *task = (struct task_struct *)ctx[0];
+	struct rec r = start(KM_GONE, tid, id >> 32, 0, 0);
+	if (!r.s)
+		return 0;
+	hdr(&r)->ret = task->exit_code;
+	send(&r);
+	return 0;
+}
+
+static __always_inline void send_signal(__u32 tid, __u32 tgid, int sig, __u64 info, __u32 fake_pid)
+{
+	struct rec r = start(KM_SIGNAL, tid, tgid, sig, 0);
+	if (!r.s)
+		return;
+	/* struct kernel_siginfo: 48 bytes; SEND_SIG_NOINFO (0) and SEND_SIG_PRIV (1) are no pointers. */
+	struct km_region *reg = (void *)(r.s->buf + sizeof(struct km_hdr));
+	__u32 *si = (__u32 *)(reg + 1);
+	for (int i = 0; i < 12; i++)
+		si[i] = 0;
+	if (info > 4096) {
+		bpf_probe_read_kernel(si, 48, (void *)info);
+	} else {
+		si[0] = sig;
+		si[2] = info ? 0x80 : 0;	/* SI_KERNEL : SI_USER */
+		si[4] = fake_pid;
+	}
+	reg->addr = 0;
+	reg->len = 48;
+	reg->when = 0;
+	reg->fault = 0;
+	reg->pad = 0;
+	hdr(&r)->size = sizeof(*reg) + 48;
+	hdr(&r)->nregions = 1;
+	send(&r);
+}
+
+SEC("tp_btf/signal_deliver")
+int km_signal_deliver(unsigned long long *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
+	if (!st || (*st & KM_STATE) != KM_ACTIVE)
+		return 0;
+	send_signal(tid, id >> 32, (int)ctx[0], ctx[1], 0);
+	return 0;
+}
+
+/*
+ * A signal dropped at generation because the target ignores it never reaches
+ * signal_deliver; ptrace reports it anyway (a traced task ignores nothing),
+ * so strace shows it: report it here, for the target.
+ */
+SEC("tp_btf/signal_generate")
+int km_signal_generate(unsigned long long *ctx)
+{
+	if ((int)ctx[4] != 1)	/* TRACE_SIGNAL_IGNORED */
+		return 0;
+	struct task_struct *task = (struct task_struct *)ctx[2];
+	__u32 tid = task->pid;
+	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
+	if (!st || (*st & KM_STATE) != KM_ACTIVE)
+		return 0;
+	send_signal(tid, task->tgid, (int)ctx[0], ctx[1],
+		    bpf_get_current_pid_tgid() >> 32);
+	return 0;
+}

@@ -1,0 +1,107 @@
+/*
+ * The contract between the kernel mode's BPF program (kmode.bpf.c) and user
+ * space (src/syscalls/kernel_*.c): the copy plan per syscall number, written
+ * by user space into a map, and the records the program writes into its ring
+ * buffer.  Included by both sides, so plain fixed-size types only.
+ *
+ * The program does not decode anything: it copies the bytes a decoder's
+ * struct sc_mem_spec names, as (address, length, bytes) regions, and user
+ * space replays the decoder's own fetch against those regions.
+ */
+#ifndef TRACEKIT_BPF_KMODE_H
+#define TRACEKIT_BPF_KMODE_H
+
+#include <linux/types.h>
+
+#define KM_NR_MAX 512		/* syscall numbers the plan covers */
+#define KM_COPY_MAX 6		/* SC_MEM_MAX */
+#define KM_REG_CAP 4104		/* bytes of one region at most: a path and its NUL, rounded */
+#define KM_DATA_LIMIT 16384	/* region bytes of one record at most */
+#define KM_BUF_SIZE 32768	/* the per-CPU scratch a record is built in */
+#define KM_STRV_MAX 128		/* argv/envp pointers followed */
+#define KM_IOV_MAX 16		/* iovec entries followed */
+#define KM_ARG_SP 7		/* SC_ARG_SP: the user stack pointer, not an argument */
+
+/* Task states in the tasks map. */
+enum km_task_state {
+	KM_PENDING = 1,		/* spawned, held: traced from its execve on */
+	KM_ACTIVE = 2,
+	KM_STATE = 0xff,
+	/*
+	 * The entry's memory could not all be read (a page not in memory yet): the
+	 * call itself faults it in, so the entry copies are made again at exit.
+	 */
+	KM_RETRY = 0x100,
+};
+
+/* How one copy finds its bytes (what the verifier can check, from sc_mem_spec kinds). */
+enum km_op {
+	KM_OP_BUF = 1,		/* len bytes at the pointer */
+	KM_OP_STR,		/* a NUL-terminated string of at most cap bytes */
+	KM_OP_DEREF,		/* the pointer at arg + off, then cap bytes where it points */
+	KM_OP_STRV,		/* NULL-terminated pointer array; strings too when cap > 0 */
+	KM_OP_IOVEC,		/* struct iovec[len] and up to cap bytes of each element */
+	KM_OP_MSGHDR,		/* struct msghdr, its name, iovec (+cap bytes each) and control */
+};
+
+enum km_len {
+	KM_LEN_FIXED = 0,	/* cap */
+	KM_LEN_ARG,		/* args[len_arg] * elem */
+	KM_LEN_RET,		/* ret * elem */
+	KM_LEN_ARGPTR,		/* the int args[len_arg] points to (copied as well) */
+};
+
+struct km_copy {
+	__u8 op;		/* enum km_op */
+	__u8 arg;		/* argument index, or KM_ARG_SP */
+	__u8 when;		/* SC_AT_ENTRY 1, SC_AT_EXIT 2 */
+	__u8 len_src;		/* enum km_len */
+	__u8 len_arg;
+	__u8 pad;
+	__u16 off;		/* added to the pointer */
+	__u32 elem;		/* element size for KM_LEN_ARG/RET */
+	__u32 cap;		/* bytes at most (strings: with their NUL) */
+};
+
+struct km_plan {
+	__u8 traced;		/* -e trace= lets it through */
+	__u8 ncopy;
+	__u8 sides;		/* the copies' when bits, or'ed: a side without copies is a plain record */
+	__u8 pad;
+	struct km_copy c[KM_COPY_MAX];
+};
+
+/* Record types. */
+enum km_type {
+	KM_ENTER = 1,		/* args valid */
+	KM_EXIT,		/* ret valid; with KM_RETRY also the entry's regions (when 1) */
+	KM_FORK,		/* args[0] child tid, args[1] child tgid */
+	KM_GONE,		/* the task exited: ret is its exit_code */
+	KM_SIGNAL,		/* nr is the signal; one region: the kernel_siginfo */
+	KM_EXEC,		/* a traced task became a new program: args[0] its former tid */
+};
+
+struct km_hdr {
+	__u64 ts;		/* CLOCK_MONOTONIC ns */
+	__u32 type;
+	__u32 tid;
+	__u32 tgid;
+	__s32 nr;
+	__u64 args[6];
+	__s64 ret;
+	__u64 sp;
+	__u32 size;		/* bytes of regions after the header */
+	__u16 nregions;
+	__u8 truncated;		/* regions were left out: KM_DATA_LIMIT reached */
+	__u8 faults;		/* regions whose read failed */
+};
+
+struct km_region {
+	__u64 addr;
+	__u32 len;		/* bytes that follow, padded to 8 */
+	__u8 when;
+	__u8 fault;		/* the read failed: the page was not in memory (or not mapped) */
+	__u16 pad;
+};
+
+#endif

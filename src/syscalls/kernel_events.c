@@ -1,0 +1,564 @@
+/*
+ * Records of the kernel mode's BPF program → strace's lines (see
+ * kernel_events.h).  Per thread it keeps the call in flight, as the ptrace
+ * mode does: decoded at entry, finished at exit.  The decoders' memory comes
+ * from the regions the program copied: mem.c's fetch runs over them with a
+ * reader that serves those bytes, so every decoder is the ptrace mode's.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "format.h"
+#include "json.h"
+#include "lines.h"
+#include "kernel_events.h"
+#include "kernel_fds.h"
+#include "output.h"
+#include "print_signal.h"
+#include "summary.h"
+#include "tracee/fdpath.h"
+#include "util/die.h"
+#include "util/tidmap.h"
+
+struct thread {
+	pid_t tgid;
+	struct sc_call call;
+	struct strbuf text;	/* "name(args" so far */
+	size_t entry_len;
+	bool in_call;
+	bool shown;
+	bool printed_entry;
+	bool attached;		/* from -p: its first record may be a call's exit */
+	bool seen;		/* a record of it was handled */
+	struct km_hdr *deferred;	/* an entry whose memory the kernel retries at exit */
+	int exit_arg;		/* exit/exit_group's status, -1: not called (for GONE without a code) */
+	int last_sig;
+	long interrupted;
+	uint64_t start_ns;
+	struct strbuf held;	/* signal lines waiting for the call in flight to end */
+};
+
+struct km_printer {
+	struct sc_options *o;
+	struct sc_output *w;
+	struct sc_summary *sum;
+	struct tr_fdpath *fdpath;
+	struct km_fds *fds;	/* -y: descriptors the trace saw made */
+	struct tidmap threads;
+	struct strbuf tmp;
+	bool hold_entry;
+	int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	int live;
+	uint64_t unreadable;
+};
+
+/* The regions of one or two records taken at one point of the call, as a reader for mem.c. */
+struct regions {
+	const struct km_hdr *h[2];
+	unsigned when;
+};
+
+static const struct km_region *first_region(const struct km_hdr *h)
+{
+	return (const struct km_region *)(h + 1);
+}
+
+static const struct km_region *next_region(const struct km_region *r)
+{
+	return (const struct km_region *)((const unsigned char *)(r + 1) + ((r->len + 7) & ~7u));
+}
+
+/* The region of rg holding addr, or NULL. */
+static const struct km_region *find_region(const struct regions *rg, uint64_t addr)
+{
+	for (int k = 0; k < 2; k++) {
+		const struct km_hdr *h = rg->h[k];
+		const struct km_region *r = h ? first_region(h) : NULL;
+		for (unsigned i = 0; h && i < h->nregions; i++, r = next_region(r))
+			if (r->when == rg->when && addr >= r->addr && addr < r->addr + r->len)
+				return r;
+	}
+	return NULL;
+}
+
+/* mem.c's reader: bytes at addr from the copied regions, across adjacent ones. */
+static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		const struct km_region *r = find_region(ctx, addr + got);
+		if (!r)
+			break;
+		size_t avail = (size_t)(r->addr + r->len - (addr + got));
+		size_t n = avail < len - got ? avail : len - got;
+		memcpy((unsigned char *)buf + got, (const unsigned char *)(r + 1) + (addr + got - r->addr), n);
+		got += n;
+	}
+	return got ? (long)got : -1;
+}
+
+/* Reads that failed for good: an entry's count once its retry at exit is known. */
+static void count_faults(struct km_printer *p, const struct km_hdr *h, unsigned when)
+{
+	const struct km_region *r = first_region(h);
+	for (unsigned i = 0; i < h->nregions; i++, r = next_region(r))
+		p->unreadable += r->fault && r->when == when;
+}
+
+static struct timespec ts_of(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u),
+				  .tv_nsec = (long)(ns % 1000000000u) };
+}
+
+static struct timespec real_of(const struct km_printer *p, uint64_t ns)
+{
+	return ts_of(ns + (uint64_t)p->real_off);
+}
+
+static struct thread *thread_get(struct km_printer *p, pid_t tid, pid_t tgid)
+{
+	struct thread *th = tidmap_get(&p->threads, tid);
+	if (th)
+		return th;
+	th = xcalloc(1, sizeof(*th));
+	th->tgid = tgid;
+	th->interrupted = -1;
+	th->exit_arg = -1;
+	th->call.tid = tid;
+	th->call.fmt = &p->o->fmt;
+	th->call.out = &th->text;
+	tidmap_put(&p->threads, tid, th);
+	p->live++;
+	return th;
+}
+
+static void thread_free(struct thread *th)
+{
+	if (!th)
+		return;
+	sc_call_reset(&th->call);
+	sc_mem_free(&th->call.mem);
+	sb_free(&th->text);
+	sb_free(&th->held);
+	free(th->deferred);
+	free(th);
+}
+
+static void set_multi(struct km_printer *p)
+{
+	out_set_multi(p->w, p->live > 1);
+}
+
+static void decode_entry(struct km_printer *p, struct thread *th, const struct km_hdr *a,
+			 const struct km_hdr *b, bool live);
+
+static void on_enter(struct km_printer *p, const struct km_hdr *h)
+{
+	struct thread *th = thread_get(p, (pid_t)h->tid, (pid_t)h->tgid);
+	struct sc_call *c = &th->call;
+	th->seen = true;
+	sc_call_reset(c);
+	sb_reset(&th->text);
+	c->nr = h->nr;
+	c->ent = sc_by_nr(h->nr);
+	c->resumes = th->interrupted;
+	th->interrupted = -1;
+	memcpy(c->args, h->args, sizeof(c->args));
+	c->sp = h->sp;
+	th->in_call = true;
+	th->printed_entry = false;
+	th->start_ns = h->ts;
+	if (h->nr == 60 || h->nr == 231)	/* exit, exit_group */
+		th->exit_arg = (int)(h->args[0] & 0xff);
+	th->shown = sc_filter_traced(p->o->filter, h->nr);
+	free(th->deferred);
+	th->deferred = NULL;
+	if (!th->shown)
+		return;
+	if (p->o->summary == 1 && !p->o->npaths)
+		return;	/* counted at exit, never printed */
+	if (h->faults) {
+		/* Decoded at exit, with what the kernel copies again once the call has run. */
+		size_t len = sizeof(*h) + h->size;
+		th->deferred = xmalloc(len);
+		memcpy(th->deferred, h, len);
+		return;
+	}
+	decode_entry(p, th, h, NULL, true);
+}
+
+/* The entry half from regions of a (and b); printed now when live. */
+static void decode_entry(struct km_printer *p, struct thread *th, const struct km_hdr *a,
+			 const struct km_hdr *b, bool live)
+{
+	struct sc_call *c = &th->call;
+	struct regions rg = { { a, b }, SC_AT_ENTRY };
+	sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
+	sc_decode_entry(c);
+	th->entry_len = th->text.len;
+	if (p->o->npaths && !sc_touches_path(c, p->o->paths, p->o->npaths)) {
+		th->shown = false;
+		return;
+	}
+	if (p->o->summary == 1 || p->hold_entry || !live)
+		return;
+	struct timespec real = real_of(p, a->ts), mono = ts_of(a->ts);
+	set_multi(p);
+	out_call_entry(p->w, c->tid, &real, &mono, sb_str(&th->text));
+	th->printed_entry = true;
+	if (c->rv == SC_RV_NONE && c->done_at_entry) {
+		out_call_gone(p->w, c->tid, c->ent->name, true);
+		th->shown = false;
+	}
+}
+
+/* Signal lines held while the thread was in a call: NUL-separated texts. */
+static void flush_held(struct km_printer *p, struct thread *th, uint64_t ns)
+{
+	if (!th->held.len)
+		return;
+	struct timespec real = real_of(p, ns), mono = ts_of(ns);
+	set_multi(p);
+	for (const char *s = sb_str(&th->held); s < sb_str(&th->held) + th->held.len; s += strlen(s) + 1)
+		out_event(p->w, th->call.tid, &real, &mono, s);
+	sb_reset(&th->held);
+}
+
+/* The exit of a call whose entry came before we attached: strace's "<... read resumed>". */
+static void resumed_only(struct km_printer *p, const struct km_hdr *h)
+{
+	const struct sc_entry *e = sc_by_nr(h->nr);
+	struct sc_call c = { .tid = (pid_t)h->tid, .nr = h->nr, .ent = e, .ret = h->ret, .has_ret = true,
+			     .fmt = &p->o->fmt };
+	if (!sc_filter_traced(p->o->filter, h->nr) || p->o->summary == 1 || p->o->json)
+		return;
+	sb_reset(&p->tmp);
+	sc_format_ret(&c, &p->tmp, false);
+	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
+	set_multi(p);
+	out_call_exit(p->w, c.tid, &real, &mono, e && e->name ? e->name : "?", ")", sb_str(&p->tmp));
+}
+
+static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
+{
+	struct thread *th = tidmap_get(&p->threads, (pid_t)h->tid);
+	if (!th)
+		return;
+	bool first = !th->seen;
+	th->seen = true;
+	if (!th->in_call) {
+		/* A new task's return from clone/fork is not a call it made; an attached one's is. */
+		if (first && th->attached)
+			resumed_only(p, h);
+		return;
+	}
+	struct sc_call *c = &th->call;
+	if (th->deferred) {
+		count_faults(p, h, SC_AT_ENTRY);
+		decode_entry(p, th, th->deferred, h, false);
+		free(th->deferred);
+		th->deferred = NULL;
+	}
+	count_faults(p, h, SC_AT_EXIT);
+	th->in_call = false;
+	c->ret = h->ret;
+	if (c->ret == -516)	/* ERESTART_RESTARTBLOCK: restart_syscall will resume it */
+		th->interrupted = c->nr;
+	if (!th->shown)
+		goto held;
+	double took = (double)(h->ts - th->start_ns) / 1e9;
+	if (p->sum)
+		sc_summary_add(p->sum, c->nr, h->ts - th->start_ns, sc_failed(c));
+	if (p->o->summary == 1 || !sc_filter_status(p->o->filter, c->ret, true))
+		goto held;
+	struct regions rg = { { h, NULL }, SC_AT_EXIT };
+	sc_mem_fetch(c, SC_AT_EXIT, read_regions, &rg);
+	sc_decode_exit(c);
+	if (p->fds)
+		km_fds_update(p->fds, th->tgid, c);
+
+	struct strbuf *ret = &p->tmp;
+	sb_reset(ret);
+	sc_format_ret(c, ret, false);
+	if (p->o->show_time)
+		sb_printf(ret, " <%.6f>", took);
+	struct timespec start = real_of(p, th->start_ns), real = real_of(p, h->ts), mono = ts_of(h->ts);
+	if (p->o->json) {
+		struct strbuf js = STRBUF_INIT;
+		const char *rt = sb_str(ret);
+		json_call(&js, c, th->tgid, sb_str(&th->text), rt[0] == ' ' ? rt + 3 : rt, &start, took, true);
+		out_raw(p->w, c->tid, sb_str(&js));
+		sb_free(&js);
+		goto held;
+	}
+	set_multi(p);
+	if (!th->printed_entry) {
+		struct timespec smono = ts_of(th->start_ns);
+		out_call_entry(p->w, c->tid, &start, &smono, "");
+		out_call_exit(p->w, c->tid, &real, &mono, c->ent ? c->ent->name : "?", sb_str(&th->text),
+			      sb_str(ret));
+	} else {
+		out_call_exit(p->w, c->tid, &real, &mono, c->ent ? c->ent->name : "?",
+			      sb_str(&th->text) + th->entry_len, sb_str(ret));
+	}
+held:
+	flush_held(p, th, h->ts);
+}
+
+/* The thread died inside a call (exit_group, or killed): "= ?". */
+static void cut_short(struct km_printer *p, struct thread *th)
+{
+	if (!th->in_call || !th->shown || p->o->summary == 1)
+		return;
+	struct sc_call *c = &th->call;
+	if (th->deferred) {
+		count_faults(p, th->deferred, SC_AT_ENTRY);
+		decode_entry(p, th, th->deferred, NULL, false);
+		if (!th->shown)
+			return;
+	}
+	if (!sc_filter_status(p->o->filter, 0, false))
+		return;
+	if (p->o->json) {
+		struct strbuf js = STRBUF_INIT;
+		struct timespec start = real_of(p, th->start_ns);
+		sb_addc(&th->text, ')');
+		json_call(&js, c, th->tgid, sb_str(&th->text), "?", &start, 0, false);
+		out_raw(p->w, c->tid, sb_str(&js));
+		sb_free(&js);
+		return;
+	}
+	if (!th->printed_entry) {
+		struct timespec start = real_of(p, th->start_ns), smono = ts_of(th->start_ns);
+		out_call_entry(p->w, c->tid, &start, &smono, sb_str(&th->text));
+	}
+	out_call_gone(p->w, c->tid, c->ent ? c->ent->name : "?", c->done_at_entry);
+}
+
+/*
+ * The ftrace source's exit events carry no code (nr -1): the status the
+ * thread gave exit_group, else the fatal signal it was last given.
+ */
+static int exit_code(const struct thread *th, const struct km_hdr *h)
+{
+	if (h->nr != -1)
+		return (int)h->ret;
+	if (th->exit_arg >= 0)
+		return th->exit_arg << 8;
+	return th->last_sig;
+}
+
+static void exit_line(struct km_printer *p, struct thread *th, pid_t tid, const struct km_hdr *h)
+{
+	pid_t tgid = th->tgid;
+	int code = exit_code(th, h), sig = code & 0x7f;
+	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
+	struct strbuf text = STRBUF_INIT;
+	sc_exit_text(&text, p->o->json, &real, tgid, tid, sig != 0, sig ? sig : (code >> 8) & 0xff,
+		     code & 0x80);
+	if (p->o->json)
+		out_raw(p->w, tid, sb_str(&text));
+	else
+		out_event(p->w, tid, &real, &mono, sb_str(&text));
+	sb_free(&text);
+}
+
+static void on_gone(struct km_printer *p, const struct km_hdr *h)
+{
+	pid_t tid = (pid_t)h->tid;
+	struct thread *th = tidmap_get(&p->threads, tid);
+	if (!th)
+		return;
+	set_multi(p);
+	cut_short(p, th);
+	flush_held(p, th, h->ts);
+	if (p->o->summary != 1 && p->o->quiet < 2)
+		exit_line(p, th, tid, h);
+	if (p->fds && tid == th->tgid)
+		km_fds_gone(p->fds, tid);
+	km_printer_forget(p, tid);
+}
+
+/* For the ftrace source's exit codes: a signal that kills unless handled. */
+static bool fatal_by_default(int sig)
+{
+	static const int fatal[] = { SIGKILL, SIGSEGV, SIGABRT, SIGTERM, SIGINT, SIGBUS, SIGILL, SIGFPE };
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		if (fatal[i] == sig)
+			return true;
+	return false;
+}
+
+static void on_signal(struct km_printer *p, const struct km_hdr *h)
+{
+	struct thread *th = tidmap_get(&p->threads, (pid_t)h->tid);
+	if (!th)
+		return;
+	if (fatal_by_default(h->nr))
+		th->last_sig = h->nr;
+	if (p->o->summary == 1 || !sc_filter_signal(p->o->filter, h->nr))
+		return;
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	if (h->nregions)
+		memcpy(&si, first_region(h) + 1, 48);
+	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
+	struct strbuf text = STRBUF_INIT;
+	sc_signal_text(&text, p->o->json, &real, th->tgid, (pid_t)h->tid, h->nr, &si, &p->o->fmt);
+	if (p->o->json) {
+		out_raw(p->w, (pid_t)h->tid, sb_str(&text));
+	} else if (th->in_call) {
+		/* Ignored, so never delivered: ptrace reports it when the call returns; so do we. */
+		sb_add(&th->held, sb_str(&text));
+		sb_addc(&th->held, '\0');
+	} else {
+		set_multi(p);
+		out_event(p->w, (pid_t)h->tid, &real, &mono, sb_str(&text));
+	}
+	sb_free(&text);
+}
+
+static void on_exec(struct km_printer *p, const struct km_hdr *h)
+{
+	pid_t old = (pid_t)h->args[0], tid = (pid_t)h->tid;
+	if (p->fds)
+		km_fds_exec(p->fds, (pid_t)h->tgid);
+	if (old == tid)
+		return;
+	/* The exec'ing thread became the leader: its call in flight moves with it. */
+	km_printer_forget(p, tid);
+	struct thread *th = tidmap_del(&p->threads, old);
+	if (th) {
+		th->call.tid = tid;
+		tidmap_put(&p->threads, tid, th);
+	}
+}
+
+void km_printer_record(struct km_printer *p, const struct km_hdr *h)
+{
+	switch (h->type) {
+	case KM_ENTER:
+		on_enter(p, h);
+		break;
+	case KM_EXIT:
+		on_exit_rec(p, h);
+		break;
+	case KM_FORK:
+		thread_get(p, (pid_t)h->args[0], (pid_t)h->args[1]);
+		if (p->fds)
+			km_fds_fork(p->fds, (pid_t)h->tgid, (pid_t)h->args[1]);
+		break;
+	case KM_GONE:
+		on_gone(p, h);
+		break;
+	case KM_SIGNAL:
+		on_signal(p, h);
+		break;
+	case KM_EXEC:
+		on_exec(p, h);
+		break;
+	}
+}
+
+/* -y: what the trace saw the descriptor made from, else /proc while the process lives. */
+static int fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
+{
+	struct km_printer *p = ctx;
+	const struct thread *th = tidmap_get(&p->threads, tid);
+	if (p->o->fmt.yflag < 2 && km_fds_path(p->fds, th ? th->tgid : tid, fd, buf, len) >= 0)
+		return (int)strlen(buf);
+	return tr_fd_path(p->fdpath, tid, fd, buf, len);
+}
+
+struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen)
+{
+	struct km_printer *p = xcalloc(1, sizeof(*p));
+	p->o = o;
+	p->hold_entry = o->json || !sc_filter_status_all(o->filter);
+	if (!(p->w = out_open(o, err, errlen))) {
+		free(p);
+		return NULL;
+	}
+	if (o->summary)
+		p->sum = sc_summary_new();
+	if (o->summary && o->sort && sc_summary_set_sort(p->sum, o->sort, err, errlen) < 0) {
+		out_close(p->w);
+		sc_summary_free(p->sum);
+		free(p);
+		return NULL;
+	}
+	if (o->fmt.yflag) {
+		/* Resolved from /proc when printed, a moment after the call (see docs/syscalls.md). */
+		p->fdpath = tr_fdpath_new(o->fmt.yflag);
+		p->fds = km_fds_new();
+		o->fmt.fd_path = fd_path;
+		o->fmt.fd_ctx = p;
+	}
+	struct timespec r, m;
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	p->real_off = ((int64_t)r.tv_sec - m.tv_sec) * 1000000000 + (r.tv_nsec - m.tv_nsec);
+	return p;
+}
+
+void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached)
+{
+	thread_get(p, tid, tgid)->attached = attached;
+	if (p->fds && tid == tgid)
+		km_fds_seed(p->fds, tgid);
+}
+
+int km_printer_live(const struct km_printer *p)
+{
+	return p->live;
+}
+
+void km_printer_forget(struct km_printer *p, pid_t tid)
+{
+	struct thread *th = tidmap_del(&p->threads, tid);
+	if (!th)
+		return;
+	p->live--;
+	thread_free(th);
+}
+
+int km_printer_tids(const struct km_printer *p, pid_t *tids, int max)
+{
+	int n = 0;
+	tidmap_foreach(&p->threads, slot) {
+		if (n < max)
+			tids[n] = slot->tid;
+		n++;
+	}
+	return n;
+}
+
+uint64_t km_printer_unreadable(const struct km_printer *p)
+{
+	return p->unreadable;
+}
+
+int km_printer_free(struct km_printer *p)
+{
+	tidmap_foreach(&p->threads, slot) {
+		struct thread *th = slot->val;
+		/* Detached (-p) inside a call: as the ptrace mode says it. */
+		if (th->in_call && th->shown && th->printed_entry && !p->o->json)
+			out_call_gone(p->w, slot->tid, th->call.ent ? th->call.ent->name : "?", false);
+		thread_free(th);
+	}
+	tidmap_free(&p->threads);
+	if (p->sum) {
+		sc_summary_print(p->sum, out_main(p->w));
+		sc_summary_free(p->sum);
+	}
+	int rc = out_close(p->w);
+	tr_fdpath_free(p->fdpath);
+	km_fds_free(p->fds);
+	sb_free(&p->tmp);
+	free(p);
+	return rc;
+}

@@ -1,0 +1,219 @@
+/* Descriptor paths from the trace itself, for -y in kernel mode; see kernel_fds.h. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kernel_fds.h"
+#include "util/die.h"
+#include "util/tidmap.h"
+
+#define FD_MAX 65536
+
+struct fdtab {
+	char **path;		/* by descriptor, NULL: not known */
+	bool *cloexec;
+	int n;
+};
+
+struct km_fds {
+	struct tidmap procs;	/* tgid -> struct fdtab */
+};
+
+struct km_fds *km_fds_new(void)
+{
+	return xcalloc(1, sizeof(struct km_fds));
+}
+
+static void tab_free(struct fdtab *f)
+{
+	if (!f)
+		return;
+	for (int i = 0; i < f->n; i++)
+		free(f->path[i]);
+	free(f->path);
+	free(f->cloexec);
+	free(f);
+}
+
+void km_fds_free(struct km_fds *t)
+{
+	if (!t)
+		return;
+	tidmap_foreach(&t->procs, slot)
+		tab_free(slot->val);
+	tidmap_free(&t->procs);
+	free(t);
+}
+
+static struct fdtab *tab(struct km_fds *t, pid_t tgid)
+{
+	struct fdtab *f = tidmap_get(&t->procs, tgid);
+	if (!f) {
+		f = xcalloc(1, sizeof(*f));
+		tidmap_put(&t->procs, tgid, f);
+	}
+	return f;
+}
+
+static void set(struct fdtab *f, long fd, const char *path, bool cloexec)
+{
+	if (fd < 0 || fd >= FD_MAX)
+		return;
+	if (fd >= f->n) {
+		int n = (int)fd + 16;
+		f->path = xrealloc(f->path, sizeof(*f->path) * (size_t)n);
+		f->cloexec = xrealloc(f->cloexec, sizeof(*f->cloexec) * (size_t)n);
+		memset(f->path + f->n, 0, sizeof(*f->path) * (size_t)(n - f->n));
+		memset(f->cloexec + f->n, 0, sizeof(*f->cloexec) * (size_t)(n - f->n));
+		f->n = n;
+	}
+	free(f->path[fd]);
+	f->path[fd] = path ? xstrdup(path) : NULL;
+	f->cloexec[fd] = cloexec;
+}
+
+static const char *known(const struct fdtab *f, long fd)
+{
+	return f && fd >= 0 && fd < f->n ? f->path[fd] : NULL;
+}
+
+/* The path argument at addr as the kernel read it, made absolute against dirfd when we can. */
+static void opened(struct fdtab *f, pid_t tgid, struct sc_call *c, long dirfd, uint64_t addr, bool cloexec)
+{
+	const unsigned char *p;
+	long n = sc_mem_peek(c, addr, 4096, &p);
+	if (n <= 0 || !memchr(p, 0, (size_t)n)) {
+		set(f, c->ret, NULL, cloexec);
+		return;
+	}
+	char buf[8192], cwd[4096];
+	const char *dir = NULL;
+	if (p[0] != '/') {
+		if ((int)dirfd == AT_FDCWD) {
+			char link[64];
+			snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tgid);
+			ssize_t k = readlink(link, cwd, sizeof(cwd) - 1);
+			if (k > 0) {
+				cwd[k] = '\0';
+				dir = cwd;
+			}
+		} else {
+			dir = known(f, dirfd);
+		}
+	}
+	if (dir)
+		snprintf(buf, sizeof(buf), "%s/%s", strcmp(dir, "/") ? dir : "", (const char *)p);
+	else
+		snprintf(buf, sizeof(buf), "%s", (const char *)p);
+	set(f, c->ret, buf, cloexec);
+}
+
+void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *call)
+{
+	struct sc_call *c = (struct sc_call *)call;	/* peeking counts misses only */
+	if (c->ret < 0 && c->ret > -4096)
+		return;
+	struct fdtab *f = tab(t, tgid);
+	const uint64_t *a = c->args;
+	switch (c->nr) {
+	case SYS_open:
+		opened(f, tgid, c, AT_FDCWD, a[0], a[1] & O_CLOEXEC);
+		break;
+	case SYS_creat:
+		opened(f, tgid, c, AT_FDCWD, a[0], false);
+		break;
+	case SYS_openat:
+		opened(f, tgid, c, (long)a[0], a[1], a[2] & O_CLOEXEC);
+		break;
+	case SYS_openat2:
+		opened(f, tgid, c, (long)a[0], a[1], false);
+		break;
+	case SYS_dup:
+		set(f, c->ret, known(f, (long)a[0]), false);
+		break;
+	case SYS_dup2:
+	case SYS_dup3:
+		if (a[0] != a[1])
+			set(f, (long)a[1], known(f, (long)a[0]), c->nr == SYS_dup3 && (a[2] & O_CLOEXEC));
+		break;
+	case SYS_fcntl:
+		if (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC)
+			set(f, c->ret, known(f, (long)a[0]), a[1] == F_DUPFD_CLOEXEC);
+		break;
+	case SYS_close:
+		set(f, (long)a[0], NULL, false);
+		break;
+	case SYS_close_range:
+		for (uint64_t fd = a[0]; fd <= a[1] && fd < (uint64_t)f->n; fd++)
+			set(f, (long)fd, NULL, false);
+		break;
+	}
+}
+
+void km_fds_seed(struct km_fds *t, pid_t tgid)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)tgid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct fdtab *f = tab(t, tgid);
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		char link[320], target[4096], info[4096];
+		snprintf(link, sizeof(link), "%s/%s", dir, e->d_name);
+		ssize_t n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		/* fdinfo's "flags:" is octal and holds O_CLOEXEC */
+		snprintf(link, sizeof(link), "/proc/%d/fdinfo/%s", (int)tgid, e->d_name);
+		unsigned long flags = 0;
+		FILE *fi = fopen(link, "re");
+		while (fi && fgets(info, sizeof(info), fi))
+			if (sscanf(info, "flags: %lo", &flags) == 1)
+				break;
+		if (fi)
+			fclose(fi);
+		set(f, atol(e->d_name), target, flags & O_CLOEXEC);
+	}
+	closedir(d);
+}
+
+void km_fds_fork(struct km_fds *t, pid_t parent, pid_t child)
+{
+	const struct fdtab *p = tidmap_get(&t->procs, parent);
+	if (!p || parent == child)
+		return;
+	struct fdtab *f = tab(t, child);
+	for (int fd = 0; fd < p->n; fd++)
+		if (p->path[fd])
+			set(f, fd, p->path[fd], p->cloexec[fd]);
+}
+
+void km_fds_exec(struct km_fds *t, pid_t tgid)
+{
+	struct fdtab *f = tidmap_get(&t->procs, tgid);
+	for (int fd = 0; f && fd < f->n; fd++)
+		if (f->cloexec[fd])
+			set(f, fd, NULL, false);
+}
+
+void km_fds_gone(struct km_fds *t, pid_t tgid)
+{
+	tab_free(tidmap_del(&t->procs, tgid));
+}
+
+int km_fds_path(const struct km_fds *t, pid_t tgid, int fd, char *buf, size_t len)
+{
+	const char *p = known(tidmap_get(&t->procs, tgid), fd);
+	if (!p || !len)
+		return -1;
+	snprintf(buf, len, "%s", p);
+	return (int)strlen(buf);
+}

@@ -1,0 +1,32 @@
+/*
+ * -y in kernel mode: descriptor paths learnt from the trace itself.  Lines
+ * are printed a little after the calls, often after the process is gone,
+ * so /proc cannot say what a descriptor was; the calls that made it can
+ * (open*, creat, dup*, fcntl F_DUPFD*, close, close_range; fork copies the
+ * table, exec drops close-on-exec descriptors).  What the trace did not see
+ * (descriptors inherited from before) falls back to /proc while the process
+ * lives.
+ */
+#ifndef TRACEKIT_SYSCALLS_KERNEL_FDS_H
+#define TRACEKIT_SYSCALLS_KERNEL_FDS_H
+
+#include <sys/types.h>
+
+#include "decoder.h"
+
+struct km_fds;
+
+struct km_fds *km_fds_new(void);
+void km_fds_free(struct km_fds *t);
+
+/* After a finished call of process tgid: the descriptors it made or closed. */
+void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *c);
+/* What /proc shows of tgid's descriptors now (a held command, a process attached to). */
+void km_fds_seed(struct km_fds *t, pid_t tgid);
+void km_fds_fork(struct km_fds *t, pid_t parent, pid_t child);
+void km_fds_exec(struct km_fds *t, pid_t tgid);
+void km_fds_gone(struct km_fds *t, pid_t tgid);
+/* The path of fd in tgid into buf; length or -1 when the trace did not see it made. */
+int km_fds_path(const struct km_fds *t, pid_t tgid, int fd, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,413 @@
+/*
+ * `tracekit syscalls --kernel`: the calls come from the kernel, the program
+ * never stops.  The BPF program (kernel_bpf.c) filters to the traced pid tree
+ * and copies what the decoders declared (where BPF is refused, an ftrace
+ * instance gives the same records without memory: kernel_ftrace.c).  This
+ * file starts or names the tasks, reads the records, puts them back in time
+ * order (CPUs commit them slightly out of order) and hands them to
+ * kernel_events.c.
+ *
+ * Records wait REORDER_NS in a buffer before they are printed: a record
+ * taken earlier on another CPU can arrive a little later, never that late.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernel_bpf.h"
+#include "kernel_events.h"
+#include "kernel_ftrace.h"
+#include "kernel_plan.h"
+#include "tracee/tracee.h"
+#include "util/die.h"
+#include "util/stopsig.h"
+
+#define REORDER_NS 20000000ull
+#define POLL_MS 10
+#define DEFAULT_BUFFER_KB 16384
+
+/* A record as it arrived; seq keeps the arrival order among equal timestamps. */
+struct queued {
+	uint64_t seq;
+	struct km_hdr h;	/* and its regions */
+};
+
+struct pending {
+	struct queued **rec;
+	size_t head, n, cap;	/* rec[head..n) wait to be printed */
+	uint64_t seq;
+};
+
+#define QUIET_NS 250000000ull	/* no record for this long: the ring holds nothing of the dead */
+
+struct run {
+	struct sc_options *o;
+	struct km_bpf *bpf;	/* the source: the BPF program, */
+	struct km_ftrace *ft;	/* or the fallback's ftrace instance */
+	struct km_printer *pr;
+	struct pending q;
+	pid_t child;
+	int go;			/* write a byte: the held child execs */
+	int exec_err;		/* read: errno of a failed exec */
+	int status;		/* the child's wait status */
+	bool child_done;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static uint64_t mono_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static int src_poll(struct run *r, int ms, int (*fn)(void *ctx, void *rec, size_t len), void *ctx)
+{
+	return r->ft ? km_ftrace_poll(r->ft, ms, fn, ctx) : km_bpf_poll(r->bpf, ms, fn, ctx);
+}
+
+static int src_add(struct run *r, pid_t tid, bool pending, char *err, size_t errlen)
+{
+	return r->ft ? km_ftrace_add_task(r->ft, tid, pending, err, errlen) :
+		       km_bpf_add_task(r->bpf, tid, pending, err, errlen);
+}
+
+/*
+ * Keep the queue sorted by (time, arrival) as records come: they arrive
+ * nearly in order, so the place is found a few steps from the end.
+ */
+static int queue_record(void *ctx, void *data, size_t len)
+{
+	struct pending *q = ctx;
+	if (len < sizeof(struct km_hdr))
+		return 0;
+	if (q->n == q->cap) {
+		q->cap = q->cap ? q->cap * 2 : 1024;
+		q->rec = xrealloc(q->rec, q->cap * sizeof(*q->rec));
+	}
+	struct queued *e = xmalloc(offsetof(struct queued, h) + len);
+	e->seq = q->seq++;
+	memcpy(&e->h, data, len);
+	size_t at = q->n;
+	while (at > q->head && q->rec[at - 1]->h.ts > e->h.ts)
+		at--;
+	memmove(q->rec + at + 1, q->rec + at, (q->n - at) * sizeof(*q->rec));
+	q->rec[at] = e;
+	q->n++;
+	return 0;
+}
+
+/* Print the records older than upto (all of them with upto = UINT64_MAX). */
+static void drain(struct run *r, uint64_t upto)
+{
+	struct pending *q = &r->q;
+	while (q->head < q->n && q->rec[q->head]->h.ts <= upto) {
+		km_printer_record(r->pr, &q->rec[q->head]->h);
+		free(q->rec[q->head++]);
+	}
+	if (q->head == q->n) {
+		q->head = q->n = 0;
+	} else if (q->head > q->n / 2) {
+		memmove(q->rec, q->rec + q->head, (q->n - q->head) * sizeof(*q->rec));
+		q->n -= q->head;
+		q->head = 0;
+	}
+}
+
+/* Fork the command held on a pipe: it execs once its pid is in the kernel's task map. */
+static int spawn_held(struct run *r, char err[], size_t errlen)
+{
+	char path[4096];
+	if (tr_resolve(r->o->argv[0], path, sizeof(path)) < 0) {
+		snprintf(err, errlen, "cannot run '%s': %s", r->o->argv[0], strerror(errno));
+		return -1;
+	}
+	int go[2], failed[2];
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(failed, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	r->child = fork();
+	if (r->child < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (r->child == 0) {
+		char b;
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (read(go[0], &b, 1) != 1)
+			_exit(127);
+		execv(path, r->o->argv);
+		int e = errno;
+		if (write(failed[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(failed[1]);
+	r->go = go[1];
+	r->exec_err = failed[0];
+	return 0;
+}
+
+static void reap(struct run *r, int flags)
+{
+	if (r->child <= 0 || r->child_done)
+		return;
+	int st;
+	pid_t p = waitpid(r->child, &st, flags);
+	if (p == r->child) {
+		r->status = st;
+		r->child_done = true;
+	}
+}
+
+/* Tasks whose exit record was lost would keep the run waiting: drop the ones that are gone. */
+static void forget_vanished(struct run *r)
+{
+	pid_t tids[256];
+	int n = km_printer_tids(r->pr, tids, 256);
+	for (int i = 0; i < n && i < 256; i++)
+		if (kill(tids[i], 0) < 0 && errno == ESRCH)
+			km_printer_forget(r->pr, tids[i]);
+}
+
+static bool finished(struct run *r)
+{
+	if (r->o->argv && !r->child_done)
+		return false;
+	return km_printer_live(r->pr) <= 0;
+}
+
+static void loop(struct run *r)
+{
+	uint64_t last_arrival = mono_now();
+	uint64_t arrived = 0;
+	while (!stop_requested) {
+		if (src_poll(r, POLL_MS, queue_record, &r->q) < 0)
+			break;
+		uint64_t now = mono_now();
+		if (r->q.seq != arrived)
+			last_arrival = now;
+		arrived = r->q.seq;
+		drain(r, now - REORDER_NS);
+		reap(r, WNOHANG);
+		/* Only once everything that arrived is printed and the ring has been quiet a while. */
+		if (r->child_done && r->q.head == r->q.n && now - last_arrival > QUIET_NS) {
+			last_arrival = now;
+			forget_vanished(r);
+		}
+		if (finished(r)) {
+			/* Records committed after the last poll: one more look, then everything left. */
+			src_poll(r, 0, queue_record, &r->q);
+			break;
+		}
+	}
+	src_poll(r, 0, queue_record, &r->q);
+	drain(r, UINT64_MAX);
+}
+
+static size_t ring_bytes(unsigned kb)
+{
+	size_t want = (size_t)(kb ? kb : DEFAULT_BUFFER_KB) * 1024, n = 4096;
+	while (n < want)
+		n <<= 1;
+	return n;
+}
+
+static int list_threads(pid_t pid, pid_t *tids, int max)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d)) && n < max;)
+		if (e->d_name[0] != '.')
+			tids[n++] = (pid_t)atoi(e->d_name);
+	closedir(d);
+	return n;
+}
+
+static int start_tasks(struct run *r, char *err, size_t errlen)
+{
+	struct sc_options *o = r->o;
+	if (o->argv) {
+		if (spawn_held(r, err, errlen) < 0)
+			return -1;
+		km_printer_task(r->pr, r->child, r->child, false);
+		return src_add(r, r->child, true, err, errlen);
+	}
+	for (int i = 0; i < o->npids; i++) {
+		if (kill(o->pids[i], 0) < 0 && errno == ESRCH) {
+			snprintf(err, errlen, "cannot attach to process %d: no such process", (int)o->pids[i]);
+			return -1;
+		}
+		/* With -f every thread of the process; without, the named task, as strace -p does. */
+		int n = 0;
+		if (o->follow) {
+			pid_t tids[1024];
+			n = list_threads(o->pids[i], tids, 1024);
+			for (int k = 0; k < n && k < 1024; k++) {
+				km_printer_task(r->pr, tids[k], o->pids[i], true);
+				if (src_add(r, tids[k], false, err, errlen) < 0)
+					return -1;
+			}
+		}
+		if (n <= 0) {
+			km_printer_task(r->pr, o->pids[i], o->pids[i], true);
+			if (src_add(r, o->pids[i], false, err, errlen) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The held command's exec: 0, or its errno. */
+static int release(struct run *r)
+{
+	char b = 1;
+	int e = 0;
+	if (write(r->go, &b, 1) != 1)
+		e = EPIPE;
+	close(r->go);
+	r->go = -1;
+	if (!e && read(r->exec_err, &e, sizeof(e)) != sizeof(e))
+		e = 0;
+	close(r->exec_err);
+	r->exec_err = -1;
+	return e;
+}
+
+static void report_losses(struct run *r)
+{
+	uint64_t lost = r->ft ? km_ftrace_lost(r->ft) : km_bpf_lost(r->bpf);
+	uint64_t cut = r->ft ? 0 : km_bpf_truncated(r->bpf);
+	uint64_t unreadable = km_printer_unreadable(r->pr);
+	if (lost)
+		errmsg("%llu events lost: the ring buffer was full (raise --buffer-size, now %zu KiB)",
+		       (unsigned long long)lost, ring_bytes(r->o->buffer_kb) / 1024);
+	if (cut)
+		warnmsg("%llu calls had more memory than one record holds (16 KiB): the rest prints as addresses",
+			(unsigned long long)cut);
+	if (unreadable && !r->o->quiet)
+		warnmsg("%llu reads of traced memory failed in the kernel (pages not in memory yet, or "
+			"bad pointers): those arguments print as addresses", (unsigned long long)unreadable);
+}
+
+static int exit_status(struct run *r)
+{
+	if (!r->o->argv)
+		return 0;
+	if (WIFSIGNALED(r->status))
+		return 128 + WTERMSIG(r->status);
+	return WEXITSTATUS(r->status);
+}
+
+/*
+ * The BPF program, or where the kernel refuses it (and --kernel=bpf was not
+ * asked for) the ftrace instance, saying so in one line.
+ */
+static int open_source(struct run *r, const struct km_plan *plans, char *err, size_t errlen)
+{
+	const struct sc_options *o = r->o;
+	enum km_bpf_fail why = KM_FAIL_NOBPF;
+	if (o->ksource != SC_KS_FTRACE) {
+		r->bpf = km_bpf_open(plans, o->follow, ring_bytes(o->buffer_kb), &why, err, errlen);
+		if (r->bpf)
+			return 0;
+		if (o->ksource == SC_KS_BPF || why == KM_FAIL_PERM)
+			return -1;
+		warnmsg("--kernel: %s; using the syscall tracepoints of an ftrace instance instead "
+			"(pointer arguments print as addresses)", err);
+	} else if (!o->quiet) {
+		warnmsg("--kernel=ftrace: pointer arguments print as addresses");
+	}
+	r->ft = km_ftrace_open(o->follow, o->buffer_kb, err, errlen);
+	return r->ft ? 0 : -1;
+}
+
+int sc_run_kernel(struct sc_options *o)
+{
+	char err[512] = "";
+	struct run r = { .o = o, .go = -1, .exec_err = -1 };
+	static struct km_plan plans[KM_NR_MAX];
+	km_plan_build(plans, o->filter, &o->fmt, o->summary == 1, o->npaths > 0);
+	/* First: a Ctrl-C from here on ends the run through the cleanup below. */
+	catch_stop_signals(on_stop);
+	if (open_source(&r, plans, err, sizeof(err)) < 0) {
+		errmsg("--kernel: %s", err);
+		return 1;
+	}
+	int status = 1;
+	if (!(r.pr = km_printer_new(o, err, sizeof(err)))) {
+		errmsg("%s", err);
+		km_bpf_close(r.bpf);
+		km_ftrace_close(r.ft);
+		return o->summary && o->sort ? 2 : 1;
+	}
+	int attached = start_tasks(&r, err, sizeof(err));
+	if (attached == 0)
+		attached = r.ft ? km_ftrace_attach(r.ft, err, sizeof(err)) :
+				  km_bpf_attach(r.bpf, err, sizeof(err));
+	if (attached < 0) {
+		errmsg("%s", err);
+		goto out;
+	}
+	if (!o->argv && !o->quiet)
+		for (int i = 0; i < o->npids; i++)
+			fprintf(stderr, "tracekit: Process %d attached\n", (int)o->pids[i]);
+	if (o->argv && !stop_requested) {
+		int e = release(&r);
+		if (e) {
+			reap(&r, 0);
+			errmsg("cannot run '%s': %s", o->argv[0], strerror(e));
+			status = 127;
+			goto out;
+		}
+	}
+	loop(&r);
+	if (o->argv && !r.child_done) {
+		/* Stopped by a signal: the command got it too (same group), or is ended now. */
+		kill(r.child, SIGKILL);
+		reap(&r, 0);
+	}
+	if (!o->argv && !o->quiet)
+		for (int i = 0; i < o->npids; i++)
+			fprintf(stderr, "tracekit: Process %d detached\n", (int)o->pids[i]);
+	report_losses(&r);
+	status = exit_status(&r);
+out:
+	if (r.go >= 0)
+		close(r.go);
+	if (r.exec_err >= 0)
+		close(r.exec_err);
+	reap(&r, 0);
+	km_bpf_close(r.bpf);
+	km_ftrace_close(r.ft);
+	for (size_t i = r.q.head; i < r.q.n; i++)
+		free(r.q.rec[i]);
+	free(r.q.rec);
+	if (km_printer_free(r.pr) < 0 && status == 0)
+		status = 1;
+	return status;
+}

@@ -1,0 +1,107 @@
+/*
+ * The kernel mode's copy plan: each syscall decoder's struct sc_mem_spec,
+ * restated in the terms the BPF program can follow (bpf/kmode.h).  The plan
+ * only decides which bytes the kernel copies; user space then runs mem.c's
+ * own fetch over those bytes, so a decoder sees what it would see in ptrace
+ * mode wherever the plan covered its reads.
+ */
+#include <string.h>
+
+#include "decoder.h"
+#include "kernel_plan.h"
+
+#define FN_CAP 256u		/* request-dependent lengths (ioctl, fcntl ...): this much */
+#define CTRL_CAP 1024u
+
+static unsigned min_u(unsigned a, unsigned b)
+{
+	return a < b ? a : b;
+}
+
+static unsigned char len_src(const struct sc_mem_spec *m)
+{
+	switch (m->len_src) {
+	case SC_LEN_ARG: return KM_LEN_ARG;
+	case SC_LEN_RET: return KM_LEN_RET;
+	case SC_LEN_ARGPTR: return KM_LEN_ARGPTR;
+	default: return KM_LEN_FIXED;
+	}
+}
+
+/* One spec as a copy; false when the program cannot follow it (the decoder prints addresses). */
+static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, bool first_strv,
+		      struct km_copy *k)
+{
+	unsigned strsize = fmt->strsize;
+	*k = (struct km_copy){ .arg = m->arg == SC_ARG_SP ? KM_ARG_SP : m->arg, .when = m->when,
+			       .off = m->off, .len_arg = m->len_arg, .elem = 1 };
+	switch (m->kind) {
+	case SC_MEM_STR:
+		/* mem.c reads max+1 bytes; one more tells a cut string from one that just fits. */
+		k->op = KM_OP_STR;
+		k->cap = (m->len_src == SC_LEN_PATH ? 4096 : strsize) + 2;
+		break;
+	case SC_MEM_BUF:
+		k->op = KM_OP_BUF;
+		k->len_src = len_src(m);
+		if (m->len_src == SC_LEN_FIXED)
+			k->cap = m->size;
+		else if (m->len_src == SC_LEN_FN)
+			k->cap = min_u(m->size ? m->size : FN_CAP, FN_CAP > strsize + 8 ? FN_CAP : strsize + 8);
+		else if (m->len_src == SC_LEN_PATH || m->len_src == SC_LEN_STRSIZE)
+			k->cap = strsize;
+		else
+			k->cap = m->size ? m->size : strsize;
+		break;
+	case SC_MEM_ARRAY:
+		k->op = KM_OP_BUF;
+		k->len_src = len_src(m);
+		k->elem = m->size;
+		k->cap = m->len_src == SC_LEN_FIXED ? m->size * m->size : 64 * 1024;
+		break;
+	case SC_MEM_IOVEC:
+		k->op = KM_OP_IOVEC;
+		k->len_src = len_src(m);
+		k->cap = strsize;
+		break;
+	case SC_MEM_MSGHDR:
+		k->op = KM_OP_MSGHDR;
+		k->cap = strsize;
+		break;
+	case SC_MEM_STRV:
+		/* argv's strings; envp's only with -v (without it only its length prints). */
+		k->op = KM_OP_STRV;
+		k->cap = first_strv || fmt->verbose ? strsize + 2 : 0;
+		break;
+	case SC_MEM_DEREF:
+		k->op = KM_OP_DEREF;
+		k->cap = m->size;
+		break;
+	default:	/* SC_MEM_MMSGHDR: not followed in the kernel yet */
+		return false;
+	}
+	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : KM_REG_CAP);
+	return true;
+}
+
+void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struct sc_fmt *fmt,
+		   bool summary_only, bool paths)
+{
+	memset(plans, 0, sizeof(*plans) * KM_NR_MAX);
+	for (int nr = 0; nr < KM_NR_MAX; nr++) {
+		struct km_plan *p = &plans[nr];
+		p->traced = sc_filter_traced(f, nr);
+		const struct sc_entry *e = sc_by_nr(nr);
+		/* -c alone prints no arguments: nothing to copy (-P still needs the paths). */
+		bool counts_only = summary_only && !paths;
+		if (!p->traced || !e || !e->dec || counts_only)
+			continue;
+		bool first_strv = true;
+		for (const struct sc_mem_spec *m = e->dec->mem; m->kind && p->ncopy < KM_COPY_MAX; m++) {
+			if (translate(m, fmt, first_strv, &p->c[p->ncopy]))
+				p->sides |= p->c[p->ncopy++].when;
+			if (m->kind == SC_MEM_STRV)
+				first_strv = false;
+		}
+	}
+}

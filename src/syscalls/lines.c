@@ -1,0 +1,95 @@
+/* Exit and signal lines, and -P; see lines.h. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "lines.h"
+#include "print_signal.h"
+
+bool sc_touches_path(struct sc_call *c, const char *const *paths, int npaths)
+{
+	const struct sc_entry *e = c->ent;
+	if (!e)
+		return false;
+	if (e->dec) {
+		for (const struct sc_mem_spec *m = e->dec->mem; m->kind; m++) {
+			if (m->kind != SC_MEM_STR || m->len_src != SC_LEN_PATH)
+				continue;
+			const unsigned char *p;
+			long n = sc_mem_peek(c, c->args[m->arg], 4096, &p);
+			if (n <= 0 || !memchr(p, 0, (size_t)n))
+				continue;
+			for (int i = 0; i < npaths; i++)
+				if (strcmp((const char *)p, paths[i]) == 0)
+					return true;
+		}
+	}
+	if (e->classes & SC_DESC) {
+		char link[64], target[4096];
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)c->tid, (int)c->args[0]);
+		ssize_t n = readlink(link, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			for (int i = 0; i < npaths; i++)
+				if (strcmp(target, paths[i]) == 0)
+					return true;
+		}
+	}
+	return false;
+}
+
+void sc_exit_text(struct strbuf *sb, bool json, const struct timespec *real, pid_t tgid, pid_t tid,
+		  bool killed, int code, bool core)
+{
+	if (json) {
+		sb_printf(sb, "{\"type\":\"%s\",\"time\":%ld.%06ld,\"pid\":%d,\"tid\":%d,",
+			  killed ? "killed" : "exit", (long)real->tv_sec, real->tv_nsec / 1000, (int)tgid,
+			  (int)tid);
+		if (!killed) {
+			sb_printf(sb, "\"status\":%d}", code);
+		} else {
+			const char *name = sc_signame(code);
+			sb_add(sb, "\"signal\":");
+			json_str(sb, name ? name : "?");
+			sb_printf(sb, ",\"core_dumped\":%s}", core ? "true" : "false");
+		}
+		return;
+	}
+	struct sc_call c = { .tid = tid, .out = sb };
+	if (!killed) {
+		sb_printf(sb, "+++ exited with %d +++", code);
+	} else {
+		sb_add(sb, "+++ killed by ");
+		p_signal(&c, (uint64_t)code);
+		sb_add(sb, core ? " (core dumped) +++" : " +++");
+	}
+}
+
+void sc_signal_text(struct strbuf *sb, bool json, const struct timespec *real, pid_t tgid,
+		    pid_t tid, int sig, const siginfo_t *si, const struct sc_fmt *fmt)
+{
+	struct sc_call c = { .tid = tid, .out = sb, .fmt = fmt };
+	if (json) {
+		sb_printf(sb, "{\"type\":\"signal\",\"time\":%ld.%06ld,\"pid\":%d,\"tid\":%d,\"signal\":",
+			  (long)real->tv_sec, real->tv_nsec / 1000, (int)tgid, (int)tid);
+		const char *name = sc_signame(sig);
+		struct strbuf info = STRBUF_INIT;
+		struct sc_call ic = { .tid = tid, .out = &info, .fmt = fmt };
+		p_siginfo_val(&ic, si);
+		if (name)
+			json_str(sb, name);
+		else
+			sb_printf(sb, "%d", sig);
+		sb_add(sb, ",\"siginfo\":");
+		json_str(sb, sb_str(&info));
+		sb_addc(sb, '}');
+		sb_free(&info);
+		return;
+	}
+	sb_add(sb, "--- ");
+	p_signal(&c, (uint64_t)sig);
+	sb_addc(sb, ' ');
+	p_siginfo_val(&c, si);
+	sb_add(sb, " ---");
+}

@@ -1,0 +1,450 @@
+#!/usr/bin/env python3
+"""e2e tests of `tracekit syscalls --kernel` (BPF), one case per run.
+
+    test_kernel_mode.py CASE --progs DIR     # DIR: build/tests/progs (loop, sleeper)
+    test_kernel_mode.py --list
+
+Lines themselves are compared with strace by the e2e-kernel-vs-strace-* cases
+(test_syscalls_vs_strace.sh with TRACEKIT_ARGS=--kernel); these check what
+only the kernel mode has: the program is never stopped, the kernel filters,
+losses are counted, refusals are one clear line, and nothing stays loaded.
+Outside CI a missing prerequisite (not root, no BPF) skips with its reason;
+with CI=true it fails.  The binary is $TRACEKIT.
+"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+CASES = {}
+OPTIONS = {}
+
+
+class Skip(Exception):
+    pass
+
+
+class Fail(Exception):
+    pass
+
+
+def case(fn):
+    CASES[fn.__name__.replace('_', '-')] = fn
+    return fn
+
+
+def expect(ok, what):
+    if not ok:
+        raise Fail(what)
+
+
+def tracekit(*args):
+    """tracekit syscalls --kernel ARGS; a first argument '=SOURCE' becomes --kernel=SOURCE."""
+    path = os.environ.get('TRACEKIT')
+    if not path or not os.access(path, os.X_OK):
+        raise Skip('TRACEKIT is not set to an executable tracekit binary')
+    args = list(args)
+    kernel = '--kernel'
+    if args and args[0].startswith('='):
+        kernel += args.pop(0)
+    return [path, 'syscalls', kernel] + args
+
+
+def prog(name):
+    path = os.path.join(OPTIONS.get('progs', ''), name)
+    if not os.access(path, os.X_OK):
+        raise Fail('needs --progs DIR holding %s' % name)
+    return path
+
+
+def run(argv, timeout=60):
+    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise Fail('%s timed out after %ss' % (argv[0], timeout))
+    rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
+    return rc, out.decode(errors='replace'), err.decode(errors='replace')
+
+
+def need_kernel_mode():
+    if os.geteuid() != 0:
+        raise Skip('--kernel needs root')
+    rc, _, err = run(tracekit('-o', '/dev/null', 'true'))
+    if rc != 0:
+        raise Skip('--kernel does not run here: %s' % err.strip())
+
+
+def lines(path):
+    with open(path, errors='replace') as f:
+        return f.read().splitlines()
+
+
+def names(text_lines):
+    out = []
+    for line in text_lines:
+        m = re.match(r'^(?:\d+ +)?(?:<\.\.\. )?([a-z_][a-z0-9_]*)[( ]', line)
+        if m:
+            out.append(m.group(1))
+    return out
+
+
+def loaded_programs():
+    """Ids of the machine's loaded BPF programs named like ours (bpftool prog show)."""
+    rc, out, _ = run(['bpftool', '-j', 'prog', 'show'])
+    if rc != 0:
+        raise Skip('bpftool prog show failed')
+    return [p['id'] for p in json.loads(out or '[]') if p.get('name', '').startswith('km_')]
+
+
+def programs_held_by(pid):
+    """Ids of the BPF programs pid holds a descriptor of (prog_id: in /proc/PID/fdinfo)."""
+    ids = set()
+    d = '/proc/%d/fdinfo' % pid
+    for fd in os.listdir(d):
+        try:
+            with open(os.path.join(d, fd)) as f:
+                m = re.search(r'^prog_id:\s+(\d+)', f.read(), re.M)
+        except OSError:
+            continue
+        if m:
+            ids.add(int(m.group(1)))
+    return sorted(i for i in ids if i in loaded_programs())
+
+
+@case
+def starts_at_execve(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    rc, _, err = run(tracekit('-s', '256', '-o', out, prog('loop'), 'getppid', '3'))
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    got = lines(out)
+    expect(got and got[0].startswith('execve("%s", ["%s", "getppid", "3"]' % (prog('loop'), prog('loop'))),
+           'the first line is the command\'s execve, got %r' % got[:1])
+    expect(names(got).count('getppid') == 3, 'three getppid lines: %r' % got)
+    expect(got[-1] == '+++ exited with 0 +++', 'ends with the exit line, got %r' % got[-1:])
+
+
+@case
+def trace_filter_in_kernel(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    rc, _, err = run(tracekit('-f', '-e', 'trace=getppid', '-o', out, prog('loop'), 'getppid', '5'))
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    got = [n for n in names(lines(out))]
+    expect(got == ['getppid'] * 5, 'only the five getppid calls, got %r' % got)
+
+
+@case
+def summary(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    rc, _, err = run(tracekit('-c', '-o', out, prog('loop'), 'getppid', '1000'))
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    text = open(out).read()
+    m = re.search(r'^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+getppid$', text, re.M)
+    expect(m and m.group(1) == '1000', '-c counts 1000 getppid calls: %r' % text)
+
+
+@case
+def json_lines(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    rc, _, err = run(tracekit('--json', '-f', '-o', out, 'sh', '-c', 'echo hi > /dev/null'))
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    objs = [json.loads(line) for line in lines(out)]
+    calls = [o for o in objs if o['type'] == 'syscall']
+    expect(calls and calls[0]['name'] == 'execve', 'first call is execve: %r' % calls[:1])
+    expect(any(o['name'] == 'write' and o['args'][1] == '"hi\\n"' for o in calls),
+           'the write of "hi\\n" with its buffer decoded: %r' % [o for o in calls if o['name'] == 'write'])
+    expect(objs[-1]['type'] == 'exit' and objs[-1]['status'] == 0, 'last object is the exit: %r' % objs[-1])
+
+
+@case
+def timestamps_and_times(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    rc, _, err = run(tracekit('-tt', '-T', '-o', out, prog('loop'), 'getppid', '2'))
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    calls = [l for l in lines(out) if ' getppid(' in l]
+    expect(len(calls) == 2, 'two getppid lines: %r' % calls)
+    for line in calls:
+        expect(re.match(r'^\d\d:\d\d:\d\d\.\d{6} getppid\(\) += \d+ <\d+\.\d{6}>$', line),
+               '-tt time of day and -T duration: %r' % line)
+    t = [l.split()[0] for l in calls]
+    expect(t == sorted(t), 'in time order: %r' % t)
+
+
+@case
+def attach_never_stops(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    target = subprocess.Popen([prog('sleeper')], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                              start_new_session=True)
+    tr = None
+    try:
+        pid = int(target.stdout.readline())
+        tr = subprocess.Popen(tracekit('-p', str(pid), '-o', out), stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        # The trace file is written in blocks: watch the process for a second, then stop.
+        for _ in range(20):
+            time.sleep(0.05)
+            if tr.poll() is not None:
+                raise Fail('tracer exited early: %r' % tr.stderr.read())
+            with open('/proc/%d/status' % pid) as f:
+                status = f.read()
+            tracer_pid = re.search(r'^TracerPid:\s+(\d+)', status, re.M).group(1)
+            expect(tracer_pid == '0', 'the process is not ptraced (TracerPid %s)' % tracer_pid)
+            state = re.search(r'^State:\s+(\S)', status, re.M).group(1)
+            expect(state != 't', 'the process is never in a tracing stop')
+        tr.send_signal(signal.SIGINT)
+        tr.wait(timeout=10)
+        err = tr.stderr.read().decode()
+        expect('Process %d attached' % pid in err and 'Process %d detached' % pid in err,
+               'attach and detach messages: %r' % err)
+        expect(target.poll() is None, 'the process runs on after the tracer left')
+        got = lines(out)
+        sleep = r'clock_nanosleep\(CLOCK_REALTIME, 0, \{tv_sec=0, tv_nsec=50000000\}, NULL\)'
+        ok = re.compile(r'^(<\.\.\. clock_nanosleep resumed>\) += 0|%s += 0|getppid\(\) += \d+)$' % sleep)
+        # The call it was in when detached, as strace says it.
+        last = re.compile(r'^clock_nanosleep\(CLOCK_REALTIME, 0, \{tv_sec=0, tv_nsec=50000000\}, '
+                          r' <unfinished \.\.\.>\) += \?$')
+        if got and last.match(got[-1]):
+            got = got[:-1]
+        bad = [l for l in got if not ok.match(l)]
+        expect(not bad, 'only the sleeper\'s calls, the first maybe resumed: %r' % bad[:3])
+        expect(names(got).count('getppid') >= 5, 'a second of the sleeper\'s calls: %r' % got)
+    finally:
+        if tr and tr.poll() is None:
+            os.killpg(tr.pid, signal.SIGKILL)
+            tr.wait()
+        os.killpg(target.pid, signal.SIGKILL)
+        target.wait()
+
+
+@case
+def losses_counted(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    rc, _, err = run(tracekit('--buffer-size=4', '-o', out, prog('loop'), 'write', '20000'))
+    expect(rc == 0, 'the command\'s exit status, 0, got %d: %r' % (rc, err))
+    m = re.search(r'^tracekit: syscalls: (\d+) events lost: the ring buffer was full '
+                  r'\(raise --buffer-size, now 4 KiB\)$', err, re.M)
+    expect(m, 'one line counts the lost records and gives the advice: %r' % err)
+    writes = names(lines(out)).count('write')
+    # Each call is two records; what was printed plus what was lost covers them all.
+    expect(writes < 20000 and 2 * (20000 - writes) <= int(m.group(1)) + 2,
+           '%d write lines + %s lost records account for 20000 calls' % (writes, m.group(1)))
+
+
+@case
+def ptrace_only_options(tmp):
+    for opt in (['-k'], ['--seccomp-bpf', '-f'], ['-e', 'inject=getppid:error=EPERM']):
+        rc, _, err = run(tracekit(*opt, 'true'))
+        expect(rc == 2, '%s with --kernel is a usage error (2), got %d' % (opt, rc))
+        expect(len(err.splitlines()) == 1 and 'needs the ptrace mode' in err,
+               'one line says why: %r' % err)
+
+
+@case
+def not_root(tmp):
+    need_kernel_mode()
+    argv = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups',
+            '--inh-caps=-all', '--bounding-set=-all'] + tracekit('true')
+    rc, _, err = run(argv)
+    expect(rc == 1, 'not root is exit 1, got %d' % rc)
+    expect(len(err.splitlines()) == 1 and 'needs root' in err, 'one line says --kernel needs root: %r' % err)
+
+
+@case
+def nothing_left_loaded(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    p = subprocess.Popen(tracekit('-f', '-o', out, prog('sleeper')), stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.time() + 10
+        ours = []
+        while time.time() < deadline and len(ours) < 7:
+            time.sleep(0.05)
+            ours = programs_held_by(p.pid)
+        expect(len(ours) == 7, 'the seven programs are loaded while tracing: %r' % ours)
+        os.kill(p.pid, signal.SIGTERM)
+        p.wait(timeout=10)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    # The kernel frees a closed program a moment later (RCU): give it a few seconds.
+    deadline = time.time() + 5
+    left = ours
+    while left and time.time() < deadline:
+        time.sleep(0.1)
+        left = [i for i in loaded_programs() if i in ours]
+    expect(not left, 'every program is unloaded after SIGTERM; still there: %r' % left)
+
+
+@case
+def fd_paths_after_the_process_is_gone(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    rc, _, err = run(tracekit('-y', '-e', 'trace=openat,read,close', '-o', out, 'cat', '/etc/hostname'))
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    got = lines(out)
+    for want in (r'openat\(AT_FDCWD, "/etc/hostname", O_RDONLY\) += 3</etc/hostname>',
+                 r'read\(3</etc/hostname>, ".*", 131072\) += \d+',
+                 r'close\(3</etc/hostname>\) += 0',
+                 r'close\(1<pipe:\[\d+\]>\) += 0'):  # our pipe, from before the trace
+        expect(any(re.fullmatch(want, l) for l in got), '-y line %s in %r' % (want, got))
+
+
+def tracefs_instances():
+    for d in ('/sys/kernel/tracing/instances', '/sys/kernel/debug/tracing/instances'):
+        if os.path.isdir(d):
+            return os.listdir(d)
+    raise Skip('tracefs is not mounted')
+
+
+@case
+def ftrace_fallback(tmp):
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    p = subprocess.Popen(tracekit('=ftrace', '-f', '-o', out, prog('loop'), 'getppid', '3'),
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    _, err = p.communicate(timeout=60)
+    err = err.decode()
+    if p.returncode != 0 and 'tracefs is not mounted' in err:
+        raise Skip('no tracefs here: %s' % err.strip())
+    expect(p.returncode == 0, 'exit 0, got %d: %r' % (p.returncode, err))
+    expect(len(err.splitlines()) == 1 and 'pointer arguments print as addresses' in err,
+           'one line says pointers print as addresses: %r' % err)
+    got = [re.sub(r'^\d+ +', '', l) for l in lines(out)]
+    expect(got and re.match(r'^execve\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x[0-9a-f]+\) += 0$', got[0]),
+           'starts at the command\'s execve, its pointers as addresses: %r' % got[:1])
+    expect(names(got).count('getppid') == 3, 'three getppid lines: %r' % got)
+    expect(got[-1] == '+++ exited with 0 +++', 'ends with the exit line: %r' % got[-1:])
+    left = [i for i in tracefs_instances() if i.startswith('tracekit-%d-' % p.pid)]
+    expect(not left, 'the instance is removed: %r' % left)
+
+
+@case
+def ftrace_instance_removed_on_sigterm(tmp):
+    need_kernel_mode()
+    p = subprocess.Popen(tracekit('=ftrace', '-o', os.path.join(tmp, 't'), prog('sleeper')),
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    try:
+        mine = []
+        deadline = time.time() + 30
+        while not mine and time.time() < deadline:
+            time.sleep(0.05)
+            mine = [i for i in tracefs_instances() if i.startswith('tracekit-%d-' % p.pid)]
+        expect(mine, 'a private instance tracekit-%d-N while tracing' % p.pid)
+        os.kill(p.pid, signal.SIGTERM)
+        p.wait(timeout=60)  # a SIGTERM during setup ends the run once setup is done
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait()
+    left = [i for i in tracefs_instances() if i.startswith('tracekit-%d-' % p.pid)]
+    expect(not left, 'the instance is removed after SIGTERM: %r' % left)
+
+
+@case
+def bad_kernel_source(tmp):
+    rc, _, err = run(tracekit('=ebpf', 'true')[:2] + ['--kernel=ebpf', 'true'])
+    expect(rc == 2 and len(err.splitlines()) == 1 and 'bpf or ftrace' in err,
+           '--kernel=ebpf is one line and exit 2: %d %r' % (rc, err))
+
+
+# --- tracekit report --syscalls: the same decoders over a recording -------------------------
+
+def report_tool(*args):
+    path = os.environ.get('TRACEKIT')
+    if not path or not os.access(path, os.X_OK):
+        raise Skip('TRACEKIT is not set to an executable tracekit binary')
+    return [path] + list(args)
+
+
+@case
+def report_syscalls(tmp):
+    if os.geteuid() != 0:
+        raise Skip('tracekit record needs root')
+    dat = os.path.join(tmp, 'trace.dat')
+    rc, _, err = run(report_tool('record', '-e', 'raw_syscalls', '-o', dat, prog('loop'), 'getppid', '5'))
+    if rc != 0:
+        raise Skip('tracekit record failed here: %s' % err.strip()[-300:])
+    rc, out, err = run(report_tool('report', '--syscalls', dat))
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    expect(len(err.splitlines()) == 1 and 'pointers print as addresses' in err,
+           'one line says pointers print as addresses: %r' % err)
+    line = re.compile(r'^\d+\.\d{6} (\d+) +getppid\(\) += (\d+)$')
+    got = [line.match(l) for l in out.splitlines()]
+    got = [m for m in got if m]
+    expect(len(got) >= 5, 'the five getppid calls: %r' % out[-500:])
+    # the loop's five, one task, all returning the same parent
+    tids = {m.group(1) for m in got[-5:]}
+    expect(len(tids) == 1 and len({m.group(2) for m in got[-5:]}) == 1, 'one task, one parent: %r' % got[-5:])
+    expect(re.search(r'^\d+\.\d{6} \d+ +execve\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x[0-9a-f]+\) += 0$', out, re.M),
+           'execve with its pointers as addresses: %r' % out[:500])
+
+
+@case
+def report_syscalls_none(tmp):
+    if os.geteuid() != 0:
+        raise Skip('tracekit record needs root')
+    dat = os.path.join(tmp, 'trace.dat')
+    rc, _, err = run(report_tool('record', '-e', 'sched:sched_process_exit', '-o', dat, 'true'))
+    if rc != 0:
+        raise Skip('tracekit record failed here: %s' % err.strip()[-300:])
+    rc, out, err = run(report_tool('report', '--syscalls', dat))
+    expect(rc == 1 and not out, 'a file without syscall events is exit 1, got %d' % rc)
+    expect(len(err.splitlines()) == 1 and 'holds no syscall events' in err and dat in err,
+           'one line names the file and how to record syscalls: %r' % err)
+
+
+def main(argv):
+    if argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        return 0
+    if len(argv) < 2 or argv[1] not in CASES:
+        print('usage: test_kernel_mode.py CASE --progs DIR | --list', file=sys.stderr)
+        return 2
+    if '--progs' in argv:
+        OPTIONS['progs'] = os.path.abspath(argv[argv.index('--progs') + 1])
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda n, f: sys.exit('killed by signal %d' % n))
+    try:
+        with tempfile.TemporaryDirectory(prefix='tk-kernel-') as tmp:
+            CASES[argv[1]](tmp)
+    except Skip as e:
+        if os.environ.get('CI') == 'true':
+            print('FAIL (CI=true, cannot skip): %s' % e)
+            return 1
+        print('SKIP: %s' % e)
+        return SKIP
+    except Fail as e:
+        print('FAIL: %s: %s' % (argv[1], e))
+        return 1
+    print('ok: %s' % argv[1])
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
