@@ -20,7 +20,7 @@ has 'silly-thread-[0-9]+ +\[[0-9]+\] +[0-9.]+: me_silly: +time=[0-9]+ count=[0-9
 has 'sched_switch: '
 grep -E ' me_silly: ' "$OUT" >ours.txt
 awk -v t0="$t0" -v t1="$t1" '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
-	t = substr($i, 1, length($i) - 1); if (t < t0 - 0.01 || t > t1 + 0.01) bad++; n++ } }
+	t = substr($i, 1, length($i) - 1) + 0; if (t < t0 - 0.01 || t > t1 + 0.01) bad++; n++ } }
 	END { print n " events, " bad + 0 " outside [" t0 ", " t1 "]"; exit bad > 0 || n == 0 }' ours.txt ||
 	fail "me_silly times do not line up with /proc/uptime"
 ok trace-cmd report -i silly.dat
