@@ -35,13 +35,20 @@ void help_record(FILE *f)
 	      "      --file-version N  6 or 7 (default 7)\n"
 	      "      --probe SPEC   a dynamic probe for this recording only ('p ./app:func x=%di');\n"
 	      "                     repeatable; without -e only the probes are recorded (docs/probes.md)\n"
+	      "  -p TRACER          function or function_graph: kernel functions (docs/functions.md)\n"
+	      "  -l FUNC            trace only FUNC (globs, FUNC:mod:MODULE); repeatable\n"
+	      "  -n FUNC            do not trace FUNC; repeatable\n"
+	      "  -g FUNC            function_graph: only FUNC and what it calls; repeatable\n"
+	      "      --max-graph-depth N  function_graph: N levels deep at most\n"
+	      "  -O OPTION          a tracer option (func_stack_trace, funcgraph-proc, noOPTION)\n"
 	      "  -q                 no per-CPU summary\n"
 	      "\n"
 	      "At the end it prints, per CPU, the events recorded and the events lost.\n"
 	      "See docs/record.md.\n", f);
 }
 
-enum { OPT_USER_STACK = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_FILE_VERSION, OPT_PROBE };
+enum { OPT_USER_STACK = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_FILE_VERSION, OPT_PROBE,
+       OPT_MAX_GRAPH_DEPTH };
 
 static const struct option longopts[] = {
 	{ "user-stack", no_argument, NULL, OPT_USER_STACK },
@@ -49,6 +56,7 @@ static const struct option longopts[] = {
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
 	{ "probe", required_argument, NULL, OPT_PROBE },
+	{ "max-graph-depth", required_argument, NULL, OPT_MAX_GRAPH_DEPTH },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -65,13 +73,20 @@ static int number(const char *opt, const char *s, double min, double max, double
 	return 0;
 }
 
+/* -l, -n, -g, -O: one more string in a list. */
+static void add_str(const char ***list, int *n, const char *s)
+{
+	*list = xrealloc(*list, sizeof(**list) * (size_t)(*n + 1));
+	(*list)[(*n)++] = s;
+}
+
 static int parse(struct rec_options *o, int argc, char **argv)
 {
 	int c;
 	double v;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:f:o:FP:b:C:cTqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:f:o:FP:b:C:cTqhp:l:n:g:O:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = xrealloc(o->events, sizeof(*o->events) * (size_t)(o->nevents + 1));
@@ -105,6 +120,16 @@ static int parse(struct rec_options *o, int argc, char **argv)
 		case 'C': o->clock = optarg; break;
 		case 'T': o->kernel_stack = true; break;
 		case 'q': o->quiet = true; break;
+		case 'p': o->func.tracer = optarg; break;
+		case 'l': add_str(&o->func.filters, &o->func.nfilters, optarg); break;
+		case 'n': add_str(&o->func.notrace, &o->func.nnotrace, optarg); break;
+		case 'g': add_str(&o->func.graph, &o->func.ngraph, optarg); break;
+		case 'O': add_str(&o->func.opts, &o->func.nopts, optarg); break;
+		case OPT_MAX_GRAPH_DEPTH:
+			if (number("--max-graph-depth", optarg, 1, 1000, &v) < 0)
+				return -1;
+			o->func.max_graph_depth = (int)v;
+			break;
 		case OPT_USER_STACK: o->user_stack = true; break;
 		case OPT_DURATION:
 			if (number("--duration", optarg, 0.001, 1e9, &o->duration) < 0)
@@ -131,6 +156,11 @@ static int parse(struct rec_options *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		o->argv = argv + optind;
+	/* As trace-cmd: -g (or a depth) implies function_graph, -l/-n function. */
+	if (!o->func.tracer && (o->func.ngraph || o->func.max_graph_depth))
+		o->func.tracer = "function_graph";
+	if (!o->func.tracer && (o->func.nfilters || o->func.nnotrace))
+		o->func.tracer = "function";
 	if (o->follow_command && !o->argv) {
 		errmsg("-F needs a COMMAND: it keeps only that command and its children");
 		return -1;
@@ -152,5 +182,9 @@ int cmd_record(int argc, char **argv)
 	free(o.events);
 	free(o.probes);
 	free(o.pids);
+	free(o.func.filters);
+	free(o.func.notrace);
+	free(o.func.graph);
+	free(o.func.opts);
 	return status;
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ftrace/functions.h"
 #include "ftrace/registry.h"
 #include "ftrace/session.h"
 #include "probe/kernel.h"
@@ -114,7 +115,7 @@ static int setup_probes(struct ft_session *s, const struct rec_options *o, char 
 
 static int setup_events(struct ft_session *s, const struct rec_options *o, char *err, size_t errlen)
 {
-	if (!o->nevents && o->nprobes)
+	if (!o->nevents && (o->nprobes || o->func.tracer))
 		return 0;
 	if (!o->nevents) {
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
@@ -274,7 +275,8 @@ int rec_run(const struct rec_options *o)
 	char probe_group[64] = "";
 
 	catch_stop_signals(on_stop);
-	struct ft_session *s = ft_session_new(err, sizeof(err));
+	struct ft_session *s = o->func.tracer ? ft_function_session(o->func.tracer, err, sizeof(err))
+					      : ft_session_new(err, sizeof(err));
 	if (!s)
 		goto fail;
 	if (ft_set_clock(s, o->clock ? o->clock : "mono", err, sizeof(err)) < 0)
@@ -308,9 +310,12 @@ int rec_run(const struct rec_options *o)
 		goto fail;
 	if (setup_events(s, o, err, sizeof(err)) < 0)
 		goto fail;
+	if (ft_function_setup(s, &o->func, pids, npids, true, err, sizeof(err)) < 0)
+		goto fail;
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
-	note_output(s, output);
+	if (!ft_session_is_top(s))
+		note_output(s, output);
 	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), output, (unsigned)sysconf(_SC_PAGESIZE),
 		      o->max_bytes, err, sizeof(err));
 	if (!r || ft_tracing_on(s, true, err, sizeof(err)) < 0)
