@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "ftrace/registry.h"
+#include "ftrace/toplevel.h"
 #include "probe/kernel.h"
 #include "util/die.h"
 
@@ -19,7 +20,8 @@ void help_reset(FILE *f)
 	      "Remove the tracefs instances (tracekit-PID-N) of tracekit runs that are gone,\n"
 	      "for example after a SIGKILL, and print what was removed.  Instances of runs\n"
 	      "still going are kept.  Probe events: the groups of runs that are gone\n"
-	      "(tracekit_PID_N) and the probes tracekit probe add made.\n"
+	      "(tracekit_PID_N) and the probes tracekit probe add made.  The top level's tracer\n"
+	      "settings a killed record -p function_graph changed are written back.\n"
 	      "\n"
 	      "  -f, --force   remove every tracekit instance, also of runs still going\n"
 	      "\n"
@@ -105,6 +107,27 @@ static int parse(bool *force, int argc, char **argv)
 	return 0;
 }
 
+/* The top level a killed function_graph recording borrowed: its old settings written back. */
+static int reset_toplevel(bool force, struct tally *t, char *err, size_t errlen)
+{
+	pid_t owner = 0;
+	bool alive = false;
+	char what[2048];
+	int r = ftt_reset(force, &owner, &alive, what, sizeof(what), err, errlen);
+	if (r < 0)
+		return -1;
+	if (r == 0 && alive) {
+		printf("kept the top level's settings (owner pid %d still runs; --force restores "
+		       "them)\n", (int)owner);
+		t->kept++;
+	} else if (r == 1) {
+		printf("restored the top level's %s (owner pid %d %s)\n", what, (int)owner,
+		       alive ? "still runs, forced" : "is gone");
+		t->removed++;
+	}
+	return 0;
+}
+
 int cmd_reset(int argc, char **argv)
 {
 	char err[512];
@@ -115,6 +138,10 @@ int cmd_reset(int argc, char **argv)
 	if (parse(&force, argc, argv) < 0)
 		return 2;
 	if (ft_reset_prefix(FT_INSTANCE_PREFIX, force, report, &t, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		return 1;
+	}
+	if (reset_toplevel(force, &t, err, sizeof(err)) < 0) {
 		errmsg("%s", err);
 		return 1;
 	}

@@ -42,6 +42,9 @@ static const char *const default_events[] = {
 	"sched:sched_process_exec", "sched:sched_process_exit",
 };
 
+/* Per CPU, for -p function|function_graph without -b. */
+#define FUNC_BUFFER_KB 8192
+
 static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
@@ -281,7 +284,9 @@ int rec_run(const struct rec_options *o)
 		goto fail;
 	if (ft_set_clock(s, o->clock ? o->clock : "mono", err, sizeof(err)) < 0)
 		goto fail;
-	if (o->buffer_kb && ft_set_buffer_kb(s, o->buffer_kb, err, sizeof(err)) < 0)
+	/* The function tracers fill a default-sized buffer in a blink: a bigger one unless -b. */
+	unsigned buffer_kb = o->buffer_kb ? o->buffer_kb : o->func.tracer ? FUNC_BUFFER_KB : 0;
+	if (buffer_kb && ft_set_buffer_kb(s, buffer_kb, err, sizeof(err)) < 0)
 		goto fail;
 	try_option(s, "record-tgid", false);
 	if (o->kernel_stack)
