@@ -161,6 +161,14 @@ static int parse(struct rec_options *o, int argc, char **argv)
 		o->func.tracer = "function_graph";
 	if (!o->func.tracer && (o->func.nfilters || o->func.nnotrace))
 		o->func.tracer = "function";
+	if ((o->func.ngraph || o->func.max_graph_depth) && strcmp(o->func.tracer, "function_graph")) {
+		errmsg("-g and --max-graph-depth need -p function_graph, not -p %s", o->func.tracer);
+		return -1;
+	}
+	if (!o->func.tracer && o->func.nopts) {
+		errmsg("-O sets a function tracer's option: give -p function or -p function_graph");
+		return -1;
+	}
 	if (o->follow_command && !o->argv) {
 		errmsg("-F needs a COMMAND: it keeps only that command and its children");
 		return -1;

@@ -22,6 +22,8 @@
 #include "util/editdist.h"
 #include "util/strbuf.h"
 
+static void refusal(const char *tracer, const char *what, int e, char *err, size_t errlen);
+
 /* The kernel option each tracer needs, for "this kernel has no ..." */
 static const struct {
 	const char *tracer, *config;
@@ -68,19 +70,22 @@ static bool word_in(const char *word, const char *text)
 
 void ft_tracer_refusal(const char *tracer, const char *dir, int e, char *err, size_t errlen)
 {
+	char what[4200];
+	snprintf(what, sizeof(what), "writing it to %s/current_tracer", dir);
+	refusal(tracer, what, e, err, errlen);
+}
+
+static void refusal(const char *tracer, const char *what, int e, char *err, size_t errlen)
+{
 	char *lock = slurp("/sys/kernel/security/lockdown");
 	char *mode = lock ? strchr(lock, '[') : NULL;
 	if (mode && strncmp(mode, "[none]", 6)) {
 		mode[strcspn(mode, "]") + 1] = '\0';
 		snprintf(err, errlen, "the kernel refuses the %s tracer: lockdown is %s "
 			 "(/sys/kernel/security/lockdown)", tracer, mode);
-	} else if (e == EPERM || e == EACCES) {
-		snprintf(err, errlen, "the kernel refuses the %s tracer (writing it to "
-			 "%s/current_tracer: %s); the kernel lab has one that allows it",
-			 tracer, dir, strerror(e));
 	} else {
-		snprintf(err, errlen, "the kernel refuses the %s tracer (writing it to "
-			 "%s/current_tracer: %s)", tracer, dir, strerror(e));
+		snprintf(err, errlen, "the kernel refuses the %s tracer (%s: %s)", tracer, what,
+			 strerror(e));
 	}
 	free(lock);
 }
@@ -141,9 +146,27 @@ struct ft_session *ft_function_session(const char *tracer, char *err, size_t err
 	const char *root = ft_tracefs_root(err, errlen);
 	if (!root || tracer_available(root, tracer, err, errlen) < 0)
 		return NULL;
+	/* A kernel that refuses function tracing refuses its list of functions too (EPERM). */
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/available_filter_functions", root);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && (errno == EPERM || errno == EACCES)) {
+		char what[4200];
+		snprintf(what, sizeof(what), "reading %s", path);
+		refusal(tracer, what, errno, err, errlen);
+		return NULL;
+	}
+	if (fd >= 0)
+		close(fd);
 	struct ft_session *s = ft_session_new(err, errlen);
 	if (!s)
 		return NULL;
+	/*
+	 * Instances have run the function tracer since 4.x; trying it would patch
+	 * every function twice (seconds under qemu), and setup reports a refusal.
+	 */
+	if (!strcmp(tracer, "function"))
+		return s;
 	int e = try_tracer(ft_instance_dir(s), tracer);
 	tracer_nop(ft_instance_dir(s));
 	if (!e)
@@ -285,8 +308,8 @@ static int set_func_option(struct ft_session *s, const char *opt, char *err, siz
 	snprintf(rel, sizeof(rel), "options/%s", name);
 	snprintf(path, sizeof(path), "%s/%s", ft_instance_dir(s), rel);
 	if (!*name || strchr(name, '/') || access(path, F_OK) < 0) {
-		snprintf(err, errlen, "-O %s: no option '%s' in %s/options (ls that folder for "
-			 "the ones this kernel has)", opt, name, ft_instance_dir(s));
+		snprintf(err, errlen, "-O %s: this kernel has no tracer option '%s' (%s/options "
+			 "lists them; noNAME turns NAME off)", opt, name, ft_tracefs_dir(s));
 		return -1;
 	}
 	return ft_write(s, rel, on ? "1" : "0", err, errlen);
@@ -312,11 +335,6 @@ int ft_function_setup(struct ft_session *s, const struct ft_func_options *fo,
 {
 	if (!fo->tracer)
 		return 0;
-	bool graph = !strcmp(fo->tracer, "function_graph");
-	if ((fo->ngraph || fo->max_graph_depth) && !graph) {
-		snprintf(err, errlen, "-g and --max-graph-depth need -p function_graph");
-		return -1;
-	}
 	/* Off until the recorder runs: the tracer starts the moment it is set. */
 	if (ft_tracing_on(s, false, err, errlen) < 0)
 		return -1;
