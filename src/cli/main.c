@@ -14,6 +14,8 @@ static const struct verb verbs[] = {
 	{ "report", "print a trace.dat as trace-cmd report does", cmd_report, help_report },
 	{ "sched", "scheduling analysis: run, wait, wakeup latency, parallelism", cmd_sched,
 	  help_sched },
+	{ "calls", "function_graph: per-function calls, total/self time, call tree", cmd_calls,
+	  help_calls },
 	{ "view", "write a trace.dat as an HTML timeline page", cmd_view, help_view },
 	{ "list", "list kernel tracepoints and their fields", cmd_list, help_list },
 	{ "reset", "remove what a killed tracekit run left in tracefs", cmd_reset, help_reset },
