@@ -140,7 +140,7 @@ struct ft_session *ft_session_new_top(const char *purpose, char *err, size_t err
 		goto fail;
 	}
 	snprintf(s->name, sizeof(s->name), "top level");
-	s->top = ftt_claim(root, purpose, err, errlen);
+	s->top = ftt_claim(root, purpose, true, err, errlen);
 	if (!s->top)
 		goto fail;
 	s->ncpus = count_cpus(s->dir);

@@ -33,10 +33,19 @@ struct ftt_state {
 	int nsaved;
 };
 
+/* rel is under the tracefs root, or absolute (/proc/sys/kernel/stack_tracer_enabled). */
+static void path_of(char *path, size_t len, const char *root, const char *rel)
+{
+	if (rel[0] == '/')
+		snprintf(path, len, "%s", rel);
+	else
+		snprintf(path, len, "%s/%s", root, rel);
+}
+
 static char *read_rel(const char *root, const char *rel)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	path_of(path, sizeof(path), root, rel);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -54,7 +63,7 @@ static char *read_rel(const char *root, const char *rel)
 static int write_rel(const char *root, const char *rel, const char *value)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	path_of(path, sizeof(path), root, rel);
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -240,7 +249,8 @@ static int settle_previous(const char *root, char *err, size_t errlen)
 	return 0;
 }
 
-struct ftt_state *ftt_claim(const char *root, const char *purpose, char *err, size_t errlen)
+struct ftt_state *ftt_claim(const char *root, const char *purpose, bool buffer, char *err,
+			    size_t errlen)
 {
 	if (claim_file(err, errlen) < 0) {
 		if (errno != EEXIST || settle_previous(root, err, errlen) < 0)
@@ -255,7 +265,7 @@ struct ftt_state *ftt_claim(const char *root, const char *purpose, char *err, si
 	struct ftt_state *t = xcalloc(1, sizeof(*t));
 	t->root = xstrdup(root);
 	t->purpose = xstrdup(purpose);
-	char *tracer = read_rel(root, "current_tracer");
+	char *tracer = buffer ? read_rel(root, "current_tracer") : NULL;
 	if (tracer && strncmp(tracer, "nop", 3)) {
 		tracer[strcspn(tracer, "\n")] = '\0';
 		snprintf(err, errlen, "the top level already runs the '%s' tracer (someone else's; "
@@ -266,8 +276,8 @@ struct ftt_state *ftt_claim(const char *root, const char *purpose, char *err, si
 		return NULL;
 	}
 	free(tracer);
-	if (write_state(t) < 0 || ftt_save(t, "tracing_on", err, errlen) < 0 ||
-	    write_rel(root, "tracing_on", "0") < 0 || write_rel(root, "trace", "") < 0) {
+	if (write_state(t) < 0 || (buffer && (ftt_save(t, "tracing_on", err, errlen) < 0 ||
+	    write_rel(root, "tracing_on", "0") < 0 || write_rel(root, "trace", "") < 0))) {
 		if (!*err)
 			snprintf(err, errlen, "cannot prepare the top level at %s: %s", root,
 				 strerror(errno));
@@ -277,11 +287,22 @@ struct ftt_state *ftt_claim(const char *root, const char *purpose, char *err, si
 	return t;
 }
 
+int ftt_write(struct ftt_state *t, const char *rel, const char *value, char *err, size_t errlen)
+{
+	if (ftt_save(t, rel, err, errlen) < 0)
+		return -1;
+	if (write_rel(t->root, rel, value) == 0)
+		return 0;
+	char path[4096];
+	path_of(path, sizeof(path), t->root, rel);
+	snprintf(err, errlen, "cannot write '%s' to %s: %s", value, path, strerror(errno));
+	return -1;
+}
+
 void ftt_release(struct ftt_state *t)
 {
 	if (!t)
 		return;
-	write_rel(t->root, "tracing_on", "0");
 	restore_all(t, NULL);
 	unlink(FTT_STATE_FILE);
 	free_state(t);
@@ -301,7 +322,6 @@ int ftt_reset(bool force, pid_t *owner, bool *alive, char *what, size_t whatlen,
 		return 0;
 	}
 	struct strbuf sb = STRBUF_INIT;
-	write_rel(root, "tracing_on", "0");
 	restore_all(t, &sb);
 	snprintf(what, whatlen, "%s", sb_str(&sb));
 	sb_free(&sb);

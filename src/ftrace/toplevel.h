@@ -23,12 +23,18 @@ struct ftt_state;
 /*
  * Borrow the top level: refused (NULL, err) while another live tracekit has
  * it, or while a tracer other than nop runs there (someone else's).  A dead
- * borrower's settings are restored first.  Tracing is turned off and the
- * buffer cleared.
+ * borrower's settings are restored first.  With buffer, tracing is turned
+ * off and the top-level buffer cleared (for recording it).
  */
-struct ftt_state *ftt_claim(const char *root, const char *purpose, char *err, size_t errlen);
-/* Before writing rel (relative to the tracefs root): its value is saved once. */
+struct ftt_state *ftt_claim(const char *root, const char *purpose, bool buffer, char *err,
+			    size_t errlen);
+/*
+ * Before writing rel (relative to the tracefs root, or an absolute path such
+ * as /proc/sys/kernel/stack_tracer_enabled): its value is saved once.
+ */
 int ftt_save(struct ftt_state *t, const char *rel, char *err, size_t errlen);
+/* ftt_save, then write value; err names the file. */
+int ftt_write(struct ftt_state *t, const char *rel, const char *value, char *err, size_t errlen);
 /* Write back every saved value (newest first) and release the top level. Safe on NULL. */
 void ftt_release(struct ftt_state *t);
 
