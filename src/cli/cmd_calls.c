@@ -26,7 +26,7 @@ void help_calls(FILE *f)
 	      "      --top N          rows of the function table (default 30; 0: all)\n"
 	      "      --min-percent P  call tree: cut paths under P%% of their process (default 1)\n"
 	      "      --folded         folded stacks (flamegraph.pl, speedscope): self ns per path\n"
-	      "      --json           one JSON document (see docs/calls.md)\n"
+	      "      --json           one JSON document (see docs/functions.md)\n"
 	      "  -h, --help           this text\n", f);
 }
 

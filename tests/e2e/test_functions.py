@@ -127,5 +127,42 @@ def graph_options_need_graph(_):
            'not -p function', err)
 
 
+def refused(root, argv, pattern, want_rc=1):
+    """tracekit ARGV fails with want_rc and one stderr line matching pattern; tracefs as it was."""
+    import re
+    before = top_state(root)
+    rc, out, err = run([tracekit()] + argv)
+    lines = err.strip().splitlines()
+    expect(rc == want_rc, 'exit %d, wanted %d: %s' % (rc, want_rc, err))
+    expect(len(lines) == 1 and re.search(pattern, lines[0]), 'stderr %r does not match %r'
+           % (err, pattern))
+    expect(top_state(root) == before, 'the top level changed')
+    expect(not os.path.exists('/run/tracekit/toplevel'), 'a top-level borrow is still noted')
+
+
+@case
+def stack_missing(_):
+    """stack on a kernel without CONFIG_STACK_TRACER names it."""
+    root = tracefs()
+    if os.path.exists('/proc/sys/kernel/stack_tracer_enabled'):
+        return	# a kernel that has it: the lab's ftrace-stack case is the test
+    refused(root, ['stack', '--', 'true'],
+            r"^tracekit: stack: this kernel has no stack tracer \(it needs CONFIG_STACK_TRACER; "
+            r"/proc/sys/kernel/stack_tracer_enabled is missing\)$")
+
+
+@case
+def latency_missing(_):
+    """latency irqsoff (in no Debian kernel) names CONFIG_IRQSOFF_TRACER; a bad name is usage."""
+    root = tracefs()
+    if not available(root, 'irqsoff'):
+        refused(root, ['latency', 'irqsoff', '--', 'true'],
+                r"^tracekit: latency: this kernel has no irqsoff tracer \(it needs "
+                r"CONFIG_IRQSOFF_TRACER; available_tracers: ")
+    refused(root, ['latency', 'sched_switch'],
+            r"^tracekit: latency: 'sched_switch' is not a latency tracer \(irqsoff, ", 2)
+    refused(root, ['latency'], r"^tracekit: latency: which tracer\? \(irqsoff, ", 2)
+
+
 if __name__ == '__main__':
     sys.exit(main(sys.argv, 'test_functions.py CASE | --list'))
