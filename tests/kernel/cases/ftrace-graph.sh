@@ -27,6 +27,10 @@ cp "$OUT" ours.txt
 ok trace-cmd report -i g.dat
 cp "$OUT" theirs.txt
 ok diff ours.txt theirs.txt
+# --json: each entry and exit names its function and depth; an exit has its duration.
+ok tk report --json -i g.dat
+has '"graph":\{"type":"entry","function":"vfs_read","depth":0\}\}$'
+has '"graph":\{"type":"exit","function":"vfs_read","depth":0,"duration_ns":[0-9]+\}\}$'
 # Two levels at most, with funcgraph options given to the kernel.
 ok tk record -p function_graph -g vfs_read --max-graph-depth 2 -O funcgraph-proc -O nofuncgraph-irqs -F -o d.dat -- cat in.txt
 snap >after.txt
