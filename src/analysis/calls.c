@@ -97,7 +97,8 @@ static const char *name_of(struct calls *c, struct tep_handle *tep, uint64_t fun
 static struct task *task_of(struct calls *c, struct tidmap *tasks, struct tf_reader *r,
 			    struct tep_handle *tep, int pid, const struct calls_options *o)
 {
-	struct task *t = tidmap_get(tasks, pid);
+	/* Keyed by pid + 1: the idle task is pid 0, which tidmap takes for a free slot. */
+	struct task *t = tidmap_get(tasks, pid + 1);
 	if (t)
 		return t;
 	t = xcalloc(1, sizeof(*t));
@@ -106,7 +107,7 @@ static struct task *task_of(struct calls *c, struct tidmap *tasks, struct tf_rea
 	t->key = o->by == CALLS_BY_THREAD ? pid : o->by == CALLS_BY_PROCESS ? (tgid ? tgid : pid) : 0;
 	const char *comm = keep(c, tep_data_comm_from_pid(tep, pid));
 	t->comm_node = child_of(&c->root, 0, comm);
-	tidmap_put(tasks, pid, t);
+	tidmap_put(tasks, pid + 1, t);
 	c->tasks++;
 	return t;
 }
