@@ -31,3 +31,14 @@ has "--by 'cpu': give process, thread or all"
 ok tk record -p function -l vfs_read -F -o f.dat -- cat in.txt
 refused tk calls f.dat
 has 'f.dat has no function_graph calls \(record with tracekit record -p function_graph\)'
+# trace-cmd's own function_graph recording: report prints what trace-cmd prints, calls agrees.
+ok trace-cmd record -p function_graph -g vfs_read -F -o tc.dat cat in.txt
+ok trace-cmd report -i tc.dat
+cp "$OUT" theirs.txt
+ok tk report -i tc.dat
+cp "$OUT" ours.txt
+ok diff ours.txt theirs.txt
+ok tk calls --json --top 0 tc.dat
+cp "$OUT" calls.json
+ok python3 "$LAB_SRC/tests/kernel/fg_totals.py" theirs.txt calls.json
+has '^[0-9]+ functions agree$'
