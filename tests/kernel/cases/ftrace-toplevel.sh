@@ -33,3 +33,19 @@ snap >after.txt
 ok diff before.txt after.txt
 ok test ! -e /run/tracekit/toplevel
 rm -f k.dat.cpu*
+# Ctrl-C (SIGINT) mid-recording: the file is written and the top level is back at once.
+"$TRACEKIT" record -p function_graph -g do_nanosleep -O funcgraph-proc -o i.dat -- sleep 30 >rec.out 2>&1 &
+pid=$!
+i=0
+until [ "$(cat $T/current_tracer)" = function_graph ]; do
+	i=$((i + 1))
+	[ $i -le 300 ] || fail "the recording did not start in 30 s: $(cat rec.out)"
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid
+ok cat rec.out
+has 'i.dat: [0-9]+ events'
+snap >after.txt
+ok diff before.txt after.txt
+ok test ! -e /run/tracekit/toplevel
