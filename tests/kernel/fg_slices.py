@@ -15,6 +15,7 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True    # the lab's checkout is the host's: leave no __pycache__
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'e2e'))
 from test_export import decode_perfetto  # noqa: E402
 
