@@ -28,6 +28,12 @@ int cmd_export(int argc, char **argv);
 void help_export(FILE *f);
 int cmd_sched(int argc, char **argv);
 void help_sched(FILE *f);
+int cmd_calls(int argc, char **argv);
+void help_calls(FILE *f);
+int cmd_stack(int argc, char **argv);
+void help_stack(FILE *f);
+int cmd_latency(int argc, char **argv);
+void help_latency(FILE *f);
 int cmd_probe(int argc, char **argv);
 void help_probe(FILE *f);
 

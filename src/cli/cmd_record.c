@@ -37,6 +37,12 @@ void help_record(FILE *f)
 	      "      --file-version N  6 or 7 (default 7)\n"
 	      "      --probe SPEC   a dynamic probe for this recording only ('p ./app:func x=%di');\n"
 	      "                     repeatable; without -e only the probes are recorded (docs/probes.md)\n"
+	      "  -p TRACER          function or function_graph: kernel functions (docs/functions.md)\n"
+	      "  -l FUNC            trace only FUNC (globs, FUNC:mod:MODULE); repeatable\n"
+	      "  -n FUNC            do not trace FUNC; repeatable\n"
+	      "  -g FUNC            function_graph: only FUNC and what it calls; repeatable\n"
+	      "      --max-graph-depth N  function_graph: N levels deep at most\n"
+	      "  -O OPTION          a tracer option (func_stack_trace, funcgraph-proc, noOPTION)\n"
 	      "  -q                 no per-CPU summary\n"
 	      "      --recover FILE assemble FILE from the per-CPU files a recording kept when it\n"
 	      "                     could not write it (a full disk), once there is room\n"
@@ -46,7 +52,7 @@ void help_record(FILE *f)
 }
 
 enum { OPT_USER_STACK = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_FILE_VERSION, OPT_PROBE,
-	OPT_RECOVER };
+	OPT_RECOVER, OPT_MAX_GRAPH_DEPTH };
 
 static const struct option longopts[] = {
 	{ "user-stack", no_argument, NULL, OPT_USER_STACK },
@@ -55,6 +61,7 @@ static const struct option longopts[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
 	{ "probe", required_argument, NULL, OPT_PROBE },
 	{ "recover", required_argument, NULL, OPT_RECOVER },
+	{ "max-graph-depth", required_argument, NULL, OPT_MAX_GRAPH_DEPTH },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -74,13 +81,20 @@ static int number(const char *opt, const char *s, double min, double max, bool w
 	return 0;
 }
 
+/* -l, -n, -g, -O: one more string in a list. */
+static void add_str(const char ***list, int *n, const char *s)
+{
+	*list = xrealloc(*list, sizeof(**list) * (size_t)(*n + 1));
+	(*list)[(*n)++] = s;
+}
+
 static int parse(struct rec_options *o, int argc, char **argv)
 {
 	int c;
 	double v;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:f:o:FP:b:C:cTqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:f:o:FP:b:C:cTqhp:l:n:g:O:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = xrealloc(o->events, sizeof(*o->events) * (size_t)(o->nevents + 1));
@@ -114,6 +128,16 @@ static int parse(struct rec_options *o, int argc, char **argv)
 		case 'C': o->clock = optarg; break;
 		case 'T': o->kernel_stack = true; break;
 		case 'q': o->quiet = true; break;
+		case 'p': o->func.tracer = optarg; break;
+		case 'l': add_str(&o->func.filters, &o->func.nfilters, optarg); break;
+		case 'n': add_str(&o->func.notrace, &o->func.nnotrace, optarg); break;
+		case 'g': add_str(&o->func.graph, &o->func.ngraph, optarg); break;
+		case 'O': add_str(&o->func.opts, &o->func.nopts, optarg); break;
+		case OPT_MAX_GRAPH_DEPTH:
+			if (number("--max-graph-depth", optarg, 1, 1000, true, &v) < 0)
+				return -1;
+			o->func.max_graph_depth = (int)v;
+			break;
 		case OPT_USER_STACK: o->user_stack = true; break;
 		case OPT_RECOVER: o->recover = optarg; break;
 		case OPT_DURATION:
@@ -149,6 +173,19 @@ static int parse(struct rec_options *o, int argc, char **argv)
 		errmsg("--recover FILE takes no COMMAND, -P or -e: it assembles what a recording kept");
 		return -1;
 	}
+	/* As trace-cmd: -g (or a depth) implies function_graph, -l/-n function. */
+	if (!o->func.tracer && (o->func.ngraph || o->func.max_graph_depth))
+		o->func.tracer = "function_graph";
+	if (!o->func.tracer && (o->func.nfilters || o->func.nnotrace))
+		o->func.tracer = "function";
+	if ((o->func.ngraph || o->func.max_graph_depth) && strcmp(o->func.tracer, "function_graph")) {
+		errmsg("-g and --max-graph-depth need -p function_graph, not -p %s", o->func.tracer);
+		return -1;
+	}
+	if (!o->func.tracer && o->func.nopts) {
+		errmsg("-O sets a function tracer's option: give -p function or -p function_graph");
+		return -1;
+	}
 	if (o->follow_command && !o->argv) {
 		errmsg("-F needs a COMMAND: it keeps only that command and its children");
 		return -1;
@@ -170,5 +207,9 @@ int cmd_record(int argc, char **argv)
 	free(o.events);
 	free(o.probes);
 	free(o.pids);
+	free(o.func.filters);
+	free(o.func.notrace);
+	free(o.func.graph);
+	free(o.func.opts);
 	return status;
 }

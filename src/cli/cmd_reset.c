@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "ftrace/registry.h"
+#include "ftrace/toplevel.h"
 #include "probe/kernel.h"
 #include "util/die.h"
 #include "record/ust.h"
@@ -32,6 +33,8 @@ void help_reset(FILE *f)
 	      "What runs still going use, and probes made by 'tracekit probe add', are kept.\n"
 	      "Also user-event session and control files in /dev/shm whose recorder or\n"
 	      "program is gone.\n"
+	      "The top level's tracer settings a killed 'record -p function_graph' changed\n"
+	      "are written back.\n"
 	      "\n"
 	      "  -a, --all     everything tracekit made: also the probes of 'probe add', and runs\n"
 	      "                still going are stopped first (SIGTERM: they clean up and keep\n"
@@ -249,6 +252,27 @@ static int parse(struct tally *t, int argc, char **argv)
 	return 0;
 }
 
+/* The top level a killed function_graph recording borrowed: its old settings written back. */
+static int reset_toplevel(bool force, struct tally *t, char *err, size_t errlen)
+{
+	pid_t owner = 0;
+	bool alive = false;
+	char what[2048];
+	int r = ftt_reset(force, &owner, &alive, what, sizeof(what), err, errlen);
+	if (r < 0)
+		return -1;
+	if (r == 0 && alive) {
+		printf("kept the top level's settings (owner pid %d still runs; --all restores "
+		       "them)\n", (int)owner);
+		t->kept++;
+	} else if (r == 1) {
+		printf("restored the top level's %s (owner pid %d %s)\n", what, (int)owner,
+		       alive ? "still runs, forced" : "is gone");
+		t->removed++;
+	}
+	return 0;
+}
+
 int cmd_reset(int argc, char **argv)
 {
 	char err[512];
@@ -268,6 +292,10 @@ int cmd_reset(int argc, char **argv)
 	if (t.only)
 		snprintf(prefix, sizeof(prefix), FT_INSTANCE_PREFIX "%d-", (int)t.only);
 	if (ft_reset_prefix(prefix, false, report, &t, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		return 1;
+	}
+	if (!t.only && reset_toplevel(t.all, &t, err, sizeof(err)) < 0) {
 		errmsg("%s", err);
 		return 1;
 	}

@@ -61,8 +61,8 @@ bool ex_str(struct tep_event *ev, struct tep_record *rec, const char *name, char
 enum ex_kind {
 	EXK_SWITCH,	/* sched:sched_switch */
 	EXK_WAKE,	/* sched:sched_waking, sched_wakeup, sched_wakeup_new */
-	EXK_BEGIN,	/* a syscall's entry: a slice opens on the thread */
-	EXK_END,	/* a syscall's exit */
+	EXK_BEGIN,	/* a syscall's (or a function_graph call's) entry: a slice opens on the thread */
+	EXK_END,	/* a syscall's (or a function_graph call's) exit */
 	EXK_INSTANT,	/* anything else */
 };
 

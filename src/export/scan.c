@@ -12,6 +12,7 @@
 #include "export/export.h"
 #include "syscalls/table.h"
 #include "tracefile/fields.h"
+#include "tracefile/funcgraph.h"
 #include "tracefile/reader.h"
 #include "util/die.h"
 
@@ -226,6 +227,16 @@ enum ex_kind ex_classify(struct tep_event *ev, struct tep_record *rec, char *nam
 			snprintf(name, n, "%s", ev->name + 9);
 			return EXK_END;
 		}
+	}
+	struct fg_event fg;
+	if (fg_parse(ev, rec, &fg)) {
+		/* function_graph calls nest as slices, like syscalls, on their thread. */
+		const char *fn = tep_find_function(ev->tep, fg.func);
+		if (fn)
+			snprintf(name, n, "%s", fn);
+		else
+			snprintf(name, n, "%llx", (unsigned long long)fg.func);
+		return fg.entry ? EXK_BEGIN : EXK_END;
 	}
 	snprintf(name, n, "%s:%s", ev->system, ev->name);
 	if (ev->id >= TF_USER_EVENT_ID_BASE)

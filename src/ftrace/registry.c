@@ -41,7 +41,7 @@ const char *ft_tracefs_root(char *err, size_t errlen)
 }
 
 /* Field 22 of /proc/PID/stat: the start time in clock ticks since boot; 0 if pid is gone. */
-static unsigned long long proc_start_time(pid_t pid)
+unsigned long long ftr_start_time(pid_t pid)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -104,7 +104,7 @@ static int write_entry(const char *name, const char *output)
 	if (!f)
 		return -1;
 	pid_t pid = getpid();
-	fprintf(f, "pid %d\nstart %llu\n", (int)pid, proc_start_time(pid));
+	fprintf(f, "pid %d\nstart %llu\n", (int)pid, ftr_start_time(pid));
 	if (output)
 		fprintf(f, "output %s\n", output);
 	/* Renamed into place whole, so a reader never sees half a file. */
@@ -148,7 +148,7 @@ pid_t ftr_owner(const char *name, bool *alive)
 		fclose(f);
 	}
 	if (pid > 0) {
-		*alive = start != 0 && proc_start_time(pid) == start;
+		*alive = start != 0 && ftr_start_time(pid) == start;
 		return pid;
 	}
 	/*

@@ -30,6 +30,9 @@ const char *ft_tracefs_root(char *err, size_t errlen);
  */
 void ft_error_log_line(char *log, char *out, size_t outlen);
 
+/* A process's start time (clock ticks since boot), telling it from a later one with its pid; 0 if gone. */
+unsigned long long ftr_start_time(pid_t pid);
+
 /* Note that the current process owns instance name; 0, or -1 with errno. */
 int ftr_register(const char *name);
 /*

@@ -9,6 +9,7 @@
 #include "ftrace/session.h"
 #include "ftrace/events.h"
 #include "ftrace/registry.h"
+#include "ftrace/toplevel.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -32,6 +33,7 @@ struct ft_session {
 	char **events;		/* "system:event", in the order enabled */
 	int nevents;
 	struct tep_handle *tep;
+	struct ftt_state *top;	/* the borrowed top level (inst NULL), see toplevel.h */
 };
 
 /* Numbers sessions within this process: "tracekit-<pid>-<n>". */
@@ -52,10 +54,21 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	errno = e;
 }
 
+/* At the top level, rel's old value is saved before the first write to it. */
+static int top_save(struct ft_session *s, const char *rel, char *err, size_t errlen)
+{
+	char dummy[8];
+	if (!s->top)
+		return 0;
+	return ftt_save(s->top, rel, err ? err : dummy, err ? errlen : sizeof(dummy));
+}
+
 /* Write val to the instance's file rel; on refusal, err names both. */
 static int inst_write(struct ft_session *s, const char *rel, const char *val,
 		      char *err, size_t errlen)
 {
+	if (top_save(s, rel, err, errlen) < 0)
+		return -1;
 	errno = 0;
 	if (tracefs_instance_file_write(s->inst, rel, val) >= 0)
 		return 0;
@@ -116,6 +129,32 @@ static int create_instance(struct ft_session *s, char *err, size_t errlen)
 	return -1;
 }
 
+struct ft_session *ft_session_new_top(const char *purpose, char *err, size_t errlen)
+{
+	const char *root = ft_tracefs_root(err, errlen);
+	if (!root)
+		return NULL;
+	struct ft_session *s = calloc(1, sizeof(*s));
+	if (!s || !(s->root = strdup(root)) || !(s->dir = strdup(root))) {
+		set_err(err, errlen, "out of memory");
+		goto fail;
+	}
+	snprintf(s->name, sizeof(s->name), "top level");
+	s->top = ftt_claim(root, purpose, true, err, errlen);
+	if (!s->top)
+		goto fail;
+	s->ncpus = count_cpus(s->dir);
+	return s;
+fail:
+	ft_session_destroy(s);
+	return NULL;
+}
+
+bool ft_session_is_top(const struct ft_session *s)
+{
+	return s->top != NULL;
+}
+
 struct ft_session *ft_session_new(char *err, size_t errlen)
 {
 	const char *root = ft_tracefs_root(err, errlen);
@@ -161,7 +200,9 @@ void ft_session_destroy(struct ft_session *s)
 {
 	if (!s)
 		return;
-	if (s->inst) {
+	if (s->top) {
+		ftt_release(s->top);
+	} else if (s->inst) {
 		tracefs_instance_file_write(s->inst, "tracing_on", "0");
 		tracefs_event_disable(s->inst, NULL, NULL);
 		tracefs_instance_file_write(s->inst, "set_event_pid", "");
@@ -255,6 +296,10 @@ static int enable_one(struct ft_session *s, const char *full, char *err, size_t 
 	 * The exact event's enable file: tracefs_event_enable() takes regexes and
 	 * rescans the system's directory per call, slow for syscalls:* (700 events).
 	 */
+	char rel[512];
+	snprintf(rel, sizeof(rel), "events/%s/%s/enable", buf, ev);
+	if (top_save(s, rel, err, errlen) < 0)
+		return -1;
 	errno = 0;
 	if (tracefs_event_file_write(s->inst, buf, ev, "enable", "1") < 0) {
 		if (!errno)
@@ -378,6 +423,10 @@ static int filter_one(struct ft_session *s, const char *full, const char *filter
 	char *ev = split_event(buf);
 	if (!ev)
 		return 0;
+	char rel[512];
+	snprintf(rel, sizeof(rel), "events/%s/%s/filter", buf, ev);
+	if (top_save(s, rel, err, errlen) < 0)
+		return -1;
 	tracefs_error_clear(s->inst);
 	errno = 0;
 	if (tracefs_event_file_write(s->inst, buf, ev, "filter", filter) >= 0)
@@ -485,6 +534,8 @@ int ft_set_option(struct ft_session *s, const char *option, bool on, char *err, 
 		errno = ENOTSUP;
 		return -1;
 	}
+	if (top_save(s, rel, err, errlen) < 0)
+		return -1;
 	errno = 0;
 	if ((on ? tracefs_option_enable : tracefs_option_disable)(s->inst, id) == 0)
 		return 0;
@@ -513,6 +564,11 @@ int ft_set_pids(struct ft_session *s, const pid_t *pids, int n, bool follow,
 		ret = inst_write(s, "set_event_pid", val, err, errlen);
 	free(val);
 	return ret;
+}
+
+int ft_write(struct ft_session *s, const char *rel, const char *val, char *err, size_t errlen)
+{
+	return inst_write(s, rel, val, err, errlen);
 }
 
 int ft_tracing_on(struct ft_session *s, bool on, char *err, size_t errlen)

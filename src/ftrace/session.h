@@ -20,6 +20,14 @@ struct ft_session;
 
 /* Find tracefs (mount it if needed), create a fresh instance, note it in the reset registry. */
 struct ft_session *ft_session_new(char *err, size_t errlen);
+/*
+ * The top-level buffer instead, for what the kernel allows only there
+ * (function_graph on 6.1): every file written is saved first and restored by
+ * ft_session_destroy (src/ftrace/toplevel.h); purpose names the run to a
+ * second tracekit that is refused meanwhile.
+ */
+struct ft_session *ft_session_new_top(const char *purpose, char *err, size_t errlen);
+bool ft_session_is_top(const struct ft_session *s);
 /* Stop tracing and remove the instance (events, filters, pids go with it). Safe on NULL. */
 void ft_session_destroy(struct ft_session *s);
 
@@ -51,6 +59,8 @@ int ft_set_option(struct ft_session *s, const char *option, bool on, char *err, 
 int ft_set_pids(struct ft_session *s, const pid_t *pids, int n, bool follow, char *err, size_t errlen);
 
 int ft_tracing_on(struct ft_session *s, bool on, char *err, size_t errlen);
+/* Any file of the session (saved first at the top level); err names the file and value. */
+int ft_write(struct ft_session *s, const char *rel, const char *val, char *err, size_t errlen);
 
 /* Text of instance files the trace file needs: "per_cpu/cpu0/stats", "saved_cmdlines"... (malloc'd). */
 char *ft_read_file(const struct ft_session *s, const char *rel, size_t *len);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ftrace/functions.h"
 #include "ftrace/registry.h"
 #include "ftrace/session.h"
 #include "probe/kernel.h"
@@ -44,6 +45,9 @@ static const char *const default_events[] = {
 	"sched:sched_wakeup_new", "sched:sched_migrate_task", "sched:sched_process_fork",
 	"sched:sched_process_exec", "sched:sched_process_exit",
 };
+
+/* Per CPU, for -p function|function_graph without -b. */
+#define FUNC_BUFFER_KB 8192
 
 static volatile sig_atomic_t stop_requested;
 
@@ -118,7 +122,7 @@ static int setup_probes(struct ft_session *s, const struct rec_options *o, char 
 
 static int setup_events(struct ft_session *s, const struct rec_options *o, char *err, size_t errlen)
 {
-	if (!o->nevents && o->nprobes)
+	if (!o->nevents && (o->nprobes || o->func.tracer))
 		return 0;
 	if (!o->nevents) {
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
@@ -352,14 +356,17 @@ int rec_run(const struct rec_options *o)
 	struct ft_session *s = NULL;
 	if (rec_check_output(output, err, sizeof(err)) < 0)
 		goto fail;
-	s = ft_session_new(err, sizeof(err));
+	s = o->func.tracer ? ft_function_session(o->func.tracer, err, sizeof(err))
+			   : ft_session_new(err, sizeof(err));
 	if (!s)
 		goto fail;
 	if (ft_set_clock(s, o->clock ? o->clock : "mono", err, sizeof(err)) < 0) {
 		status = errno == EINVAL ? 2 : 1;	/* a clock this kernel lacks: fix -C */
 		goto fail;
 	}
-	if (o->buffer_kb && ft_set_buffer_kb(s, o->buffer_kb, err, sizeof(err)) < 0)
+	/* The function tracers fill a default-sized buffer in a blink: a bigger one unless -b. */
+	unsigned buffer_kb = o->buffer_kb ? o->buffer_kb : o->func.tracer ? FUNC_BUFFER_KB : 0;
+	if (buffer_kb && ft_set_buffer_kb(s, buffer_kb, err, sizeof(err)) < 0)
 		goto fail;
 	try_option(s, "record-tgid", false);
 	if (o->kernel_stack)
@@ -396,7 +403,8 @@ int rec_run(const struct rec_options *o)
 		status = errno == ENOENT || errno == EINVAL ? 2 : 1;
 		goto fail;
 	}
-	if (!o->buffer_kb && set_default_buffer(s, err, sizeof(err)) < 0)
+	/* Without -b: sized from the events (the function tracers' own size above). */
+	if (!buffer_kb && set_default_buffer(s, err, sizeof(err)) < 0)
 		goto fail;
 	/*
 	 * The reader woken at a tenth full, not the kernel's half: a recorder
@@ -404,10 +412,14 @@ int rec_run(const struct rec_options *o)
 	 * (bench/record.sh: no loss where half lost a tenth of the events).
 	 */
 	ft_set_buffer_percent(s, 10);	/* older kernels have no buffer_percent */
+	if (ft_function_setup(s, &o->func, pids, npids, true, err, sizeof(err)) < 0)
+		goto fail;
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
-	note_output(ft_instance_name(s), output);
-	note_recover(s, o, output, child.pid);
+	if (!ft_session_is_top(s)) {
+		note_output(ft_instance_name(s), output);
+		note_recover(s, o, output, child.pid);
+	}
 	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), output, (unsigned)sysconf(_SC_PAGESIZE),
 		      o->max_bytes, err, sizeof(err));
 	if (!r || ft_tracing_on(s, true, err, sizeof(err)) < 0)

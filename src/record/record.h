@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ftrace/functions.h"
+
 struct rec_event {
 	const char *spec;	/* "sched:sched_switch", "sched", "syscalls:sys_enter_*" */
 	const char *filter;	/* -f after this -e, or NULL */
@@ -34,6 +36,7 @@ struct rec_options {
 	char **probes;			/* --probe SPEC: made in a group of this recording's own */
 	int nprobes;
 	const char *recover;		/* --recover FILE: assemble FILE from its kept per-CPU files */
+	struct ft_func_options func;	/* -p function|function_graph, -l, -n, -g, -O */
 };
 
 /* Record; returns the exit status for tracekit (the command's, like trace-cmd). */

@@ -11,6 +11,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "report/report.h"
+#include "tracefile/funcgraph.h"
 
 /* Bytes >= 0x80 are written as \u00XX so the line is valid JSON whatever comm holds. */
 static void put_json_str(struct trace_seq *s, const char *p, size_t n)
@@ -99,6 +100,25 @@ static void put_field(struct trace_seq *s, struct tep_handle *tep, struct tep_fo
 		trace_seq_puts(s, "null");
 }
 
+/* function_graph events: the function's name, the depth, and an exit's duration. */
+static void put_graph(struct trace_seq *s, struct tep_handle *tep, struct tep_event *ev,
+		      struct tep_record *rec)
+{
+	struct fg_event e;
+	if (!fg_parse(ev, rec, &e))
+		return;
+	const char *name = tep_find_function(tep, e.func);
+	char hex[24];
+	snprintf(hex, sizeof(hex), "%llx", (unsigned long long)e.func);
+	trace_seq_printf(s, ",\"graph\":{\"type\":\"%s\",\"function\":", e.entry ? "entry" : "exit");
+	put_json_str(s, name ? name : hex, strlen(name ? name : hex));
+	trace_seq_printf(s, ",\"depth\":%d", e.depth);
+	if (!e.entry)
+		trace_seq_printf(s, ",\"duration_ns\":%llu",
+				 (unsigned long long)(e.rettime - e.calltime));
+	trace_seq_putc(s, '}');
+}
+
 void rp_format_json(struct tep_handle *tep, struct tep_record *rec, struct tep_event *ev,
 		    int cpu, struct trace_seq *s)
 {
@@ -123,8 +143,10 @@ void rp_format_json(struct tep_handle *tep, struct tep_record *rec, struct tep_e
 		if (f->next)
 			trace_seq_putc(s, ',');
 	}
+	trace_seq_putc(s, '}');
+	put_graph(s, tep, ev, rec);
 	if (rec->missed_events)
-		trace_seq_printf(s, "},\"missed_before\":%lld}", rec->missed_events);
+		trace_seq_printf(s, ",\"missed_before\":%lld}", rec->missed_events);
 	else
-		trace_seq_puts(s, "}}");
+		trace_seq_putc(s, '}');
 }

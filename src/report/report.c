@@ -13,6 +13,7 @@
 
 #include "report/fastprint.h"
 #include "report/filtercheck.h"
+#include "report/funcgraph.h"
 #include "report/report.h"
 #include "report/stat.h"
 #include "tracefile/reader.h"
@@ -94,6 +95,7 @@ struct run {
 	struct rp_stat *stat;
 	struct rp_fast *fast;	/* text mode's compiled printer; NULL: the reference one */
 	struct rp_buf buf;	/* its output, written out in big blocks */
+	struct rp_fg fg;	/* a funcgraph_entry waiting for the next event (text mode) */
 };
 
 #define FLUSH_AT (256u << 10)
@@ -146,6 +148,16 @@ static int emit(struct run *x, const struct tf_event *ev)
 	return fwrite(x->s.buffer, 1, x->s.len, x->out) == x->s.len ? 0 : -1;
 }
 
+/* The held funcgraph_entry, as a leaf with exit's duration or (exit NULL) nested. */
+static int emit_held(struct run *x, const struct tf_event *exit)
+{
+	x->fg.held = false;
+	fg_set_leaf(x->tep, exit ? exit->record : NULL);
+	int ret = emit(x, &x->fg.ev);
+	fg_set_leaf(x->tep, NULL);
+	return ret;
+}
+
 static int loop(struct run *x, char *err, size_t errlen)
 {
 	struct tf_event ev;
@@ -154,17 +166,26 @@ static int loop(struct run *x, char *err, size_t errlen)
 	if (x->o->mode == RP_TEXT)
 		fprintf(x->out, "cpus=%d\n", tf_reader_info(x->r)->cpus);
 	while ((ret = tf_reader_next(x->r, &ev, err, errlen)) > 0) {
+		if (x->fg.held) {
+			bool leaf = rp_fg_is_leaf_exit(&x->fg, x->tep, &ev);
+			if (emit_held(x, leaf ? &ev : NULL) < 0)
+				goto write_error;
+			if (leaf)
+				continue;
+		}
 		if (x->o->has_to && ev.ts > x->to)
 			break;	/* time order: nothing later can match */
 		if (!wanted(x, &ev))
 			continue;
-		if (emit(x, &ev) < 0) {
-			snprintf(err, errlen, "write error: %s", strerror(errno));
-			return -1;
-		}
+		if (x->o->mode == RP_TEXT && rp_fg_hold(&x->fg, x->tep, &ev))
+			continue;
+		if (emit(x, &ev) < 0)
+			goto write_error;
 	}
 	if (ret < 0)
 		return -1;
+	if (x->fg.held && emit_held(x, NULL) < 0)
+		goto write_error;
 	if (x->buf.len && flush_buf(x) < 0) {
 		snprintf(err, errlen, "write error: %s", strerror(errno));
 		return -1;
@@ -172,6 +193,9 @@ static int loop(struct run *x, char *err, size_t errlen)
 	if (x->o->mode == RP_STAT)
 		rp_stat_print(x->stat, x->r, x->out);
 	return 0;
+write_error:
+	snprintf(err, errlen, "write error: %s", strerror(errno));
+	return -1;
 }
 
 static bool getenv_set(const char *name)
@@ -236,6 +260,7 @@ int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen)
 		debug_paths(&x);
 out:
 	rp_fast_free(x.fast);
+	rp_fg_free(&x.fg);
 	free(x.buf.p);
 	rp_stat_free(x.stat);
 	if (x.filter)

@@ -36,6 +36,7 @@
 #include <zstd.h>
 
 #include "tracefile/guard.h"
+#include "tracefile/funcgraph.h"
 #include "tracefile/pages.h"
 #include "tracefile/reader.h"
 #include "tracefile/writer.h"
@@ -1274,6 +1275,8 @@ struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	r->tep = tracecmd_get_tep(r->in);
+	/* libtracecmd's function_graph printers would look ahead through an iterator we do not use. */
+	fg_register(r->tep);
 	if (tep_get_cpus(r->tep) > 0 && tep_get_cpus(r->tep) < r->ncpu)
 		r->ncpu = tep_get_cpus(r->tep);
 	r->info.cpus = r->ncpu;

@@ -5,6 +5,7 @@ helpers (see docs/kernel-lab.md).  Lines "# lab: WORD ..." in it say how:
 
     # lab: fresh              its own boot (it breaks the kernel: an oops)
     # lab: append ARG...      kernel command line arguments (implies fresh)
+    # lab: rt                  Debian's PREEMPT_RT kernel (one boot for all such cases)
     # lab: timeout SECONDS    in-guest time limit (default 120)
 
 Cases without "fresh" share one boot, run in name order.  An optional
@@ -48,6 +49,7 @@ class Case:
         if not os.path.exists(self.host):
             self.host = None
         self.fresh = False
+        self.rt = False
         self.append = []
         self.timeout = DEFAULT_TIMEOUT
         with open(self.path) as f:
@@ -62,6 +64,8 @@ class Case:
         elif word == 'append':
             self.fresh = True
             self.append += args
+        elif word == 'rt':
+            self.rt = True
         elif word == 'timeout':
             self.timeout = int(args[0])
         else:
@@ -69,7 +73,7 @@ class Case:
 
     @property
     def boot(self):
-        return self.name if self.fresh else SHARED
+        return self.name if self.fresh else 'shared-rt' if self.rt else SHARED
 
 
 def discover():
@@ -160,6 +164,7 @@ def run_cases(outdir, build, cases, log=print):
     kernel = lab_image.kernel(log=log)
     initrd = lab_image.initramfs(kernel)
     build_modules(kernel, build, log)
+    stock = (kernel, initrd)
     groups = {}
     for c in cases:
         groups.setdefault(c.boot, []).append(c)
@@ -169,6 +174,11 @@ def run_cases(outdir, build, cases, log=print):
         job = 'exec /bin/sh %s %s\n' % (
             shlex.quote(os.path.join(HERE, 'guest-cases.sh')),
             ' '.join('%s:%d' % (c.name, c.timeout) for c in group))
+        # The rt cases' boot: Debian's PREEMPT_RT kernel (no modules are built for it).
+        kernel, initrd = stock
+        if any(c.rt for c in group):
+            kernel = lab_image.kernel(rt=True, log=log)
+            initrd = lab_image.initramfs(kernel)
         prepare(labdir, kernel, build, job)
         append = sorted({a for c in group for a in c.append})
         timeout = min(BOOT_MAX, BOOT_SLACK + sum(c.timeout for c in group))
