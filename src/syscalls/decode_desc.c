@@ -339,3 +339,10 @@ SC_DECODER(close_range)
 	p_flags(c, &xlat_close_range_flags, (unsigned)c->args[2], "CLOSE_RANGE_???");
 	return SC_DONE;
 }
+
+SC_DECODER(readahead)
+{
+	p_fd(c, c->args[0]);
+	out(c, ", %" PRId64 ", %" PRIu64, (int64_t)c->args[1], c->args[2]);
+	return SC_DONE;
+}

@@ -241,3 +241,33 @@ SC_DECODER(process_madvise, MEM_ARRAY_IN(1, struct iovec, 2))
 	out(c, ", %#llx", (unsigned long long)c->args[4]);
 	return SC_DONE;
 }
+
+/* ---- protection keys, secret memory, user fault handling ------------------ */
+
+SC_DECODER(pkey_alloc)
+{
+	p_hex(c, c->args[0]);
+	p_sep(c);
+	p_flags(c, &xlat_pkey_access, c->args[1], "PKEY_???");
+	return SC_DONE;
+}
+
+SC_DECODER(pkey_free)
+{
+	out(c, "%d", (int)c->args[0]);
+	return SC_DONE;
+}
+
+SC_DECODER(memfd_secret)
+{
+	p_flags(c, &xlat_memfd_secret_flags, (unsigned)c->args[0], NULL);
+	c->rv = SC_RV_FD;
+	return SC_DONE;
+}
+
+SC_DECODER(userfaultfd)
+{
+	p_flags(c, &xlat_uffd_flags, (unsigned)c->args[0], "O_???");
+	c->rv = SC_RV_FD;
+	return SC_DONE;
+}

@@ -1,0 +1,134 @@
+/*
+ * System administration: host and domain names, process accounting, the
+ * kernel log (syslog), reboot, I/O port access, swap, kernel modules.
+ */
+#include "decoder.h"
+
+#define SYSLOG_ACTION_READ_ 2
+#define SYSLOG_ACTION_READ_CLEAR_ 4
+#define SYSLOG_ACTION_CONSOLE_LEVEL_ 8
+#define LINUX_REBOOT_CMD_RESTART2_ 0xA1B2C3D4u
+
+#define NEW_UTS_LEN_ 64
+
+/* The name is len bytes, not NUL-terminated; longer than a utsname field, its address. */
+static void p_uts_name(struct sc_call *c)
+{
+	unsigned len = (unsigned)c->args[1];
+	if (len > NEW_UTS_LEN_)
+		p_addr(c, c->args[0]);
+	else
+		p_buf(c, c->args[0], len);
+	out(c, ", %u", len);
+}
+
+SC_DECODER(sethostname, MEM_BYTES_IN(0, NEW_UTS_LEN_))
+{
+	p_uts_name(c);
+	return SC_DONE;
+}
+
+SC_DECODER(setdomainname, MEM_BYTES_IN(0, NEW_UTS_LEN_))
+{
+	p_uts_name(c);
+	return SC_DONE;
+}
+
+SC_DECODER(acct, MEM_PATH(0))
+{
+	p_path(c, c->args[0]);
+	return SC_DONE;
+}
+
+/* "2 /\* SYSLOG_ACTION_READ *\/": strace shows the number and the name. */
+static void p_verbose_d(struct sc_call *c, const struct xlat *x, int v, const char *dflt)
+{
+	const char *s = xlat_str(x, (unsigned)v);
+	out(c, "%d /* %s */", v, s ? s : dflt);
+}
+
+SC_DECODER(syslog, MEM_BUF_OUT_RET(1))
+{
+	int type = (int)c->args[0];
+	int len = (int)c->args[2];
+	if (c->entering) {
+		p_verbose_d(c, &xlat_syslog_actions, type, "SYSLOG_ACTION_???");
+		if (type >= SYSLOG_ACTION_READ_ && type <= SYSLOG_ACTION_READ_CLEAR_)
+			return 0;
+		if (type >= 0 && type <= 10 && type != SYSLOG_ACTION_CONSOLE_LEVEL_)
+			return SC_DONE;	/* the buffer and length are ignored */
+		p_sep(c);
+		p_addr(c, c->args[1]);
+		p_sep(c);
+		if (type == SYSLOG_ACTION_CONSOLE_LEVEL_)
+			p_verbose_d(c, &xlat_loglevels, len, "LOGLEVEL_???");
+		else
+			out(c, "%d", len);
+		return SC_DONE;
+	}
+	p_sep(c);
+	p_buf_or_addr(c, c->args[1], c->ret);
+	out(c, ", %d", len);
+	return 0;
+}
+
+SC_DECODER(reboot, MEM_STR_IN(3))
+{
+	p_xval(c, &xlat_reboot_magic1, (unsigned)c->args[0], "LINUX_REBOOT_MAGIC_???");
+	p_sep(c);
+	p_xval(c, &xlat_reboot_magic2, (unsigned)c->args[1], "LINUX_REBOOT_MAGIC_???");
+	p_sep(c);
+	p_xval(c, &xlat_reboot_cmds, (unsigned)c->args[2], "LINUX_REBOOT_CMD_???");
+	if ((unsigned)c->args[2] == LINUX_REBOOT_CMD_RESTART2_) {
+		p_sep(c);
+		p_str(c, c->args[3]);
+	}
+	return SC_DONE;
+}
+
+SC_DECODER(iopl)
+{
+	out(c, "%d", (int)c->args[0]);
+	return SC_DONE;
+}
+
+SC_DECODER(ioperm)
+{
+	out(c, "%#llx, %#llx, %d", (unsigned long long)c->args[0],
+	    (unsigned long long)c->args[1], (int)c->args[2]);
+	return SC_DONE;
+}
+
+SC_DECODER(vhangup)
+{
+	(void)c;
+	return SC_DONE;
+}
+
+/* ---- kernel modules ------------------------------------------------------ */
+
+SC_DECODER(init_module, MEM_STR_IN(2))
+{
+	p_addr(c, c->args[0]);
+	out(c, ", %llu, ", (unsigned long long)c->args[1]);
+	p_str(c, c->args[2]);
+	return SC_DONE;
+}
+
+SC_DECODER(finit_module, MEM_STR_IN(1))
+{
+	p_fd(c, c->args[0]);
+	p_sep(c);
+	p_str(c, c->args[1]);
+	p_sep(c);
+	p_flags(c, &xlat_module_init_flags, (unsigned)c->args[2], "MODULE_INIT_???");
+	return SC_DONE;
+}
+
+SC_DECODER(delete_module, MEM_STR_IN(0))
+{
+	p_str(c, c->args[0]);
+	p_sep(c);
+	p_flags(c, &xlat_delete_module_flags, (unsigned)c->args[1], "O_???");
+	return SC_DONE;
+}
