@@ -201,6 +201,14 @@ static void test_fd_only_calls_share_one_decoder(void)
 	dh_free(&d);
 }
 
+static void test_readahead(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_readahead, -1, 0x7ffffffffffLL, 4096, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -9), "readahead(-1, 8796093022207, 4096) = -1 EBADF (Bad file descriptor)");
+	dh_free(&d);
+}
+
 TK_MAIN(TK_CASE(test_pread64_prints_data_read_and_offset),
 	TK_CASE(test_pwrite64_prints_data_and_offset),
 	TK_CASE(test_read_failure_prints_address),
@@ -218,4 +226,5 @@ TK_MAIN(TK_CASE(test_pread64_prints_data_read_and_offset),
 	TK_CASE(test_copy_file_range_offsets),
 	TK_CASE(test_fallocate_and_fadvise_unknown_values),
 	TK_CASE(test_close_range_and_sync_file_range),
-	TK_CASE(test_fd_only_calls_share_one_decoder))
+	TK_CASE(test_fd_only_calls_share_one_decoder),
+	TK_CASE(test_readahead))

@@ -132,6 +132,33 @@ static void test_pkey_mprotect_and_process_madvise(void)
 	dh_free(&d);
 }
 
+static void test_pkeys_memfd_secret_userfaultfd(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_pkey_alloc, 0xbadc0ded, 3, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "pkey_alloc(0xbadc0ded, PKEY_DISABLE_ACCESS|PKEY_DISABLE_WRITE) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_pkey_alloc, 0, 0xfffffffc, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "pkey_alloc(0, PKEY_DISABLE_EXECUTE|0xfffffff8) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_pkey_free, -1, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "pkey_free(-1) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	/* memfd_secret's unknown bits carry no comment, userfaultfd's known ones come first. */
+	dh_init(&d, SYS_memfd_secret, 0xde97face, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "memfd_secret(0xde97face) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_memfd_secret, 0xde97face | 02000000, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "memfd_secret(O_CLOEXEC|0xde97face) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_userfaultfd, 0xfffff, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "userfaultfd(UFFD_USER_MODE_ONLY|O_NONBLOCK|O_CLOEXEC|0x7f7fe) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
 TK_MAIN(TK_CASE(test_mmap_anonymous_returns_hex),
 	TK_CASE(test_mmap_file_with_offset),
 	TK_CASE(test_mmap_huge_page_size_and_unknown_prot),
@@ -141,4 +168,5 @@ TK_MAIN(TK_CASE(test_mmap_anonymous_returns_hex),
 	TK_CASE(test_msync_mlockall_mlock2),
 	TK_CASE(test_mincore_vector),
 	TK_CASE(test_membarrier_query_lists_commands),
-	TK_CASE(test_pkey_mprotect_and_process_madvise))
+	TK_CASE(test_pkey_mprotect_and_process_madvise),
+	TK_CASE(test_pkeys_memfd_secret_userfaultfd))
