@@ -191,6 +191,22 @@ static void p_clock_t(struct sc_call *c, const char *name, long v)
 		out(c, " /* %ld.%02ld s */", v / 100, v % 100);
 }
 
+/* A syscall seccomp trapped or user dispatch caught: where, which, which ABI. */
+static void p_si_sys(struct sc_call *c, const siginfo_t *si)
+{
+	const struct sc_entry *e = NULL;
+	out(c, ", si_call_addr=");
+	p_addr(c, (uint64_t)(uintptr_t)si->si_call_addr);
+	if (si->si_arch == 0xc000003eu)	/* AUDIT_ARCH_X86_64: our table's numbers */
+		e = sc_by_nr(si->si_syscall);
+	if (e && e->name)
+		out(c, ", si_syscall=__NR_%s", e->name);
+	else
+		out(c, ", si_syscall=%d", si->si_syscall);
+	out(c, ", si_arch=");
+	p_xval(c, &xlat_audit_arch, si->si_arch, "AUDIT_ARCH_???");
+}
+
 static void p_si_kernel(struct sc_call *c, const siginfo_t *si)
 {
 	switch (si->si_signo) {
@@ -211,6 +227,9 @@ static void p_si_kernel(struct sc_call *c, const siginfo_t *si)
 	case SIGTRAP:
 		out(c, ", si_addr=");
 		p_addr(c, (uint64_t)(uintptr_t)si->si_addr);
+		return;
+	case SIGSYS:
+		p_si_sys(c, si);
 		return;
 	case SIGIO:
 		if (si->si_code >= POLL_IN && si->si_code <= POLL_HUP)

@@ -150,6 +150,27 @@ static void test_rt_sigtimedwait_prints_siginfo_at_exit(void)
 	dh_free(&d);
 }
 
+/* A syscall user dispatch caught: its address, number and ABI (strace 6.1's line). */
+static void test_sigsys_siginfo(void)
+{
+	struct dh d;
+	uint64_t set = BIT(SIGSYS);
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGSYS;
+	si.si_code = 2;	/* SYS_USER_DISPATCH */
+	si.si_call_addr = (void *)0x7f3705384829;
+	si.si_syscall = 157;
+	si.si_arch = 0xc000003e;
+	dh_init(&d, SYS_rt_sigtimedwait, 0x1000, 0x2000, 0, 8, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &set, sizeof(set));
+	dh_mem(&d, SC_AT_EXIT, 0x2000, &si, sizeof(si));
+	CHECK_STR(dh_run(&d, SIGSYS), "rt_sigtimedwait([SYS], {si_signo=SIGSYS, "
+		  "si_code=SYS_USER_DISPATCH, si_call_addr=0x7f3705384829, si_syscall=__NR_prctl, "
+		  "si_arch=AUDIT_ARCH_X86_64}, NULL, 8) = 31 (SIGSYS)");
+	dh_free(&d);
+}
+
 static void test_sigaltstack_disabled(void)
 {
 	struct dh d;
@@ -197,6 +218,7 @@ TK_MAIN(TK_CASE(test_rt_sigaction_prints_new_action_and_null_old),
 	TK_CASE(test_tgkill_and_tkill),
 	TK_CASE(test_rt_sigqueueinfo_empty_and_queued_siginfo),
 	TK_CASE(test_rt_sigtimedwait_prints_siginfo_at_exit),
+	TK_CASE(test_sigsys_siginfo),
 	TK_CASE(test_sigaltstack_disabled),
 	TK_CASE(test_signalfd4_returns_fd),
 	TK_CASE(test_pidfd_send_signal_null_info),
