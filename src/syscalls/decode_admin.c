@@ -105,6 +105,30 @@ SC_DECODER(vhangup)
 	return SC_DONE;
 }
 
+/* ---- swap ---------------------------------------------------------------- */
+
+#define SWAP_FLAG_PRIO_MASK_ 0x7fffu
+
+/* SWAP_FLAG_PREFER|10: the flags, then the priority in the low bits. */
+SC_DECODER(swapon, MEM_PATH(0))
+{
+	unsigned flags = (unsigned)c->args[1];
+	p_path(c, c->args[0]);
+	p_sep(c);
+	if (flags & ~SWAP_FLAG_PRIO_MASK_) {
+		p_flags(c, &xlat_swap_flags, flags & ~SWAP_FLAG_PRIO_MASK_, "SWAP_FLAG_???");
+		out(c, "|");
+	}
+	out(c, "%u", flags & SWAP_FLAG_PRIO_MASK_);
+	return SC_DONE;
+}
+
+SC_DECODER(swapoff, MEM_PATH(0))
+{
+	p_path(c, c->args[0]);
+	return SC_DONE;
+}
+
 /* ---- kernel modules ------------------------------------------------------ */
 
 SC_DECODER(init_module, MEM_STR_IN(2))

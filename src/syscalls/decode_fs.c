@@ -269,6 +269,22 @@ SC_DECODER(utimes, MEM_PATH(0), MEM_BYTES_IN(1, 2 * sizeof(struct timeval)))
 	return SC_DONE;
 }
 
+/* struct utimbuf: two longs, each with its date when it is one. */
+SC_DECODER(utime, MEM_PATH(0), MEM_BYTES_IN(1, 2 * sizeof(int64_t)))
+{
+	int64_t t[2];
+	p_path(c, c->args[0]);
+	p_sep(c);
+	if (p_fetch(c, c->args[1], t, sizeof(t)) < 0)
+		return SC_DONE;
+	out(c, "{actime=%" PRId64, t[0]);
+	p_time_comment(c, t[0], 0, 0);
+	out(c, ", modtime=%" PRId64, t[1]);
+	p_time_comment(c, t[1], 0, 0);
+	out(c, "}");
+	return SC_DONE;
+}
+
 SC_DECODER(futimesat, MEM_PATH(1), MEM_BYTES_IN(2, 2 * sizeof(struct timeval)))
 {
 	p_dirfd_path(c, c->args[0], c->args[1]);

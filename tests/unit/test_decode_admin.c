@@ -96,8 +96,22 @@ static void test_modules(void)
 	      "init_module(NULL, 16, NULL) = -1 ENOSYS (Function not implemented)");
 }
 
+static void test_swap(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_swapon, 0x1000, 0x18000 | 7, 0, 0, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "/nonexistent");
+	CHECK_STR(dh_run(&d, -2), "swapon(\"/nonexistent\", SWAP_FLAG_PREFER|SWAP_FLAG_DISCARD|7) "
+		  "= -1 ENOENT (No such file or directory)");
+	dh_free(&d);
+	check(SYS_swapon, 0, 0x80000 | 7, 0, 0, -22,
+	      "swapon(NULL, 0x80000 /* SWAP_FLAG_??? */|7) = -1 EINVAL (Invalid argument)");
+	check(SYS_swapoff, 0, 0, 0, 0, -14, "swapoff(NULL) = -1 EFAULT (Bad address)");
+}
+
 TK_MAIN(TK_CASE(test_hostname),
 	TK_CASE(test_acct),
 	TK_CASE(test_syslog_actions),
 	TK_CASE(test_reboot_and_ports),
-	TK_CASE(test_modules))
+	TK_CASE(test_modules),
+	TK_CASE(test_swap))

@@ -266,6 +266,19 @@ static void test_mount_type_and_data_ignored_for_bind_and_remount(void)
 	dh_free(&d);
 }
 
+static void test_utime_struct_with_dates(void)
+{
+	struct dh d;
+	int64_t t[2] = { 1234567890, 0x7fffffffffffffffLL };
+	dh_init(&d, SYS_utime, 0x1000, 0x2000, 0, 0, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "/nonexistent");
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, t, sizeof(t));
+	CHECK_STR(dh_run(&d, -2), "utime(\"/nonexistent\", {actime=1234567890 /* "
+		  "2009-02-13T23:31:30+0000 */, modtime=9223372036854775807}) = -1 ENOENT "
+		  "(No such file or directory)");
+	dh_free(&d);
+}
+
 int main(void)
 {
 	/* strace prints the time comments in local time: pin it. */
@@ -282,6 +295,7 @@ int main(void)
 		TK_CASE(test_getcwd_and_umask),
 		TK_CASE(test_utimensat_omit_now_and_comments),
 		TK_CASE(test_utimes_prints_microseconds),
+		TK_CASE(test_utime_struct_with_dates),
 		TK_CASE(test_mknod_dev_only_for_devices),
 		TK_CASE(test_getdents64_counts_without_v_lists_with_v),
 		TK_CASE(test_xattr_values_and_lists),

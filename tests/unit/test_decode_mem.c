@@ -159,6 +159,23 @@ static void test_pkeys_memfd_secret_userfaultfd(void)
 	dh_free(&d);
 }
 
+/* process_vm_readv: the local vector with the data read, the remote one by address. */
+static void test_process_vm_readv(void)
+{
+	struct dh d;
+	struct { uint64_t base, len; } l = { 0x3000, 11 }, r = { 0x7000, 11 };
+	dh_init(&d, SYS_process_vm_readv, 7927, 0x1000, 1, 0x2000, 1, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &l, sizeof(l));
+	dh_mem(&d, SC_AT_EXIT, 0x3000, "hello world", 11);
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, &r, sizeof(r));
+	CHECK_STR(dh_run(&d, 11), "process_vm_readv(7927, [{iov_base=\"hello world\", iov_len=11}], 1, "
+		  "[{iov_base=0x7000, iov_len=11}], 1, 0) = 11");
+	dh_free(&d);
+	dh_init(&d, SYS_process_vm_writev, 7927, 0, 1, 0x2000, 0, 0);
+	CHECK_STR(dh_run(&d, -14), "process_vm_writev(7927, NULL, 1, [], 0, 0) = -1 EFAULT (Bad address)");
+	dh_free(&d);
+}
+
 TK_MAIN(TK_CASE(test_mmap_anonymous_returns_hex),
 	TK_CASE(test_mmap_file_with_offset),
 	TK_CASE(test_mmap_huge_page_size_and_unknown_prot),
@@ -169,4 +186,5 @@ TK_MAIN(TK_CASE(test_mmap_anonymous_returns_hex),
 	TK_CASE(test_mincore_vector),
 	TK_CASE(test_membarrier_query_lists_commands),
 	TK_CASE(test_pkey_mprotect_and_process_madvise),
-	TK_CASE(test_pkeys_memfd_secret_userfaultfd))
+	TK_CASE(test_pkeys_memfd_secret_userfaultfd),
+	TK_CASE(test_process_vm_readv))
