@@ -81,7 +81,7 @@ SC_DECODER(reboot, MEM_STR_IN(3))
 	p_xval(c, &xlat_reboot_cmds, (unsigned)c->args[2], "LINUX_REBOOT_CMD_???");
 	if ((unsigned)c->args[2] == LINUX_REBOOT_CMD_RESTART2_) {
 		p_sep(c);
-		p_str(c, c->args[3]);
+		p_str_max(c, c->args[3], 255);	/* the kernel copies 255 bytes at most */
 	}
 	return SC_DONE;
 }

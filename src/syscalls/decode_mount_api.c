@@ -29,7 +29,7 @@ SC_DECODER(fsmount)
 	p_sep(c);
 	p_flags(c, &xlat_fsmount_flags, (unsigned)c->args[1], "FSMOUNT_???");
 	p_sep(c);
-	p_flags(c, &xlat_mount_attr_flags, (unsigned)c->args[2], "MOUNT_ATTR_???");
+	p_flags(c, &xlat_fsmount_attr_flags, (unsigned)c->args[2], "MOUNT_ATTR_???");
 	c->rv = SC_RV_FD;
 	return SC_DONE;
 }

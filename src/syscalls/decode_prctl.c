@@ -89,22 +89,6 @@ static void p_args_from(struct sc_call *c, int first)
 		out(c, ", %#" PRIx64, c->args[i]);
 }
 
-/* A NUL-terminated name of at most max bytes (the kernel's comm). */
-static void p_comm(struct sc_call *c, uint64_t addr, size_t max)
-{
-	const unsigned char *p;
-	long n = addr ? sc_mem_peek(c, addr, max, &p) : -1;
-	if (n < 0) {
-		p_addr(c, addr);
-		return;
-	}
-	const unsigned char *nul = memchr(p, 0, (size_t)n);
-	if (nul)
-		p_quoted(c, p, (size_t)(nul - p), false);
-	else
-		p_quoted(c, p, (size_t)n, (size_t)n >= max);
-}
-
 /* The return value in hex with its flags after it, when any is known. */
 static void ret_flags(struct sc_call *c, const struct xlat *x)
 {
@@ -317,7 +301,7 @@ static int pr_special(struct sc_call *c, unsigned op)
 		if (sc_failed(c))
 			p_addr(c, a2);
 		else
-			p_comm(c, a2, TASK_COMM_LEN);
+			p_str_max(c, a2, TASK_COMM_LEN);
 		return 0;
 	case PR_GET_PDEATHSIG: {
 		int sig;
@@ -348,7 +332,7 @@ static int pr_special(struct sc_call *c, unsigned op)
 	}
 	case PR_SET_NAME:
 		p_sep(c);
-		p_comm(c, a2, TASK_COMM_LEN - 1);
+		p_str_max(c, a2, TASK_COMM_LEN - 1);
 		return SC_DONE;
 	case PR_SET_PDEATHSIG:
 		p_sep(c);

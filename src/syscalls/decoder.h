@@ -236,6 +236,7 @@ void p_fd(struct sc_call *c, uint64_t fd);		/* 3, or 3</etc/passwd> with -y */
 void p_dirfd(struct sc_call *c, uint64_t fd);		/* AT_FDCWD or p_fd */
 void p_path(struct sc_call *c, uint64_t addr);		/* "/etc/passwd" or the address */
 void p_str(struct sc_call *c, uint64_t addr);		/* NUL-terminated, up to -s */
+void p_str_max(struct sc_call *c, uint64_t addr, size_t max);	/* ... and up to max bytes */
 /* len bytes of a buffer, quoted, "..." when longer than -s; the address if not held. */
 void p_buf(struct sc_call *c, uint64_t addr, int64_t len);
 /* At exit: the buffer when the call succeeded, else its address. */

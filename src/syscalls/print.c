@@ -175,19 +175,38 @@ static void print_cstr(struct sc_call *c, uint64_t addr, size_t max)
 	} else if ((size_t)n > max) {
 		p_quoted(c, p, max, true);
 	} else {
-		/* Unterminated within what was readable: strace prints what it got and "...". */
-		p_quoted(c, p, (size_t)n, true);
+		/* Unreadable before its end: strace prints the address (umovestr fails). */
+		p_addr(c, addr);
 	}
 }
 
 void p_path(struct sc_call *c, uint64_t addr)
 {
-	print_cstr(c, addr, 4096);
+	print_cstr(c, addr, 4095);	/* PATH_MAX - 1 bytes, then "..." */
 }
 
 void p_str(struct sc_call *c, uint64_t addr)
 {
 	print_cstr(c, addr, strsize(c));
+}
+
+void p_str_max(struct sc_call *c, uint64_t addr, size_t max)
+{
+	const unsigned char *p;
+	size_t want = max < strsize(c) ? max : strsize(c);
+	size_t look = max > want ? want + 1 : want;	/* a byte more tells "..." apart */
+	if (!addr) {
+		sb_add(c->out, "NULL");
+		return;
+	}
+	long n = sc_mem_peek(c, addr, look, &p);
+	const unsigned char *nul = n > 0 ? memchr(p, 0, (size_t)n) : NULL;
+	if (nul && (size_t)(nul - p) <= want)
+		p_quoted(c, p, (size_t)(nul - p), false);
+	else if (n < 0 || (size_t)n < look)
+		p_addr(c, addr);	/* unreadable before max bytes or a NUL */
+	else
+		p_quoted(c, p, want, true);
 }
 
 void p_buf(struct sc_call *c, uint64_t addr, int64_t len)
