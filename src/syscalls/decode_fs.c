@@ -51,7 +51,7 @@ SC_DECODER(mkdir, MEM_PATH(0))
 {
 	p_path(c, c->args[0]);
 	p_sep(c);
-	p_oct(c, (unsigned)c->args[1]);
+	p_oct(c, (uint16_t)c->args[1]);
 	return SC_DONE;
 }
 
@@ -60,7 +60,7 @@ SC_DECODER(mkdirat, MEM_PATH(1))
 {
 	p_dirfd_path(c, c->args[0], c->args[1]);
 	p_sep(c);
-	p_oct(c, (unsigned)c->args[2]);
+	p_oct(c, (uint16_t)c->args[2]);
 	return SC_DONE;
 }
 
@@ -68,7 +68,7 @@ SC_DECODER(fchmodat2, MEM_PATH(1))
 {
 	p_dirfd_path(c, c->args[0], c->args[1]);
 	p_sep(c);
-	p_oct(c, (unsigned)c->args[2]);
+	p_oct(c, (uint16_t)c->args[2]);
 	p_sep(c);
 	p_flags(c, &xlat_at_flags, (unsigned)c->args[3], "AT_???");
 	return SC_DONE;
@@ -78,7 +78,7 @@ SC_DECODER(fchmod)
 {
 	p_fd(c, c->args[0]);
 	p_sep(c);
-	p_oct(c, (unsigned)c->args[1]);
+	p_oct(c, (uint16_t)c->args[1]);
 	return SC_DONE;
 }
 
@@ -99,7 +99,7 @@ SC_DECODER(unlinkat, MEM_PATH(1))
 
 SC_DECODER(umask)
 {
-	p_oct(c, (unsigned)c->args[0]);
+	p_oct(c, (uint16_t)c->args[0]);
 	c->rv = SC_RV_OCT;
 	return SC_DONE;
 }
@@ -190,24 +190,37 @@ SC_DECODER(readlinkat, MEM_PATH(1), MEM_BUF_OUT_RET(2))
 /* ---- owners -------------------------------------------------------------- */
 
 /* chown, lchown: -1 keeps an id, and prints as -1. */
+/* uid and gid: unsigned, but the "unchanged" -1 as -1 (strace's printuid). */
+static void p_uid_gid(struct sc_call *c, uint64_t uid, uint64_t gid)
+{
+	unsigned ids[2] = { (unsigned)uid, (unsigned)gid };
+	for (int i = 0; i < 2; i++) {
+		if (ids[i] == (unsigned)-1)
+			out(c, ", -1");
+		else
+			out(c, ", %u", ids[i]);
+	}
+}
+
 SC_DECODER(chown, MEM_PATH(0))
 {
 	p_path(c, c->args[0]);
-	out(c, ", %d, %d", (int)c->args[1], (int)c->args[2]);
+	p_uid_gid(c, c->args[1], c->args[2]);
 	return SC_DONE;
 }
 
 SC_DECODER(fchown)
 {
 	p_fd(c, c->args[0]);
-	out(c, ", %d, %d", (int)c->args[1], (int)c->args[2]);
+	p_uid_gid(c, c->args[1], c->args[2]);
 	return SC_DONE;
 }
 
 SC_DECODER(fchownat, MEM_PATH(1))
 {
 	p_dirfd_path(c, c->args[0], c->args[1]);
-	out(c, ", %d, %d, ", (int)c->args[2], (int)c->args[3]);
+	p_uid_gid(c, c->args[2], c->args[3]);
+	p_sep(c);
 	p_flags(c, &xlat_at_flags, (unsigned)c->args[4], "AT_???");
 	return SC_DONE;
 }
@@ -297,11 +310,11 @@ SC_DECODER(futimesat, MEM_PATH(1), MEM_BYTES_IN(2, 2 * sizeof(struct timeval)))
 
 static void p_mknod_tail(struct sc_call *c, uint64_t mode, uint64_t dev)
 {
-	p_mode(c, (unsigned)mode);
+	p_mode(c, (uint16_t)mode);	/* umode_t */
 	unsigned type = (unsigned)mode & S_IFMT;
 	if (type == S_IFCHR || type == S_IFBLK) {
 		p_sep(c);
-		p_dev(c, dev);
+		p_dev(c, (unsigned)dev);	/* the kernel takes 32 bits */
 	}
 }
 

@@ -14,18 +14,33 @@
  * second timespec; the engine copies exit memory only for calls that
  * succeeded, so an interrupted sleep shows the address, as on success.
  */
-SC_DECODER(nanosleep, MEM_STRUCT_IN(0, struct timespec))
+/* Interrupted by a signal (ERESTARTSYS .. ERESTART_RESTARTBLOCK): the kernel wrote the rest. */
+static bool interrupted(const struct sc_call *c)
+{
+	return c->ret == -512 || c->ret == -513 || c->ret == -514 || c->ret == -516;
+}
+
+/* The remaining time is written only when the sleep was interrupted. */
+static void p_remaining(struct sc_call *c, uint64_t addr)
+{
+	if (interrupted(c))
+		p_timespec(c, addr);
+	else
+		p_addr(c, addr);
+}
+
+SC_DECODER(nanosleep, MEM_STRUCT_IN(0, struct timespec), MEM_STRUCT_OUT(1, struct timespec))
 {
 	if (c->entering) {
 		p_timespec(c, c->args[0]);
 		p_sep(c);
 		return 0;
 	}
-	p_addr(c, c->args[1]);
+	p_remaining(c, c->args[1]);
 	return 0;
 }
 
-SC_DECODER(clock_nanosleep, MEM_STRUCT_IN(2, struct timespec))
+SC_DECODER(clock_nanosleep, MEM_STRUCT_IN(2, struct timespec), MEM_STRUCT_OUT(3, struct timespec))
 {
 	if (c->entering) {
 		p_clockid(c, c->args[0]);
@@ -36,7 +51,10 @@ SC_DECODER(clock_nanosleep, MEM_STRUCT_IN(2, struct timespec))
 		p_sep(c);
 		return 0;
 	}
-	p_addr(c, c->args[3]);
+	if (c->args[1])	/* TIMER_ABSTIME: nothing remains */
+		p_addr(c, c->args[3]);
+	else
+		p_remaining(c, c->args[3]);
 	return 0;
 }
 

@@ -11,12 +11,12 @@ static bool verbose(const struct sc_call *c)
 
 void p_timespec_val(struct sc_call *c, const struct timespec *ts)
 {
-	out(c, "{tv_sec=%lld, tv_nsec=%lld}", (long long)ts->tv_sec, (long long)ts->tv_nsec);
+	out(c, "{tv_sec=%lld, tv_nsec=%llu}", (long long)ts->tv_sec, (unsigned long long)ts->tv_nsec);
 }
 
 void p_timeval_val(struct sc_call *c, const struct timeval *tv)
 {
-	out(c, "{tv_sec=%lld, tv_usec=%lld}", (long long)tv->tv_sec, (long long)tv->tv_usec);
+	out(c, "{tv_sec=%lld, tv_usec=%llu}", (long long)tv->tv_sec, (unsigned long long)tv->tv_usec);
 }
 
 void p_timespec(struct sc_call *c, uint64_t addr)

@@ -279,12 +279,36 @@ static void test_utime_struct_with_dates(void)
 	dh_free(&d);
 }
 
+/* Ids print unsigned but -1; modes are umode_t (16 bits); mknod's dev is 32 bits. */
+static void test_unsigned_ids_masked_modes_and_dev(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_chown, 0x1000, 0xffff0000u, -1, 0, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "f");
+	CHECK_STR(dh_run(&d, -2), "chown(\"f\", 4294901760, -1) = -1 ENOENT (No such file or directory)");
+	dh_free(&d);
+	dh_init(&d, SYS_mkdir, 0x1000, 0xffffffffffff0006ULL, 0, 0, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "f");
+	CHECK_STR(dh_run(&d, -17), "mkdir(\"f\", 006) = -1 EEXIST (File exists)");
+	dh_free(&d);
+	dh_init(&d, SYS_mknod, 0x1000, 0xffffffff00002014ULL, 0xdeadbeef00000107ULL, 0, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "f");
+	CHECK_STR(dh_run(&d, -17), "mknod(\"f\", S_IFCHR|024, makedev(0x1, 0x7)) = -1 EEXIST (File exists)");
+	dh_free(&d);
+	/* A path running into unreadable memory prints as its address. */
+	dh_init(&d, SYS_mkdir, 0x1ffd, 0755, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1ffd, "abc", 3);
+	CHECK_STR(dh_run(&d, -14), "mkdir(0x1ffd, 0755) = -1 EFAULT (Bad address)");
+	dh_free(&d);
+}
+
 int main(void)
 {
 	/* strace prints the time comments in local time: pin it. */
 	setenv("TZ", "UTC", 1);
 	tzset();
 	static const struct tk_case cases[] = {
+		TK_CASE(test_unsigned_ids_masked_modes_and_dev),
 		TK_CASE(test_access_modes_and_unknown_bits),
 		TK_CASE(test_faccessat2_eaccess_flag),
 		TK_CASE(test_chmod_and_fchmodat_share_mode_decoders),

@@ -135,7 +135,26 @@ static void test_timerfd_and_itimers(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_clock_nanosleep_relative),
+/* The remaining time only when a signal interrupted the sleep; tv_nsec unsigned. */
+static void test_nanosleep_remaining_and_unsigned_nsec(void)
+{
+	struct dh d;
+	struct timespec req = { -1, -1 }, rem = { 0, 879223517 }, one = { 0, 999999999 };
+	dh_init(&d, SYS_nanosleep, 0x1000, 0x2000, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &req, sizeof(req));
+	CHECK_STR(dh_run(&d, -22), "nanosleep({tv_sec=-1, tv_nsec=18446744073709551615}, 0x2000) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_nanosleep, 0x1000, 0x2000, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &one, sizeof(one));
+	dh_mem(&d, SC_AT_EXIT, 0x2000, &rem, sizeof(rem));
+	CHECK_STR(dh_run(&d, -516), "nanosleep({tv_sec=0, tv_nsec=999999999}, {tv_sec=0, "
+		  "tv_nsec=879223517}) = ? ERESTART_RESTARTBLOCK (Interrupted by signal)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_nanosleep_remaining_and_unsigned_nsec),
+	TK_CASE(test_clock_nanosleep_relative),
 	TK_CASE(test_nanosleep),
 	TK_CASE(test_clock_settime_unreadable_prints_address),
 	TK_CASE(test_clock_getres_shares_clock_gettime),
