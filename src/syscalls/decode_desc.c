@@ -59,10 +59,7 @@ SC_DECODER(pwrite64, MEM_BUF_IN(1, 2))
 /* The vector the kernel filled, up to the bytes it returned; the address on failure. */
 static void p_iov_read(struct sc_call *c)
 {
-	if (sc_failed(c))
-		p_addr(c, c->args[1]);
-	else
-		p_iov(c, c->args[1], c->args[2], c->ret);
+	p_iov(c, c->args[1], c->args[2], sc_failed(c) ? SC_IOV_ADDR_ONLY : c->ret);
 	out(c, ", %" PRIu64, c->args[2]);
 }
 

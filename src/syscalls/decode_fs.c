@@ -267,8 +267,8 @@ static void p_timeval_pair(struct sc_call *c, uint64_t addr)
 	if (p_fetch(c, addr, tv, sizeof(tv)) < 0)
 		return;
 	for (int i = 0; i < 2; i++) {
-		out(c, "%s{tv_sec=%lld, tv_usec=%lld}", i ? ", " : "[", (long long)tv[i].tv_sec,
-		    (long long)tv[i].tv_usec);
+		out(c, "%s{tv_sec=%lld, tv_usec=%llu}", i ? ", " : "[", (long long)tv[i].tv_sec,
+		    (unsigned long long)tv[i].tv_usec);
 		p_time_comment(c, tv[i].tv_sec, (uint64_t)tv[i].tv_usec, 6);
 	}
 	out(c, "]");

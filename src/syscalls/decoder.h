@@ -250,6 +250,8 @@ int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len);
 void p_strv(struct sc_call *c, uint64_t addr);		/* ["ls", "-l"] */
 void p_strv_count(struct sc_call *c, uint64_t addr);	/* envp without -v: 0x7ffd... /\* 23 vars *\/ */
 void p_iov(struct sc_call *c, uint64_t addr, uint64_t cnt, int64_t data_len);
+/* p_iov's data_len for a call that failed: the buffers by address. */
+#define SC_IOV_ADDR_ONLY INT64_MIN
 /*
  * True once the line holds SC_LINE_MAX bytes (or 16 strings of -s, if more).
  * Array printers check it before each element and end with "...": vectors of

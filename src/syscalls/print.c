@@ -221,8 +221,10 @@ void p_buf(struct sc_call *c, uint64_t addr, int64_t len)
 		return;
 	}
 	size_t want = (uint64_t)len < strsize(c) ? (size_t)len : strsize(c);
-	long n = sc_mem_peek(c, addr, want, &p);
-	if (n < 0 || (size_t)n < want) {
+	/* Longer than -s: strace reads one byte more, and prints the address when it cannot. */
+	size_t need = (uint64_t)len > want ? want + 1 : want;
+	long n = sc_mem_peek(c, addr, need, &p);
+	if (n < 0 || (size_t)n < need) {
 		p_addr(c, addr);
 		return;
 	}
@@ -326,22 +328,28 @@ void p_iov(struct sc_call *c, uint64_t addr, uint64_t cnt, int64_t data_len)
 	for (uint64_t i = 0; i < cnt; i++) {
 		if (i)
 			p_sep(c);
+		/* As strace's print_array: an unreadable element ends it before the -s count does. */
+		if (sc_mem_read(c, addr + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
+			sb_printf(c->out, "... /* %#" PRIx64 " */", addr + i * sizeof(iov));
+			break;
+		}
 		if ((i >= strsize(c) && !(c->fmt && c->fmt->verbose)) || i >= SC_VEC_MAX ||
 		    p_line_full(c)) {
 			sb_add(c->out, "...");
 			break;
 		}
-		if (sc_mem_read(c, addr + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
-			sb_add(c->out, "...");
-			break;
-		}
-		/* data_len < 0: the kernel read every byte (writev at entry). */
-		int64_t show = (data_len < 0 || (uint64_t)data_len > iov.len) ? (int64_t)iov.len : data_len;
 		sb_add(c->out, "{iov_base=");
-		p_buf(c, iov.base, show);
+		if (data_len == SC_IOV_ADDR_ONLY) {
+			p_addr(c, iov.base);
+		} else {
+			/* data_len < 0: the kernel read every byte (writev at entry). */
+			uint64_t show = (data_len < 0 || (uint64_t)data_len > iov.len) ? iov.len
+										: (uint64_t)data_len;
+			p_buf(c, iov.base, show > INT64_MAX ? INT64_MAX : (int64_t)show);
+			if (data_len > 0)
+				data_len -= (int64_t)show;
+		}
 		sb_printf(c->out, ", iov_len=%" PRIu64 "}", iov.len);
-		if (data_len > 0)
-			data_len -= show;
 	}
 	sb_addc(c->out, ']');
 }

@@ -1,5 +1,6 @@
 /* Descriptor I/O: positional and vector reads and writes, dup, pipes, copies. */
 #include <fcntl.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
@@ -209,7 +210,27 @@ static void test_readahead(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_pread64_prints_data_read_and_offset),
+/* Buffers longer than -s need one more byte readable; an unreadable iovec ends the list. */
+static void test_buffer_lookahead_and_iov_end(void)
+{
+	struct dh d;
+	char x[32];
+	memset(x, 'X', sizeof(x));
+	dh_init(&d, SYS_write, 1, 0x1fe0, 100, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1fe0, x, sizeof(x));
+	CHECK_STR(dh_run(&d, -14), "write(1, 0x1fe0, 100) = -1 EFAULT (Bad address)");
+	dh_free(&d);
+	struct { uint64_t base, len; } iov[2] = { { 0x3000, 2 }, { 0x3001, 1 } };
+	dh_init(&d, SYS_writev, 1, 0x1ff0, 3, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1ff0, iov, sizeof(iov[0]));
+	dh_mem(&d, SC_AT_ENTRY, 0x3000, "ab", 2);
+	CHECK_STR(dh_run(&d, -14), "writev(1, [{iov_base=\"ab\", iov_len=2}, ... /* 0x2000 */], 3) "
+		  "= -1 EFAULT (Bad address)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_buffer_lookahead_and_iov_end),
+	TK_CASE(test_pread64_prints_data_read_and_offset),
 	TK_CASE(test_pwrite64_prints_data_and_offset),
 	TK_CASE(test_read_failure_prints_address),
 	TK_CASE(test_write_truncates_at_strsize),

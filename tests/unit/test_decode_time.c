@@ -153,7 +153,28 @@ static void test_nanosleep_remaining_and_unsigned_nsec(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_nanosleep_remaining_and_unsigned_nsec),
+/* times: clock ticks with their seconds; time: the date beside the stored value. */
+static void test_times_and_time_comments(void)
+{
+	struct dh d;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	struct tms t = { 36, 53, 0, 87 };
+	dh_init(&d, SYS_times, 0x1000, 0, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &t, sizeof(t));
+	CHECK_STR(dh_run(&d, 1718320068), "times({tms_utime=36 /* 0.36 s */, tms_stime=53 /* 0.53 s */, "
+		  "tms_cutime=0, tms_cstime=87 /* 0.87 s */}) = 1718320068");
+	dh_free(&d);
+	int64_t now = 1796139761;
+	dh_init(&d, SYS_time, 0x1000, 0, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &now, sizeof(now));
+	CHECK_STR(dh_run(&d, now), "time([1796139761 /* 2026-12-01T15:42:41+0000 */]) = 1796139761 "
+		  "(2026-12-01T15:42:41+0000)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_times_and_time_comments),
+	TK_CASE(test_nanosleep_remaining_and_unsigned_nsec),
 	TK_CASE(test_clock_nanosleep_relative),
 	TK_CASE(test_nanosleep),
 	TK_CASE(test_clock_settime_unreadable_prints_address),
