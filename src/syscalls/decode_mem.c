@@ -212,33 +212,17 @@ SC_DECODER(membarrier)
 }
 
 /* The vector names ranges of the target's memory: bases print as addresses. */
+static void p_remote_iov(struct sc_call *c, uint64_t addr, uint64_t cnt);
+
 SC_DECODER(process_madvise, MEM_ARRAY_IN(1, struct iovec, 2))
 {
-	struct iovec iov;
 	uint64_t n = c->args[2];
 	p_fd(c, c->args[0]);
 	p_sep(c);
-	if (!c->args[1] || sc_mem_read(c, c->args[1], &iov, sizeof(iov)) < 0) {
-		p_addr(c, c->args[1]);
-	} else {
-		out(c, "[");
-		for (uint64_t i = 0; i < n; i++) {
-			if (i)
-				p_sep(c);
-			if ((c->fmt && !c->fmt->verbose && i >= c->fmt->strsize) ||
-			    sc_mem_read(c, c->args[1] + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
-				out(c, "...");
-				break;
-			}
-			out(c, "{iov_base=");
-			p_addr(c, (uint64_t)(uintptr_t)iov.iov_base);
-			out(c, ", iov_len=%zu}", iov.iov_len);
-		}
-		out(c, "]");
-	}
+	p_remote_iov(c, c->args[1], n);
 	out(c, ", %llu, ", (unsigned long long)n);
 	p_xval(c, &xlat_madvise_cmds, (unsigned)c->args[3], "MADV_???");
-	out(c, ", %#llx", (unsigned long long)c->args[4]);
+	out(c, ", %#x", (unsigned)c->args[4]);
 	return SC_DONE;
 }
 

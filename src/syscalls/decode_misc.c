@@ -51,10 +51,15 @@ static void p_sched_param(struct sc_call *c, uint64_t addr)
 
 SC_DECODER(sched_setscheduler, MEM_STRUCT_IN(2, int))
 {
+	unsigned policy = (unsigned)c->args[1];
 	out(c, "%d, ", (int)c->args[0]);
-	p_xval(c, &xlat_schedulers, (unsigned)c->args[1] & ~0x40000000u, "SCHED_???");
-	if (c->args[1] & 0x40000000u)
-		out(c, "|SCHED_RESET_ON_FORK");
+	if (!xlat_str(&xlat_schedulers, policy & ~0x40000000u)) {
+		p_xval(c, &xlat_schedulers, policy, "SCHED_???");	/* unknown: the whole value */
+	} else {
+		p_xval(c, &xlat_schedulers, policy & ~0x40000000u, NULL);
+		if (policy & 0x40000000u)
+			out(c, "|SCHED_RESET_ON_FORK");
+	}
 	p_sep(c);
 	p_sched_param(c, c->args[2]);
 	return SC_DONE;
@@ -95,6 +100,10 @@ SC_DECODER(sched_rr_get_interval, MEM_STRUCT_OUT(1, struct timespec))
 static void p_cpu_mask(struct sc_call *c, uint64_t addr, uint64_t len)
 {
 	const unsigned char *m;
+	if (addr && !len) {
+		out(c, "[]");
+		return;
+	}
 	if (len > AFFINITY_CAP)
 		len = AFFINITY_CAP;
 	long n = addr ? sc_mem_peek(c, addr, (size_t)len, &m) : -1;

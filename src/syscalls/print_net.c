@@ -153,7 +153,7 @@ static void sa_un(struct sc_call *c, const unsigned char *buf, int len)
 	out(c, "sun_path=");
 	if (un->sun_path[0]) {
 		/* buf is zero-padded past len: the path always ends. */
-		size_t n = strnlen(un->sun_path, (size_t)path_len + 1);
+		size_t n = strnlen(un->sun_path, (size_t)path_len);
 		p_quoted(c, (const unsigned char *)un->sun_path, n, false);
 		return;
 	}
@@ -429,11 +429,15 @@ static void cmsg_type_data(struct sc_call *c, int level, int type, const unsigne
 		out(c, type ? "%#x" : "%d", (unsigned)type);
 	for (size_t i = 0; i < sizeof(cmsg_printers) / sizeof(cmsg_printers[0]); i++) {
 		const struct cmsg_printer *p = &cmsg_printers[i];
-		if (p->level == level && p->type == type && len >= p->min_len) {
+		if (p->level != level || p->type != type)
+			continue;
+		if (len >= p->min_len) {
 			out(c, ", cmsg_data=");
 			p->print(c, d, len);
-			return;
+		} else if (len && p->print == cmsg_timeval) {
+			out(c, ", cmsg_data=???");	/* strace's mark for a short timestamp */
 		}
+		return;
 	}
 }
 

@@ -153,7 +153,11 @@ static void p_si_code(struct sc_call *c, int code, int signo)
 
 static void p_si_source(struct sc_call *c, const siginfo_t *si)
 {
-	out(c, ", si_pid=%d, si_uid=%u", si->si_pid, si->si_uid);
+	out(c, ", si_pid=%d, si_uid=", si->si_pid);
+	if (si->si_uid == (uid_t)-1)
+		out(c, "-1");
+	else
+		out(c, "%u", si->si_uid);
 }
 
 static void p_si_value(struct sc_call *c, const siginfo_t *si)
@@ -250,8 +254,13 @@ void p_siginfo_val(struct sc_call *c, const siginfo_t *si)
 		p_sig(c, si->si_signo);
 		out(c, ", si_code=");
 		p_si_code(c, si->si_code, si->si_signo);
-		if (si->si_errno)
-			out(c, ", si_errno=%d", si->si_errno);
+		if (si->si_errno) {
+			const char *e = si->si_errno > 0 ? sc_errname(si->si_errno) : NULL;
+			if (e)
+				out(c, ", si_errno=%s", e);
+			else
+				out(c, ", si_errno=%u", (unsigned)si->si_errno);
+		}
 		if (si->si_code <= 0)
 			p_si_user(c, si);
 		else

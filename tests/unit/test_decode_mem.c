@@ -176,7 +176,20 @@ static void test_process_vm_readv(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_mmap_anonymous_returns_hex),
+static void test_process_madvise_vector_and_flags(void)
+{
+	struct dh d;
+	struct { uint64_t base, len; } iov = { 0x9796959493929190ULL, 11501803794301884824ULL };
+	dh_init(&d, SYS_process_madvise, -1, 0x1ff0, 2, 0xdeadc0de, 0xdefaced00000000ULL, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1ff0, &iov, sizeof(iov));
+	CHECK_STR(dh_run(&d, -22), "process_madvise(-1, [{iov_base=0x9796959493929190, "
+		  "iov_len=11501803794301884824}, ... /* 0x2000 */], 2, 0xdeadc0de /* MADV_??? */, 0) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_process_madvise_vector_and_flags),
+	TK_CASE(test_mmap_anonymous_returns_hex),
 	TK_CASE(test_mmap_file_with_offset),
 	TK_CASE(test_mmap_huge_page_size_and_unknown_prot),
 	TK_CASE(test_brk_and_munmap),

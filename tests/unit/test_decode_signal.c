@@ -1,4 +1,5 @@
 /* Signals: sigaction, masks, sending, siginfo; expected lines are strace 6.1's. */
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -207,7 +208,33 @@ static void test_alarm(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_rt_sigaction_prints_new_action_and_null_old),
+/* With no siginfo the signal's name still follows the return value; si_errno by name. */
+static void test_sigtimedwait_null_info_and_si_errno(void)
+{
+	struct dh d;
+	uint64_t set = BIT(SIGALRM);
+	dh_init(&d, SYS_rt_sigtimedwait, 0x1000, 0, 0, 8, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &set, sizeof(set));
+	CHECK_STR(dh_run(&d, SIGALRM), "rt_sigtimedwait([ALRM], NULL, NULL, 8) = 14 (SIGALRM)");
+	dh_free(&d);
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGUSR1;
+	si.si_code = SI_QUEUE;
+	si.si_errno = ENOENT;
+	si.si_pid = 24921;
+	si.si_uid = (uid_t)-1;
+	si.si_value.sival_ptr = (void *)0xdeadbeeffacefeedULL;
+	dh_init(&d, SYS_rt_tgsigqueueinfo, 24921, 24921, SIGUSR1, 0x1000, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &si, sizeof(si));
+	CHECK_STR(dh_run(&d, 0), "rt_tgsigqueueinfo(24921, 24921, SIGUSR1, {si_signo=SIGUSR1, "
+		  "si_code=SI_QUEUE, si_errno=ENOENT, si_pid=24921, si_uid=-1, si_int=-87097619, "
+		  "si_ptr=0xdeadbeeffacefeed}) = 0");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_sigtimedwait_null_info_and_si_errno),
+	TK_CASE(test_rt_sigaction_prints_new_action_and_null_old),
 	TK_CASE(test_rt_sigaction_old_action_sig_dfl_without_restorer),
 	TK_CASE(test_rt_sigaction_failure_prints_old_address),
 	TK_CASE(test_sigprocmask_complement_and_rt_names),
