@@ -263,13 +263,17 @@ int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len)
 }
 
 /* Count the entries of a NULL-terminated pointer array in the snapshot; -1 if not held. */
-static long strv_len(struct sc_call *c, uint64_t addr)
+/* Elements before the NULL; *unterminated when unreadable memory came first. */
+static long strv_len(struct sc_call *c, uint64_t addr, bool *unterminated)
 {
 	uint64_t p;
 	long n = 0;
+	*unterminated = false;
 	for (;; n++) {
-		if (sc_mem_read(c, addr + (uint64_t)n * sizeof(p), &p, sizeof(p)) < 0)
+		if (sc_mem_read(c, addr + (uint64_t)n * sizeof(p), &p, sizeof(p)) < 0) {
+			*unterminated = n > 0;
 			return n ? n : -1;
+		}
 		if (!p)
 			return n;
 	}
@@ -277,17 +281,19 @@ static long strv_len(struct sc_call *c, uint64_t addr)
 
 void p_strv(struct sc_call *c, uint64_t addr)
 {
+	bool unterminated;
 	if (!addr) {
 		sb_add(c->out, "NULL");
 		return;
 	}
-	long n = strv_len(c, addr);
+	long n = strv_len(c, addr, &unterminated);
 	if (n < 0) {
 		p_addr(c, addr);
 		return;
 	}
 	sb_addc(c->out, '[');
-	for (long i = 0; i < n; i++) {
+	long i;
+	for (i = 0; i < n; i++) {
 		uint64_t p;
 		if (i)
 			p_sep(c);
@@ -298,19 +304,24 @@ void p_strv(struct sc_call *c, uint64_t addr)
 		sc_mem_read(c, addr + (uint64_t)i * sizeof(p), &p, sizeof(p));
 		p_str(c, p);
 	}
+	/* The array ran into unreadable memory: where, as strace says it. */
+	if (i == n && unterminated)
+		sb_printf(c->out, ", ... /* %#" PRIx64 " */", addr + (uint64_t)n * sizeof(uint64_t));
 	sb_addc(c->out, ']');
 }
 
 void p_strv_count(struct sc_call *c, uint64_t addr)
 {
+	bool unterminated = false;
 	if (c->fmt && c->fmt->verbose) {
 		p_strv(c, addr);
 		return;
 	}
-	long n = addr ? strv_len(c, addr) : -1;
+	long n = addr ? strv_len(c, addr, &unterminated) : -1;
 	p_addr(c, addr);
 	if (n >= 0)
-		sb_printf(c->out, " /* %ld var%s */", n, n == 1 ? "" : "s");
+		sb_printf(c->out, " /* %ld var%s%s */", n, n == 1 ? "" : "s",
+			  unterminated ? ", unterminated" : "");
 }
 
 void p_iov(struct sc_call *c, uint64_t addr, uint64_t cnt, int64_t data_len)
