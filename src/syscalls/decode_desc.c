@@ -343,3 +343,14 @@ SC_DECODER(readahead)
 	out(c, ", %" PRId64 ", %" PRIu64, (int64_t)c->args[1], c->args[2]);
 	return SC_DONE;
 }
+
+/* vmsplice: the user pages go into (or come out of) a pipe, printed like writev's. */
+SC_DECODER(vmsplice, MEM_IOVEC_IN(1, 2))
+{
+	p_fd(c, c->args[0]);
+	p_sep(c);
+	p_iov(c, c->args[1], c->args[2], -1);
+	out(c, ", %" PRIu64 ", ", c->args[2]);
+	p_flags(c, &xlat_splice_flags, (unsigned)c->args[3], "SPLICE_F_???");
+	return SC_DONE;
+}

@@ -315,3 +315,14 @@ SC_DECODER(process_vm_writev, MEM_IOVEC_IN(1, 2), MEM_ARRAY_IN(3, struct iovec, 
 	out(c, ", %llu, %llu", (unsigned long long)c->args[4], (unsigned long long)c->args[5]);
 	return SC_DONE;
 }
+
+/* remap_file_pages: deprecated, but strace still names its prot and flags. */
+SC_DECODER(remap_file_pages)
+{
+	p_addr(c, c->args[0]);
+	out(c, ", %llu, ", (unsigned long long)c->args[1]);
+	p_prot(c, c->args[2]);
+	out(c, ", %llu, ", (unsigned long long)c->args[3]);
+	p_mmap_flags(c, c->args[4]);
+	return SC_DONE;
+}

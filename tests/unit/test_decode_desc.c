@@ -229,7 +229,20 @@ static void test_buffer_lookahead_and_iov_end(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_buffer_lookahead_and_iov_end),
+static void test_vmsplice_like_writev(void)
+{
+	struct dh d;
+	struct { uint64_t base, len; } iov[2] = { { 0x3000, 3 }, { 0x3003, 5 } };
+	dh_init(&d, SYS_vmsplice, 1, 0x1000, 2, 2, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, iov, sizeof(iov));
+	dh_mem(&d, SC_AT_ENTRY, 0x3000, "01234567", 8);
+	CHECK_STR(dh_run(&d, 8), "vmsplice(1, [{iov_base=\"012\", iov_len=3}, {iov_base=\"34567\", "
+		  "iov_len=5}], 2, SPLICE_F_NONBLOCK) = 8");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_vmsplice_like_writev),
+	TK_CASE(test_buffer_lookahead_and_iov_end),
 	TK_CASE(test_pread64_prints_data_read_and_offset),
 	TK_CASE(test_pwrite64_prints_data_and_offset),
 	TK_CASE(test_read_failure_prints_address),

@@ -188,7 +188,19 @@ static void test_process_madvise_vector_and_flags(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_process_madvise_vector_and_flags),
+static void test_remap_file_pages_prot_and_flags(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_remap_file_pages, 0xfacefeeddeadbeefULL, 16067382020775538701ULL, 7,
+		14624237743343197933ULL, 0x22, 0);
+	CHECK_STR(dh_run(&d, -22), "remap_file_pages(0xfacefeeddeadbeef, 16067382020775538701, "
+		  "PROT_READ|PROT_WRITE|PROT_EXEC, 14624237743343197933, MAP_PRIVATE|MAP_ANONYMOUS) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_remap_file_pages_prot_and_flags),
+	TK_CASE(test_process_madvise_vector_and_flags),
 	TK_CASE(test_mmap_anonymous_returns_hex),
 	TK_CASE(test_mmap_file_with_offset),
 	TK_CASE(test_mmap_huge_page_size_and_unknown_prot),
