@@ -1,10 +1,12 @@
 /* Clocks, sleeps, timers; lines from strace 6.1. */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/times.h>
+#include <sys/timex.h>
 #include <time.h>
 
 #include "decode_harness.h"
@@ -173,7 +175,30 @@ static void test_times_and_time_comments(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_times_and_time_comments),
+/* adjtimex: struct timex at exit, the clock state by name; on failure the address. */
+static void test_adjtimex_and_clock_adjtime(void)
+{
+	struct dh d;
+	struct timex t;
+	memset(&t, 0, sizeof(t));
+	t.modes = 0xa001 | 0x4000;
+	t.status = 0x40 | 0x10000;
+	t.time.tv_sec = 1;
+	t.tai = 37;
+	dh_init(&d, SYS_adjtimex, 0x1000, 0, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &t, sizeof(t));
+	CHECK_STR(dh_run(&d, 5), "adjtimex({modes=ADJ_OFFSET_SS_READ|ADJ_TICK, offset=0, freq=0, "
+		  "maxerror=0, esterror=0, status=STA_UNSYNC|0x10000, constant=0, precision=0, "
+		  "tolerance=0, time={tv_sec=1, tv_usec=0}, tick=0, ppsfreq=0, jitter=0, shift=0, "
+		  "stabil=0, jitcnt=0, calcnt=0, errcnt=0, stbcnt=0, tai=37}) = 5 (TIME_ERROR)");
+	dh_free(&d);
+	dh_init(&d, SYS_clock_adjtime, 0, 0x1000, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -EFAULT), "clock_adjtime(CLOCK_REALTIME, 0x1000) = -1 EFAULT (Bad address)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_adjtimex_and_clock_adjtime),
+	TK_CASE(test_times_and_time_comments),
 	TK_CASE(test_nanosleep_remaining_and_unsigned_nsec),
 	TK_CASE(test_clock_nanosleep_relative),
 	TK_CASE(test_nanosleep),
