@@ -165,7 +165,7 @@ static bool p_page_status(struct sc_call *c, const void *elem, size_t size, void
 	(void)data;
 	int v;
 	memcpy(&v, elem, sizeof(v));
-	const char *name = v < 0 ? sc_errname(-v) : NULL;
+	const char *name = v < 0 && v > -4096 ? sc_errname(-v) : NULL;
 	if (name)
 		out(c, "-%s", name);
 	else
