@@ -1,5 +1,6 @@
 /* The new mount API: fsopen, fspick, fsmount, move_mount, open_tree; lines from strace 6.1. */
 #include <errno.h>
+#include <stdint.h>
 #include <sys/syscall.h>
 
 #include "decode_harness.h"
@@ -46,5 +47,29 @@ static void test_move_mount_open_tree(void)
 	dh_free(&d);
 }
 
+static void test_fsconfig_and_mount_setattr(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_fsconfig, -1, 2, 0x1000, 0x2000, 3, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "key");
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, "\1\2\3", 3);
+	CHECK_STR(dh_run(&d, -EINVAL), "fsconfig(-1, FSCONFIG_SET_BINARY, \"key\", \"\\x01\\x02\\x03\", 3) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_fsconfig, -1, 6, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -EINVAL), "fsconfig(-1, FSCONFIG_CMD_CREATE, NULL, NULL, 0) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	uint64_t a[4] = { 0x100001, 0x2, 1 << 18, 3 };
+	dh_init(&d, SYS_mount_setattr, -100, 0x1000, 0x8000, 0x2000, 32, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "/nonexistent");
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, a, sizeof(a));
+	CHECK_STR(dh_run(&d, -EBADF), "mount_setattr(AT_FDCWD, \"/nonexistent\", AT_RECURSIVE, "
+		  "{attr_set=MOUNT_ATTR_RDONLY|MOUNT_ATTR_IDMAP, attr_clr=MOUNT_ATTR_NOSUID, "
+		  "propagation=MS_PRIVATE, userns_fd=3}, 32) = -1 EBADF (Bad file descriptor)");
+	dh_free(&d);
+}
+
 TK_MAIN(TK_CASE(test_fsopen_fspick_fsmount),
-	TK_CASE(test_move_mount_open_tree))
+	TK_CASE(test_move_mount_open_tree),
+	TK_CASE(test_fsconfig_and_mount_setattr))
