@@ -2,7 +2,10 @@
  * System administration: host and domain names, process accounting, the
  * kernel log (syslog), reboot, I/O port access, swap, kernel modules.
  */
+#include <string.h>
+
 #include "decoder.h"
+#include "print_net.h"
 
 #define SYSLOG_ACTION_READ_ 2
 #define SYSLOG_ACTION_READ_CLEAR_ 4
@@ -154,5 +157,59 @@ SC_DECODER(delete_module, MEM_STR_IN(0))
 	p_str(c, c->args[0]);
 	p_sep(c);
 	p_flags(c, &xlat_delete_module_flags, (unsigned)c->args[1], "O_???");
+	return SC_DONE;
+}
+
+/* ---- kexec ---------------------------------------------------------------- */
+
+#define KEXEC_SEGMENT_MAX_ 16
+#define KEXEC_ARCH_MASK_ 0xffff0000ULL
+
+static bool p_kexec_segment(struct sc_call *c, const void *elem, size_t size, void *data)
+{
+	uint64_t s[4];
+	(void)size;
+	(void)data;
+	memcpy(s, elem, sizeof(s));
+	out(c, "{buf=");
+	p_addr(c, s[0]);
+	out(c, ", bufsz=%llu, mem=", (unsigned long long)s[1]);
+	p_addr(c, s[2]);
+	out(c, ", memsz=%llu}", (unsigned long long)s[3]);
+	return true;
+}
+
+static size_t kexec_segments_len(const struct sc_call *c)
+{
+	return c->args[1] > KEXEC_SEGMENT_MAX_ ? 0 : (size_t)c->args[1] * 4 * sizeof(uint64_t);
+}
+
+SC_DECODER(kexec_load, MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, kexec_segments_len))
+{
+	uint64_t n = c->args[1], flags = c->args[3];
+	p_addr(c, c->args[0]);
+	out(c, ", %llu, ", (unsigned long long)n);
+	if (n > KEXEC_SEGMENT_MAX_)
+		p_addr(c, c->args[2]);
+	else
+		pn_array(c, c->args[2], n, 4 * sizeof(uint64_t), p_kexec_segment, NULL);
+	p_sep(c);
+	p_xval(c, &xlat_kexec_arch_values, flags & KEXEC_ARCH_MASK_, "KEXEC_ARCH_???");
+	if (flags & ~KEXEC_ARCH_MASK_) {
+		out(c, "|");
+		p_flags(c, &xlat_kexec_load_flags, flags & ~KEXEC_ARCH_MASK_, "KEXEC_???");
+	}
+	return SC_DONE;
+}
+
+SC_DECODER(kexec_file_load, MEM_BUF_IN(3, 2))
+{
+	p_fd(c, c->args[0]);
+	p_sep(c);
+	p_fd(c, c->args[1]);
+	out(c, ", %llu, ", (unsigned long long)c->args[2]);
+	p_buf(c, c->args[3], (int64_t)c->args[2]);
+	p_sep(c);
+	p_flags(c, &xlat_kexec_file_load_flags, c->args[4], "KEXEC_FILE_???");
 	return SC_DONE;
 }

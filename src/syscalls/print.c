@@ -216,7 +216,8 @@ void p_buf(struct sc_call *c, uint64_t addr, int64_t len)
 		sb_add(c->out, "NULL");
 		return;
 	}
-	if (len <= 0) {
+	/* The length is the kernel's size_t: a "negative" one is huge. */
+	if (len == 0) {
 		sb_add(c->out, "\"\"");
 		return;
 	}

@@ -109,9 +109,27 @@ static void test_swap(void)
 	check(SYS_swapoff, 0, 0, 0, 0, -14, "swapoff(NULL) = -1 EFAULT (Bad address)");
 }
 
+static void test_kexec(void)
+{
+	struct dh d;
+	uint64_t seg[4] = { 0x5000, 16, 0x100000, 4096 };
+	dh_init(&d, SYS_kexec_load, 0, 1, 0x1000, (62u << 16) | 3, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, seg, sizeof(seg));
+	CHECK_STR(dh_run(&d, -ENOSYS), "kexec_load(NULL, 1, [{buf=0x5000, bufsz=16, mem=0x100000, "
+		  "memsz=4096}], KEXEC_ARCH_X86_64|KEXEC_ON_CRASH|KEXEC_PRESERVE_CONTEXT) "
+		  "= -1 ENOSYS (Function not implemented)");
+	dh_free(&d);
+	/* A size_t length past INT64_MAX is huge, not empty. */
+	dh_init(&d, SYS_kexec_file_load, -1, -1, 0xcb0000000000000fULL, 0x1000, 0, 0);
+	CHECK_STR(dh_run(&d, -ENOSYS), "kexec_file_load(-1, -1, 14627691589699371023, 0x1000, 0) "
+		  "= -1 ENOSYS (Function not implemented)");
+	dh_free(&d);
+}
+
 TK_MAIN(TK_CASE(test_hostname),
 	TK_CASE(test_acct),
 	TK_CASE(test_syslog_actions),
 	TK_CASE(test_reboot_and_ports),
 	TK_CASE(test_modules),
-	TK_CASE(test_swap))
+	TK_CASE(test_swap),
+	TK_CASE(test_kexec))
