@@ -72,6 +72,9 @@ void p_oct(struct sc_call *c, uint64_t v)
 }
 
 /* The text -y prints between < and >: the path (or socket, pipe...) of fd. */
+static void quote_chars(struct strbuf *o, const unsigned char *s, size_t n, int hex,
+			const char *also);
+
 static void p_fd_text(struct sc_call *c, int fd)
 {
 	char path[4096];
@@ -86,14 +89,11 @@ static void p_fd_text(struct sc_call *c, int fd)
 	if (gone)
 		len -= (int)dl;
 	sb_addc(c->out, '<');
-	for (int i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)path[i];
-		/* Only what would make <...> ambiguous or unprintable is escaped, in octal. */
-		if (path[0] == '/' && (ch < ' ' || ch >= 0x7f || ch == '>' || ch == '\\'))
-			sb_printf(c->out, "\\%o", ch);
-		else
-			sb_addc(c->out, (char)ch);
-	}
+	/* A file name is quoted as strings are, without the quotes, and < > escaped too. */
+	if (path[0] == '/')
+		quote_chars(c->out, (const unsigned char *)path, (size_t)len, 0, "<>");
+	else
+		sb_addn(c->out, path, (size_t)len);
 	sb_addc(c->out, '>');
 	if (gone)
 		sb_add(c->out, "(deleted)");
@@ -117,17 +117,13 @@ void p_dirfd(struct sc_call *c, uint64_t fd)
 		p_fd(c, fd);
 }
 
-/* strace's string_quote: escapes, octal for the unprintable, -x/-xx hex. */
-void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis)
+/*
+ * strace's string_quote: C escapes, octal for the unprintable (three digits
+ * when an octal digit follows), and the characters in also escaped too.
+ */
+static void quote_chars(struct strbuf *o, const unsigned char *s, size_t n, int hex,
+			const char *also)
 {
-	struct strbuf *o = c->out;
-	int hex = xflag(c) > 1;
-	if (xflag(c) == 1)
-		for (size_t i = 0; i < n && !hex; i++)
-			hex = s[i] > 0x7e || (s[i] < ' ' && (unsigned)(s[i] - 9) >= 5);
-
-	sb_grow(o, n * 4 + 8);
-	sb_addc(o, '"');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = s[i];
 		if (hex) {
@@ -143,14 +139,27 @@ void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis
 		case '\t': sb_add(o, "\\t"); continue;
 		case '\v': sb_add(o, "\\v"); continue;
 		}
-		if (ch >= ' ' && ch <= 0x7e) {
+		if (ch >= ' ' && ch <= 0x7e && !(also && ch && strchr(also, ch))) {
 			sb_addc(o, (char)ch);
-		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9') {
+		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7') {
 			sb_printf(o, "\\%03o", ch);
 		} else {
 			sb_printf(o, "\\%o", ch);
 		}
 	}
+}
+
+void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis)
+{
+	struct strbuf *o = c->out;
+	int hex = xflag(c) > 1;
+	if (xflag(c) == 1)
+		for (size_t i = 0; i < n && !hex; i++)
+			hex = s[i] > 0x7e || (s[i] < ' ' && (unsigned)(s[i] - 9) >= 5);
+
+	sb_grow(o, n * 4 + 8);
+	sb_addc(o, '"');
+	quote_chars(o, s, n, hex, NULL);
 	sb_addc(o, '"');
 	if (ellipsis)
 		sb_add(o, "...");

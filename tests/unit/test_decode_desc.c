@@ -241,7 +241,18 @@ static void test_vmsplice_like_writev(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_vmsplice_like_writev),
+/* Octal escapes take three digits only before an octal digit: "\0020", but "\58". */
+static void test_octal_escape_width(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_write, 1, 0x1000, 4, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, "\2" "0\5" "8", 4);
+	CHECK_STR(dh_run(&d, 4), "write(1, \"\\0020\\58\", 4) = 4");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_octal_escape_width),
+	TK_CASE(test_vmsplice_like_writev),
 	TK_CASE(test_buffer_lookahead_and_iov_end),
 	TK_CASE(test_pread64_prints_data_read_and_offset),
 	TK_CASE(test_pwrite64_prints_data_and_offset),
