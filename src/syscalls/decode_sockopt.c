@@ -219,6 +219,34 @@ static void p_so_error(struct sc_call *c, uint64_t addr, int len)
 		out(c, "[%d]", err);
 }
 
+/*
+ * A struct of int fields the kernel wrote only rlen bytes of: the whole
+ * fields, then the part of the next one as hex bytes (strace's way).
+ */
+static void p_int_fields_partial(struct sc_call *c, uint64_t addr, int rlen,
+				 const char *const *names, int nfields, bool ids)
+{
+	out(c, "{");
+	for (int i = 0; i < nfields && i * 4 < rlen; i++) {
+		int v;
+		out(c, "%s%s=", i ? ", " : "", names[i]);
+		if (rlen < (i + 1) * 4) {
+			p_hex_bytes(c, addr + (uint64_t)i * 4, rlen - i * 4);
+			break;
+		}
+		if (p_fetch(c, addr + (uint64_t)i * 4, &v, sizeof(v)) < 0)
+			break;
+		if (ids && i > 0 && v != -1)
+			out(c, "%u", (unsigned)v);
+		else
+			out(c, "%d", v);
+	}
+	out(c, "}");
+}
+
+static const char *const linger_fields[] = { "l_onoff", "l_linger" };
+static const char *const ucred_fields[] = { "pid", "uid", "gid" };
+
 static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, uint64_t addr,
 			     int ulen, int rlen)
 {
@@ -233,6 +261,14 @@ static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 		}
 		if (name == SO_PEERCRED && rlen >= (int)sizeof(struct ucred)) {
 			p_ucred_at(c, addr);
+			return;
+		}
+		if (name == SO_LINGER) {
+			p_int_fields_partial(c, addr, rlen, linger_fields, 2, false);
+			return;
+		}
+		if (name == SO_PEERCRED) {
+			p_int_fields_partial(c, addr, rlen, ucred_fields, 3, true);
 			return;
 		}
 		if (name == SO_ERROR) {

@@ -148,7 +148,25 @@ static void test_ip_add_membership(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_setsockopt_int_options),
+/* A struct the kernel wrote only part of: whole fields, then the rest in hex. */
+static void test_getsockopt_partial_linger_and_peercred(void)
+{
+	struct dh d;
+	int l[2] = { 1, 0x8d4fdf };
+	getsockopt_run(&d, SO_LINGER, l, 7, 7);
+	CHECK_STR(dh_run(&d, 0), "getsockopt(4, SOL_SOCKET, SO_LINGER, {l_onoff=1, l_linger=\"\\xdf\\x4f\\x8d\"}, [7]) = 0");
+	dh_free(&d);
+	getsockopt_run(&d, SO_LINGER, l, 3, 3);
+	CHECK_STR(dh_run(&d, 0), "getsockopt(4, SOL_SOCKET, SO_LINGER, {l_onoff=\"\\x01\\x00\\x00\"}, [3]) = 0");
+	dh_free(&d);
+	int cred[3] = { 25087, 0, 0 };
+	getsockopt_run(&d, SO_PEERCRED, cred, 8, 8);
+	CHECK_STR(dh_run(&d, 0), "getsockopt(4, SOL_SOCKET, SO_PEERCRED, {pid=25087, uid=0}, [8]) = 0");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_getsockopt_partial_linger_and_peercred),
+	TK_CASE(test_setsockopt_int_options),
 	TK_CASE(test_setsockopt_short_int_prints_address),
 	TK_CASE(test_setsockopt_linger_and_string),
 	TK_CASE(test_setsockopt_linger_with_small_strsize),
