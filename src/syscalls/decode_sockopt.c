@@ -290,7 +290,7 @@ static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 	p_optval_default(c, addr, rlen);
 }
 
-SC_DECODER(getsockopt, MEM_BYTES_IN(4, sizeof(int)), MEM_NBUF_OUT_PTR(3, 4, OPTVAL_MAX))
+SC_DECODER(getsockopt, MEM_BYTES_INOUT(4, sizeof(int)), MEM_NBUF_OUT_PTR(3, 4, OPTVAL_MAX))
 {
 	int ulen, rlen;
 	if (c->entering) {

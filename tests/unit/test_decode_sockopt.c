@@ -165,7 +165,20 @@ static void test_getsockopt_partial_linger_and_peercred(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_getsockopt_partial_linger_and_peercred),
+/* The kernel rewrote the length though the value pointer is NULL. */
+static void test_getsockopt_null_value_length_changed(void)
+{
+	struct dh d;
+	int ulen = 4096, rlen = 0;
+	dh_init(&d, SYS_getsockopt, 3, SOL_SOCKET, SO_GET_FILTER, 0, 0x2000, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, &ulen, sizeof(ulen));
+	dh_mem(&d, SC_AT_EXIT, 0x2000, &rlen, sizeof(rlen));
+	CHECK_STR(dh_run(&d, 0), "getsockopt(3, SOL_SOCKET, SO_GET_FILTER, NULL, [4096 => 0]) = 0");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_getsockopt_null_value_length_changed),
+	TK_CASE(test_getsockopt_partial_linger_and_peercred),
 	TK_CASE(test_setsockopt_int_options),
 	TK_CASE(test_setsockopt_short_int_prints_address),
 	TK_CASE(test_setsockopt_linger_and_string),
