@@ -240,7 +240,7 @@ static void p_utime_ts(struct sc_call *c, const struct timespec *t)
 		out(c, "UTIME_OMIT");
 		return;
 	}
-	out(c, "{tv_sec=%lld, tv_nsec=%lld}", (long long)t->tv_sec, (long long)t->tv_nsec);
+	out(c, "{tv_sec=%lld, tv_nsec=%llu}", (long long)t->tv_sec, (unsigned long long)t->tv_nsec);
 	p_time_comment(c, t->tv_sec, (uint64_t)t->tv_nsec, 9);
 }
 

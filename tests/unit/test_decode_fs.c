@@ -302,12 +302,26 @@ static void test_unsigned_ids_masked_modes_and_dev(void)
 	dh_free(&d);
 }
 
+/* The epoch itself and invalid nanoseconds get no date; tv_nsec is unsigned. */
+static void test_utimensat_no_date_for_zero_or_invalid(void)
+{
+	struct dh d;
+	struct timespec ts[2] = { { 0, 0 }, { 3735928559, 4207869677 } };
+	dh_init(&d, SYS_utimensat, (uint64_t)-100, 0x1000, 0x2000, 0x100, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "f");
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, ts, sizeof(ts));
+	CHECK_STR(dh_run(&d, -2), "utimensat(AT_FDCWD, \"f\", [{tv_sec=0, tv_nsec=0}, {tv_sec=3735928559, "
+		  "tv_nsec=4207869677}], AT_SYMLINK_NOFOLLOW) = -1 ENOENT (No such file or directory)");
+	dh_free(&d);
+}
+
 int main(void)
 {
 	/* strace prints the time comments in local time: pin it. */
 	setenv("TZ", "UTC", 1);
 	tzset();
 	static const struct tk_case cases[] = {
+		TK_CASE(test_utimensat_no_date_for_zero_or_invalid),
 		TK_CASE(test_unsigned_ids_masked_modes_and_dev),
 		TK_CASE(test_access_modes_and_unknown_bits),
 		TK_CASE(test_faccessat2_eaccess_flag),
