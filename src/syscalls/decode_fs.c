@@ -689,3 +689,14 @@ SC_DECODER(umount2, MEM_PATH(0))
 	p_flags(c, &xlat_umount_flags, (unsigned)c->args[1], "MNT_???");
 	return SC_DONE;
 }
+
+/* lookup_dcookie: all at exit, the path the kernel wrote as a buffer of ret bytes. */
+SC_DECODER(lookup_dcookie, MEM_BUF_OUT_RET(1))
+{
+	if (c->entering)
+		return 0;
+	out(c, "%llu, ", (unsigned long long)c->args[0]);
+	p_buf_or_addr(c, c->args[1], c->ret);
+	out(c, ", %llu", (unsigned long long)c->args[2]);
+	return 0;
+}

@@ -131,7 +131,9 @@ static void p_mreq6(struct sc_call *c, uint64_t addr)
 		return;
 	out(c, "{");
 	pn_inet_addr(c, AF_INET6, &m.ipv6mr_multiaddr, "ipv6mr_multiaddr");
-	out(c, ", ipv6mr_interface=%u}", m.ipv6mr_interface);
+	out(c, ", ipv6mr_interface=");
+	pn_ifindex(c, m.ipv6mr_interface);
+	out(c, "}");
 }
 
 /* The value strace prints when no level-specific rule applies. */

@@ -315,12 +315,25 @@ static void test_utimensat_no_date_for_zero_or_invalid(void)
 	dh_free(&d);
 }
 
+static void test_lookup_dcookie_at_exit(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_lookup_dcookie, 0, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -38), "lookup_dcookie(0, NULL, 0) = -1 ENOSYS (Function not implemented)");
+	dh_free(&d);
+	dh_init(&d, SYS_lookup_dcookie, 17390648783711107790ULL, 0x1000, 4096, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, "/bin/ls", 7);
+	CHECK_STR(dh_run(&d, 7), "lookup_dcookie(17390648783711107790, \"/bin/ls\", 4096) = 7");
+	dh_free(&d);
+}
+
 int main(void)
 {
 	/* strace prints the time comments in local time: pin it. */
 	setenv("TZ", "UTC", 1);
 	tzset();
 	static const struct tk_case cases[] = {
+		TK_CASE(test_lookup_dcookie_at_exit),
 		TK_CASE(test_utimensat_no_date_for_zero_or_invalid),
 		TK_CASE(test_unsigned_ids_masked_modes_and_dev),
 		TK_CASE(test_access_modes_and_unknown_bits),

@@ -1,6 +1,8 @@
 /* setsockopt and getsockopt: names by level, ints as [1], structs, lengths. */
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
@@ -177,7 +179,24 @@ static void test_getsockopt_null_value_length_changed(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_getsockopt_null_value_length_changed),
+/* The interface index by its name here: index 1 is always the loopback. */
+static void test_ipv6_mreq_interface_name(void)
+{
+	struct dh d;
+	struct ipv6_mreq m;
+	memset(&m, 0, sizeof(m));
+	inet_pton(AF_INET6, "ff01::c", &m.ipv6mr_multiaddr);
+	m.ipv6mr_interface = 1;
+	dh_init(&d, SYS_setsockopt, 0, SOL_IPV6, IPV6_ADD_MEMBERSHIP, 0x1000, sizeof(m), 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &m, sizeof(m));
+	CHECK_STR(dh_run(&d, -92), "setsockopt(0, SOL_IPV6, IPV6_ADD_MEMBERSHIP, {inet_pton(AF_INET6, "
+		  "\"ff01::c\", &ipv6mr_multiaddr), ipv6mr_interface=if_nametoindex(\"lo\")}, 20) "
+		  "= -1 ENOPROTOOPT (Protocol not available)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_ipv6_mreq_interface_name),
+	TK_CASE(test_getsockopt_null_value_length_changed),
 	TK_CASE(test_getsockopt_partial_linger_and_peercred),
 	TK_CASE(test_setsockopt_int_options),
 	TK_CASE(test_setsockopt_short_int_prints_address),
