@@ -149,7 +149,7 @@ static void grab_iov(struct fetch *f, uint64_t addr, size_t cnt)
 		size_t held = got / sizeof(struct iovec);	/* the elements before unreadable memory */
 		memcpy(iov, f->c->mem.r[f->c->mem.n - 1].data, held * sizeof(struct iovec));
 		for (size_t i = 0; i < held; i++)
-			grab(f, (uint64_t)(uintptr_t)iov[i].iov_base, cap(iov[i].iov_len, strsize(f->c) + 1));
+			grab(f, (uint64_t)(uintptr_t)iov[i].iov_base, cap(iov[i].iov_len, strsize(f->c)));
 		if (held < k)
 			return;
 		done += k;
@@ -193,7 +193,7 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	case SC_MEM_BUF:
 		/* .size caps a variable length; uncapped buffers print as strings, up to -s. */
 		if (s->len_src != SC_LEN_FIXED)
-			n = cap(n, s->size ? s->size : s->len_src == SC_LEN_FN ? ARRAY_CAP : strsize(f->c) + 1);
+			n = cap(n, s->size ? s->size : s->len_src == SC_LEN_FN ? ARRAY_CAP : strsize(f->c));
 		grab(f, addr, n);
 		break;
 	case SC_MEM_ARRAY:

@@ -231,10 +231,13 @@ void p_buf(struct sc_call *c, uint64_t addr, int64_t len)
 		return;
 	}
 	size_t want = (uint64_t)len < strsize(c) ? (size_t)len : strsize(c);
-	/* Longer than -s: strace reads one byte more, and prints the address when it cannot. */
-	size_t need = (uint64_t)len > want ? want + 1 : want;
-	long n = sc_mem_peek(c, addr, need, &p);
-	if (n < 0 || (size_t)n < need) {
+	/*
+	 * strace reads one byte past -s and prints the address when that byte is
+	 * unreadable; the kernel mode's copies stop at -s, so only what is
+	 * printed is required here.
+	 */
+	long n = sc_mem_peek(c, addr, want, &p);
+	if (n < 0 || (size_t)n < want) {
 		p_addr(c, addr);
 		return;
 	}
