@@ -69,10 +69,12 @@ SC_DECODER(getresuid, MEM_STRUCT_OUT(0, unsigned), MEM_STRUCT_OUT(1, unsigned),
 }
 
 /* [0, 4, 27]: n ids, abbreviated after -s entries unless -v. */
+#define NGROUPS_MAX_ 65536u	/* the kernel's limit: longer lists print as the address */
+
 static void p_gid_list(struct sc_call *c, uint64_t addr, uint64_t n)
 {
 	unsigned g;
-	if (!addr || (n && sc_mem_read(c, addr, &g, sizeof(g)) < 0)) {
+	if (!addr || n > NGROUPS_MAX_ || (n && sc_mem_read(c, addr, &g, sizeof(g)) < 0)) {
 		p_addr(c, addr);
 		return;
 	}
@@ -80,8 +82,11 @@ static void p_gid_list(struct sc_call *c, uint64_t addr, uint64_t n)
 	for (uint64_t i = 0; i < n; i++) {
 		if (i)
 			p_sep(c);
-		if ((c->fmt && !c->fmt->verbose && i >= c->fmt->strsize) ||
-		    sc_mem_read(c, addr + i * sizeof(g), &g, sizeof(g)) < 0) {
+		if (sc_mem_read(c, addr + i * sizeof(g), &g, sizeof(g)) < 0) {
+			out(c, "... /* %#llx */", (unsigned long long)(addr + i * sizeof(g)));
+			break;
+		}
+		if (c->fmt && !c->fmt->verbose && i >= c->fmt->strsize) {
 			out(c, "...");
 			break;
 		}
@@ -98,8 +103,10 @@ SC_DECODER(getgroups, MEM_ARRAY_OUT_RET(1, unsigned))
 		return 0;
 	}
 	/* getgroups(0, NULL) asks for the count only: the list is not written. */
-	if (sc_failed(c) || !c->args[0])
+	if (sc_failed(c))
 		p_addr(c, c->args[1]);
+	else if (!c->args[0])	/* asked for the count only: an empty list */
+		p_gid_list(c, c->args[1], 0);
 	else
 		p_gid_list(c, c->args[1], (uint64_t)c->ret);
 	return 0;

@@ -59,10 +59,7 @@ SC_DECODER(pwrite64, MEM_BUF_IN(1, 2))
 /* The vector the kernel filled, up to the bytes it returned; the address on failure. */
 static void p_iov_read(struct sc_call *c)
 {
-	if (sc_failed(c))
-		p_addr(c, c->args[1]);
-	else
-		p_iov(c, c->args[1], c->args[2], c->ret);
+	p_iov(c, c->args[1], c->args[2], sc_failed(c) ? SC_IOV_ADDR_ONLY : c->ret);
 	out(c, ", %" PRIu64, c->args[2]);
 }
 
@@ -337,5 +334,23 @@ SC_DECODER(close_range)
 {
 	out(c, "%u, %u, ", (unsigned)c->args[0], (unsigned)c->args[1]);
 	p_flags(c, &xlat_close_range_flags, (unsigned)c->args[2], "CLOSE_RANGE_???");
+	return SC_DONE;
+}
+
+SC_DECODER(readahead)
+{
+	p_fd(c, c->args[0]);
+	out(c, ", %" PRId64 ", %" PRIu64, (int64_t)c->args[1], c->args[2]);
+	return SC_DONE;
+}
+
+/* vmsplice: the user pages go into (or come out of) a pipe, printed like writev's. */
+SC_DECODER(vmsplice, MEM_IOVEC_IN(1, 2))
+{
+	p_fd(c, c->args[0]);
+	p_sep(c);
+	p_iov(c, c->args[1], c->args[2], -1);
+	out(c, ", %" PRIu64 ", ", c->args[2]);
+	p_flags(c, &xlat_splice_flags, (unsigned)c->args[3], "SPLICE_F_???");
 	return SC_DONE;
 }

@@ -51,7 +51,7 @@ SC_DECODER(mkdir, MEM_PATH(0))
 {
 	p_path(c, c->args[0]);
 	p_sep(c);
-	p_oct(c, (unsigned)c->args[1]);
+	p_oct(c, (uint16_t)c->args[1]);
 	return SC_DONE;
 }
 
@@ -60,7 +60,7 @@ SC_DECODER(mkdirat, MEM_PATH(1))
 {
 	p_dirfd_path(c, c->args[0], c->args[1]);
 	p_sep(c);
-	p_oct(c, (unsigned)c->args[2]);
+	p_oct(c, (uint16_t)c->args[2]);
 	return SC_DONE;
 }
 
@@ -68,7 +68,7 @@ SC_DECODER(fchmodat2, MEM_PATH(1))
 {
 	p_dirfd_path(c, c->args[0], c->args[1]);
 	p_sep(c);
-	p_oct(c, (unsigned)c->args[2]);
+	p_oct(c, (uint16_t)c->args[2]);
 	p_sep(c);
 	p_flags(c, &xlat_at_flags, (unsigned)c->args[3], "AT_???");
 	return SC_DONE;
@@ -78,7 +78,7 @@ SC_DECODER(fchmod)
 {
 	p_fd(c, c->args[0]);
 	p_sep(c);
-	p_oct(c, (unsigned)c->args[1]);
+	p_oct(c, (uint16_t)c->args[1]);
 	return SC_DONE;
 }
 
@@ -99,7 +99,7 @@ SC_DECODER(unlinkat, MEM_PATH(1))
 
 SC_DECODER(umask)
 {
-	p_oct(c, (unsigned)c->args[0]);
+	p_oct(c, (uint16_t)c->args[0]);
 	c->rv = SC_RV_OCT;
 	return SC_DONE;
 }
@@ -190,24 +190,37 @@ SC_DECODER(readlinkat, MEM_PATH(1), MEM_BUF_OUT_RET(2))
 /* ---- owners -------------------------------------------------------------- */
 
 /* chown, lchown: -1 keeps an id, and prints as -1. */
+/* uid and gid: unsigned, but the "unchanged" -1 as -1 (strace's printuid). */
+static void p_uid_gid(struct sc_call *c, uint64_t uid, uint64_t gid)
+{
+	unsigned ids[2] = { (unsigned)uid, (unsigned)gid };
+	for (int i = 0; i < 2; i++) {
+		if (ids[i] == (unsigned)-1)
+			out(c, ", -1");
+		else
+			out(c, ", %u", ids[i]);
+	}
+}
+
 SC_DECODER(chown, MEM_PATH(0))
 {
 	p_path(c, c->args[0]);
-	out(c, ", %d, %d", (int)c->args[1], (int)c->args[2]);
+	p_uid_gid(c, c->args[1], c->args[2]);
 	return SC_DONE;
 }
 
 SC_DECODER(fchown)
 {
 	p_fd(c, c->args[0]);
-	out(c, ", %d, %d", (int)c->args[1], (int)c->args[2]);
+	p_uid_gid(c, c->args[1], c->args[2]);
 	return SC_DONE;
 }
 
 SC_DECODER(fchownat, MEM_PATH(1))
 {
 	p_dirfd_path(c, c->args[0], c->args[1]);
-	out(c, ", %d, %d, ", (int)c->args[2], (int)c->args[3]);
+	p_uid_gid(c, c->args[2], c->args[3]);
+	p_sep(c);
 	p_flags(c, &xlat_at_flags, (unsigned)c->args[4], "AT_???");
 	return SC_DONE;
 }
@@ -227,7 +240,7 @@ static void p_utime_ts(struct sc_call *c, const struct timespec *t)
 		out(c, "UTIME_OMIT");
 		return;
 	}
-	out(c, "{tv_sec=%lld, tv_nsec=%lld}", (long long)t->tv_sec, (long long)t->tv_nsec);
+	out(c, "{tv_sec=%lld, tv_nsec=%llu}", (long long)t->tv_sec, (unsigned long long)t->tv_nsec);
 	p_time_comment(c, t->tv_sec, (uint64_t)t->tv_nsec, 9);
 }
 
@@ -254,8 +267,8 @@ static void p_timeval_pair(struct sc_call *c, uint64_t addr)
 	if (p_fetch(c, addr, tv, sizeof(tv)) < 0)
 		return;
 	for (int i = 0; i < 2; i++) {
-		out(c, "%s{tv_sec=%lld, tv_usec=%lld}", i ? ", " : "[", (long long)tv[i].tv_sec,
-		    (long long)tv[i].tv_usec);
+		out(c, "%s{tv_sec=%lld, tv_usec=%llu}", i ? ", " : "[", (long long)tv[i].tv_sec,
+		    (unsigned long long)tv[i].tv_usec);
 		p_time_comment(c, tv[i].tv_sec, (uint64_t)tv[i].tv_usec, 6);
 	}
 	out(c, "]");
@@ -266,6 +279,22 @@ SC_DECODER(utimes, MEM_PATH(0), MEM_BYTES_IN(1, 2 * sizeof(struct timeval)))
 	p_path(c, c->args[0]);
 	p_sep(c);
 	p_timeval_pair(c, c->args[1]);
+	return SC_DONE;
+}
+
+/* struct utimbuf: two longs, each with its date when it is one. */
+SC_DECODER(utime, MEM_PATH(0), MEM_BYTES_IN(1, 2 * sizeof(int64_t)))
+{
+	int64_t t[2];
+	p_path(c, c->args[0]);
+	p_sep(c);
+	if (p_fetch(c, c->args[1], t, sizeof(t)) < 0)
+		return SC_DONE;
+	out(c, "{actime=%" PRId64, t[0]);
+	p_time_comment(c, t[0], 0, 0);
+	out(c, ", modtime=%" PRId64, t[1]);
+	p_time_comment(c, t[1], 0, 0);
+	out(c, "}");
 	return SC_DONE;
 }
 
@@ -281,11 +310,11 @@ SC_DECODER(futimesat, MEM_PATH(1), MEM_BYTES_IN(2, 2 * sizeof(struct timeval)))
 
 static void p_mknod_tail(struct sc_call *c, uint64_t mode, uint64_t dev)
 {
-	p_mode(c, (unsigned)mode);
+	p_mode(c, (uint16_t)mode);	/* umode_t */
 	unsigned type = (unsigned)mode & S_IFMT;
 	if (type == S_IFCHR || type == S_IFBLK) {
 		p_sep(c);
-		p_dev(c, dev);
+		p_dev(c, (unsigned)dev);	/* the kernel takes 32 bits */
 	}
 }
 
@@ -659,4 +688,15 @@ SC_DECODER(umount2, MEM_PATH(0))
 	p_sep(c);
 	p_flags(c, &xlat_umount_flags, (unsigned)c->args[1], "MNT_???");
 	return SC_DONE;
+}
+
+/* lookup_dcookie: all at exit, the path the kernel wrote as a buffer of ret bytes. */
+SC_DECODER(lookup_dcookie, MEM_BUF_OUT_RET(1))
+{
+	if (c->entering)
+		return 0;
+	out(c, "%llu, ", (unsigned long long)c->args[0]);
+	p_buf_or_addr(c, c->args[1], c->ret);
+	out(c, ", %llu", (unsigned long long)c->args[2]);
+	return 0;
 }

@@ -4,7 +4,10 @@
  * futex2 calls print raw.
  */
 #include <linux/futex.h>
+#include <string.h>
+#include <time.h>
 
+#include "print_net.h"
 #include "print_time.h"
 
 /* A name, or the bare number: the caller adds strace's comment after the shift. */
@@ -119,5 +122,52 @@ SC_DECODER(futex, MEM_STRUCT_IN(3, struct timespec))
 		out(c, ", %#x", (unsigned)a[5]);
 		break;
 	}
+	return SC_DONE;
+}
+
+/* ---- futex_waitv: an array of waiters ------------------------------------- */
+
+#define FUTEX_WAITV_MAX_ 128
+
+struct futex_waitv_ {
+	uint64_t val, uaddr;
+	uint32_t flags, reserved;
+};
+
+static bool p_waiter(struct sc_call *c, const void *elem, size_t size, void *data)
+{
+	struct futex_waitv_ w;
+	unsigned *count = data;
+	(void)size;
+	if ((*count)++ >= FUTEX_WAITV_MAX_) {
+		out(c, "...");
+		return false;
+	}
+	memcpy(&w, elem, sizeof(w));
+	out(c, "{val=%#llx, uaddr=", (unsigned long long)w.val);
+	p_addr(c, w.uaddr);
+	out(c, ", flags=");
+	p_flags(c, &xlat_futex_waiter_flags, w.flags, "FUTEX_???");
+	if (w.reserved)
+		out(c, ", __reserved=%#x", w.reserved);
+	out(c, "}");
+	return true;
+}
+
+static size_t waiters_len(const struct sc_call *c)
+{
+	unsigned n = (unsigned)c->args[1];
+	return (n > FUTEX_WAITV_MAX_ + 1 ? FUTEX_WAITV_MAX_ + 1 : n) * sizeof(struct futex_waitv_);
+}
+
+SC_DECODER(futex_waitv, MEM_FN(0, SC_MEM_BUF, SC_AT_ENTRY, waiters_len),
+	   MEM_STRUCT_IN(3, struct timespec))
+{
+	unsigned n = (unsigned)c->args[1], count = 0;
+	pn_array(c, c->args[0], n, sizeof(struct futex_waitv_), p_waiter, &count);
+	out(c, ", %u, %#x, ", n, (unsigned)c->args[2]);
+	p_timespec(c, c->args[3]);
+	p_sep(c);
+	p_xval(c, &xlat_clocknames, (unsigned)c->args[4], "CLOCK_???");
 	return SC_DONE;
 }

@@ -212,32 +212,117 @@ SC_DECODER(membarrier)
 }
 
 /* The vector names ranges of the target's memory: bases print as addresses. */
+static void p_remote_iov(struct sc_call *c, uint64_t addr, uint64_t cnt);
+
 SC_DECODER(process_madvise, MEM_ARRAY_IN(1, struct iovec, 2))
 {
-	struct iovec iov;
 	uint64_t n = c->args[2];
 	p_fd(c, c->args[0]);
 	p_sep(c);
-	if (!c->args[1] || sc_mem_read(c, c->args[1], &iov, sizeof(iov)) < 0) {
-		p_addr(c, c->args[1]);
-	} else {
-		out(c, "[");
-		for (uint64_t i = 0; i < n; i++) {
-			if (i)
-				p_sep(c);
-			if ((c->fmt && !c->fmt->verbose && i >= c->fmt->strsize) ||
-			    sc_mem_read(c, c->args[1] + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
-				out(c, "...");
-				break;
-			}
-			out(c, "{iov_base=");
-			p_addr(c, (uint64_t)(uintptr_t)iov.iov_base);
-			out(c, ", iov_len=%zu}", iov.iov_len);
-		}
-		out(c, "]");
-	}
+	p_remote_iov(c, c->args[1], n);
 	out(c, ", %llu, ", (unsigned long long)n);
 	p_xval(c, &xlat_madvise_cmds, (unsigned)c->args[3], "MADV_???");
-	out(c, ", %#llx", (unsigned long long)c->args[4]);
+	out(c, ", %#x", (unsigned)c->args[4]);
+	return SC_DONE;
+}
+
+/* ---- protection keys, secret memory, user fault handling ------------------ */
+
+SC_DECODER(pkey_alloc)
+{
+	p_hex(c, c->args[0]);
+	p_sep(c);
+	p_flags(c, &xlat_pkey_access, c->args[1], "PKEY_???");
+	return SC_DONE;
+}
+
+SC_DECODER(pkey_free)
+{
+	out(c, "%d", (int)c->args[0]);
+	return SC_DONE;
+}
+
+SC_DECODER(memfd_secret)
+{
+	p_flags(c, &xlat_memfd_secret_flags, (unsigned)c->args[0], NULL);
+	c->rv = SC_RV_FD;
+	return SC_DONE;
+}
+
+SC_DECODER(userfaultfd)
+{
+	p_flags(c, &xlat_uffd_flags, (unsigned)c->args[0], "O_???");
+	c->rv = SC_RV_FD;
+	return SC_DONE;
+}
+
+/* ---- another process's memory -------------------------------------------- */
+
+/* The remote vector: addresses in the other process, never its data. */
+static void p_remote_iov(struct sc_call *c, uint64_t addr, uint64_t cnt)
+{
+	struct iovec iov;
+	if (!addr) {
+		out(c, "NULL");
+		return;
+	}
+	if (cnt && sc_mem_read(c, addr, &iov, sizeof(iov)) < 0) {
+		p_addr(c, addr);
+		return;
+	}
+	out(c, "[");
+	for (uint64_t i = 0; i < cnt && i < SC_VEC_MAX; i++) {
+		if (i)
+			p_sep(c);
+		if (c->fmt && i >= c->fmt->strsize && !c->fmt->verbose) {
+			out(c, "...");
+			break;
+		}
+		if (sc_mem_read(c, addr + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
+			out(c, "... /* %#llx */", (unsigned long long)(addr + i * sizeof(iov)));
+			break;
+		}
+		out(c, "{iov_base=");
+		p_addr(c, (uint64_t)(uintptr_t)iov.iov_base);
+		out(c, ", iov_len=%zu}", iov.iov_len);
+	}
+	out(c, "]");
+}
+
+/* process_vm_readv: the local vector holds what was read, at exit. */
+SC_DECODER(process_vm_readv, MEM_IOVEC_OUT(1, 2), MEM_ARRAY_IN(3, struct iovec, 4))
+{
+	if (c->entering) {
+		out(c, "%d, ", (int)c->args[0]);
+		return 0;
+	}
+	if (sc_failed(c))
+		p_remote_iov(c, c->args[1], c->args[2]);
+	else
+		p_iov(c, c->args[1], c->args[2], c->ret);
+	out(c, ", %llu, ", (unsigned long long)c->args[2]);
+	p_remote_iov(c, c->args[3], c->args[4]);
+	out(c, ", %llu, %llu", (unsigned long long)c->args[4], (unsigned long long)c->args[5]);
+	return 0;
+}
+
+SC_DECODER(process_vm_writev, MEM_IOVEC_IN(1, 2), MEM_ARRAY_IN(3, struct iovec, 4))
+{
+	out(c, "%d, ", (int)c->args[0]);
+	p_iov(c, c->args[1], c->args[2], -1);
+	out(c, ", %llu, ", (unsigned long long)c->args[2]);
+	p_remote_iov(c, c->args[3], c->args[4]);
+	out(c, ", %llu, %llu", (unsigned long long)c->args[4], (unsigned long long)c->args[5]);
+	return SC_DONE;
+}
+
+/* remap_file_pages: deprecated, but strace still names its prot and flags. */
+SC_DECODER(remap_file_pages)
+{
+	p_addr(c, c->args[0]);
+	out(c, ", %llu, ", (unsigned long long)c->args[1]);
+	p_prot(c, c->args[2]);
+	out(c, ", %llu, ", (unsigned long long)c->args[3]);
+	p_mmap_flags(c, c->args[4]);
 	return SC_DONE;
 }

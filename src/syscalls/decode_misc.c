@@ -1,168 +1,15 @@
 /*
- * The rest of the process family: prctl, scheduling (policy, priority,
+ * The rest of the process family: scheduling (policy, priority,
  * affinity), system information (uname, sysinfo) and getrandom.
  */
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 
 #include "print_signal.h"
 #include "print_time.h"
-
-/* ---- prctl --------------------------------------------------------------- */
-
-#define TASK_COMM_LEN 16
-
-/* Arguments from index first to 4, in hex: what strace prints for options it does not decode. */
-static void p_prctl_rest(struct sc_call *c, int first)
-{
-	for (int i = first; i <= 4; i++)
-		out(c, ", %#llx", (unsigned long long)c->args[i]);
-}
-
-/* A NUL-terminated name of at most max bytes (the kernel's comm). */
-static void p_comm(struct sc_call *c, uint64_t addr, size_t max)
-{
-	const unsigned char *p;
-	long n = addr ? sc_mem_peek(c, addr, max, &p) : -1;
-	if (n < 0) {
-		p_addr(c, addr);
-		return;
-	}
-	const unsigned char *nul = memchr(p, 0, (size_t)n);
-	if (nul)
-		p_quoted(c, p, (size_t)(nul - p), false);
-	else
-		p_quoted(c, p, (size_t)n, (size_t)n >= max);
-}
-
-/* Options that read nothing and write nothing but the return value. */
-static bool prctl_bare(unsigned op)
-{
-	switch (op) {
-	case PR_GET_KEEPCAPS:
-	case PR_GET_TIMING:
-	case PR_GET_SECCOMP:
-	case PR_GET_TIMERSLACK:
-	case PR_TASK_PERF_EVENTS_DISABLE:
-	case PR_TASK_PERF_EVENTS_ENABLE:
-	case PR_GET_DUMPABLE:
-	case PR_GET_NO_NEW_PRIVS:
-	case PR_GET_THP_DISABLE:
-	case PR_GET_IO_FLUSHER:
-		return true;
-	}
-	return false;
-}
-
-/* Options taking one value and ignoring (but checking) the rest. */
-static int prctl_set_value(unsigned op)
-{
-	switch (op) {
-	case PR_SET_KEEPCAPS:
-	case PR_SET_FPEMU:
-	case PR_SET_FPEXC:
-	case PR_SET_TIMING:
-	case PR_SET_ENDIAN:
-	case PR_SET_CHILD_SUBREAPER:
-		return 1;	/* value only */
-	case PR_SET_NO_NEW_PRIVS:
-	case PR_SET_THP_DISABLE:
-	case PR_SET_IO_FLUSHER:
-		return 2;	/* value, then the rest in hex */
-	}
-	return 0;
-}
-
-static int prctl_entry(struct sc_call *c, unsigned op)
-{
-	uint64_t arg2 = c->args[1];
-	p_xval(c, &xlat_prctl_options, op, "PR_???");
-	if (prctl_bare(op))
-		return op == PR_GET_DUMPABLE ? 0 : SC_DONE;
-	int kind = prctl_set_value(op);
-	if (kind) {
-		out(c, ", %llu", (unsigned long long)arg2);
-		if (kind == 2)
-			for (int i = 2; i <= 4; i++)
-				out(c, ", %llu", (unsigned long long)c->args[i]);
-		return SC_DONE;
-	}
-	switch (op) {
-	case PR_SET_PDEATHSIG:
-		p_sep(c);
-		if (arg2 > 128)
-			out(c, "%llu", (unsigned long long)arg2);
-		else
-			p_sig(c, (int)arg2);
-		return SC_DONE;
-	case PR_SET_DUMPABLE:
-		p_sep(c);
-		p_xval(c, &xlat_pr_dumpable, arg2, "SUID_DUMP_???");
-		return SC_DONE;
-	case PR_SET_NAME:
-		p_sep(c);
-		p_comm(c, arg2, TASK_COMM_LEN - 1);
-		return SC_DONE;
-	case PR_CAPBSET_READ:
-	case PR_CAPBSET_DROP:
-		p_sep(c);
-		p_xval(c, &xlat_capabilities, arg2, "CAP_???");
-		return SC_DONE;
-	case PR_SET_TIMERSLACK:
-		out(c, ", %lld", (long long)arg2);
-		return SC_DONE;
-	case PR_GET_PDEATHSIG:
-	case PR_GET_NAME:
-	case PR_GET_TID_ADDRESS:
-	case PR_GET_CHILD_SUBREAPER:
-	case PR_GET_FPEMU:
-	case PR_GET_FPEXC:
-	case PR_GET_ENDIAN:
-		return 0;
-	}
-	p_prctl_rest(c, 1);
-	return SC_DONE;
-}
-
-SC_DECODER(prctl, MEM_STR_IN(1), MEM_BYTES_OUT(1, TASK_COMM_LEN))
-{
-	unsigned op = (unsigned)c->args[0];
-	uint64_t arg2 = c->args[1];
-	if (c->entering)
-		return prctl_entry(c, op);
-	if (op == PR_GET_DUMPABLE) {
-		const char *s = sc_failed(c) ? NULL : xlat_str(&xlat_pr_dumpable, (uint64_t)c->ret);
-		if (s)
-			snprintf(c->rv_extra, sizeof(c->rv_extra), "(%s)", s);
-		return 0;
-	}
-	p_sep(c);
-	if (sc_failed(c)) {
-		p_addr(c, arg2);
-		return 0;
-	}
-	if (op == PR_GET_NAME) {
-		p_comm(c, arg2, TASK_COMM_LEN);
-		return 0;
-	}
-	uint64_t v = 0;
-	if (p_fetch(c, arg2, &v, op == PR_GET_TID_ADDRESS ? 8 : 4) < 0)
-		return 0;
-	if (op == PR_GET_PDEATHSIG) {
-		out(c, "[");
-		p_sig(c, (int)v);
-		out(c, "]");
-	} else if (op == PR_GET_TID_ADDRESS) {
-		out(c, "[%#llx]", (unsigned long long)v);
-	} else {
-		out(c, "[%u]", (unsigned)v);
-	}
-	return 0;
-}
 
 /* ---- scheduling ---------------------------------------------------------- */
 
@@ -204,10 +51,15 @@ static void p_sched_param(struct sc_call *c, uint64_t addr)
 
 SC_DECODER(sched_setscheduler, MEM_STRUCT_IN(2, int))
 {
+	unsigned policy = (unsigned)c->args[1];
 	out(c, "%d, ", (int)c->args[0]);
-	p_xval(c, &xlat_schedulers, (unsigned)c->args[1] & ~0x40000000u, "SCHED_???");
-	if (c->args[1] & 0x40000000u)
-		out(c, "|SCHED_RESET_ON_FORK");
+	if (!xlat_str(&xlat_schedulers, policy & ~0x40000000u)) {
+		p_xval(c, &xlat_schedulers, policy, "SCHED_???");	/* unknown: the whole value */
+	} else {
+		p_xval(c, &xlat_schedulers, policy & ~0x40000000u, NULL);
+		if (policy & 0x40000000u)
+			out(c, "|SCHED_RESET_ON_FORK");
+	}
 	p_sep(c);
 	p_sched_param(c, c->args[2]);
 	return SC_DONE;
@@ -248,6 +100,10 @@ SC_DECODER(sched_rr_get_interval, MEM_STRUCT_OUT(1, struct timespec))
 static void p_cpu_mask(struct sc_call *c, uint64_t addr, uint64_t len)
 {
 	const unsigned char *m;
+	if (addr && !len) {
+		out(c, "[]");
+		return;
+	}
 	if (len > AFFINITY_CAP)
 		len = AFFINITY_CAP;
 	long n = addr ? sc_mem_peek(c, addr, (size_t)len, &m) : -1;

@@ -234,7 +234,7 @@ SC_DECODER(sendmsg, MEM_MSGHDR_IN(1))
 	p_sep(c);
 	p_msghdr(c, c->args[1], -1);
 	p_sep(c);
-	p_flags(c, &xlat_msg_flags, c->args[2], "MSG_???");
+	p_flags(c, &xlat_msg_flags, (unsigned)c->args[2], "MSG_???");
 	return SC_DONE;
 }
 
@@ -257,7 +257,7 @@ SC_DECODER(recvmsg, MEM_MSGHDR_OUT(1))
 			pn_msghdr(c, c->args[1], c->ret, &ulen);
 	}
 	p_sep(c);
-	p_flags(c, &xlat_msg_flags, c->args[2], "MSG_???");
+	p_flags(c, &xlat_msg_flags, (unsigned)c->args[2], "MSG_???");
 	return SC_DONE;
 }
 
@@ -329,7 +329,7 @@ SC_DECODER(sendmmsg, MEM_MMSGHDR_IN(1, 2), MEM_MMSGHDR_OUT(1))
 	p_mmsgvec(c, c->args[1], (unsigned)c->args[2], sc_failed(c) ? 0 : (uint64_t)c->ret,
 		  false, NULL);
 	out(c, ", %u, ", (unsigned)c->args[2]);
-	p_flags(c, &xlat_msg_flags, c->args[3], "MSG_???");
+	p_flags(c, &xlat_msg_flags, (unsigned)c->args[3], "MSG_???");
 	return 0;
 }
 
@@ -362,7 +362,7 @@ SC_DECODER(recvmmsg, MEM_MMSGHDR_IN(1, 2), MEM_MMSGHDR_OUT(1),
 	const struct mmsg_state *st = c->priv;
 	p_mmsgvec(c, c->args[1], (uint64_t)c->ret, (uint64_t)c->ret, true, st);
 	out(c, ", %u, ", (unsigned)c->args[2]);
-	p_flags(c, &xlat_msg_flags, c->args[3], "MSG_???");
+	p_flags(c, &xlat_msg_flags, (unsigned)c->args[3], "MSG_???");
 	out(c, ", %s", st ? st->timeout : "");
 	if (sc_failed(c))
 		return 0;

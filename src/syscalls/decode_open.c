@@ -35,7 +35,7 @@ static void p_open_tail(struct sc_call *c, uint64_t flags, uint64_t mode)
 	p_open_flags(c, flags);
 	if (flags & (O_CREAT | O_TMPFILE_BIT)) {
 		p_sep(c);
-		p_oct(c, mode);
+		p_oct(c, (uint16_t)mode);	/* umode_t */
 	}
 }
 
@@ -61,7 +61,7 @@ SC_DECODER(creat, MEM_PATH(0))
 {
 	p_path(c, c->args[0]);
 	p_sep(c);
-	p_oct(c, c->args[1]);
+	p_oct(c, (uint16_t)c->args[1]);
 	c->rv = SC_RV_FD;
 	return SC_DONE;
 }
@@ -98,9 +98,11 @@ SC_DECODER(openat2, MEM_PATH(1), MEM_STRUCT_IN(2, struct open_how))
 }
 
 /* The flags print in hex only when none are set: "0x0" is not strace's style. */
+#define MFD_NAME_MAX_LEN_ (255 - 6)	/* 255 minus "memfd:" */
+
 SC_DECODER(memfd_create, MEM_STR_IN(0))
 {
-	p_str(c, c->args[0]);
+	p_str_max(c, c->args[0], MFD_NAME_MAX_LEN_ + 1);
 	p_sep(c);
 	unsigned flags = (unsigned)c->args[1];
 	unsigned huge = flags & (0x3fu << 26);	/* MFD_HUGE_MASK << MFD_HUGE_SHIFT */

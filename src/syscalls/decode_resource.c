@@ -42,7 +42,7 @@ SC_DECODER(getrlimit, MEM_BYTES_OUT(1, 16))
 	if (sc_failed(c))
 		p_addr(c, c->args[1]);
 	else
-		p_rlimit(c, c->args[1], "RLIM_INFINITY");
+		p_rlimit(c, c->args[1], "RLIM64_INFINITY");
 	return 0;
 }
 
@@ -50,7 +50,7 @@ SC_DECODER(setrlimit, MEM_BYTES_IN(1, 16))
 {
 	p_resource(c, c->args[0]);
 	p_sep(c);
-	p_rlimit(c, c->args[1], "RLIM_INFINITY");
+	p_rlimit(c, c->args[1], "RLIM64_INFINITY");
 	return SC_DONE;
 }
 

@@ -78,16 +78,21 @@ SC_DECODER(rt_sigtimedwait, MEM_SIGSET_IN(0, 3), MEM_STRUCT_OUT(1, siginfo_t),
 		p_sep(c);
 		if (c->args[1])
 			return 0;
+		/* No siginfo: all arguments now, the signal's name at exit. */
 		out(c, "NULL, ");
-	} else if (!p_failed_addr(c, c->args[1])) {
-		p_siginfo(c, c->args[1]);
+		p_timespec(c, c->args[2]);
+		out(c, ", %llu", (unsigned long long)c->args[3]);
+		return 0;
 	}
-	if (c->args[1])
+	if (c->args[1]) {
+		if (!p_failed_addr(c, c->args[1]))
+			p_siginfo(c, c->args[1]);
 		p_sep(c);
-	p_timespec(c, c->args[2]);
-	out(c, ", %llu", (unsigned long long)c->args[3]);
+		p_timespec(c, c->args[2]);
+		out(c, ", %llu", (unsigned long long)c->args[3]);
+	}
 	rv_signal(c);
-	return c->entering ? SC_DONE : 0;
+	return 0;
 }
 
 SC_DECODER(rt_sigqueueinfo, MEM_STRUCT_IN(2, siginfo_t))

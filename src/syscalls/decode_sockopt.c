@@ -131,7 +131,9 @@ static void p_mreq6(struct sc_call *c, uint64_t addr)
 		return;
 	out(c, "{");
 	pn_inet_addr(c, AF_INET6, &m.ipv6mr_multiaddr, "ipv6mr_multiaddr");
-	out(c, ", ipv6mr_interface=%u}", m.ipv6mr_interface);
+	out(c, ", ipv6mr_interface=");
+	pn_ifindex(c, m.ipv6mr_interface);
+	out(c, "}");
 }
 
 /* The value strace prints when no level-specific rule applies. */
@@ -219,6 +221,34 @@ static void p_so_error(struct sc_call *c, uint64_t addr, int len)
 		out(c, "[%d]", err);
 }
 
+/*
+ * A struct of int fields the kernel wrote only rlen bytes of: the whole
+ * fields, then the part of the next one as hex bytes (strace's way).
+ */
+static void p_int_fields_partial(struct sc_call *c, uint64_t addr, int rlen,
+				 const char *const *names, int nfields, bool ids)
+{
+	out(c, "{");
+	for (int i = 0; i < nfields && i * 4 < rlen; i++) {
+		int v;
+		out(c, "%s%s=", i ? ", " : "", names[i]);
+		if (rlen < (i + 1) * 4) {
+			p_hex_bytes(c, addr + (uint64_t)i * 4, rlen - i * 4);
+			break;
+		}
+		if (p_fetch(c, addr + (uint64_t)i * 4, &v, sizeof(v)) < 0)
+			break;
+		if (ids && i > 0 && v != -1)
+			out(c, "%u", (unsigned)v);
+		else
+			out(c, "%d", v);
+	}
+	out(c, "}");
+}
+
+static const char *const linger_fields[] = { "l_onoff", "l_linger" };
+static const char *const ucred_fields[] = { "pid", "uid", "gid" };
+
 static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, uint64_t addr,
 			     int ulen, int rlen)
 {
@@ -233,6 +263,14 @@ static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 		}
 		if (name == SO_PEERCRED && rlen >= (int)sizeof(struct ucred)) {
 			p_ucred_at(c, addr);
+			return;
+		}
+		if (name == SO_LINGER) {
+			p_int_fields_partial(c, addr, rlen, linger_fields, 2, false);
+			return;
+		}
+		if (name == SO_PEERCRED) {
+			p_int_fields_partial(c, addr, rlen, ucred_fields, 3, true);
 			return;
 		}
 		if (name == SO_ERROR) {
@@ -254,7 +292,7 @@ static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 	p_optval_default(c, addr, rlen);
 }
 
-SC_DECODER(getsockopt, MEM_BYTES_IN(4, sizeof(int)), MEM_NBUF_OUT_PTR(3, 4, OPTVAL_MAX))
+SC_DECODER(getsockopt, MEM_BYTES_INOUT(4, sizeof(int)), MEM_NBUF_OUT_PTR(3, 4, OPTVAL_MAX))
 {
 	int ulen, rlen;
 	if (c->entering) {

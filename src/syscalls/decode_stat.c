@@ -183,3 +183,26 @@ SC_DECODER(fstatfs, MEM_STRUCT_OUT(1, struct statfs))
 	p_statfs(c, c->args[1]);
 	return 0;
 }
+
+/* struct ustat as the kernel fills it (x86_64 layout; glibc no longer has the header). */
+struct ustat_ {
+	int f_tfree;
+	unsigned long f_tinode;
+	char f_fname[6];
+	char f_fpack[6];
+};
+
+SC_DECODER(ustat, MEM_STRUCT_OUT(1, struct ustat_))
+{
+	struct ustat_ u;
+	if (c->entering) {
+		p_dev(c, (unsigned)c->args[0]);
+		p_sep(c);
+		return 0;
+	}
+	if (sc_failed(c))
+		p_addr(c, c->args[1]);
+	else if (p_fetch(c, c->args[1], &u, sizeof(u)) == 0)
+		out(c, "{f_tfree=%d, f_tinode=%lu}", u.f_tfree, u.f_tinode);
+	return 0;
+}

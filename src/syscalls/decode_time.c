@@ -4,6 +4,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/times.h>
 
 #include "print_signal.h"
@@ -14,18 +15,33 @@
  * second timespec; the engine copies exit memory only for calls that
  * succeeded, so an interrupted sleep shows the address, as on success.
  */
-SC_DECODER(nanosleep, MEM_STRUCT_IN(0, struct timespec))
+/* Interrupted by a signal (ERESTARTSYS .. ERESTART_RESTARTBLOCK): the kernel wrote the rest. */
+static bool interrupted(const struct sc_call *c)
+{
+	return c->ret == -512 || c->ret == -513 || c->ret == -514 || c->ret == -516;
+}
+
+/* The remaining time is written only when the sleep was interrupted. */
+static void p_remaining(struct sc_call *c, uint64_t addr)
+{
+	if (interrupted(c))
+		p_timespec(c, addr);
+	else
+		p_addr(c, addr);
+}
+
+SC_DECODER(nanosleep, MEM_STRUCT_IN(0, struct timespec), MEM_STRUCT_OUT(1, struct timespec))
 {
 	if (c->entering) {
 		p_timespec(c, c->args[0]);
 		p_sep(c);
 		return 0;
 	}
-	p_addr(c, c->args[1]);
+	p_remaining(c, c->args[1]);
 	return 0;
 }
 
-SC_DECODER(clock_nanosleep, MEM_STRUCT_IN(2, struct timespec))
+SC_DECODER(clock_nanosleep, MEM_STRUCT_IN(2, struct timespec), MEM_STRUCT_OUT(3, struct timespec))
 {
 	if (c->entering) {
 		p_clockid(c, c->args[0]);
@@ -36,7 +52,10 @@ SC_DECODER(clock_nanosleep, MEM_STRUCT_IN(2, struct timespec))
 		p_sep(c);
 		return 0;
 	}
-	p_addr(c, c->args[3]);
+	if (c->args[1])	/* TIMER_ABSTIME: nothing remains */
+		p_addr(c, c->args[3]);
+	else
+		p_remaining(c, c->args[3]);
 	return 0;
 }
 
@@ -94,8 +113,17 @@ SC_DECODER(time, MEM_STRUCT_OUT(0, int64_t))
 	int64_t t;
 	if (c->entering)
 		return 0;
-	if (!p_failed_addr(c, c->args[0]) && p_fetch(c, c->args[0], &t, sizeof(t)) == 0)
-		out(c, "[%lld]", (long long)t);
+	if (!p_failed_addr(c, c->args[0]) && p_fetch(c, c->args[0], &t, sizeof(t)) == 0) {
+		char when[64] = "";
+		sc_time_comment(when, sizeof(when), t);	/* "(2026-12-01T15:42:41+0000)" */
+		size_t n = strlen(when);
+		if (n > 2 && when[0] == '(') {
+			when[n - 1] = 0;
+			out(c, "[%lld /* %s */]", (long long)t, when + 1);
+		} else {
+			out(c, "[%lld]", (long long)t);
+		}
+	}
 	if (!sc_failed(c))
 		sc_time_comment(c->rv_extra, sizeof(c->rv_extra), c->ret);
 	return 0;
@@ -109,9 +137,16 @@ SC_DECODER(times, MEM_STRUCT_OUT(0, struct tms))
 	c->rv = SC_RV_UDEC;
 	if (p_failed_addr(c, c->args[0]) || p_fetch(c, c->args[0], &t, sizeof(t)) < 0)
 		return 0;
-	out(c, "{tms_utime=%llu, tms_stime=%llu, tms_cutime=%llu, tms_cstime=%llu}",
-	    (unsigned long long)t.tms_utime, (unsigned long long)t.tms_stime,
-	    (unsigned long long)t.tms_cutime, (unsigned long long)t.tms_cstime);
+	const char *names[] = { "tms_utime", "tms_stime", "tms_cutime", "tms_cstime" };
+	clock_t v[] = { t.tms_utime, t.tms_stime, t.tms_cutime, t.tms_cstime };
+	out(c, "{");
+	for (int i = 0; i < 4; i++) {
+		out(c, "%s%s=%llu", i ? ", " : "", names[i], (unsigned long long)v[i]);
+		if (v[i] > 0)	/* in seconds, at 100 ticks a second (USER_HZ) */
+			out(c, " /* %llu.%02llu s */", (unsigned long long)v[i] / 100,
+			    (unsigned long long)v[i] % 100);
+	}
+	out(c, "}");
 	return 0;
 }
 

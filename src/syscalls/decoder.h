@@ -236,6 +236,7 @@ void p_fd(struct sc_call *c, uint64_t fd);		/* 3, or 3</etc/passwd> with -y */
 void p_dirfd(struct sc_call *c, uint64_t fd);		/* AT_FDCWD or p_fd */
 void p_path(struct sc_call *c, uint64_t addr);		/* "/etc/passwd" or the address */
 void p_str(struct sc_call *c, uint64_t addr);		/* NUL-terminated, up to -s */
+void p_str_max(struct sc_call *c, uint64_t addr, size_t max);	/* ... and up to max bytes */
 /* len bytes of a buffer, quoted, "..." when longer than -s; the address if not held. */
 void p_buf(struct sc_call *c, uint64_t addr, int64_t len);
 /* At exit: the buffer when the call succeeded, else its address. */
@@ -249,6 +250,8 @@ int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len);
 void p_strv(struct sc_call *c, uint64_t addr);		/* ["ls", "-l"] */
 void p_strv_count(struct sc_call *c, uint64_t addr);	/* envp without -v: 0x7ffd... /\* 23 vars *\/ */
 void p_iov(struct sc_call *c, uint64_t addr, uint64_t cnt, int64_t data_len);
+/* p_iov's data_len for a call that failed: the buffers by address. */
+#define SC_IOV_ADDR_ONLY INT64_MIN
 /*
  * True once the line holds SC_LINE_MAX bytes (or 16 strings of -s, if more).
  * Array printers check it before each element and end with "...": vectors of

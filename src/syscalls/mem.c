@@ -146,11 +146,12 @@ static void grab_iov(struct fetch *f, uint64_t addr, size_t cnt)
 		size_t k = cap(cnt - done, 64);
 		uint64_t at = addr + done * sizeof(struct iovec);
 		size_t got = grab(f, at, k * sizeof(struct iovec));
-		if (got < k * sizeof(struct iovec))
-			return;
-		memcpy(iov, f->c->mem.r[f->c->mem.n - 1].data, got);
-		for (size_t i = 0; i < k; i++)
+		size_t held = got / sizeof(struct iovec);	/* the elements before unreadable memory */
+		memcpy(iov, f->c->mem.r[f->c->mem.n - 1].data, held * sizeof(struct iovec));
+		for (size_t i = 0; i < held; i++)
 			grab(f, (uint64_t)(uintptr_t)iov[i].iov_base, cap(iov[i].iov_len, strsize(f->c)));
+		if (held < k)
+			return;
 		done += k;
 	}
 }

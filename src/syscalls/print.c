@@ -72,6 +72,9 @@ void p_oct(struct sc_call *c, uint64_t v)
 }
 
 /* The text -y prints between < and >: the path (or socket, pipe...) of fd. */
+static void quote_chars(struct strbuf *o, const unsigned char *s, size_t n, int hex,
+			const char *also);
+
 static void p_fd_text(struct sc_call *c, int fd)
 {
 	char path[4096];
@@ -86,14 +89,11 @@ static void p_fd_text(struct sc_call *c, int fd)
 	if (gone)
 		len -= (int)dl;
 	sb_addc(c->out, '<');
-	for (int i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)path[i];
-		/* Only what would make <...> ambiguous or unprintable is escaped, in octal. */
-		if (path[0] == '/' && (ch < ' ' || ch >= 0x7f || ch == '>' || ch == '\\'))
-			sb_printf(c->out, "\\%o", ch);
-		else
-			sb_addc(c->out, (char)ch);
-	}
+	/* A file name is quoted as strings are, without the quotes, and < > escaped too. */
+	if (path[0] == '/')
+		quote_chars(c->out, (const unsigned char *)path, (size_t)len, 0, "<>");
+	else
+		sb_addn(c->out, path, (size_t)len);
 	sb_addc(c->out, '>');
 	if (gone)
 		sb_add(c->out, "(deleted)");
@@ -117,17 +117,13 @@ void p_dirfd(struct sc_call *c, uint64_t fd)
 		p_fd(c, fd);
 }
 
-/* strace's string_quote: escapes, octal for the unprintable, -x/-xx hex. */
-void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis)
+/*
+ * strace's string_quote: C escapes, octal for the unprintable (three digits
+ * when an octal digit follows), and the characters in also escaped too.
+ */
+static void quote_chars(struct strbuf *o, const unsigned char *s, size_t n, int hex,
+			const char *also)
 {
-	struct strbuf *o = c->out;
-	int hex = xflag(c) > 1;
-	if (xflag(c) == 1)
-		for (size_t i = 0; i < n && !hex; i++)
-			hex = s[i] > 0x7e || (s[i] < ' ' && (unsigned)(s[i] - 9) >= 5);
-
-	sb_grow(o, n * 4 + 8);
-	sb_addc(o, '"');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = s[i];
 		if (hex) {
@@ -143,14 +139,27 @@ void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis
 		case '\t': sb_add(o, "\\t"); continue;
 		case '\v': sb_add(o, "\\v"); continue;
 		}
-		if (ch >= ' ' && ch <= 0x7e) {
+		if (ch >= ' ' && ch <= 0x7e && !(also && ch && strchr(also, ch))) {
 			sb_addc(o, (char)ch);
-		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9') {
+		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7') {
 			sb_printf(o, "\\%03o", ch);
 		} else {
 			sb_printf(o, "\\%o", ch);
 		}
 	}
+}
+
+void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis)
+{
+	struct strbuf *o = c->out;
+	int hex = xflag(c) > 1;
+	if (xflag(c) == 1)
+		for (size_t i = 0; i < n && !hex; i++)
+			hex = s[i] > 0x7e || (s[i] < ' ' && (unsigned)(s[i] - 9) >= 5);
+
+	sb_grow(o, n * 4 + 8);
+	sb_addc(o, '"');
+	quote_chars(o, s, n, hex, NULL);
 	sb_addc(o, '"');
 	if (ellipsis)
 		sb_add(o, "...");
@@ -175,19 +184,38 @@ static void print_cstr(struct sc_call *c, uint64_t addr, size_t max)
 	} else if ((size_t)n > max) {
 		p_quoted(c, p, max, true);
 	} else {
-		/* Unterminated within what was readable: strace prints what it got and "...". */
-		p_quoted(c, p, (size_t)n, true);
+		/* Unreadable before its end: strace prints the address (umovestr fails). */
+		p_addr(c, addr);
 	}
 }
 
 void p_path(struct sc_call *c, uint64_t addr)
 {
-	print_cstr(c, addr, 4096);
+	print_cstr(c, addr, 4095);	/* PATH_MAX - 1 bytes, then "..." */
 }
 
 void p_str(struct sc_call *c, uint64_t addr)
 {
 	print_cstr(c, addr, strsize(c));
+}
+
+void p_str_max(struct sc_call *c, uint64_t addr, size_t max)
+{
+	const unsigned char *p;
+	size_t want = max < strsize(c) ? max : strsize(c);
+	size_t look = max > want ? want + 1 : want;	/* a byte more tells "..." apart */
+	if (!addr) {
+		sb_add(c->out, "NULL");
+		return;
+	}
+	long n = sc_mem_peek(c, addr, look, &p);
+	const unsigned char *nul = n > 0 ? memchr(p, 0, (size_t)n) : NULL;
+	if (nul && (size_t)(nul - p) <= want)
+		p_quoted(c, p, (size_t)(nul - p), false);
+	else if (n < 0 || (size_t)n < look)
+		p_addr(c, addr);	/* unreadable before max bytes or a NUL */
+	else
+		p_quoted(c, p, want, true);
 }
 
 void p_buf(struct sc_call *c, uint64_t addr, int64_t len)
@@ -197,11 +225,17 @@ void p_buf(struct sc_call *c, uint64_t addr, int64_t len)
 		sb_add(c->out, "NULL");
 		return;
 	}
-	if (len <= 0) {
+	/* The length is the kernel's size_t: a "negative" one is huge. */
+	if (len == 0) {
 		sb_add(c->out, "\"\"");
 		return;
 	}
 	size_t want = (uint64_t)len < strsize(c) ? (size_t)len : strsize(c);
+	/*
+	 * strace reads one byte past -s and prints the address when that byte is
+	 * unreadable; the kernel mode's copies stop at -s, so only what is
+	 * printed is required here.
+	 */
 	long n = sc_mem_peek(c, addr, want, &p);
 	if (n < 0 || (size_t)n < want) {
 		p_addr(c, addr);
@@ -242,13 +276,17 @@ int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len)
 }
 
 /* Count the entries of a NULL-terminated pointer array in the snapshot; -1 if not held. */
-static long strv_len(struct sc_call *c, uint64_t addr)
+/* Elements before the NULL; *unterminated when unreadable memory came first. */
+static long strv_len(struct sc_call *c, uint64_t addr, bool *unterminated)
 {
 	uint64_t p;
 	long n = 0;
+	*unterminated = false;
 	for (;; n++) {
-		if (sc_mem_read(c, addr + (uint64_t)n * sizeof(p), &p, sizeof(p)) < 0)
+		if (sc_mem_read(c, addr + (uint64_t)n * sizeof(p), &p, sizeof(p)) < 0) {
+			*unterminated = n > 0;
 			return n ? n : -1;
+		}
 		if (!p)
 			return n;
 	}
@@ -256,17 +294,19 @@ static long strv_len(struct sc_call *c, uint64_t addr)
 
 void p_strv(struct sc_call *c, uint64_t addr)
 {
+	bool unterminated;
 	if (!addr) {
 		sb_add(c->out, "NULL");
 		return;
 	}
-	long n = strv_len(c, addr);
+	long n = strv_len(c, addr, &unterminated);
 	if (n < 0) {
 		p_addr(c, addr);
 		return;
 	}
 	sb_addc(c->out, '[');
-	for (long i = 0; i < n; i++) {
+	long i;
+	for (i = 0; i < n; i++) {
 		uint64_t p;
 		if (i)
 			p_sep(c);
@@ -277,19 +317,24 @@ void p_strv(struct sc_call *c, uint64_t addr)
 		sc_mem_read(c, addr + (uint64_t)i * sizeof(p), &p, sizeof(p));
 		p_str(c, p);
 	}
+	/* The array ran into unreadable memory: where, as strace says it. */
+	if (i == n && unterminated)
+		sb_printf(c->out, ", ... /* %#" PRIx64 " */", addr + (uint64_t)n * sizeof(uint64_t));
 	sb_addc(c->out, ']');
 }
 
 void p_strv_count(struct sc_call *c, uint64_t addr)
 {
+	bool unterminated = false;
 	if (c->fmt && c->fmt->verbose) {
 		p_strv(c, addr);
 		return;
 	}
-	long n = addr ? strv_len(c, addr) : -1;
+	long n = addr ? strv_len(c, addr, &unterminated) : -1;
 	p_addr(c, addr);
 	if (n >= 0)
-		sb_printf(c->out, " /* %ld var%s */", n, n == 1 ? "" : "s");
+		sb_printf(c->out, " /* %ld var%s%s */", n, n == 1 ? "" : "s",
+			  unterminated ? ", unterminated" : "");
 }
 
 void p_iov(struct sc_call *c, uint64_t addr, uint64_t cnt, int64_t data_len)
@@ -307,22 +352,28 @@ void p_iov(struct sc_call *c, uint64_t addr, uint64_t cnt, int64_t data_len)
 	for (uint64_t i = 0; i < cnt; i++) {
 		if (i)
 			p_sep(c);
+		/* As strace's print_array: an unreadable element ends it before the -s count does. */
+		if (sc_mem_read(c, addr + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
+			sb_printf(c->out, "... /* %#" PRIx64 " */", addr + i * sizeof(iov));
+			break;
+		}
 		if ((i >= strsize(c) && !(c->fmt && c->fmt->verbose)) || i >= SC_VEC_MAX ||
 		    p_line_full(c)) {
 			sb_add(c->out, "...");
 			break;
 		}
-		if (sc_mem_read(c, addr + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
-			sb_add(c->out, "...");
-			break;
-		}
-		/* data_len < 0: the kernel read every byte (writev at entry). */
-		int64_t show = (data_len < 0 || (uint64_t)data_len > iov.len) ? (int64_t)iov.len : data_len;
 		sb_add(c->out, "{iov_base=");
-		p_buf(c, iov.base, show);
+		if (data_len == SC_IOV_ADDR_ONLY) {
+			p_addr(c, iov.base);
+		} else {
+			/* data_len < 0: the kernel read every byte (writev at entry). */
+			uint64_t show = (data_len < 0 || (uint64_t)data_len > iov.len) ? iov.len
+										: (uint64_t)data_len;
+			p_buf(c, iov.base, show > INT64_MAX ? INT64_MAX : (int64_t)show);
+			if (data_len > 0)
+				data_len -= (int64_t)show;
+		}
 		sb_printf(c->out, ", iov_len=%" PRIu64 "}", iov.len);
-		if (data_len > 0)
-			data_len -= show;
 	}
 	sb_addc(c->out, ']');
 }

@@ -121,7 +121,7 @@ void pn_sock_type(struct sc_call *c, uint64_t type)
 /* ---- addresses ---------------------------------------------------------- */
 
 /* if_nametoindex("lo") when the index names an interface here, else the number. */
-static void p_ifindex(struct sc_call *c, unsigned idx)
+void pn_ifindex(struct sc_call *c, unsigned idx)
 {
 	char name[IF_NAMESIZE];
 	if (idx && if_indextoname(idx, name))
@@ -153,7 +153,7 @@ static void sa_un(struct sc_call *c, const unsigned char *buf, int len)
 	out(c, "sun_path=");
 	if (un->sun_path[0]) {
 		/* buf is zero-padded past len: the path always ends. */
-		size_t n = strnlen(un->sun_path, (size_t)path_len + 1);
+		size_t n = strnlen(un->sun_path, (size_t)path_len);
 		p_quoted(c, (const unsigned char *)un->sun_path, n, false);
 		return;
 	}
@@ -181,7 +181,7 @@ static void sa_in6(struct sc_call *c, const unsigned char *buf, int len)
 		return;
 	out(c, ", sin6_scope_id=");
 	if (IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr) || IN6_IS_ADDR_MC_LINKLOCAL(&in6->sin6_addr))
-		p_ifindex(c, in6->sin6_scope_id);
+		pn_ifindex(c, in6->sin6_scope_id);
 	else
 		out(c, "%u", in6->sin6_scope_id);
 }
@@ -202,7 +202,7 @@ static void sa_ll(struct sc_call *c, const unsigned char *buf, int len)
 	out(c, "sll_protocol=htons(");
 	p_xval(c, &xlat_ethernet_protocols, ntohs(ll->sll_protocol), "ETH_P_???");
 	out(c, "), sll_ifindex=");
-	p_ifindex(c, (unsigned)ll->sll_ifindex);
+	pn_ifindex(c, (unsigned)ll->sll_ifindex);
 	out(c, ", sll_hatype=");
 	p_xval(c, &xlat_arp_hardware_types, ll->sll_hatype, "ARPHRD_???");
 	out(c, ", sll_pkttype=");
@@ -350,7 +350,7 @@ static void cmsg_pktinfo(struct sc_call *c, const unsigned char *d, size_t len)
 	(void)len;
 	memcpy(&pi, d, sizeof(pi));
 	out(c, "{ipi_ifindex=");
-	p_ifindex(c, (unsigned)pi.ipi_ifindex);
+	pn_ifindex(c, (unsigned)pi.ipi_ifindex);
 	out(c, ", ");
 	pn_inet_addr(c, AF_INET, &pi.ipi_spec_dst, "ipi_spec_dst");
 	out(c, ", ");
@@ -429,11 +429,15 @@ static void cmsg_type_data(struct sc_call *c, int level, int type, const unsigne
 		out(c, type ? "%#x" : "%d", (unsigned)type);
 	for (size_t i = 0; i < sizeof(cmsg_printers) / sizeof(cmsg_printers[0]); i++) {
 		const struct cmsg_printer *p = &cmsg_printers[i];
-		if (p->level == level && p->type == type && len >= p->min_len) {
+		if (p->level != level || p->type != type)
+			continue;
+		if (len >= p->min_len) {
 			out(c, ", cmsg_data=");
 			p->print(c, d, len);
-			return;
+		} else if (len && p->print == cmsg_timeval) {
+			out(c, ", cmsg_data=???");	/* strace's mark for a short timestamp */
 		}
+		return;
 	}
 }
 

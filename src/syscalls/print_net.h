@@ -41,6 +41,8 @@ void pn_sockaddr_data(struct sc_call *c, const void *buf, int len);
 void pn_inet_addr(struct sc_call *c, int af, const void *addr, const char *name);
 /* msghdr; user_namelen is msg_namelen as the caller set it (recvmsg), or NULL. */
 void pn_msghdr(struct sc_call *c, uint64_t addr, int64_t data_len, const int *user_namelen);
+/* An interface index: if_nametoindex("lo") when it names one here, else the number. */
+void pn_ifindex(struct sc_call *c, unsigned idx);
 /* SOCK_STREAM|SOCK_CLOEXEC */
 void pn_sock_type(struct sc_call *c, uint64_t type);
 /* An int (socklen, option length) saved at entry for exit, in c->priv. */

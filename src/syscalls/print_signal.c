@@ -153,7 +153,11 @@ static void p_si_code(struct sc_call *c, int code, int signo)
 
 static void p_si_source(struct sc_call *c, const siginfo_t *si)
 {
-	out(c, ", si_pid=%d, si_uid=%u", si->si_pid, si->si_uid);
+	out(c, ", si_pid=%d, si_uid=", si->si_pid);
+	if (si->si_uid == (uid_t)-1)
+		out(c, "-1");
+	else
+		out(c, "%u", si->si_uid);
 }
 
 static void p_si_value(struct sc_call *c, const siginfo_t *si)
@@ -191,6 +195,22 @@ static void p_clock_t(struct sc_call *c, const char *name, long v)
 		out(c, " /* %ld.%02ld s */", v / 100, v % 100);
 }
 
+/* A syscall seccomp trapped or user dispatch caught: where, which, which ABI. */
+static void p_si_sys(struct sc_call *c, const siginfo_t *si)
+{
+	const struct sc_entry *e = NULL;
+	out(c, ", si_call_addr=");
+	p_addr(c, (uint64_t)(uintptr_t)si->si_call_addr);
+	if (si->si_arch == 0xc000003eu)	/* AUDIT_ARCH_X86_64: our table's numbers */
+		e = sc_by_nr(si->si_syscall);
+	if (e && e->name)
+		out(c, ", si_syscall=__NR_%s", e->name);
+	else
+		out(c, ", si_syscall=%d", si->si_syscall);
+	out(c, ", si_arch=");
+	p_xval(c, &xlat_audit_arch, si->si_arch, "AUDIT_ARCH_???");
+}
+
 static void p_si_kernel(struct sc_call *c, const siginfo_t *si)
 {
 	switch (si->si_signo) {
@@ -212,6 +232,9 @@ static void p_si_kernel(struct sc_call *c, const siginfo_t *si)
 		out(c, ", si_addr=");
 		p_addr(c, (uint64_t)(uintptr_t)si->si_addr);
 		return;
+	case SIGSYS:
+		p_si_sys(c, si);
+		return;
 	case SIGIO:
 		if (si->si_code >= POLL_IN && si->si_code <= POLL_HUP)
 			out(c, ", si_band=%ld, si_fd=%d", si->si_band, si->si_fd);
@@ -231,8 +254,13 @@ void p_siginfo_val(struct sc_call *c, const siginfo_t *si)
 		p_sig(c, si->si_signo);
 		out(c, ", si_code=");
 		p_si_code(c, si->si_code, si->si_signo);
-		if (si->si_errno)
-			out(c, ", si_errno=%d", si->si_errno);
+		if (si->si_errno) {
+			const char *e = si->si_errno > 0 ? sc_errname(si->si_errno) : NULL;
+			if (e)
+				out(c, ", si_errno=%s", e);
+			else
+				out(c, ", si_errno=%u", (unsigned)si->si_errno);
+		}
 		if (si->si_code <= 0)
 			p_si_user(c, si);
 		else

@@ -41,6 +41,13 @@ void p_time_comment(struct sc_call *c, int64_t sec, uint64_t frac, int digits)
 	time_t t = (time_t)sec;
 	struct tm tm;
 	char buf[64];
+	uint64_t limit = 1;
+	for (int i = 0; i < digits; i++)
+		limit *= 10;
+	if (frac >= limit && (digits || frac))	/* not a valid fraction: no date */
+		return;
+	if (sec == 0 && frac == 0)	/* strace gives the epoch itself no date */
+		return;
 	if (!localtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%FT%T", &tm))
 		return;
 	out(c, " /* %s", buf);

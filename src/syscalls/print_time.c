@@ -11,12 +11,12 @@ static bool verbose(const struct sc_call *c)
 
 void p_timespec_val(struct sc_call *c, const struct timespec *ts)
 {
-	out(c, "{tv_sec=%lld, tv_nsec=%lld}", (long long)ts->tv_sec, (long long)ts->tv_nsec);
+	out(c, "{tv_sec=%lld, tv_nsec=%llu}", (long long)ts->tv_sec, (unsigned long long)ts->tv_nsec);
 }
 
 void p_timeval_val(struct sc_call *c, const struct timeval *tv)
 {
-	out(c, "{tv_sec=%lld, tv_usec=%lld}", (long long)tv->tv_sec, (long long)tv->tv_usec);
+	out(c, "{tv_sec=%lld, tv_usec=%llu}", (long long)tv->tv_sec, (unsigned long long)tv->tv_usec);
 }
 
 void p_timespec(struct sc_call *c, uint64_t addr)
@@ -70,12 +70,15 @@ void p_rusage(struct sc_call *c, uint64_t addr)
 		out(c, ", ...}");
 		return;
 	}
-	out(c, ", ru_maxrss=%ld, ru_ixrss=%ld, ru_idrss=%ld, ru_isrss=%ld, ru_minflt=%ld"
-	    ", ru_majflt=%ld, ru_nswap=%ld, ru_inblock=%ld, ru_oublock=%ld, ru_msgsnd=%ld"
-	    ", ru_msgrcv=%ld, ru_nsignals=%ld, ru_nvcsw=%ld, ru_nivcsw=%ld}",
-	    ru.ru_maxrss, ru.ru_ixrss, ru.ru_idrss, ru.ru_isrss, ru.ru_minflt, ru.ru_majflt,
-	    ru.ru_nswap, ru.ru_inblock, ru.ru_oublock, ru.ru_msgsnd, ru.ru_msgrcv,
-	    ru.ru_nsignals, ru.ru_nvcsw, ru.ru_nivcsw);
+	/* strace prints the counters unsigned */
+	out(c, ", ru_maxrss=%lu, ru_ixrss=%lu, ru_idrss=%lu, ru_isrss=%lu, ru_minflt=%lu"
+	    ", ru_majflt=%lu, ru_nswap=%lu, ru_inblock=%lu, ru_oublock=%lu, ru_msgsnd=%lu"
+	    ", ru_msgrcv=%lu, ru_nsignals=%lu, ru_nvcsw=%lu, ru_nivcsw=%lu}",
+	    (unsigned long)ru.ru_maxrss, (unsigned long)ru.ru_ixrss, (unsigned long)ru.ru_idrss,
+	    (unsigned long)ru.ru_isrss, (unsigned long)ru.ru_minflt, (unsigned long)ru.ru_majflt,
+	    (unsigned long)ru.ru_nswap, (unsigned long)ru.ru_inblock, (unsigned long)ru.ru_oublock,
+	    (unsigned long)ru.ru_msgsnd, (unsigned long)ru.ru_msgrcv, (unsigned long)ru.ru_nsignals,
+	    (unsigned long)ru.ru_nvcsw, (unsigned long)ru.ru_nivcsw);
 }
 
 /*

@@ -58,7 +58,27 @@ static void test_capget_v3(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_ids_print_minus_one_for_unchanged),
+/* An empty list for a count-only getgroups; unreadable and oversized lists as strace. */
+static void test_group_lists_empty_partial_and_too_long(void)
+{
+	struct dh d;
+	unsigned g[2] = { 4294967294u, 4294967293u };
+	dh_init(&d, SYS_getgroups, 0, 0x1000, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 3), "getgroups(0, []) = 3");
+	dh_free(&d);
+	dh_init(&d, SYS_setgroups, 3, 0x1ff8, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1ff8, g, sizeof(g));
+	CHECK_STR(dh_run(&d, -14), "setgroups(3, [4294967294, 4294967293, ... /* 0x2000 */]) "
+		  "= -1 EFAULT (Bad address)");
+	dh_free(&d);
+	dh_init(&d, SYS_setgroups, 65537, 0x1ff8, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1ff8, g, sizeof(g));
+	CHECK_STR(dh_run(&d, -22), "setgroups(65537, 0x1ff8) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_group_lists_empty_partial_and_too_long),
+	TK_CASE(test_ids_print_minus_one_for_unchanged),
 	TK_CASE(test_getresgid_prints_three_ids),
 	TK_CASE(test_groups),
 	TK_CASE(test_capget_v3))

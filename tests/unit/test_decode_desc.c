@@ -1,5 +1,6 @@
 /* Descriptor I/O: positional and vector reads and writes, dup, pipes, copies. */
 #include <fcntl.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
@@ -201,7 +202,59 @@ static void test_fd_only_calls_share_one_decoder(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_pread64_prints_data_read_and_offset),
+static void test_readahead(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_readahead, -1, 0x7ffffffffffLL, 4096, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -9), "readahead(-1, 8796093022207, 4096) = -1 EBADF (Bad file descriptor)");
+	dh_free(&d);
+}
+
+/* A buffer unreadable before -s bytes prints as its address; an unreadable iovec ends the list. */
+static void test_buffer_lookahead_and_iov_end(void)
+{
+	struct dh d;
+	char x[16];
+	memset(x, 'X', sizeof(x));
+	dh_init(&d, SYS_write, 1, 0x1ff0, 100, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1ff0, x, sizeof(x));
+	CHECK_STR(dh_run(&d, -14), "write(1, 0x1ff0, 100) = -1 EFAULT (Bad address)");
+	dh_free(&d);
+	struct { uint64_t base, len; } iov[2] = { { 0x3000, 2 }, { 0x3001, 1 } };
+	dh_init(&d, SYS_writev, 1, 0x1ff0, 3, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1ff0, iov, sizeof(iov[0]));
+	dh_mem(&d, SC_AT_ENTRY, 0x3000, "ab", 2);
+	CHECK_STR(dh_run(&d, -14), "writev(1, [{iov_base=\"ab\", iov_len=2}, ... /* 0x2000 */], 3) "
+		  "= -1 EFAULT (Bad address)");
+	dh_free(&d);
+}
+
+static void test_vmsplice_like_writev(void)
+{
+	struct dh d;
+	struct { uint64_t base, len; } iov[2] = { { 0x3000, 3 }, { 0x3003, 5 } };
+	dh_init(&d, SYS_vmsplice, 1, 0x1000, 2, 2, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, iov, sizeof(iov));
+	dh_mem(&d, SC_AT_ENTRY, 0x3000, "01234567", 8);
+	CHECK_STR(dh_run(&d, 8), "vmsplice(1, [{iov_base=\"012\", iov_len=3}, {iov_base=\"34567\", "
+		  "iov_len=5}], 2, SPLICE_F_NONBLOCK) = 8");
+	dh_free(&d);
+}
+
+/* Octal escapes take three digits only before an octal digit: "\0020", but "\58". */
+static void test_octal_escape_width(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_write, 1, 0x1000, 4, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, "\2" "0\5" "8", 4);
+	CHECK_STR(dh_run(&d, 4), "write(1, \"\\0020\\58\", 4) = 4");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_octal_escape_width),
+	TK_CASE(test_vmsplice_like_writev),
+	TK_CASE(test_buffer_lookahead_and_iov_end),
+	TK_CASE(test_pread64_prints_data_read_and_offset),
 	TK_CASE(test_pwrite64_prints_data_and_offset),
 	TK_CASE(test_read_failure_prints_address),
 	TK_CASE(test_write_truncates_at_strsize),
@@ -218,4 +271,5 @@ TK_MAIN(TK_CASE(test_pread64_prints_data_read_and_offset),
 	TK_CASE(test_copy_file_range_offsets),
 	TK_CASE(test_fallocate_and_fadvise_unknown_values),
 	TK_CASE(test_close_range_and_sync_file_range),
-	TK_CASE(test_fd_only_calls_share_one_decoder))
+	TK_CASE(test_fd_only_calls_share_one_decoder),
+	TK_CASE(test_readahead))

@@ -266,12 +266,76 @@ static void test_mount_type_and_data_ignored_for_bind_and_remount(void)
 	dh_free(&d);
 }
 
+static void test_utime_struct_with_dates(void)
+{
+	struct dh d;
+	int64_t t[2] = { 1234567890, 0x7fffffffffffffffLL };
+	dh_init(&d, SYS_utime, 0x1000, 0x2000, 0, 0, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "/nonexistent");
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, t, sizeof(t));
+	CHECK_STR(dh_run(&d, -2), "utime(\"/nonexistent\", {actime=1234567890 /* "
+		  "2009-02-13T23:31:30+0000 */, modtime=9223372036854775807}) = -1 ENOENT "
+		  "(No such file or directory)");
+	dh_free(&d);
+}
+
+/* Ids print unsigned but -1; modes are umode_t (16 bits); mknod's dev is 32 bits. */
+static void test_unsigned_ids_masked_modes_and_dev(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_chown, 0x1000, 0xffff0000u, -1, 0, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "f");
+	CHECK_STR(dh_run(&d, -2), "chown(\"f\", 4294901760, -1) = -1 ENOENT (No such file or directory)");
+	dh_free(&d);
+	dh_init(&d, SYS_mkdir, 0x1000, 0xffffffffffff0006ULL, 0, 0, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "f");
+	CHECK_STR(dh_run(&d, -17), "mkdir(\"f\", 006) = -1 EEXIST (File exists)");
+	dh_free(&d);
+	dh_init(&d, SYS_mknod, 0x1000, 0xffffffff00002014ULL, 0xdeadbeef00000107ULL, 0, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "f");
+	CHECK_STR(dh_run(&d, -17), "mknod(\"f\", S_IFCHR|024, makedev(0x1, 0x7)) = -1 EEXIST (File exists)");
+	dh_free(&d);
+	/* A path running into unreadable memory prints as its address. */
+	dh_init(&d, SYS_mkdir, 0x1ffd, 0755, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1ffd, "abc", 3);
+	CHECK_STR(dh_run(&d, -14), "mkdir(0x1ffd, 0755) = -1 EFAULT (Bad address)");
+	dh_free(&d);
+}
+
+/* The epoch itself and invalid nanoseconds get no date; tv_nsec is unsigned. */
+static void test_utimensat_no_date_for_zero_or_invalid(void)
+{
+	struct dh d;
+	struct timespec ts[2] = { { 0, 0 }, { 3735928559, 4207869677 } };
+	dh_init(&d, SYS_utimensat, (uint64_t)-100, 0x1000, 0x2000, 0x100, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x1000, "f");
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, ts, sizeof(ts));
+	CHECK_STR(dh_run(&d, -2), "utimensat(AT_FDCWD, \"f\", [{tv_sec=0, tv_nsec=0}, {tv_sec=3735928559, "
+		  "tv_nsec=4207869677}], AT_SYMLINK_NOFOLLOW) = -1 ENOENT (No such file or directory)");
+	dh_free(&d);
+}
+
+static void test_lookup_dcookie_at_exit(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_lookup_dcookie, 0, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -38), "lookup_dcookie(0, NULL, 0) = -1 ENOSYS (Function not implemented)");
+	dh_free(&d);
+	dh_init(&d, SYS_lookup_dcookie, 17390648783711107790ULL, 0x1000, 4096, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, "/bin/ls", 7);
+	CHECK_STR(dh_run(&d, 7), "lookup_dcookie(17390648783711107790, \"/bin/ls\", 4096) = 7");
+	dh_free(&d);
+}
+
 int main(void)
 {
 	/* strace prints the time comments in local time: pin it. */
 	setenv("TZ", "UTC", 1);
 	tzset();
 	static const struct tk_case cases[] = {
+		TK_CASE(test_lookup_dcookie_at_exit),
+		TK_CASE(test_utimensat_no_date_for_zero_or_invalid),
+		TK_CASE(test_unsigned_ids_masked_modes_and_dev),
 		TK_CASE(test_access_modes_and_unknown_bits),
 		TK_CASE(test_faccessat2_eaccess_flag),
 		TK_CASE(test_chmod_and_fchmodat_share_mode_decoders),
@@ -282,6 +346,7 @@ int main(void)
 		TK_CASE(test_getcwd_and_umask),
 		TK_CASE(test_utimensat_omit_now_and_comments),
 		TK_CASE(test_utimes_prints_microseconds),
+		TK_CASE(test_utime_struct_with_dates),
 		TK_CASE(test_mknod_dev_only_for_devices),
 		TK_CASE(test_getdents64_counts_without_v_lists_with_v),
 		TK_CASE(test_xattr_values_and_lists),

@@ -1,4 +1,5 @@
 /* futex: each operation's argument shape; lines from strace 6.1. */
+#include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <linux/futex.h>
@@ -65,7 +66,20 @@ static void test_pi_locks(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_wake_private),
+static void test_futex_waitv(void)
+{
+	struct dh d;
+	struct { uint64_t val, uaddr; uint32_t flags, reserved; } w = { ~0ULL, 0, 0xffffffff, 0xffffffff };
+	dh_init(&d, SYS_futex_waitv, 0x1000, 1, 0, 0, 1, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &w, sizeof(w));
+	CHECK_STR(dh_run(&d, -22), "futex_waitv([{val=0xffffffffffffffff, uaddr=NULL, "
+		  "flags=FUTEX_32|FUTEX_PRIVATE_FLAG|0xffffff7d, __reserved=0xffffffff}], 1, 0, NULL, "
+		  "CLOCK_MONOTONIC) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_futex_waitv),
+	TK_CASE(test_wake_private),
 	TK_CASE(test_wait_with_and_without_timeout),
 	TK_CASE(test_wait_bitset_realtime),
 	TK_CASE(test_wake_op_and_cmp_requeue),

@@ -132,7 +132,76 @@ static void test_pkey_mprotect_and_process_madvise(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_mmap_anonymous_returns_hex),
+static void test_pkeys_memfd_secret_userfaultfd(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_pkey_alloc, 0xbadc0ded, 3, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "pkey_alloc(0xbadc0ded, PKEY_DISABLE_ACCESS|PKEY_DISABLE_WRITE) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_pkey_alloc, 0, 0xfffffffc, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "pkey_alloc(0, PKEY_DISABLE_EXECUTE|0xfffffff8) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_pkey_free, -1, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "pkey_free(-1) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	/* memfd_secret's unknown bits carry no comment, userfaultfd's known ones come first. */
+	dh_init(&d, SYS_memfd_secret, 0xde97face, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "memfd_secret(0xde97face) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_memfd_secret, 0xde97face | 02000000, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "memfd_secret(O_CLOEXEC|0xde97face) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_userfaultfd, 0xfffff, 0, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "userfaultfd(UFFD_USER_MODE_ONLY|O_NONBLOCK|O_CLOEXEC|0x7f7fe) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
+/* process_vm_readv: the local vector with the data read, the remote one by address. */
+static void test_process_vm_readv(void)
+{
+	struct dh d;
+	struct { uint64_t base, len; } l = { 0x3000, 11 }, r = { 0x7000, 11 };
+	dh_init(&d, SYS_process_vm_readv, 7927, 0x1000, 1, 0x2000, 1, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &l, sizeof(l));
+	dh_mem(&d, SC_AT_EXIT, 0x3000, "hello world", 11);
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, &r, sizeof(r));
+	CHECK_STR(dh_run(&d, 11), "process_vm_readv(7927, [{iov_base=\"hello world\", iov_len=11}], 1, "
+		  "[{iov_base=0x7000, iov_len=11}], 1, 0) = 11");
+	dh_free(&d);
+	dh_init(&d, SYS_process_vm_writev, 7927, 0, 1, 0x2000, 0, 0);
+	CHECK_STR(dh_run(&d, -14), "process_vm_writev(7927, NULL, 1, [], 0, 0) = -1 EFAULT (Bad address)");
+	dh_free(&d);
+}
+
+static void test_process_madvise_vector_and_flags(void)
+{
+	struct dh d;
+	struct { uint64_t base, len; } iov = { 0x9796959493929190ULL, 11501803794301884824ULL };
+	dh_init(&d, SYS_process_madvise, -1, 0x1ff0, 2, 0xdeadc0de, 0xdefaced00000000ULL, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1ff0, &iov, sizeof(iov));
+	CHECK_STR(dh_run(&d, -22), "process_madvise(-1, [{iov_base=0x9796959493929190, "
+		  "iov_len=11501803794301884824}, ... /* 0x2000 */], 2, 0xdeadc0de /* MADV_??? */, 0) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
+static void test_remap_file_pages_prot_and_flags(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_remap_file_pages, 0xfacefeeddeadbeefULL, 16067382020775538701ULL, 7,
+		14624237743343197933ULL, 0x22, 0);
+	CHECK_STR(dh_run(&d, -22), "remap_file_pages(0xfacefeeddeadbeef, 16067382020775538701, "
+		  "PROT_READ|PROT_WRITE|PROT_EXEC, 14624237743343197933, MAP_PRIVATE|MAP_ANONYMOUS) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_remap_file_pages_prot_and_flags),
+	TK_CASE(test_process_madvise_vector_and_flags),
+	TK_CASE(test_mmap_anonymous_returns_hex),
 	TK_CASE(test_mmap_file_with_offset),
 	TK_CASE(test_mmap_huge_page_size_and_unknown_prot),
 	TK_CASE(test_brk_and_munmap),
@@ -141,4 +210,6 @@ TK_MAIN(TK_CASE(test_mmap_anonymous_returns_hex),
 	TK_CASE(test_msync_mlockall_mlock2),
 	TK_CASE(test_mincore_vector),
 	TK_CASE(test_membarrier_query_lists_commands),
-	TK_CASE(test_pkey_mprotect_and_process_madvise))
+	TK_CASE(test_pkey_mprotect_and_process_madvise),
+	TK_CASE(test_pkeys_memfd_secret_userfaultfd),
+	TK_CASE(test_process_vm_readv))

@@ -142,7 +142,23 @@ static void test_sysinfo(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_prctl_names),
+/* An unknown policy prints whole; an empty CPU mask as []. */
+static void test_sched_unknown_policy_and_empty_mask(void)
+{
+	struct dh d;
+	int prio = -1;
+	dh_init(&d, SYS_sched_setscheduler, 24802, 0xfaceda7a, 0x1000, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &prio, sizeof(prio));
+	CHECK_STR(dh_run(&d, -22), "sched_setscheduler(24802, 0xfaceda7a /* SCHED_??? */, [-1]) "
+		  "= -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_sched_setaffinity, 8014, 0, 0x1000, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "sched_setaffinity(8014, 0, []) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_sched_unknown_policy_and_empty_mask),
+	TK_CASE(test_prctl_names),
 	TK_CASE(test_prctl_value_shapes),
 	TK_CASE(test_sched_calls),
 	TK_CASE(test_getcpu),

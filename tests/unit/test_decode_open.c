@@ -1,6 +1,8 @@
 /* open, openat: paths, access modes and flags, modes only when creating. */
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 
 #include "decode_harness.h"
@@ -110,7 +112,24 @@ static void test_name_to_handle_at_size_change_and_handle(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_openat_prints_dirfd_path_and_flags),
+/* memfd_create's name may be 249 bytes and a NUL, whatever -s says is more. */
+static void test_memfd_create_name_limit(void)
+{
+	struct dh d;
+	char name[300];
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = 0;
+	dh_init(&d, SYS_memfd_create, 0x1000, 0, 0, 0, 0, 0);
+	d.fmt.strsize = 256;
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, name, sizeof(name));
+	char want[400];
+	snprintf(want, sizeof(want), "memfd_create(\"%.250s\"..., 0) = -1 EINVAL (Invalid argument)", name);
+	CHECK_STR(dh_run(&d, -22), want);
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_memfd_create_name_limit),
+	TK_CASE(test_openat_prints_dirfd_path_and_flags),
 	TK_CASE(test_open_failure_prints_errno_and_text),
 	TK_CASE(test_openat_creat_prints_mode_in_octal),
 	TK_CASE(test_path_not_in_snapshot_prints_address),

@@ -191,7 +191,36 @@ static void test_pidfd_open_returns_fd(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_execve_counts_env_without_v_and_prints_it_with_v),
+/* WSTOPPED names the bit WUNTRACED shares; WEXITED comes before it. */
+static void test_wait_option_names(void)
+{
+	struct dh d;
+	dh_init(&d, SYS_wait4, 5, 0, 2, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "wait4(5, NULL, WSTOPPED, NULL) = 0");
+	dh_free(&d);
+	dh_init(&d, SYS_wait4, 5, 0, 7, 0, 0, 0);
+	CHECK_STR(dh_run(&d, 0), "wait4(5, NULL, WNOHANG|WEXITED|WSTOPPED, NULL) = 0");
+	dh_free(&d);
+}
+
+/* argv and envp running into unreadable memory before their NULL. */
+static void test_execve_unterminated_vectors(void)
+{
+	struct dh d;
+	uint64_t argv[2] = { 0x3000, 0x3008 }, envp[1] = { 0x3000 };
+	dh_init(&d, SYS_execve, 0x3000, 0x1ff0, 0x2ff8, 0, 0, 0);
+	dh_mem_str(&d, SC_AT_ENTRY, 0x3000, "first");
+	dh_mem_str(&d, SC_AT_ENTRY, 0x3008, "second");
+	dh_mem(&d, SC_AT_ENTRY, 0x1ff0, argv, sizeof(argv));
+	dh_mem(&d, SC_AT_ENTRY, 0x2ff8, envp, sizeof(envp));
+	CHECK_STR(dh_run(&d, -2), "execve(\"first\", [\"first\", \"second\", ... /* 0x2000 */], "
+		  "0x2ff8 /* 1 var, unterminated */) = -1 ENOENT (No such file or directory)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_execve_unterminated_vectors),
+	TK_CASE(test_wait_option_names),
+	TK_CASE(test_execve_counts_env_without_v_and_prints_it_with_v),
 	TK_CASE(test_fork_style_clone_prints_stack_first),
 	TK_CASE(test_clone_with_only_a_signal),
 	TK_CASE(test_clone3_thread_prints_args_and_parent_tid),

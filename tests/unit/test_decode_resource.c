@@ -55,7 +55,18 @@ static void test_priorities(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_prlimit64_stack_in_kib_and_infinity),
+static void test_setrlimit_infinity_is_rlim64(void)
+{
+	struct dh d;
+	uint64_t rl[2] = { ~0ULL, ~0ULL };
+	dh_init(&d, SYS_setrlimit, 0, 0x1000, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, rl, sizeof(rl));
+	CHECK_STR(dh_run(&d, 0), "setrlimit(RLIMIT_CPU, {rlim_cur=RLIM64_INFINITY, rlim_max=RLIM64_INFINITY}) = 0");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_setrlimit_infinity_is_rlim64),
+	TK_CASE(test_prlimit64_stack_in_kib_and_infinity),
 	TK_CASE(test_prlimit64_set_small_values),
 	TK_CASE(test_getrusage_abbreviated_and_verbose),
 	TK_CASE(test_priorities))

@@ -1,4 +1,5 @@
 /* Signals: sigaction, masks, sending, siginfo; expected lines are strace 6.1's. */
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -150,6 +151,27 @@ static void test_rt_sigtimedwait_prints_siginfo_at_exit(void)
 	dh_free(&d);
 }
 
+/* A syscall user dispatch caught: its address, number and ABI (strace 6.1's line). */
+static void test_sigsys_siginfo(void)
+{
+	struct dh d;
+	uint64_t set = BIT(SIGSYS);
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGSYS;
+	si.si_code = 2;	/* SYS_USER_DISPATCH */
+	si.si_call_addr = (void *)0x7f3705384829;
+	si.si_syscall = 157;
+	si.si_arch = 0xc000003e;
+	dh_init(&d, SYS_rt_sigtimedwait, 0x1000, 0x2000, 0, 8, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &set, sizeof(set));
+	dh_mem(&d, SC_AT_EXIT, 0x2000, &si, sizeof(si));
+	CHECK_STR(dh_run(&d, SIGSYS), "rt_sigtimedwait([SYS], {si_signo=SIGSYS, "
+		  "si_code=SYS_USER_DISPATCH, si_call_addr=0x7f3705384829, si_syscall=__NR_prctl, "
+		  "si_arch=AUDIT_ARCH_X86_64}, NULL, 8) = 31 (SIGSYS)");
+	dh_free(&d);
+}
+
 static void test_sigaltstack_disabled(void)
 {
 	struct dh d;
@@ -186,7 +208,33 @@ static void test_alarm(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_rt_sigaction_prints_new_action_and_null_old),
+/* With no siginfo the signal's name still follows the return value; si_errno by name. */
+static void test_sigtimedwait_null_info_and_si_errno(void)
+{
+	struct dh d;
+	uint64_t set = BIT(SIGALRM);
+	dh_init(&d, SYS_rt_sigtimedwait, 0x1000, 0, 0, 8, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &set, sizeof(set));
+	CHECK_STR(dh_run(&d, SIGALRM), "rt_sigtimedwait([ALRM], NULL, NULL, 8) = 14 (SIGALRM)");
+	dh_free(&d);
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGUSR1;
+	si.si_code = SI_QUEUE;
+	si.si_errno = ENOENT;
+	si.si_pid = 24921;
+	si.si_uid = (uid_t)-1;
+	si.si_value.sival_ptr = (void *)0xdeadbeeffacefeedULL;
+	dh_init(&d, SYS_rt_tgsigqueueinfo, 24921, 24921, SIGUSR1, 0x1000, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &si, sizeof(si));
+	CHECK_STR(dh_run(&d, 0), "rt_tgsigqueueinfo(24921, 24921, SIGUSR1, {si_signo=SIGUSR1, "
+		  "si_code=SI_QUEUE, si_errno=ENOENT, si_pid=24921, si_uid=-1, si_int=-87097619, "
+		  "si_ptr=0xdeadbeeffacefeed}) = 0");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_sigtimedwait_null_info_and_si_errno),
+	TK_CASE(test_rt_sigaction_prints_new_action_and_null_old),
 	TK_CASE(test_rt_sigaction_old_action_sig_dfl_without_restorer),
 	TK_CASE(test_rt_sigaction_failure_prints_old_address),
 	TK_CASE(test_sigprocmask_complement_and_rt_names),
@@ -197,6 +245,7 @@ TK_MAIN(TK_CASE(test_rt_sigaction_prints_new_action_and_null_old),
 	TK_CASE(test_tgkill_and_tkill),
 	TK_CASE(test_rt_sigqueueinfo_empty_and_queued_siginfo),
 	TK_CASE(test_rt_sigtimedwait_prints_siginfo_at_exit),
+	TK_CASE(test_sigsys_siginfo),
 	TK_CASE(test_sigaltstack_disabled),
 	TK_CASE(test_signalfd4_returns_fd),
 	TK_CASE(test_pidfd_send_signal_null_info),

@@ -1,6 +1,8 @@
 /* setsockopt and getsockopt: names by level, ints as [1], structs, lengths. */
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
@@ -148,7 +150,55 @@ static void test_ip_add_membership(void)
 	dh_free(&d);
 }
 
-TK_MAIN(TK_CASE(test_setsockopt_int_options),
+/* A struct the kernel wrote only part of: whole fields, then the rest in hex. */
+static void test_getsockopt_partial_linger_and_peercred(void)
+{
+	struct dh d;
+	int l[2] = { 1, 0x8d4fdf };
+	getsockopt_run(&d, SO_LINGER, l, 7, 7);
+	CHECK_STR(dh_run(&d, 0), "getsockopt(4, SOL_SOCKET, SO_LINGER, {l_onoff=1, l_linger=\"\\xdf\\x4f\\x8d\"}, [7]) = 0");
+	dh_free(&d);
+	getsockopt_run(&d, SO_LINGER, l, 3, 3);
+	CHECK_STR(dh_run(&d, 0), "getsockopt(4, SOL_SOCKET, SO_LINGER, {l_onoff=\"\\x01\\x00\\x00\"}, [3]) = 0");
+	dh_free(&d);
+	int cred[3] = { 25087, 0, 0 };
+	getsockopt_run(&d, SO_PEERCRED, cred, 8, 8);
+	CHECK_STR(dh_run(&d, 0), "getsockopt(4, SOL_SOCKET, SO_PEERCRED, {pid=25087, uid=0}, [8]) = 0");
+	dh_free(&d);
+}
+
+/* The kernel rewrote the length though the value pointer is NULL. */
+static void test_getsockopt_null_value_length_changed(void)
+{
+	struct dh d;
+	int ulen = 4096, rlen = 0;
+	dh_init(&d, SYS_getsockopt, 3, SOL_SOCKET, SO_GET_FILTER, 0, 0x2000, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, &ulen, sizeof(ulen));
+	dh_mem(&d, SC_AT_EXIT, 0x2000, &rlen, sizeof(rlen));
+	CHECK_STR(dh_run(&d, 0), "getsockopt(3, SOL_SOCKET, SO_GET_FILTER, NULL, [4096 => 0]) = 0");
+	dh_free(&d);
+}
+
+/* The interface index by its name here: index 1 is always the loopback. */
+static void test_ipv6_mreq_interface_name(void)
+{
+	struct dh d;
+	struct ipv6_mreq m;
+	memset(&m, 0, sizeof(m));
+	inet_pton(AF_INET6, "ff01::c", &m.ipv6mr_multiaddr);
+	m.ipv6mr_interface = 1;
+	dh_init(&d, SYS_setsockopt, 0, SOL_IPV6, IPV6_ADD_MEMBERSHIP, 0x1000, sizeof(m), 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &m, sizeof(m));
+	CHECK_STR(dh_run(&d, -92), "setsockopt(0, SOL_IPV6, IPV6_ADD_MEMBERSHIP, {inet_pton(AF_INET6, "
+		  "\"ff01::c\", &ipv6mr_multiaddr), ipv6mr_interface=if_nametoindex(\"lo\")}, 20) "
+		  "= -1 ENOPROTOOPT (Protocol not available)");
+	dh_free(&d);
+}
+
+TK_MAIN(TK_CASE(test_ipv6_mreq_interface_name),
+	TK_CASE(test_getsockopt_null_value_length_changed),
+	TK_CASE(test_getsockopt_partial_linger_and_peercred),
+	TK_CASE(test_setsockopt_int_options),
 	TK_CASE(test_setsockopt_short_int_prints_address),
 	TK_CASE(test_setsockopt_linger_and_string),
 	TK_CASE(test_setsockopt_linger_with_small_strsize),

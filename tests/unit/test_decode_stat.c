@@ -133,6 +133,19 @@ static void test_statfs_prints_magic_fsid_and_flags(void)
 	dh_free(&d);
 }
 
+static void test_ustat(void)
+{
+	struct dh d;
+	struct { int tfree; unsigned long tinode; char fname[6], fpack[6]; } u = { 7, 9, "", "" };
+	dh_init(&d, SYS_ustat, 0x801, 0x1000, 0, 0, 0, 0);
+	CHECK_STR(dh_run(&d, -22), "ustat(makedev(0x8, 0x1), 0x1000) = -1 EINVAL (Invalid argument)");
+	dh_free(&d);
+	dh_init(&d, SYS_ustat, 0, 0x1000, 0, 0, 0, 0);
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &u, sizeof(u));
+	CHECK_STR(dh_run(&d, 0), "ustat(makedev(0, 0), {f_tfree=7, f_tinode=9}) = 0");
+	dh_free(&d);
+}
+
 int main(void)
 {
 	/* strace prints the time comments in local time: pin it. */
@@ -146,6 +159,7 @@ int main(void)
 		TK_CASE(test_statx_flags_mask_and_abbreviated_struct),
 		TK_CASE(test_statx_sync_type_with_at_flags),
 		TK_CASE(test_statfs_prints_magic_fsid_and_flags),
+		TK_CASE(test_ustat),
 	};
 	return tk_run(cases, sizeof(cases) / sizeof(cases[0]));
 }
