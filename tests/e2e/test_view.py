@@ -209,7 +209,8 @@ def view_story_at_a_glance(_):
         st = browser(html, '--story', '--shots', shots)['story']
         # The command's threads: one colour each, far from each other and from the state colours.
         rgbs = [tuple(c['rgb']) for c in st['colours']]
-        expect(len(rgbs) == 5, 'colours sampled: %r' % st['colours'])
+        # main and its 4 workers (a sanitized build adds a thread of the sanitizer's)
+        expect(len(rgbs) >= 5, 'colours sampled: %r' % st['colours'])
         for i, a in enumerate(rgbs):
             expect(all(distance(a, s) > 60 for s in STATE_RGB), 'thread colour %s is near a state '
                    'colour' % (a,))
