@@ -248,7 +248,8 @@ def scaling_example_explains_itself(env):
     expect(locks and locks[0]['symbol'] == 'lock', 'locks: %r' % locks[:3])
     expect(all(c['kind'] == 'cpu' for c in causes if c['cause'] == 'wait'), 'cpu kinds')
     text = env.sched()
-    expect(re.match(r'4 threads of scaling reached \d+\.\d\d CPUs on average: \d+% of their '
+    # 4 workers (a sanitized build adds the sanitizer's threads)
+    expect(re.match(r'[4-9] threads of scaling reached \d+\.\d\d CPUs on average: \d+% of their '
                     r'time they .*; \d+ ms on the lock `lock`\n', text), 'verdict: %s' % text[:300])
     expect('time its threads were off a CPU, by cause' in text, 'text: %s' % text[:1200])
     lines = text.splitlines()
