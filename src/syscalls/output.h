@@ -10,6 +10,7 @@
 #ifndef TRACEKIT_SYSCALLS_OUTPUT_H
 #define TRACEKIT_SYSCALLS_OUTPUT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -23,6 +24,9 @@ int out_close(struct sc_output *w);
 
 /* Whether lines carry "[pid N] ": more than one thread is traced (or -o with -f). */
 void out_set_multi(struct sc_output *w, bool multi);
+
+/* -n and -i: the syscall number and address the next line's leader shows. */
+void out_set_lead(struct sc_output *w, long nr, uint64_t ip);
 
 /* A call's first half.  text is "name(args-read-at-entry". */
 void out_call_entry(struct sc_output *w, pid_t tid, const struct timespec *real,

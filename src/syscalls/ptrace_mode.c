@@ -5,6 +5,7 @@
  * printed through output.c (or as JSON, or only counted for -c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ struct thread {
 	bool injected;
 	long interrupted;	/* the call a signal interrupted (ERESTART_RESTARTBLOCK), or -1 */
 	struct timespec start_real, start_mono;
+	uint64_t ip;		/* -i: where the last call was made */
 };
 
 struct session {
@@ -47,10 +49,12 @@ struct session {
 };
 
 static struct tracer *active;
+static volatile sig_atomic_t fatal_signal;	/* the signal that made us stop, re-raised at the end */
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
+	if (!fatal_signal)
+		fatal_signal = sig;
 	if (active)
 		tracer_stop(active);
 }
@@ -78,6 +82,14 @@ static void thread_free(struct thread *th)
 	sc_mem_free(&th->call.mem);
 	sb_free(&th->text);
 	free(th);
+}
+
+static long pow10i(int n)
+{
+	long v = 1;
+	while (n-- > 0)
+		v *= 10;
+	return v;
 }
 
 static double seconds_between(const struct timespec *a, const struct timespec *b)
@@ -136,6 +148,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	th->printed_entry = false;
 	th->start_real = ev->ts;
 	th->start_mono = ev->mono;
+	th->ip = ev->ip;
 	th->shown = sc_filter_traced(s->o->filter, ev->nr);
 
 	const struct sc_inject *inj = sc_filter_inject(s->o->filter, ev->nr);
@@ -159,6 +172,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	if (s->o->summary == 1 || s->hold_entry)
 		return;
 	out_set_multi(s->w, !tracer_single(t));
+	out_set_lead(s->w, ev->nr, ev->ip);
 	out_call_entry(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&th->text));
 	th->printed_entry = true;
 	if (c->rv == SC_RV_NONE && c->done_at_entry) {
@@ -188,8 +202,13 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	if (!th->shown)
 		return;
 	double took = seconds_between(&th->start_mono, &ev->mono);
-	if (s->sum)
-		sc_summary_add(s->sum, c->nr, (uint64_t)(took * 1e9), sc_failed(c));
+	if (s->sum) {
+		double ns = took * 1e9;
+		/* -O: what tracing itself adds to each call is taken off */
+		if (s->o->overhead_ns >= 0)
+			ns = ns > (double)s->o->overhead_ns ? ns - (double)s->o->overhead_ns : 0;
+		sc_summary_add(s->sum, c->nr, (uint64_t)ns, sc_failed(c));
+	}
 	if (s->o->summary == 1)
 		return;
 	if (!sc_filter_status(s->o->filter, c->ret, true)) {
@@ -201,8 +220,15 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	struct strbuf *ret = &s->tmp;
 	sb_reset(ret);
 	sc_format_ret(c, ret, th->injected);
-	if (s->o->show_time)
-		sb_printf(ret, " <%.6f>", took);
+	if (s->o->show_time) {
+		long long ns = (long long)(took * 1e9);
+		long sec = (long)(ns / 1000000000), frac = (long)(ns % 1000000000) /
+			(1000000000L / pow10i(s->o->time_width));
+		if (s->o->time_width)
+			sb_printf(ret, " <%ld.%0*ld>", sec, s->o->time_width, frac);
+		else
+			sb_printf(ret, " <%ld>", sec);
+	}
 
 	if (s->o->json) {
 		struct strbuf js = STRBUF_INIT;
@@ -214,6 +240,7 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 		return;
 	}
 	out_set_multi(s->w, !tracer_single(t));
+	out_set_lead(s->w, c->nr, th->ip);
 	if (!th->printed_entry) {
 		out_call_entry(s->w, ev->tid, &th->start_real, &th->start_mono, "");
 		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?", sb_str(&th->text),
@@ -280,6 +307,7 @@ static void on_signal(struct session *s, const struct tr_event *ev)
 		sb_addc(&text, ' ');
 		p_siginfo_val(&c, &ev->si);
 		sb_add(&text, " ---");
+		out_set_lead(s->w, th->call.nr, th->ip);
 		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
 	}
 	sb_free(&text);
@@ -290,10 +318,11 @@ static void on_gone(struct session *s, struct tracer *t, const struct tr_event *
 	struct thread *th = tidmap_del(&s->threads, ev->tid);
 	cut_short(s, ev->tid, th);
 	pid_t tgid = th ? th->tgid : ev->tid;
+	out_set_lead(s->w, th ? th->call.nr : -1, th ? th->ip : 0);
 	thread_free(th);
 	if (s->unwind && tgid == ev->tid)
 		tr_unwind_invalidate(s->unwind, tgid);
-	if (s->o->summary == 1 || s->o->quiet >= 2)
+	if (s->o->summary == 1 || (s->o->quiet_set & SC_QUIET_EXIT))
 		return;
 	struct strbuf text = STRBUF_INIT;
 	if (s->o->json) {
@@ -374,8 +403,8 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		if (th && th->in_call && th->shown && th->printed_entry && !s->o->json)
 			out_call_gone(s->w, ev->tid, th->call.ent ? th->call.ent->name : "?", false);
 		thread_free(th);
-		if (!s->o->quiet)
-			fprintf(stderr, "tracekit: Process %d detached\n", (int)ev->tid);
+		if (!(s->o->quiet_set & SC_QUIET_ATTACH))
+			fprintf(stderr, "%s: Process %d detached\n", s->o->progname, (int)ev->tid);
 		break;
 	}
 	case TR_READY:	/* not asked for (ready_events) */
@@ -384,14 +413,77 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 	return 0;
 }
 
-static void catch_signals(void)
+/*
+ * -I, as strace: anywhere leaves the signals' default actions; waiting
+ * catches them to detach and stop; never ignores them (and never_tstp
+ * SIGTSTP too).  Without -I: never for `-o FILE COMMAND` (the command gets
+ * the terminal's signals, not us), waiting otherwise.
+ */
+static void catch_signals(const struct sc_options *o)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal };
+	int intr = o->intr;
+	if (!intr)
+		intr = o->daemonize ? SC_INTR_NEVER_TSTP :
+		       o->outfile && o->argv ? SC_INTR_NEVER : SC_INTR_WAITING;
+	struct sigaction sa = { .sa_handler = SIG_IGN };
 	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTTOU, &sa, NULL);
+	sigaction(SIGTTIN, &sa, NULL);
+	if (intr == SC_INTR_ANYWHERE)
+		return;
+	if (intr == SC_INTR_NEVER_TSTP)
+		sigaction(SIGTSTP, &sa, NULL);
 	/* No SA_RESTART: the wait loop must wake up to detach. */
+	sa.sa_handler = intr == SC_INTR_WAITING ? on_stop_signal : SIG_IGN;
 	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * The command has its own stdin and stdout now; we must not hold them
+ * open (a pipe would never see its reader or writer go), so they become
+ * the read end of a closed pipe: EOF to read, EBADF to write.
+ */
+static void release_standard_fds(void)
+{
+	for (int fd = 0; fd <= 1; fd++) {
+		int p[2];
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return;
+		close(p[1]);
+		if (p[0] != fd) {
+			dup3(p[0], fd, O_CLOEXEC);
+			close(p[0]);
+		}
+	}
+}
+
+/* The command's environment: ours with -E's changes (VAR=VAL sets, VAR unsets). */
+static char **make_env(const struct sc_options *o)
+{
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = xcalloc(n + (size_t)o->nenv + 1, sizeof(char *));
+	memcpy(env, environ, n * sizeof(char *));
+	for (int i = 0; i < o->nenv; i++) {
+		const char *ch = o->env[i];
+		size_t klen = strcspn(ch, "=");
+		size_t j = 0;
+		while (j < n && !(strncmp(env[j], ch, klen) == 0 && env[j][klen] == '='))
+			j++;
+		if (ch[klen]) {
+			env[j] = (char *)ch;
+			if (j == n)
+				n++;
+		} else if (j < n) {
+			memmove(&env[j], &env[j + 1], (n - j) * sizeof(char *));
+			n--;
+		}
+	}
+	env[n] = NULL;
+	return env;
 }
 
 static int seccomp_list(struct sc_options *o, int **nrs)
@@ -427,7 +519,13 @@ int sc_run_ptrace(struct sc_options *o)
 	}
 
 	int *nrs = NULL;
-	struct tr_options to = { .follow = o->follow, .seccomp = o->seccomp, .on_event = on_event, .ctx = &s };
+	if (o->seccomp && o->detach_on_execve) {
+		warnmsg("--seccomp-bpf is not enabled because it is not compatible with -b");
+		o->seccomp = false;
+	}
+	char **env = o->nenv ? make_env(o) : NULL;
+	struct tr_options to = { .follow = o->follow, .seccomp = o->seccomp, .on_event = on_event, .ctx = &s,
+				 .envp = env, .user = o->user, .detach_on_exec = o->detach_on_execve };
 	if (o->seccomp)
 		to.seccomp_n = seccomp_list(o, &nrs);
 	to.seccomp_nrs = nrs;
@@ -438,16 +536,19 @@ int sc_run_ptrace(struct sc_options *o)
 	else
 		t = tracer_attach(o->pids, o->npids, &to, err, sizeof(err));
 	free(nrs);
+	free(env);
 	int status = 1;
 	if (!t) {
 		errmsg("%s", err);
 		goto out;
 	}
-	if (!o->argv && !o->quiet)
+	if (!o->argv && !(o->quiet_set & SC_QUIET_ATTACH))
 		for (int i = 0; i < o->npids; i++)
-			fprintf(stderr, "tracekit: Process %d attached\n", (int)o->pids[i]);
+			fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)o->pids[i]);
+	if (o->argv)
+		release_standard_fds();
 	active = t;
-	catch_signals();
+	catch_signals(o);
 	status = tracer_run(t);
 	active = NULL;
 	if (status < 0) {
@@ -469,5 +570,10 @@ out:
 	tr_unwind_free(s.unwind);
 	tr_fdpath_free(s.fdpath);
 	sb_free(&s.tmp);
+	if (fatal_signal) {
+		/* As strace: stopped by a fatal signal, we die of it once we have let go. */
+		signal(fatal_signal, SIG_DFL);
+		raise(fatal_signal);
+	}
 	return status;
 }

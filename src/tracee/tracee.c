@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -94,6 +96,18 @@ static int resolve(const char *cmd, char *out, size_t len)
 	return -1;
 }
 
+/* In the child before exec: the user's groups, gid and uid (strace -u); 0 or errno. */
+static int become_user(const char *user)
+{
+	struct passwd *pw = getpwnam(user);
+	if (!pw)
+		return ENOENT;
+	if (initgroups(user, pw->pw_gid) < 0 || setregid(pw->pw_gid, pw->pw_gid) < 0 ||
+	    setreuid(pw->pw_uid, pw->pw_uid) < 0)
+		return errno;
+	return 0;
+}
+
 struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char *err, size_t errlen)
 {
 	char path[4096];
@@ -121,9 +135,14 @@ struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char
 	if (pid == 0) {
 		close(pfd[0]);
 		kill(getpid(), SIGSTOP);
-		int e = filter ? tr_seccomp_install(filter) : 0;
+		int e = o->user ? become_user(o->user) : 0;
+		if (!e && filter)
+			e = tr_seccomp_install(filter);
 		if (!e) {
-			execv(path, argv);
+			if (o->envp)
+				execve(path, argv, o->envp);
+			else
+				execv(path, argv);
 			e = errno;
 		}
 		if (write(pfd[1], &e, sizeof(e)) < 0)
@@ -421,6 +440,7 @@ static void on_event_stop(struct tracer *t, struct thr *th, int status)
 				th->tid = tid;
 			}
 		}
+		bool first_exec = th->hidden;
 		if (th->hidden && t->exec_pipe >= 0) {
 			close(t->exec_pipe);
 			t->exec_pipe = -1;
@@ -430,6 +450,16 @@ static void on_event_stop(struct tracer *t, struct thr *th, int status)
 		ev.tid = th->tid;
 		ev.old_tid = old;
 		emit(t, &ev, NULL);
+		if (t->o.detach_on_exec && !first_exec) {
+			/* After exec a process has one thread: this one, stopped, so it can go now. */
+			ptrace(PTRACE_DETACH, th->tid, 0L, 0L);
+			ev.kind = TR_DETACHED;
+			emit(t, &ev, NULL);
+			if (th->tid == t->first)
+				t->first = 0;
+			thr_del(&t->thr, th->tid);
+			return;
+		}
 		restart(t, th, 0);
 		return;
 	}

@@ -79,6 +79,11 @@ struct tr_options {
 	 * before PTRACE_DETACH, so the caller can put back what it changed.
 	 */
 	void (*on_detach)(struct tracer *t, pid_t tid, pid_t tgid, int status, void *ctx);
+	/* tracer_spawn: the command's environment (NULL: ours) and user (NULL: ours). */
+	char *const *envp;
+	const char *user;
+	/* Let go of a process when it execs, past the command's own exec (strace -b execve). */
+	bool detach_on_exec;
 };
 
 enum { TR_TRAP_CONT = 1, TR_TRAP_STEP = 2 };
