@@ -12,14 +12,19 @@
 # each test's result side by side, the totals, and the tests strace passes
 # but tracekit does not, each with a reason taken from the test's log.
 #
-# The adapter STRACE points at passes its arguments unchanged:
-# `exec tracekit syscalls "$@"`.  Nothing rewrites options or output.
+# STRACE points at a symlink named strace to tracekit: run under that name,
+# tracekit is `tracekit syscalls` and says argv[0] in its messages, as strace
+# does (the suite checks them).  Nothing rewrites options or output.
 #
 #   -j JOBS   tests run in parallel (default: the number of cores)
 #   -b        build the cache only, run nothing
 #   -r        reuse strace's results from an earlier run (strace does not
 #             change between runs; tracekit does)
 #   TEST...   run only these tests (names as in tests/Makefile: foo.gen.test)
+#
+# ADAPTER=exec makes STRACE a script running `tracekit syscalls "$@"` (for
+# builds that predate the strace name); SAVE_AS=NAME keeps a copy of
+# tracekit's results as results/NAME.txt.
 #
 # Results of the last run stay in the cache's results/ folder (one line per
 # test: NAME RESULT, and the logs of the tests tracekit fails).  A bench, not
@@ -138,14 +143,22 @@ build_suite
 command -v strace >/dev/null || die "strace is not installed"
 
 mkdir -p "$cache/results"
-adapter=$cache/tracekit-as-strace
-printf '#!/bin/sh\nexec %s syscalls "$@"\n' "$tracekit" >"$adapter"
-chmod +x "$adapter"
+mkdir -p "$cache/tracekit-bin"
+adapter=$cache/tracekit-bin/strace
+rm -f "$adapter"
+if [ "${ADAPTER-link}" = exec ]; then
+	# For tracekit builds older than the strace name: the same argv, through a script.
+	printf '#!/bin/sh\nexec %s syscalls "$@"\n' "$tracekit" >"$adapter"
+	chmod +x "$adapter"
+else
+	ln -s "$tracekit" "$adapter"
+fi
 
 if [ "$reuse" = 0 ] || [ ! -s "$cache/results/strace.txt" ]; then
 	run_suite strace "$cache/build/src/strace"
 fi
 run_suite tracekit "$adapter"
+[ -n "${SAVE_AS-}" ] && cp "$cache/results/tracekit.txt" "$cache/results/$SAVE_AS.txt"
 
 join -a1 -a2 -e - -o 0,1.2,2.2 "$cache/results/strace.txt" "$cache/results/tracekit.txt" \
 	>"$cache/results/side-by-side.txt"

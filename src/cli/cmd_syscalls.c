@@ -495,8 +495,12 @@ static int parse(struct sc_options *o, int argc, char **argv)
 
 static int check(struct sc_options *o)
 {
-	if (!o->argv && !o->npids)
-		return usage_err("must have PROG [ARGS] or -p PID");
+	if (!o->argv && !o->npids) {
+		if (as_strace)
+			return usage_err("must have PROG [ARGS] or -p PID");
+		errmsg("nothing to trace: give a COMMAND or -p PID (see 'tracekit help syscalls')");
+		return -1;
+	}
 	if (o->argv && o->npids) {
 		errmsg("give a COMMAND or -p PID, not both");
 		return -1;

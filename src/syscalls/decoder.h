@@ -161,6 +161,7 @@ enum sc_rv {
 	SC_RV_UDEC,
 	SC_RV_FD,		/* a new descriptor: -y prints its path */
 	SC_RV_NONE,		/* "= ?" (exit, exit_group, rt_sigreturn when no return) */
+	SC_RV_RAW,		/* -e raw=: the value in hex, whatever the call */
 };
 
 /* Return value of a decoder at entry: nothing left to print at exit but the return value. */

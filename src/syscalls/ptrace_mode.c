@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dumpio.h"
 #include "format.h"
 #include "json.h"
 #include "output.h"
@@ -35,6 +36,7 @@ struct thread {
 	long interrupted;	/* the call a signal interrupted (ERESTART_RESTARTBLOCK), or -1 */
 	struct timespec start_real, start_mono;
 	uint64_t ip;		/* -i: where the last call was made */
+	struct sc_fmt fmt;	/* the run's, with this call's abbrev= */
 };
 
 struct session {
@@ -68,7 +70,8 @@ static struct thread *thread_get(struct session *s, pid_t tid, pid_t tgid)
 	th->tgid = tgid;
 	th->interrupted = -1;
 	th->call.tid = tid;
-	th->call.fmt = &s->o->fmt;
+	th->fmt = s->o->fmt;
+	th->call.fmt = &th->fmt;
 	th->call.out = &th->text;
 	tidmap_put(&s->threads, tid, th);
 	return th;
@@ -162,8 +165,14 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	}
 	if (!th->shown)
 		return;
+	/* abbrev= lists the calls printed abbreviated: the others print whole, as with -v. */
+	th->fmt = s->o->fmt;
+	th->fmt.verbose = s->o->fmt.verbose || !sc_filter_in(s->o->filter, SC_QUAL_ABBREV, ev->nr);
 	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
-	sc_decode_entry(c);
+	if (sc_filter_in(s->o->filter, SC_QUAL_RAW, ev->nr))
+		sc_decode_entry_raw(c);
+	else
+		sc_decode_entry(c);
 	th->entry_len = th->text.len;
 	if (s->o->npaths && !touches_path(s, th)) {
 		th->shown = false;
@@ -249,6 +258,11 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?",
 			      sb_str(&th->text) + th->entry_len, sb_str(ret));
 	}
+	struct strbuf dump = STRBUF_INIT;
+	sc_dumpio(&dump, c, s->o->filter, tracer_read, (void *)(intptr_t)ev->tid);
+	if (dump.len)
+		out_text(s->w, ev->tid, sb_str(&dump));
+	sb_free(&dump);
 	if (s->unwind) {
 		print_stack(s, th, ev->tid);
 		if (c->ent && (c->ent->classes & SC_MEMORY) && !sc_failed(c))
@@ -278,7 +292,7 @@ static void cut_short(struct session *s, pid_t tid, struct thread *th)
 	out_call_gone(s->w, tid, c->ent ? c->ent->name : "?", c->done_at_entry);
 }
 
-static void on_signal(struct session *s, const struct tr_event *ev)
+static void on_signal(struct session *s, struct tracer *t, const struct tr_event *ev)
 {
 	if (s->o->summary == 1 || !sc_filter_signal(s->o->filter, ev->sig))
 		return;
@@ -308,6 +322,7 @@ static void on_signal(struct session *s, const struct tr_event *ev)
 		p_siginfo_val(&c, &ev->si);
 		sb_add(&text, " ---");
 		out_set_lead(s->w, th->call.nr, th->ip);
+		out_set_multi(s->w, !tracer_single(t));
 		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
 	}
 	sb_free(&text);
@@ -365,7 +380,7 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		on_exit_stop(s, t, ev);
 		break;
 	case TR_SIGNAL:
-		on_signal(s, ev);
+		on_signal(s, t, ev);
 		break;
 	case TR_GROUP_STOP:
 		if (s->o->summary != 1 && !s->o->json) {
