@@ -546,7 +546,9 @@ int sc_run_ptrace(struct sc_options *o)
 	to.seccomp_nrs = nrs;
 
 	struct tracer *t;
-	if (o->argv)
+	if (o->argv && o->daemonize)
+		t = tracer_spawn_daemonized(o->argv, &to, o->daemonize, err, sizeof(err));
+	else if (o->argv)
 		t = tracer_spawn(o->argv, &to, err, sizeof(err));
 	else
 		t = tracer_attach(o->pids, o->npids, &to, err, sizeof(err));
@@ -560,6 +562,8 @@ int sc_run_ptrace(struct sc_options *o)
 	if (!o->argv && !(o->quiet_set & SC_QUIET_ATTACH))
 		for (int i = 0; i < o->npids; i++)
 			fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)o->pids[i]);
+	if (o->argv && o->daemonize && !(o->quiet_set & SC_QUIET_ATTACH))
+		fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)tracer_command(t));
 	if (o->argv)
 		release_standard_fds();
 	active = t;

@@ -223,6 +223,84 @@ static int seize_process(struct tracer *t, pid_t pid, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * strace -D: we stay the command (same pid, same parent); a grandchild
+ * traces us.  In this process: wait until the grandchild has seized us,
+ * then exec.  Never returns here; in the grandchild returns its tracer.
+ */
+struct tracer *tracer_spawn_daemonized(char *const argv[], const struct tr_options *o, int mode,
+				       char *err, size_t errlen)
+{
+	char path[4096];
+	if (resolve(argv[0], path, sizeof(path)) < 0) {
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(errno));
+		return NULL;
+	}
+	struct tr_filter *filter = NULL;
+	if (o->seccomp && !(filter = tr_seccomp_build(o->seccomp_nrs, o->seccomp_n, err, errlen)))
+		return NULL;
+	int sync[2];
+	if (pipe(sync) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		tr_seccomp_free(filter);
+		return NULL;
+	}
+	pid_t command = getpid();
+	pid_t child = fork();
+	if (child < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		tr_seccomp_free(filter);
+		return NULL;
+	}
+	if (child > 0) {
+		char ready;
+		close(sync[1]);
+		waitpid(child, NULL, 0);
+		/* EOF instead of a byte: the tracer could not seize us; run untraced, as strace would not. */
+		if (read(sync[0], &ready, 1) != 1)
+			_exit(1);
+		close(sync[0]);
+		int e = o->user ? become_user(o->user) : 0;
+		if (!e && filter)
+			e = tr_seccomp_install(filter);
+		if (!e) {
+			if (o->envp)
+				execve(path, argv, o->envp);
+			else
+				execv(path, argv);
+			e = errno;
+		}
+		fprintf(stderr, "cannot run '%s': %s\n", argv[0], strerror(e));
+		_exit(127);
+	}
+	tr_seccomp_free(filter);
+	close(sync[0]);
+	if (mode == 2)
+		setpgid(0, 0);
+	else if (mode >= 3)
+		setsid();
+	if (fork() != 0)
+		_exit(0);	/* the middle process: the tracer is nobody's child now */
+	struct tracer *t = tracer_new(o);
+	t->exec_pipe = -1;
+	t->first = command;
+	t->wake[t->nwake++] = command;
+	if (seize(t, command, command) < 0) {
+		snprintf(err, errlen, "cannot trace pid %d: %s", (int)command, strerror(errno));
+		close(sync[1]);
+		free(t);
+		return NULL;
+	}
+	thr_find(&t->thr, command)->hidden = true;	/* shown from its exec on */
+	t->processes = 1;
+	if (write(sync[1], "x", 1) != 1) {
+		close(sync[1]);
+		return t;
+	}
+	close(sync[1]);
+	return t;
+}
+
 struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *o, char *err, size_t errlen)
 {
 	struct tracer *t = tracer_new(o);
@@ -254,6 +332,11 @@ void tracer_stop(struct tracer *t)
 	t->stop = 1;
 	for (int i = 0; i < t->nwake; i++)
 		ptrace(PTRACE_INTERRUPT, t->wake[i], 0L, 0L);
+}
+
+pid_t tracer_command(const struct tracer *t)
+{
+	return t->spawned || t->o.follow || t->first ? t->first : 0;
 }
 
 int tracer_count(const struct tracer *t)

@@ -90,6 +90,13 @@ enum { TR_TRAP_CONT = 1, TR_TRAP_STEP = 2 };
 
 /* Fork and exec argv under trace; NULL and a message in err on failure. */
 struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char *err, size_t errlen);
+/*
+ * strace -D (mode 1), -DD (2: tracer in its own process group), -DDD (3:
+ * its own session): this process execs argv, a grandchild traces it.
+ * Returns the tracer in the grandchild only.
+ */
+struct tracer *tracer_spawn_daemonized(char *const argv[], const struct tr_options *o, int mode,
+				       char *err, size_t errlen);
 /* Seize every thread of each pid; NULL and a message in err on failure. */
 struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *o, char *err, size_t errlen);
 /*
@@ -103,6 +110,8 @@ void tracer_free(struct tracer *t);
 
 /* Read tracee memory (process_vm_readv, /proc/pid/mem fallback); bytes read or -1. */
 long tracer_read(void *tid_as_ptr, uint64_t addr, void *buf, size_t len);
+/* The command's pid (spawned, or the -D process), 0 with attach. */
+pid_t tracer_command(const struct tracer *t);
 /* Number of tracees still traced. */
 int tracer_count(const struct tracer *t);
 /* True when tid is the only thread and process being traced (no [pid N] needed). */
