@@ -121,6 +121,10 @@ void sc_filter_free(struct sc_filter *f)
 	nset_free(&f->status);
 	nset_free(&f->reads);
 	nset_free(&f->writes);
+	for (size_t i = 0; i < f->nrules; i++) {
+		free(f->rules[i].act.poke_enter);
+		free(f->rules[i].act.poke_exit);
+	}
 	free(f->rules);
 	free(f);
 }
@@ -476,7 +480,7 @@ static int parse_token_set(struct ctx *c, const char *list, const struct token_k
 
 enum {
 	HAS_ERROR = 1, HAS_RETVAL = 2, HAS_SIGNAL = 4, HAS_DELAY_ENTER = 8,
-	HAS_DELAY_EXIT = 16, HAS_SYSCALL = 32,
+	HAS_DELAY_EXIT = 16, HAS_SYSCALL = 32, HAS_POKE_ENTER = 64, HAS_POKE_EXIT = 128,
 };
 
 /* when=FIRST[..LAST][+[STEP]]: FIRST and STEP in 1..65535, LAST in FIRST..65534. */
@@ -622,6 +626,35 @@ static int inject_delay(struct ctx *c, const char *val, bool enter, struct injec
 }
 
 /* The part after "KEY=" when tok starts with it, else NULL. */
+/* @argN=HEX[,@argM=HEX...]: N 1..7, HEX an even number of hex digits, at most 2048. */
+static bool poke_valid(const char *spec)
+{
+	if (!*spec)
+		return false;
+	char *copy = xstrdup(spec), *save = NULL;
+	bool ok = true;
+	for (char *t = strtok_r(copy, ",", &save); ok && t; t = strtok_r(NULL, ",", &save)) {
+		size_t n = strlen(t);
+		ok = n > 7 && strncmp(t, "@arg", 4) == 0 && t[4] >= '1' && t[4] <= '7' && t[5] == '=' &&
+		     (n - 6) % 2 == 0 && n - 6 <= 2048 && strspn(t + 6, "0123456789abcdefABCDEF") == n - 6;
+	}
+	free(copy);
+	return ok;
+}
+
+static int inject_poke(struct ctx *c, const char *val, bool enter, struct inject_rule *r,
+		       unsigned *has)
+{
+	unsigned bit = enter ? HAS_POKE_ENTER : HAS_POKE_EXIT;
+	if ((*has & bit) || !poke_valid(val))
+		return fail(c, "write poke_enter=@argN=HEXBYTES[,@argM=...], N from 1 to 7",
+			    "invalid %s '%s'", enter ? "poke_enter" : "poke_exit", val);
+	*has |= bit;
+	char **dst = enter ? &r->act.poke_enter : &r->act.poke_exit;
+	*dst = xstrdup(val);
+	return 0;
+}
+
 static const char *value_of(const char *tok, const char *key)
 {
 	size_t n = strlen(key);
@@ -648,9 +681,10 @@ static int inject_token(struct ctx *c, const char *tok, bool fault, struct injec
 		return inject_delay(c, v, true, r, has);
 	if (!fault && (v = value_of(tok, "delay_exit")))
 		return inject_delay(c, v, false, r, has);
-	if (!fault && (value_of(tok, "poke_enter") || value_of(tok, "poke_exit")))
-		return fail(c, "tracekit does not write tracee memory yet",
-			    "'%.*s' is not supported", (int)strcspn(tok, "="), tok);
+	if (!fault && (v = value_of(tok, "poke_enter")))
+		return inject_poke(c, v, true, r, has);
+	if (!fault && (v = value_of(tok, "poke_exit")))
+		return inject_poke(c, v, false, r, has);
 	if (fault)
 		return fail(c, "fault= takes error=, syscall= and when=; inject= takes more",
 			    "unknown fault option '%s'", tok);
@@ -692,7 +726,8 @@ static int parse_inject(struct sc_filter *f, struct ctx *c, const char *arg, boo
 			goto out;
 	if (parse_syscall_set(c, set_text, &set) < 0)
 		goto out;
-	if (!(has & (HAS_ERROR | HAS_RETVAL | HAS_SIGNAL | HAS_DELAY_ENTER | HAS_DELAY_EXIT))) {
+	if (!(has & (HAS_ERROR | HAS_RETVAL | HAS_SIGNAL | HAS_DELAY_ENTER | HAS_DELAY_EXIT |
+		     HAS_POKE_ENTER | HAS_POKE_EXIT))) {
 		if (!fault) {
 			fail(c, "add :error=, :retval=, :signal=, :delay_enter= or :delay_exit=",
 			     "nothing to inject");
@@ -703,6 +738,10 @@ static int parse_inject(struct sc_filter *f, struct ctx *c, const char *arg, boo
 	add_rule(f, &r, &set);
 	rc = 0;
 out:
+	if (rc < 0) {
+		free(r.act.poke_enter);
+		free(r.act.poke_exit);
+	}
 	nset_free(&set);
 	free(copy);
 	return rc;

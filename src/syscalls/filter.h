@@ -29,6 +29,8 @@ struct sc_inject {
 	unsigned delay_enter_us, delay_exit_us;
 	/* With error or retval: run this %pure syscall instead of the invalid -1; -1: none. */
 	long syscall;
+	/* poke_enter= / poke_exit=: "@argN=HEX,..." written where argument N points; NULL: none. */
+	char *poke_enter, *poke_exit;
 };
 
 /* The outcomes -e status= selects. */

@@ -36,6 +36,8 @@ struct thread {
 	long interrupted;	/* the call a signal interrupted (ERESTART_RESTARTBLOCK), or -1 */
 	struct timespec start_real, start_mono;
 	uint64_t ip;		/* -i: where the last call was made */
+	const char *poke_exit;	/* inject=...:poke_exit= of the call in flight */
+	bool poked, delayed;	/* tampered with: "(INJECTED: args)", "(DELAYED)" */
 	struct sc_fmt fmt;	/* the run's, with this call's abbrev= */
 };
 
@@ -93,6 +95,30 @@ static long pow10i(int n)
 	while (n-- > 0)
 		v *= 10;
 	return v;
+}
+
+/* inject=...:poke_enter=@argN=HEX: the bytes go where argument N points. */
+static void poke(pid_t tid, const uint64_t *args, const char *spec)
+{
+	char path[64], *copy = xstrdup(spec), *save = NULL;
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)tid);
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	for (char *t = strtok_r(copy, ",", &save); fd >= 0 && t; t = strtok_r(NULL, ",", &save)) {
+		/* parsed already: "@argN=" then pairs of hex digits */
+		uint64_t addr = args[t[4] - '1'];
+		unsigned char data[1024];
+		size_t n = 0;
+		for (const char *h = t + 6; h[0] && h[1] && n < sizeof(data); h += 2) {
+			char byte[3] = { h[0], h[1], 0 };
+			data[n++] = (unsigned char)strtoul(byte, NULL, 16);
+		}
+		if (addr && pwrite(fd, data, n, (off_t)addr) != (ssize_t)n)
+			warnmsg("poke of %zu bytes at %#llx in pid %d failed: %s", n,
+				(unsigned long long)addr, (int)tid, strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	free(copy);
 }
 
 static double seconds_between(const struct timespec *a, const struct timespec *b)
@@ -156,6 +182,11 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 
 	const struct sc_inject *inj = sc_filter_inject(s->o->filter, ev->nr);
 	th->injected = inj && (inj->error || inj->has_retval);
+	th->poke_exit = inj ? inj->poke_exit : NULL;
+	th->poked = inj && (inj->poke_enter || inj->poke_exit);
+	th->delayed = inj && (inj->delay_enter_us || inj->delay_exit_us);
+	if (inj && inj->poke_enter)
+		poke(ev->tid, ev->args, inj->poke_enter);
 	if (inj) {
 		act->skip = th->injected;
 		act->retval = inj->error ? -(int64_t)inj->error : inj->retval;
@@ -206,6 +237,8 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	struct sc_call *c = &th->call;
 	th->in_call = false;
 	c->ret = ev->ret;
+	if (th->poke_exit)
+		poke(ev->tid, c->args, th->poke_exit);
 	if (c->ret == -516)	/* ERESTART_RESTARTBLOCK: restart_syscall will resume it */
 		th->interrupted = c->nr;
 	if (!th->shown)
@@ -228,7 +261,14 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 
 	struct strbuf *ret = &s->tmp;
 	sb_reset(ret);
-	sc_format_ret(c, ret, th->injected);
+	sc_format_ret(c, ret, false);
+	/* strace's notes on what tampering did to this call */
+	if (th->poked)
+		sb_add(ret, th->injected ? " (INJECTED: args, retval)" : " (INJECTED: args)");
+	else if (th->injected)
+		sb_add(ret, " (INJECTED)");
+	if (th->delayed)
+		sb_add(ret, " (DELAYED)");
 	if (s->o->show_time) {
 		long long ns = (long long)(took * 1e9);
 		long sec = (long)(ns / 1000000000), frac = (long)(ns % 1000000000) /
