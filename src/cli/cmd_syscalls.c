@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "config.h"
@@ -151,7 +152,7 @@ static int add_pids(struct sc_options *o, const char *list)
 	for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		long pid = parse_num(tok, INT_MAX);
 		if (pid <= 0) {
-			errmsg("invalid process id '%s' in -p %s (a positive number, e.g. -p 1234)", tok, list);
+			errmsg("Invalid process id: '%s'", tok);
 			free(copy);
 			return -1;
 		}
@@ -294,7 +295,7 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 		static const int vals[] = { 1, 2, 2, 3 };
 		int v = optarg ? 0 : 1;
 		for (size_t i = 0; optarg && i < sizeof(vals) / sizeof(vals[0]); i++)
-			if (strcmp(optarg, kinds[i]) == 0)
+			if (strcasecmp(optarg, kinds[i]) == 0)
 				v = vals[i];
 		if (!v)
 			return bad_arg(c, lopt, optarg);
@@ -380,7 +381,10 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 	case 'z': return add_expr(o, ps, "status=successful");
 	case 'Z': return add_expr(o, ps, "status=failed");
 	case OPT_SECCOMP: o->seccomp = true; return 0;
-	case OPT_TIPS: o->tips = 1; return 0;
+	case OPT_TIPS:
+		if (sc_tips_parse(&o->tips, optarg) < 0)
+			return bad_arg(c, lopt, optarg);
+		return 0;
 	case OPT_QUAL: {
 		char expr[4096];
 		snprintf(expr, sizeof(expr), "%s=%s", lopt->name, optarg);
@@ -415,7 +419,7 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 /* The option counts into settings, with strace's rules for the mixes it refuses. */
 static int resolve(struct sc_options *o, struct parse_state *ps)
 {
-	if (ps->f_short && ps->follow_long && ps->f_short == 1) {
+	if (ps->f_short && ps->follow_long) {
 		errmsg("-f and --follow-forks cannot be provided simultaneously");
 		return -1;
 	}

@@ -624,6 +624,7 @@ out:
 		sc_summary_print(s.sum, out_main(s.w));
 		sc_summary_free(s.sum);
 	}
+	sc_tips_print(&o->tips, out_main(s.w));
 	if (out_close(s.w) < 0 && status == 0)
 		status = 1;
 	tr_unwind_free(s.unwind);

@@ -10,6 +10,7 @@
 
 #include "decoder.h"
 #include "filter.h"
+#include "tips.h"
 
 /* -t/--timestamps: strftime format (NULL: none) and digits after the second (0, 3, 6, 9). */
 struct sc_clock_fmt {
@@ -52,7 +53,7 @@ struct sc_options {
 	const char *user;	/* -u */
 	unsigned quiet_set;	/* enum sc_quiet bits */
 	unsigned decode_pids;	/* enum sc_decode_pid bits */
-	int tips;		/* --tips: show a tip at the end (1) */
+	struct sc_tips tips;	/* --tips */
 	const char *columns;	/* -U: summary columns */
 	long overhead_ns;	/* -O: per-call overhead subtracted in -c, -1 unset */
 	int summary;		/* 1: -c (summary only), 2: -C (lines and summary) */
