@@ -295,6 +295,17 @@ void out_call_gone(struct sc_output *w, pid_t tid, const char *name, bool no_ret
 	finish(w, s, &w->tmp, 0, ")", " = ?");
 }
 
+void out_call_detached(struct sc_output *w, pid_t tid)
+{
+	struct stream *s = stream_for(w, tid);
+	if (s->open_tid != tid)
+		return;
+	s->open_tid = 0;
+	sb_add(&s->line, " <detached ...>\n");
+	emit(w, s, &s->line);
+	sb_reset(&s->line);
+}
+
 void out_event(struct sc_output *w, pid_t tid, const struct timespec *real,
 	       const struct timespec *mono, const char *text)
 {

@@ -39,6 +39,8 @@ void out_call_exit(struct sc_output *w, pid_t tid, const struct timespec *real,
 		   const struct timespec *mono, const char *name, const char *rest, const char *ret);
 /* A call that will not return (the thread died in it). */
 void out_call_gone(struct sc_output *w, pid_t tid, const char *name, bool no_return);
+/* We let go of tid inside a call: its open line ends " <detached ...>". */
+void out_call_detached(struct sc_output *w, pid_t tid);
 /* Whole lines: "--- SIGCHLD {...} ---", "+++ exited with 0 +++". */
 void out_event(struct sc_output *w, pid_t tid, const struct timespec *real,
 	       const struct timespec *mono, const char *text);

@@ -456,7 +456,7 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 	case TR_DETACHED: {
 		struct thread *th = tidmap_del(&s->threads, ev->tid);
 		if (th && th->in_call && th->shown && th->printed_entry && !s->o->json)
-			out_call_gone(s->w, ev->tid, th->call.ent ? th->call.ent->name : "?", false);
+			out_call_detached(s->w, ev->tid);
 		thread_free(th);
 		if (!(s->o->quiet_set & SC_QUIET_ATTACH))
 			fprintf(stderr, "%s: Process %d detached\n", s->o->progname, (int)ev->tid);
