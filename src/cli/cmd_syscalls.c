@@ -34,7 +34,8 @@ void help_syscalls(FILE *f)
 	      "  -ff, --output-separately with -o FILE: one file per process, FILE.PID\n"
 	      "  -o, --output=FILE        write the trace to FILE, not stderr\n"
 	      "  -p, --attach=PID[,PID]   attach to running processes (Ctrl-C detaches, they run on)\n"
-	      "  -e EXPR                  trace=SET, signal=SET, status=SET, inject=..., fault=...\n"
+	      "  -e EXPR                  trace=SET, signal=SET, status=SET, inject=..., fault=...,\n"
+	      "                           raw=SET, abbrev=SET, read=FDS, write=FDS, quiet=LIST\n"
 	      "                           SET: names, %class (%file %desc %process %network %signal\n"
 	      "                           %ipc %memory %creds %clock %stat ...), /regex, !negation\n"
 	      "  -P, --trace-path=PATH    only calls that touch PATH\n"
@@ -52,6 +53,24 @@ void help_syscalls(FILE *f)
 	      "  -y, -yy                  descriptor paths; and socket and device details\n"
 	      "  -k, --stack-trace        the user stack of each call\n"
 	      "  -q, -qq                  no attach/detach messages; no exit lines either\n"
+	      "  -a, --columns=N          align ' = ret' at column N (default 40)\n"
+	      "  -A, --output-append-mode -o appends\n"
+	      "  -b, --detach-on=execve   let go of processes when they exec\n"
+	      "  -D, --daemonize          the command keeps our pid; a grandchild traces it\n"
+	      "  -E, --env=VAR[=VAL]      set (or remove) VAR in the command's environment\n"
+	      "  -i, --instruction-pointer  print where each call was made\n"
+	      "  -I, --interruptible=N    1 anywhere, 2 waiting, 3 never, 4 never_tstp\n"
+	      "  -n, --syscall-number     print each call's number\n"
+	      "  -O, --summary-syscall-overhead=T  taken off each call's time in -c\n"
+	      "  -u, --user=USER          run the command as USER\n"
+	      "  -V, --version            tracekit's version\n"
+	      "  -X, --const-print-style=raw|abbrev|verbose  constants as numbers, names, both\n"
+	      "  -Y, --decode-pids=comm   command names after pids\n"
+	      "      --timestamps=FMT,PREC  -t with format none|time|unix, precision s|ms|us|ns\n"
+	      "      --quiet=LIST         attach, personality, exit, thread-execve, path-resolution\n"
+	      "      --decode-fds=LIST    path, socket, dev, pidfd (-y, -yy)\n"
+	      "      --strings-in-hex=W   none, non-ascii, all (-x, -xx)\n"
+	      "      --tips[=id:N,FORMAT] a tip at the end\n"
 	      "      --seccomp-bpf        stop only on traced calls (needs -f; not with -p)\n"
 	      "      --json               one JSON object per call, signal and exit\n"
 	      "\n"
@@ -535,6 +554,10 @@ static int check(struct sc_options *o)
 		return usage_err("-w/--summary-wall-clock must be given with (-c/--summary-only or -C/--summary)");
 	if (o->columns && !o->summary)
 		return usage_err("-U/--summary-columns must be given with (-c/--summary-only or -C/--summary)");
+	if (o->columns) {
+		errmsg("-U/--summary-columns is not supported by tracekit: the table has strace's default columns");
+		return -1;
+	}
 	if (o->user && !getpwnam(o->user)) {
 		errmsg("Cannot find user '%s'", o->user);
 		return -1;
