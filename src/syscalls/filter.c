@@ -135,7 +135,33 @@ struct ctx {
 	const char *expr;	/* the whole -e argument, for messages */
 	char *err;
 	size_t errlen;
+	const char *val;	/* the part after QUAL= */
+	const char *inject;	/* "inject" or "fault" while parsing their options, else NULL */
 };
+
+bool sc_filter_strace_wording;
+
+/*
+ * strace's own words for the error (its test suite checks them): the thing
+ * refused and nothing else, and "invalid inject argument 'VALUE'" for
+ * anything wrong in inject= or fault= but their syscall set.
+ */
+static void strace_wording(struct ctx *c, const char *what)
+{
+	const char *q;
+	if (c->inject)
+		snprintf(c->err, c->errlen, "invalid %s argument '%s'", c->inject, c->val);
+	else if (strncmp(what, "empty ", 6) == 0 && (q = strstr(what, " list")))
+		snprintf(c->err, c->errlen, "invalid %.*s '%s'", (int)(q - what - 6), what + 6, c->val);
+	else if (strncmp(what, "no system calls", 15) == 0)
+		snprintf(c->err, c->errlen, "invalid system call ''");
+	else if (strncmp(what, "unknown class ", 14) == 0)
+		snprintf(c->err, c->errlen, "invalid system call %s", what + 14);
+	else if (strncmp(what, "unknown qualifier", 17) == 0)
+		snprintf(c->err, c->errlen, "invalid system call '%s'", c->expr);
+	else
+		snprintf(c->err, c->errlen, "%s", what);
+}
 
 /* "WHAT in -e EXPR (HINT)"; returns -1 for the caller to pass on. */
 static int fail(struct ctx *c, const char *hint, const char *fmt, ...)
@@ -149,7 +175,9 @@ static int fail(struct ctx *c, const char *hint, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (c->errlen)
+	if (c->errlen && sc_filter_strace_wording)
+		strace_wording(c, what);
+	else if (c->errlen)
 		snprintf(c->err, c->errlen, "%s in -e %s%s%s%s", what, c->expr,
 			 hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 	return -1;
@@ -720,12 +748,17 @@ static int parse_inject(struct sc_filter *f, struct ctx *c, const char *arg, boo
 		return fail(c, "write SET:OPTION..., e.g. openat:error=ENOENT",
 			    "no system calls to %s", fault ? "fault" : "inject");
 	copy = xstrdup(arg);
-	set_text = strtok_r(copy, ":", &save);
-	while ((tok = strtok_r(NULL, ":", &save)))
-		if (inject_token(c, tok, fault, &r, &has) < 0)
-			goto out;
+	set_text = copy;
+	char *opts = strchr(copy, ':');
+	if (opts)
+		*opts++ = '\0';
+	/* The set first, as strace: its errors are about system calls, the rest about options. */
 	if (parse_syscall_set(c, set_text, &set) < 0)
 		goto out;
+	c->inject = fault ? "fault" : "inject";
+	for (tok = opts ? strtok_r(opts, ":", &save) : NULL; tok; tok = strtok_r(NULL, ":", &save))
+		if (inject_token(c, tok, fault, &r, &has) < 0)
+			goto out;
 	if (!(has & (HAS_ERROR | HAS_RETVAL | HAS_SIGNAL | HAS_DELAY_ENTER | HAS_DELAY_EXIT |
 		     HAS_POKE_ENTER | HAS_POKE_EXIT))) {
 		if (!fault) {
@@ -807,11 +840,12 @@ int sc_filter_parse(struct sc_filter *f, const char *expr, char *err, size_t err
 
 static int parse_expr(struct sc_filter *f, const char *expr, char *err, size_t errlen)
 {
-	struct ctx c = { expr, err, errlen };
+	struct ctx c = { expr, err, errlen, NULL, NULL };
 	size_t len = strcspn(expr, "=");
 	const struct qualifier *q = expr[len] ? find_qualifier(expr, len) : NULL;
 	const char *val = q ? expr + len + 1 : expr;
 
+	c.val = val;
 	if (errlen)
 		err[0] = '\0';
 	if (!q && expr[len])

@@ -61,6 +61,8 @@ void sc_filter_free(struct sc_filter *f);
  * the reason in err; on error the filter is unchanged.
  */
 int sc_filter_parse(struct sc_filter *f, const char *expr, char *err, size_t errlen);
+/* Errors in strace's words ("invalid system call 'foo'"), without tracekit's hints. */
+extern bool sc_filter_strace_wording;
 
 bool sc_filter_traced(const struct sc_filter *f, long nr);
 /* True when trace= selects every syscall, known or not: no seccomp filter is needed. */
