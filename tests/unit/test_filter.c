@@ -447,7 +447,11 @@ static void test_error_and_retval_exclude_each_other(void)
 	CHECK(strstr(error_of("inject=chdir:signal=INT:signal=TERM"), "second signal=") != NULL);
 	CHECK(strstr(error_of("inject=chdir:error=0"), "invalid error '0'") != NULL);
 	CHECK(strstr(error_of("inject=chdir:error=4096"), "invalid error '4096'") != NULL);
-	CHECK(strstr(error_of("inject=chdir:poke_enter=@arg1=00"), "not supported") != NULL);
+	CHECK(strcmp(error_of("inject=chdir:poke_enter=@arg1=00"), "(accepted)") == 0);
+	CHECK(strstr(error_of("inject=chdir:poke_enter=@arg1=0"), "invalid poke_enter") != NULL);
+	CHECK(strstr(error_of("inject=chdir:poke_exit=@arg8=00"), "invalid poke_exit") != NULL);
+	CHECK(strstr(error_of("inject=chdir:poke_enter=@arg1=00:poke_enter=@arg2=00"),
+		     "invalid poke_enter") != NULL);
 	CHECK(strstr(error_of("inject=chdir:delay_enter=-1"), "invalid delay") != NULL);
 }
 
