@@ -110,7 +110,9 @@ void p_fd(struct sc_call *c, uint64_t fd)
 void p_dirfd(struct sc_call *c, uint64_t fd)
 {
 	if ((int)fd == -100) {
-		sb_add(c->out, "AT_FDCWD");
+		/* -X raw and verbose show the number, verbose with the name as a comment */
+		sb_add(c->out, xlat_style == XLAT_STYLE_RAW ? "-100" :
+			       xlat_style == XLAT_STYLE_VERBOSE ? "-100 /* AT_FDCWD */" : "AT_FDCWD");
 		if (c->fmt && c->fmt->yflag && c->fmt->fd_path)
 			p_fd_text(c, -100);
 	} else

@@ -184,6 +184,11 @@ def xlat_raw(tmp):
     expect(any(l.startswith('access("/etc/ld.so.preload", 0x4)') for l in lines), '-X raw: %r' % lines)
     rc, lines, err = trace(tmp, '-X', 'verbose', '-e', 'trace=access', 'true')
     expect(any('0x4 /* R_OK */' in l for l in lines), '-X verbose: %r' % lines)
+    rc, lines, err = trace(tmp, '-X', 'raw', '-e', 'trace=openat', 'cat', '/dev/null')
+    expect(any(l.startswith('openat(-100, "/dev/null", 0)') for l in lines), '-X raw openat: %r' % lines)
+    rc, lines, err = trace(tmp, '-X', 'verbose', '-e', 'trace=openat', 'cat', '/dev/null')
+    expect(any(l.startswith('openat(-100 /* AT_FDCWD */, "/dev/null", 0 /* O_RDONLY */)')
+               for l in lines), '-X verbose openat: %r' % lines)
 
 
 @case
