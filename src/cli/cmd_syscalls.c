@@ -63,6 +63,7 @@ void help_syscalls(FILE *f)
 	      "  -n, --syscall-number     print each call's number\n"
 	      "  -O, --summary-syscall-overhead=T  taken off each call's time in -c\n"
 	      "  -u, --user=USER          run the command as USER\n"
+	      "  -U, --summary-columns=LIST  the -c table's columns (name,calls,max-time,...)\n"
 	      "  -V, --version            tracekit's version\n"
 	      "  -X, --const-print-style=raw|abbrev|verbose  constants as numbers, names, both\n"
 	      "  -Y, --decode-pids=comm   command names after pids\n"
@@ -554,10 +555,6 @@ static int check(struct sc_options *o)
 		return usage_err("-w/--summary-wall-clock must be given with (-c/--summary-only or -C/--summary)");
 	if (o->columns && !o->summary)
 		return usage_err("-U/--summary-columns must be given with (-c/--summary-only or -C/--summary)");
-	if (o->columns) {
-		errmsg("-U/--summary-columns is not supported by tracekit: the table has strace's default columns");
-		return -1;
-	}
 	if (o->user && !getpwnam(o->user)) {
 		errmsg("Cannot find user '%s'", o->user);
 		return -1;

@@ -244,13 +244,8 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	if (!th->shown)
 		return;
 	double took = seconds_between(&th->start_mono, &ev->mono);
-	if (s->sum) {
-		double ns = took * 1e9;
-		/* -O: what tracing itself adds to each call is taken off */
-		if (s->o->overhead_ns >= 0)
-			ns = ns > (double)s->o->overhead_ns ? ns - (double)s->o->overhead_ns : 0;
-		sc_summary_add(s->sum, c->nr, (uint64_t)ns, sc_failed(c));
-	}
+	if (s->sum)
+		sc_summary_add(s->sum, c->nr, (uint64_t)(took * 1e9), sc_failed(c));
 	if (s->o->summary == 1)
 		return;
 	if (!sc_filter_status(s->o->filter, c->ret, true)) {
@@ -557,8 +552,17 @@ int sc_run_ptrace(struct sc_options *o)
 		errmsg("%s", err);
 		return 1;
 	}
-	if (o->summary)
+	if (o->summary) {
 		s.sum = sc_summary_new();
+		if (o->overhead_ns >= 0)
+			sc_summary_set_overhead(s.sum, (uint64_t)o->overhead_ns);
+	}
+	if (o->summary && o->columns && sc_summary_set_columns(s.sum, o->columns, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		out_close(s.w);
+		sc_summary_free(s.sum);
+		return 2;
+	}
 	if (o->summary && o->sort && sc_summary_set_sort(s.sum, o->sort, err, sizeof(err)) < 0) {
 		errmsg("%s", err);
 		out_close(s.w);

@@ -297,6 +297,26 @@ def tips(tmp):
     expect(rc == 2 and "invalid --tips argument: 'id:rand'" in err, 'bad --tips: %r' % err)
 
 
+@case
+def summary_columns(tmp):
+    rc, lines, err = trace(tmp, '-c', '-U', 'name,calls,max-time,errors', '-e', 'trace=close,access', 'true')
+    expect_exit0(rc, err)
+    expect(lines[0].split() == ['syscall', 'calls', 'longest', 'errors'], '-U header: %r' % lines[:1])
+    expect(any(re.match(r'^close +2 +\d+\.\d{6} *$', l) for l in lines), '-U close row: %r' % lines)
+    expect(any(re.match(r'^total +\d+ +\d+\.\d{6} +1$', l) for l in lines), '-U total: %r' % lines)
+    rc, out, err = run(tracer('-c', '-U', 'bogus', 'true'))
+    expect(rc != 0 and "unknown column name: 'bogus'" in err, '-U bogus: %r' % err)
+
+
+@case
+def summary_overhead(tmp):
+    rc, lines, err = trace(tmp, '-c', '-O', '1s', '-e', 'trace=close', 'true')
+    expect_exit0(rc, err)
+    expect(any(re.match(r'^ *0\.00 +0\.000000 +0 +2 +close$', l) for l in lines) or
+           any(re.match(r'^100\.00 +0\.000000 +0 +2 +close$', l) for l in lines),
+           '-O 1s takes each call to zero: %r' % lines)
+
+
 # --- signals and descriptors ------------------------------------------------------------
 
 @case
