@@ -533,14 +533,19 @@ static int check(struct sc_options *o)
 		return usage_err("PROG [ARGS] must be specified with -D/--daemonize");
 	if (o->daemonize > 3)
 		return usage_err("Too many -D's (%d), maximum supported -D count is 3", o->daemonize);
+	/* strace's rules and words: each makes --seccomp-bpf a no-op, with a note. */
+	if (o->seccomp && o->detach_on_execve) {
+		errmsg("--seccomp-bpf is not enabled because it is not compatible with -b");
+		o->seccomp = false;
+	}
 	if (o->seccomp && o->npids) {
-		errmsg("--seccomp-bpf cannot be used with -p: a filter can only be installed before exec");
-		return -1;
+		errmsg("--seccomp-bpf is not enabled for processes attached with -p");
+		o->seccomp = false;
 	}
 	if (o->seccomp && !o->follow) {
-		/* strace's rule: a filter is inherited by children, so their calls must be traced too. */
-		errmsg("--seccomp-bpf needs -f: the filter stays in every child the command starts");
-		return -1;
+		/* a filter is inherited by children, so their calls must be traced too */
+		errmsg("--seccomp-bpf cannot be used without -f/--follow-forks, disabling");
+		o->seccomp = false;
 	}
 	if (o->outfile && (o->outfile[0] == '|' || o->outfile[0] == '!') && o->ff)
 		return usage_err("piping the output and -ff/--output-separately are mutually exclusive");

@@ -2,6 +2,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <inttypes.h>
@@ -19,6 +20,7 @@ struct stream {
 	char *path;		/* NULL for stderr */
 	unsigned long lines;	/* lines handed to f */
 	pid_t open_tid;		/* whose call is half printed in line, 0: none */
+	size_t written;		/* how much of line is out already (out_flush) */
 	bool piped;		/* -o '|cmd': close with pclose */
 	struct strbuf line;
 };
@@ -107,11 +109,15 @@ static struct stream *stream_for(struct sc_output *w, pid_t tid)
 	return s;
 }
 
+/* Write sb; of the stream's own line, only what out_flush() did not write yet. */
 static void emit(struct sc_output *w, struct stream *s, const struct strbuf *sb)
 {
-	for (const char *p = sb_str(sb); (p = strchr(p, '\n')); p++)
+	size_t from = sb == &s->line ? s->written : 0;
+	if (sb == &s->line)
+		s->written = 0;
+	for (const char *p = sb_str(sb) + from; (p = strchr(p, '\n')); p++)
 		s->lines++;
-	if (fwrite(sb_str(sb), 1, sb->len, s->f) != sb->len) {
+	if (fwrite(sb_str(sb) + from, 1, sb->len - from, s->f) != sb->len - from) {
 		w->lost++;
 		if (!w->write_errno)
 			w->write_errno = errno ? errno : EIO;
@@ -121,6 +127,27 @@ static void emit(struct sc_output *w, struct stream *s, const struct strbuf *sb)
 void out_set_multi(struct sc_output *w, bool multi)
 {
 	w->multi = multi;
+}
+
+static void flush_stream(struct sc_output *w, struct stream *s)
+{
+	if (s->open_tid && s->line.len > s->written) {
+		if (fwrite(sb_str(&s->line) + s->written, 1, s->line.len - s->written, s->f) !=
+		    s->line.len - s->written) {
+			w->lost++;
+			if (!w->write_errno)
+				w->write_errno = errno ? errno : EIO;
+		}
+		s->written = s->line.len;
+	}
+	fflush(s->f);
+}
+
+void out_flush(struct sc_output *w)
+{
+	flush_stream(w, &w->main);
+	tidmap_foreach(&w->per_tid, slot)
+		flush_stream(w, slot->val);
 }
 
 void out_set_lead(struct sc_output *w, long nr, uint64_t ip)
@@ -137,10 +164,24 @@ static void add_comm(struct strbuf *sb, pid_t tid)
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return;
-	if (fgets(comm, sizeof(comm), f)) {
-		comm[strcspn(comm, "\n")] = '\0';
-		sb_printf(sb, "<%s>", comm);
+	size_t n = fread(comm, 1, sizeof(comm) - 1, f);
+	if (n && comm[n - 1] == '\n')
+		n--;	/* the kernel's line end, not part of the name */
+	sb_addc(sb, '<');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)comm[i];
+		bool digit_next = i + 1 < n && comm[i + 1] >= '0' && comm[i + 1] <= '7';
+		/* strace quotes it as a string, '<' and '>' escaped too */
+		if (ch >= ' ' && ch < 0x7f && ch != '<' && ch != '>' && ch != '\\')
+			sb_addc(sb, (char)ch);
+		else if (ch == '\\')
+			sb_add(sb, "\\\\");
+		else if (strchr("\t\n\v\f\r", ch) && ch)
+			sb_printf(sb, "\\%c", "tnvfr"[strchr("\t\n\v\f\r", ch) - "\t\n\v\f\r"]);
+		else
+			sb_printf(sb, digit_next ? "\\%03o" : "\\%o", ch);
 	}
+	sb_addc(sb, '>');
 	fclose(f);
 }
 

@@ -25,6 +25,13 @@ int out_close(struct sc_output *w);
 /* Whether lines carry "[pid N] ": more than one thread is traced (or -o with -f). */
 void out_set_multi(struct sc_output *w, bool multi);
 
+/*
+ * Before tracekit sleeps waiting for the tracees: everything printed so far,
+ * the first half of a call in flight included, goes out now (as strace's
+ * lines do), so a blocked call shows and nothing is lost if we are killed.
+ */
+void out_flush(struct sc_output *w);
+
 /* -n and -i: the syscall number and address the next line's leader shows. */
 void out_set_lead(struct sc_output *w, long nr, uint64_t ip);
 

@@ -469,6 +469,12 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
  * SIGTSTP too).  Without -I: never for `-o FILE COMMAND` (the command gets
  * the terminal's signals, not us), waiting otherwise.
  */
+static void on_idle(void *ctx)
+{
+	struct session *s = ctx;
+	out_flush(s->w);
+}
+
 static void catch_signals(const struct sc_options *o)
 {
 	int intr = o->intr;
@@ -578,13 +584,10 @@ int sc_run_ptrace(struct sc_options *o)
 	}
 
 	int *nrs = NULL;
-	if (o->seccomp && o->detach_on_execve) {
-		warnmsg("--seccomp-bpf is not enabled because it is not compatible with -b");
-		o->seccomp = false;
-	}
 	char **env = o->nenv ? make_env(o) : NULL;
 	struct tr_options to = { .follow = o->follow, .seccomp = o->seccomp, .on_event = on_event, .ctx = &s,
-				 .envp = env, .user = o->user, .detach_on_exec = o->detach_on_execve };
+				 .envp = env, .user = o->user, .detach_on_exec = o->detach_on_execve,
+				 .on_idle = on_idle };
 	if (o->seccomp)
 		to.seccomp_n = seccomp_list(o, &nrs);
 	to.seccomp_nrs = nrs;

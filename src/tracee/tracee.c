@@ -687,6 +687,8 @@ static pid_t wait_next(const struct tracer *t, int *status)
 		} while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) <
 			 t->spin_ns);
 	}
+	if (t->o.on_idle)
+		t->o.on_idle(t->o.ctx);
 	return waitpid(-1, status, __WALL);
 }
 

@@ -82,6 +82,8 @@ struct tr_options {
 	/* tracer_spawn: the command's environment (NULL: ours) and user (NULL: ours). */
 	char *const *envp;
 	const char *user;
+	/* Called before the tracer sleeps in waitpid (no stop is pending), e.g. to flush output. */
+	void (*on_idle)(void *ctx);
 	/* Let go of a process when it execs, past the command's own exec (strace -b execve). */
 	bool detach_on_exec;
 };
