@@ -29,6 +29,7 @@ struct sc_output {
 	const struct sc_options *o;
 	struct stream main;
 	struct tidmap per_tid;	/* -ff: tid -> struct stream */
+	struct tidmap comms;	/* -Y: tid -> its last command name */
 	bool multi;
 	bool pid_plain;		/* "N " rather than "[pid N] " (-o with -f) */
 	struct timespec last;	/* -r: the previous line's time */
@@ -46,7 +47,7 @@ struct sc_output *out_open(const struct sc_options *o, char *err, size_t errlen)
 {
 	struct sc_output *w = xcalloc(1, sizeof(*w));
 	w->o = o;
-	w->pid_plain = o->outfile && o->follow && !o->ff;
+	w->pid_plain = o->outfile && !o->ff && (o->follow || o->npids > 1);
 	if (o->outfile && (o->outfile[0] == '|' || o->outfile[0] == '!')) {
 		/* strace's -o '|cmd' (or '!cmd'): the trace is cmd's standard input, a line at a time. */
 		fflush(NULL);
@@ -156,17 +157,30 @@ void out_set_lead(struct sc_output *w, long nr, uint64_t ip)
 	w->lead_ip = ip;
 }
 
-/* -Y: "<comm>" after the pid, as /proc shows it now. */
-static void add_comm(struct strbuf *sb, pid_t tid)
+/* -Y: "<comm>" after the pid, as /proc shows it now, or showed it last (gone at its exit). */
+static void add_comm(struct sc_output *w, struct strbuf *sb, pid_t tid)
 {
 	char path[64], comm[64];
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
 	FILE *f = fopen(path, "re");
-	if (!f)
-		return;
-	size_t n = fread(comm, 1, sizeof(comm) - 1, f);
+	size_t n = f ? fread(comm, 1, sizeof(comm) - 1, f) : 0;
+	if (f)
+		fclose(f);
 	if (n && comm[n - 1] == '\n')
 		n--;	/* the kernel's line end, not part of the name */
+	char *cached = tidmap_get(&w->comms, tid);
+	if (n) {
+		comm[n] = '\0';
+		if (!cached || strcmp(cached, comm) != 0) {
+			free(cached);
+			tidmap_put(&w->comms, tid, xstrdup(comm));
+		}
+	} else if (cached) {
+		n = strlen(cached);
+		memcpy(comm, cached, n);
+	} else {
+		return;
+	}
 	sb_addc(sb, '<');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)comm[i];
@@ -182,7 +196,14 @@ static void add_comm(struct strbuf *sb, pid_t tid)
 			sb_printf(sb, digit_next ? "\\%03o" : "\\%o", ch);
 	}
 	sb_addc(sb, '>');
-	fclose(f);
+}
+
+void out_remember_comm(struct sc_output *w, pid_t tid)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	if (w->o->decode_pids & SC_DPID_COMM)
+		add_comm(w, &tmp, tid);
+	sb_free(&tmp);
 }
 
 static long scale_of(int width)
@@ -235,12 +256,12 @@ static void prefix(struct sc_output *w, struct stream *s, pid_t tid, const struc
 		if (w->pid_plain) {
 			sb_printf(sb, o->decode_pids & SC_DPID_COMM ? "%d" : "%-5d", (int)tid);
 			if (o->decode_pids & SC_DPID_COMM)
-				add_comm(sb, tid);
+				add_comm(w, sb, tid);
 			sb_addc(sb, ' ');
 		} else if (w->multi) {
 			sb_printf(sb, "[pid %5d", (int)tid);
 			if (o->decode_pids & SC_DPID_COMM)
-				add_comm(sb, tid);
+				add_comm(w, sb, tid);
 			sb_add(sb, "] ");
 		}
 	}
@@ -432,6 +453,9 @@ int out_close(struct sc_output *w)
 		free(slot->val);
 	}
 	tidmap_free(&w->per_tid);
+	tidmap_foreach(&w->comms, slot)
+		free(slot->val);
+	tidmap_free(&w->comms);
 	close_stream(w, &w->main);
 	sb_free(&w->tmp);
 	int rc = 0;

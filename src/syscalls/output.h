@@ -32,6 +32,9 @@ void out_set_multi(struct sc_output *w, bool multi);
  */
 void out_flush(struct sc_output *w);
 
+/* -Y: note tid's command name now, for lines printed after it is gone. */
+void out_remember_comm(struct sc_output *w, pid_t tid);
+
 /* -n and -i: the syscall number and address the next line's leader shows. */
 void out_set_lead(struct sc_output *w, long nr, uint64_t ip);
 

@@ -440,6 +440,7 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		}
 		if (s->unwind)
 			tr_unwind_invalidate(s->unwind, ev->tgid);
+		out_remember_comm(s->w, ev->tid);
 		break;
 	case TR_EXITED:
 	case TR_KILLED:
@@ -447,6 +448,7 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		break;
 	case TR_NEW:
 		thread_get(s, ev->tid, ev->tgid);
+		out_remember_comm(s->w, ev->tid);
 		break;
 	case TR_DETACHED: {
 		struct thread *th = tidmap_del(&s->threads, ev->tid);
@@ -609,6 +611,8 @@ int sc_run_ptrace(struct sc_options *o)
 	if (!o->argv && !(o->quiet_set & SC_QUIET_ATTACH))
 		for (int i = 0; i < o->npids; i++)
 			fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)o->pids[i]);
+	for (int i = 0; !o->argv && i < o->npids; i++)
+		out_remember_comm(s.w, o->pids[i]);
 	if (o->argv && o->daemonize && !(o->quiet_set & SC_QUIET_ATTACH))
 		fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)tracer_command(t));
 	if (o->argv)
