@@ -525,10 +525,6 @@ static int check(struct sc_options *o)
 		errmsg("nothing to trace: give a COMMAND or -p PID (see 'tracekit help syscalls')");
 		return -1;
 	}
-	if (o->argv && o->npids) {
-		errmsg("give a COMMAND or -p PID, not both");
-		return -1;
-	}
 	if (!o->argv && o->daemonize)
 		return usage_err("PROG [ARGS] must be specified with -D/--daemonize");
 	if (o->daemonize > 3)

@@ -47,7 +47,7 @@ struct sc_output *out_open(const struct sc_options *o, char *err, size_t errlen)
 {
 	struct sc_output *w = xcalloc(1, sizeof(*w));
 	w->o = o;
-	w->pid_plain = o->outfile && !o->ff && (o->follow || o->npids > 1);
+	w->pid_plain = o->outfile && !o->ff && (o->follow || o->npids + (o->argv != NULL) > 1);
 	if (o->outfile && (o->outfile[0] == '|' || o->outfile[0] == '!')) {
 		/* strace's -o '|cmd' (or '!cmd'): the trace is cmd's standard input, a line at a time. */
 		fflush(NULL);

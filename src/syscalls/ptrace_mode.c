@@ -604,14 +604,21 @@ int sc_run_ptrace(struct sc_options *o)
 	free(nrs);
 	free(env);
 	int status = 1;
+	if (t && o->argv && o->npids && tracer_attach_more(t, o->pids, o->npids, err, sizeof(err)) < 0) {
+		/* the command runs on untraced, as it would if we had never started */
+		tracer_stop(t);
+		tracer_run(t);
+		tracer_free(t);
+		t = NULL;
+	}
 	if (!t) {
 		errmsg("%s", err);
 		goto out;
 	}
-	if (!o->argv && !(o->quiet_set & SC_QUIET_ATTACH))
+	if (!(o->quiet_set & SC_QUIET_ATTACH))
 		for (int i = 0; i < o->npids; i++)
 			fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)o->pids[i]);
-	for (int i = 0; !o->argv && i < o->npids; i++)
+	for (int i = 0; i < o->npids; i++)
 		out_remember_comm(s.w, o->pids[i]);
 	if (o->argv && o->daemonize && !(o->quiet_set & SC_QUIET_ATTACH))
 		fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)tracer_command(t));

@@ -301,6 +301,18 @@ struct tracer *tracer_spawn_daemonized(char *const argv[], const struct tr_optio
 	return t;
 }
 
+int tracer_attach_more(struct tracer *t, const pid_t *pids, int n, char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		if (t->nwake < (int)(sizeof(t->wake) / sizeof(t->wake[0])))
+			t->wake[t->nwake++] = pids[i];
+		if (seize_process(t, pids[i], err, errlen) < 0)
+			return -1;
+		t->processes++;
+	}
+	return 0;
+}
+
 struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *o, char *err, size_t errlen)
 {
 	struct tracer *t = tracer_new(o);
