@@ -604,19 +604,17 @@ int sc_run_ptrace(struct sc_options *o)
 	free(nrs);
 	free(env);
 	int status = 1;
-	if (t && o->argv && o->npids && tracer_attach_more(t, o->pids, o->npids, err, sizeof(err)) < 0) {
-		/* the command runs on untraced, as it would if we had never started */
-		tracer_stop(t);
-		tracer_run(t);
-		tracer_free(t);
-		t = NULL;
-	}
+	/* as strace: a pid that cannot be attached is said, the command is traced anyway */
+	int attached = o->npids;
+	if (t && o->argv && o->npids &&
+	    (attached = tracer_attach_more(t, o->pids, o->npids, err, sizeof(err))) < o->npids)
+		errmsg("%s", err);
 	if (!t) {
 		errmsg("%s", err);
 		goto out;
 	}
 	if (!(o->quiet_set & SC_QUIET_ATTACH))
-		for (int i = 0; i < o->npids; i++)
+		for (int i = 0; i < attached; i++)
 			fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)o->pids[i]);
 	for (int i = 0; i < o->npids; i++)
 		out_remember_comm(s.w, o->pids[i]);

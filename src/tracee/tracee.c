@@ -307,10 +307,10 @@ int tracer_attach_more(struct tracer *t, const pid_t *pids, int n, char *err, si
 		if (t->nwake < (int)(sizeof(t->wake) / sizeof(t->wake[0])))
 			t->wake[t->nwake++] = pids[i];
 		if (seize_process(t, pids[i], err, errlen) < 0)
-			return -1;
+			return i;
 		t->processes++;
 	}
-	return 0;
+	return n;
 }
 
 struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *o, char *err, size_t errlen)

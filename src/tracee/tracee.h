@@ -101,7 +101,7 @@ struct tracer *tracer_spawn_daemonized(char *const argv[], const struct tr_optio
 				       char *err, size_t errlen);
 /* Seize every thread of each pid; NULL and a message in err on failure. */
 struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *o, char *err, size_t errlen);
-/* Seize these processes too (strace -p PID COMMAND); -1 and a message in err on failure. */
+/* Seize these processes too (strace -p PID COMMAND): how many were, in order; why not in err. */
 int tracer_attach_more(struct tracer *t, const pid_t *pids, int n, char *err, size_t errlen);
 /*
  * Run until every tracee is gone or tracer_stop() was called (from a signal
