@@ -631,6 +631,10 @@ static void on_gone(struct tracer *t, pid_t tid, int status)
 	}
 	if (th && !th->hidden)
 		emit(t, &ev, NULL);
+	if (!th && tid != t->first) {
+		ev.kind = TR_STRAY_EXIT;
+		emit(t, &ev, NULL);
+	}
 	thr_del(&t->thr, tid);
 }
 

@@ -26,6 +26,7 @@ enum tr_kind {
 	TR_NEW,			/* a new thread or process joined the trace */
 	TR_DETACHED,		/* let go (Ctrl-C on -p) */
 	TR_READY,		/* with ready_events: a thread's first stop under trace (seized, new child) */
+	TR_STRAY_EXIT,		/* a child we never traced ended (a CLONE_PARENT child of the command) */
 };
 
 struct tr_event {
