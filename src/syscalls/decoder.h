@@ -143,7 +143,8 @@ typedef long (*sc_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
 struct sc_fmt {
 	unsigned strsize;	/* -s: max string bytes printed (default 32) */
 	bool verbose;		/* -v: print structs and arrays whole */
-	int xflag;		/* -x: 1 non-ascii strings in hex, 2 (-xx) all in hex */
+	int xflag;		/* -x: 1 non-ascii strings in hex, 2 (-xx) all in hex,
+				   3 (--strings-in-hex=non-ascii-chars) non-ascii bytes as \xNN */
 	int yflag;		/* -y: 1 fd paths, 2 (-yy) also socket details */
 	bool raw_ret_hex;	/* not used yet */
 	/* Path of fd in tid (for -y); returns length or -1. NULL: no -y. */

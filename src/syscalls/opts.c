@@ -90,7 +90,7 @@ int sc_opt_interruptible(const char *arg)
 int sc_opt_strings_in_hex(const char *arg)
 {
 	static const struct { const char *name; int xflag; } names[] = {
-		{ "none", 0 }, { "non-ascii-chars", 1 }, { "non-ascii", 1 }, { "all", 2 },
+		{ "none", 0 }, { "non-ascii-chars", 3 }, { "non-ascii", 1 }, { "all", 2 },
 	};
 	if (!arg)
 		return 2;

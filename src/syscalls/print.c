@@ -123,7 +123,8 @@ void p_dirfd(struct sc_call *c, uint64_t fd)
 void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis)
 {
 	struct strbuf *o = c->out;
-	int hex = xflag(c) > 1;
+	int hex = xflag(c) == 2;
+	bool hex_chars = xflag(c) == 3;	/* --strings-in-hex=non-ascii-chars */
 	if (xflag(c) == 1)
 		for (size_t i = 0; i < n && !hex; i++)
 			hex = s[i] > 0x7e || (s[i] < ' ' && (unsigned)(s[i] - 9) >= 5);
@@ -147,6 +148,8 @@ void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis
 		}
 		if (ch >= ' ' && ch <= 0x7e) {
 			sb_addc(o, (char)ch);
+		} else if (hex_chars) {
+			sb_printf(o, "\\x%02x", ch);
 		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9') {
 			sb_printf(o, "\\%03o", ch);
 		} else {

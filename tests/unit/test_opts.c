@@ -74,7 +74,7 @@ static void test_strings_in_hex_levels(void)
 	CHECK_INT(sc_opt_strings_in_hex(NULL), 2);
 	CHECK_INT(sc_opt_strings_in_hex("none"), 0);
 	CHECK_INT(sc_opt_strings_in_hex("non-ascii"), 1);
-	CHECK_INT(sc_opt_strings_in_hex("non-ascii-chars"), 1);
+	CHECK_INT(sc_opt_strings_in_hex("non-ascii-chars"), 3);
 	CHECK_INT(sc_opt_strings_in_hex("all"), 2);
 	CHECK_INT(sc_opt_strings_in_hex("some"), -1);
 }
