@@ -15,7 +15,7 @@ int sc_opt_timescale(const char *arg, int *width);
 int sc_opt_timestamps(const char *arg, struct sc_clock_fmt *ts);
 /* -I 1..4 or anywhere, always, waiting, never, never_tstp. */
 int sc_opt_interruptible(const char *arg);
-/* --strings-in-hex=none, non-ascii, all, non-ascii-chars: the sc_fmt.xflag level (1, 0, 2, 3), or -1. */
+/* --strings-in-hex=none, non-ascii, all, non-ascii-chars: the sc_fmt.xflag level (0, 1, 2, 3), or -1. */
 int sc_opt_strings_in_hex(const char *arg);
 
 /* -O: a time, microseconds without a unit; nanoseconds, or -1. */
