@@ -179,36 +179,42 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	th->start_mono = ev->mono;
 	th->ip = ev->ip;
 	th->shown = sc_filter_traced(s->o->filter, ev->nr);
-
-	const struct sc_inject *inj = sc_filter_inject(s->o->filter, ev->nr);
-	th->injected = inj && (inj->error || inj->has_retval);
-	th->poke_exit = inj ? inj->poke_exit : NULL;
-	th->poked = inj && (inj->poke_enter || inj->poke_exit);
-	th->delayed = inj && (inj->delay_enter_us || inj->delay_exit_us);
-	if (inj && inj->poke_enter)
-		poke(ev->tid, ev->args, inj->poke_enter);
-	if (inj) {
-		act->skip = th->injected;
-		act->retval = inj->error ? -(int64_t)inj->error : inj->retval;
-		act->signal = inj->signal;
-		act->delay_enter_us = inj->delay_enter_us;
-		act->delay_exit_us = inj->delay_exit_us;
-	}
+	th->injected = th->poked = th->delayed = false;
+	th->poke_exit = NULL;
 	if (!th->shown)
 		return;
 	/* abbrev= lists the calls printed abbreviated: the others print whole, as with -v. */
 	th->fmt = s->o->fmt;
 	th->fmt.verbose = s->o->fmt.verbose || !sc_filter_in(s->o->filter, SC_QUAL_ABBREV, ev->nr);
 	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
+	if (s->o->npaths && !touches_path(s, th)) {
+		th->shown = false;
+		return;
+	}
+	/* As strace: only calls that are traced (trace=, -P) are tampered with. */
+	const struct sc_inject *inj = sc_filter_inject(s->o->filter, ev->nr);
+	if (inj) {
+		th->injected = inj->error || inj->has_retval;
+		th->poke_exit = inj->poke_exit;
+		th->poked = inj->poke_enter || inj->poke_exit;
+		th->delayed = inj->delay_enter_us || inj->delay_exit_us;
+		act->skip = th->injected;
+		act->retval = inj->error ? -(int64_t)inj->error : inj->retval;
+		act->signal = inj->signal;
+		act->delay_enter_us = inj->delay_enter_us;
+		act->delay_exit_us = inj->delay_exit_us;
+	}
+	if (inj && inj->poke_enter) {
+		poke(ev->tid, ev->args, inj->poke_enter);
+		/* the call is printed with what it will see */
+		sc_mem_reset(&c->mem);
+		sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
+	}
 	if (sc_filter_in(s->o->filter, SC_QUAL_RAW, ev->nr))
 		sc_decode_entry_raw(c);
 	else
 		sc_decode_entry(c);
 	th->entry_len = th->text.len;
-	if (s->o->npaths && !touches_path(s, th)) {
-		th->shown = false;
-		return;
-	}
 	if (s->o->summary == 1 || s->hold_entry)
 		return;
 	out_set_multi(s->w, !tracer_single(t));
