@@ -341,6 +341,36 @@ static int strip_personality(struct ctx *c, char *tok, bool *foreign)
 }
 
 /* One list item into s: 0 when done, -1 with the message written. */
+/*
+ * Names strace knows from its i386 table only: valid in trace= (they select
+ * nothing in an x86_64 process), not typos.
+ */
+static const char *const i386_only[] = {
+	"_llseek", "_newselect", "bdflush", "break", "chown32", "clock_adjtime64",
+	"clock_getres_time64", "clock_gettime64", "clock_nanosleep_time64", "clock_settime64",
+	"fadvise64_64", "fchown32", "fcntl64", "fstat64", "fstatat64", "fstatfs64", "ftime",
+	"ftruncate64", "futex_time64", "getegid32", "geteuid32", "getgid32", "getgroups32",
+	"getresgid32", "getresuid32", "getuid32", "gtty", "idle", "io_pgetevents_time64", "ipc",
+	"lchown32", "lock", "lstat64", "mmap2", "mpx", "mq_timedreceive_time64",
+	"mq_timedsend_time64", "nice", "oldfstat", "oldlstat", "oldolduname", "oldstat",
+	"olduname", "ppoll_time64", "prof", "profil", "pselect6_time64", "readdir",
+	"recvmmsg_time64", "rt_sigtimedwait_time64", "sched_rr_get_interval_time64",
+	"semtimedop_time64", "sendfile64", "setfsgid32", "setfsuid32", "setgid32", "setgroups32",
+	"setregid32", "setresgid32", "setresuid32", "setreuid32", "setuid32", "sgetmask",
+	"sigaction", "signal", "sigpending", "sigprocmask", "sigreturn", "sigsuspend",
+	"socketcall", "ssetmask", "stat64", "statfs64", "stime", "stty", "timer_gettime64",
+	"timer_settime64", "timerfd_gettime64", "timerfd_settime64", "truncate64", "ugetrlimit",
+	"ulimit", "umount", "utimensat_time64", "vm86", "vm86old", "waitpid",
+};
+
+static bool i386_name(const char *tok)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(i386_only); i++)
+		if (strcmp(i386_only[i], tok) == 0)
+			return true;
+	return false;
+}
+
 static int add_syscall_token(struct ctx *c, char *tok, struct nset *s)
 {
 	bool tolerant = false, foreign;
@@ -370,7 +400,7 @@ static int add_syscall_token(struct ctx *c, char *tok, struct nset *s)
 		nset_add(s, sc_by_name(tok)->nr);
 		found = 1;
 	}
-	if (found || tolerant)
+	if (found || tolerant || i386_name(tok))
 		return 0;
 	if (isdigit((unsigned char)*tok))
 		return fail(c, "numbers are x86_64 syscall numbers below the table's end",
