@@ -20,6 +20,7 @@
 #   -b        build the cache only, run nothing
 #   -r        reuse strace's results from an earlier run (strace does not
 #             change between runs; tracekit does)
+#   -R        run nothing: print the report of the last run again
 #   TEST...   run only these tests (names as in tests/Makefile: foo.gen.test)
 #
 # ADAPTER=exec makes STRACE a script running `tracekit syscalls "$@"` (for
@@ -34,12 +35,14 @@ set -u
 jobs=$(nproc)
 build_only=0
 reuse=0
-while getopts j:br opt; do
+report_only=0
+while getopts j:brR opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
 	b) build_only=1 ;;
 	r) reuse=1 ;;
-	*) echo "usage: $0 [-j JOBS] [-b] [-r] [BUILD_DIR] [-- TEST...]" >&2; exit 2 ;;
+	R) report_only=1 ;;
+	*) echo "usage: $0 [-j JOBS] [-b] [-r] [-R] [BUILD_DIR] [-- TEST...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -124,25 +127,33 @@ run_suite() {
 	done | sort >"$cache/results/$name.txt"
 }
 
-# One line saying why a test failed: tracekit's own error if it printed one,
-# else the suite's failure message, else the first line of the diff.
+# One line saying why a test failed: tracekit's own error if it printed one;
+# for a wrong trace, the first line strace's test expected and the line
+# tracekit printed instead; else the suite's failure message without the
+# command line it quotes.
 reason() {
-	local log=$cache/results/tracekit/$1.log line
+	local log=$cache/results/tracekit/$1.log line want got
 	[ -e "$log" ] || { echo "no log"; return; }
-	line=$(grep -m1 -E 'tracekit[^ ]*: ' "$log")
+	line=$(grep -m1 -E '^[^ ]*/tracekit-bin/strace: ' "$log" | sed 's|^[^ ]*/tracekit-bin/strace: |tracekit: |')
 	[ -z "$line" ] && line=$(grep -m1 -E 'time limit .* exceeded' "$log")
-	[ -z "$line" ] && line=$(grep -m1 -E '^[^ ]+\.test: ' "$log" | sed 's/^[^ ]*\.test: //')
-	[ -z "$line" ] && line=$(grep -m1 -E '^[-+][^-+]' "$log")
+	if [ -z "$line" ] && grep -q 'output mismatch\|failed to print expected diagnostics' "$log"; then
+		want=$(grep -m1 -E '^-([^-]|$)' "$log" | cut -c2-)
+		got=$(grep -m1 -E '^\+([^+]|$)' "$log" | cut -c2-)
+		line="mismatch: want '${want:0:70}' got '${got:0:70}'"
+	fi
+	[ -z "$line" ] && line=$(grep -m1 -E '^[^ ]+\.test: ' "$log" |
+		sed 's/^[^ ]*\.test: //; s|failed test: [^ ]*/tracekit-bin/strace .* \.\./[^ ]*|failed test:|')
 	[ -z "$line" ] && line=$(tail -n 1 "$log")
-	echo "${line:0:160}"
+	echo "${line:0:200}"
 }
 
-build_suite
+[ "$report_only" = 0 ] && build_suite
 [ "$build_only" = 1 ] && { say "built: $cache/.built"; exit 0; }
 [ -x "$tracekit" ] || die "$tracekit not found; build first (make)"
 command -v strace >/dev/null || die "strace is not installed"
 
 mkdir -p "$cache/results"
+if [ "$report_only" = 0 ]; then
 mkdir -p "$cache/tracekit-bin"
 adapter=$cache/tracekit-bin/strace
 rm -f "$adapter"
@@ -159,6 +170,7 @@ if [ "$reuse" = 0 ] || [ ! -s "$cache/results/strace.txt" ]; then
 fi
 run_suite tracekit "$adapter"
 [ -n "${SAVE_AS-}" ] && cp "$cache/results/tracekit.txt" "$cache/results/$SAVE_AS.txt"
+fi
 
 join -a1 -a2 -e - -o 0,1.2,2.2 "$cache/results/strace.txt" "$cache/results/tracekit.txt" \
 	>"$cache/results/side-by-side.txt"

@@ -221,7 +221,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	out_set_lead(s->w, ev->nr, ev->ip);
 	out_call_entry(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&th->text));
 	th->printed_entry = true;
-	if (c->rv == SC_RV_NONE && c->done_at_entry) {
+	if (c->rv == SC_RV_NONE && c->done_at_entry && !th->injected) {
 		/* exit, exit_group: no return to wait for, "= ?" now, as strace does. */
 		out_call_gone(s->w, ev->tid, c->ent->name, true);
 		th->shown = false;
@@ -262,6 +262,8 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 
 	struct strbuf *ret = &s->tmp;
 	sb_reset(ret);
+	if (th->injected && c->rv == SC_RV_NONE)
+		c->rv = SC_RV_DEC;	/* exit_group made to fail returns after all */
 	sc_format_ret(c, ret, false);
 	/* strace's notes on what tampering did to this call */
 	if (th->poked)

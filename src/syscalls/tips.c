@@ -68,8 +68,11 @@ static int token(struct sc_tips *t, const char *tok)
 int sc_tips_parse(struct sc_tips *t, const char *arg)
 {
 	struct sc_tips next = *t;
-	if (next.fmt == SC_TIPS_NONE)
+	if (next.fmt == SC_TIPS_NONE) {
+		/* the first --tips: a random tip unless an id follows */
 		next.fmt = SC_TIPS_COMPACT;
+		next.id = -1;
+	}
 	char *copy = xstrdup(arg ? arg : ""), *save = NULL;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		if (token(&next, tok) < 0) {
