@@ -590,7 +590,7 @@ int cmd_syscalls_as_strace(int argc, char **argv)
 	as_strace = argv[0];
 	err_set_prefix(argv[0]);
 	sc_filter_strace_wording = true;
-	struct sc_options o = { .progname = argv[0] };
+	struct sc_options o = { .progname = argv[0], .as_strace = true };
 	return run(&o, argc, argv);
 }
 

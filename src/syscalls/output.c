@@ -459,7 +459,10 @@ int out_close(struct sc_output *w)
 	close_stream(w, &w->main);
 	sb_free(&w->tmp);
 	int rc = 0;
-	if (w->write_errno) {
+	if (w->write_errno && w->o->as_strace) {
+		/* strace's words; the run's status stays the command's */
+		errmsg("%s: %s", w->o->outfile ? w->o->outfile : "stderr", strerror(w->write_errno));
+	} else if (w->write_errno) {
 		unsigned long lost = w->counted_exactly ? w->lost_exact : w->lost;
 		errmsg("writing the trace to '%s' failed: %s (%lu line%s lost)",
 		       w->o->outfile ? w->o->outfile : "stderr", strerror(w->write_errno), lost,

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -563,6 +564,24 @@ static int seccomp_list(struct sc_options *o, int **nrs)
 	return sc_filter_traced_list(o->filter, *nrs, n);
 }
 
+/*
+ * The command was killed by sig: so are we, as strace does, so that whoever
+ * waits for us sees the same death (without a core dump of our own).
+ */
+static void die_of(int sig)
+{
+	struct rlimit no_core = { 0, 0 };
+	sigset_t set;
+	fflush(NULL);
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	/* a signal that does not kill (SIGCHLD...): the exit status says it */
+}
+
 int sc_run_ptrace(struct sc_options *o)
 {
 	char err[512] = "";
@@ -615,7 +634,7 @@ int sc_run_ptrace(struct sc_options *o)
 		t = tracer_attach(o->pids, o->npids, &to, err, sizeof(err));
 	free(nrs);
 	free(env);
-	int status = 1;
+	int status = 1, term_signal = 0;
 	/* as strace: a pid that cannot be attached is said, the command is traced anyway */
 	int attached = o->npids;
 	if (t && o->argv && o->npids &&
@@ -637,6 +656,7 @@ int sc_run_ptrace(struct sc_options *o)
 	active = t;
 	catch_signals(o);
 	status = tracer_run(t);
+	term_signal = tracer_term_signal(t);
 	active = NULL;
 	if (status < 0) {
 		/* strace's status when the command cannot be executed */
@@ -663,5 +683,7 @@ out:
 		signal(fatal_signal, SIG_DFL);
 		raise(fatal_signal);
 	}
+	if (term_signal && status == 128 + term_signal)
+		die_of(term_signal);
 	return status;
 }

@@ -43,6 +43,7 @@ struct sc_options {
 	int daemonize;		/* -D -DD -DDD: tracer as grandchild, new pgroup, new session */
 	int daemonize_long;	/* --daemonize=, merged into daemonize */
 	const char *progname;	/* "tracekit", or argv[0] when run as strace: our messages' prefix */
+	bool as_strace;		/* run as strace: its wording and exit status where they differ */
 	bool debug;		/* -d: tracekit's own debug lines on stderr */
 	int version;		/* -V */
 	char **env;		/* -E VAR=VAL / -E VAR, in order */

@@ -39,6 +39,7 @@ struct tracer {
 	struct thr_table thr;
 	pid_t first;		/* the spawned command: its exit is our exit */
 	int exit_status;
+	int term_signal;	/* the signal that killed the command, 0: none */
 	bool spawned;
 	volatile sig_atomic_t stop;
 	unsigned processes;	/* distinct processes seen, for tracer_single() */
@@ -346,6 +347,11 @@ void tracer_stop(struct tracer *t)
 		ptrace(PTRACE_INTERRUPT, t->wake[i], 0L, 0L);
 }
 
+int tracer_term_signal(const struct tracer *t)
+{
+	return t->term_signal;
+}
+
 pid_t tracer_command(const struct tracer *t)
 {
 	return t->spawned || t->o.follow || t->first ? t->first : 0;
@@ -623,6 +629,7 @@ static void on_gone(struct tracer *t, pid_t tid, int status)
 	}
 	if (tid == t->first) {
 		t->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		t->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		if (th && th->hidden && t->exec_pipe >= 0) {
 			int e = 0;
 			if (read(t->exec_pipe, &e, sizeof(e)) == sizeof(e))

@@ -115,6 +115,8 @@ void tracer_free(struct tracer *t);
 
 /* Read tracee memory (process_vm_readv, /proc/pid/mem fallback); bytes read or -1. */
 long tracer_read(void *tid_as_ptr, uint64_t addr, void *buf, size_t len);
+/* The signal that killed the spawned command, 0 if it exited (or was not spawned). */
+int tracer_term_signal(const struct tracer *t);
 /* The command's pid (spawned, or the -D process), 0 with attach. */
 pid_t tracer_command(const struct tracer *t);
 /* Number of tracees still traced. */
