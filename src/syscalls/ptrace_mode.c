@@ -461,8 +461,13 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		break;
 	case TR_DETACHED: {
 		struct thread *th = tidmap_del(&s->threads, ev->tid);
-		if (th && th->in_call && th->shown && th->printed_entry && !s->o->json)
+		if (th && th->in_call && th->shown && !s->o->json && s->o->summary != 1 &&
+		    (th->printed_entry || sc_filter_status_kind(s->o->filter, SC_STATUS_DETACHED))) {
+			/* status=detached: a call held back until its outcome shows now */
+			if (!th->printed_entry)
+				out_call_entry(s->w, ev->tid, &th->start_real, &th->start_mono, sb_str(&th->text));
 			out_call_detached(s->w, ev->tid);
+		}
 		thread_free(th);
 		if (!(s->o->quiet_set & SC_QUIET_ATTACH))
 			fprintf(stderr, "%s: Process %d detached\n", s->o->progname, (int)ev->tid);
