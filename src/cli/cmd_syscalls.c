@@ -75,7 +75,7 @@ void help_syscalls(FILE *f)
 	      "      --seccomp-bpf        stop only on traced calls (needs -f; not with -p)\n"
 	      "      --json               one JSON object per call, signal and exit\n"
 	      "\n"
-	      "The exit status is the command's, or 128+N if signal N killed it.\n"
+	      "The exit status is the command's; if signal N killed it, tracekit dies of N too.\n"
 	      "See docs/syscalls.md.\n", f);
 }
 
