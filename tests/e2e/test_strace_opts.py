@@ -374,6 +374,41 @@ def interruptible_never(tmp):
         kill_group(tr)
 
 
+@case
+def dies_of_commands_signal(tmp):
+    """The command killed by SIGTERM: the tracer dies of SIGTERM too."""
+    p = subprocess.run(tracer('-e', 'trace=none', '-qq', 'sh', '-c', 'kill -TERM $$'),
+                       capture_output=True, timeout=30, start_new_session=True)
+    expect(p.returncode == -signal.SIGTERM, 'returncode %d, want -SIGTERM' % p.returncode)
+
+
+@case
+def status_detached(tmp):
+    """-e status=detached: the call in flight when SIGTERM detaches us ends <detached ...>."""
+    log = os.path.join(tmp, 'log')
+    tr = subprocess.Popen(tracer('-o', log, '-I2', '-e', 'status=detached', 'sleep', '3'),
+                          stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        time.sleep(1)
+        tr.send_signal(signal.SIGTERM)
+        tr.wait(timeout=10)
+    finally:
+        kill_group(tr)
+    with open(log) as f:
+        lines = f.read().splitlines()
+    expect(any(re.match(r'^clock_nanosleep\(.* <detached \.\.\.>$', l) for l in lines),
+           'the held call is shown: %r' % lines)
+
+
+@case
+def fault_exit_group(tmp):
+    rc, lines, err = trace(tmp, '-e', 'trace=exit_group', '-e', 'fault=exit_group:when=1',
+                           'sh', '-c', 'exit 3')
+    expect(rc == 3, 'exit status 3 (got %d)' % rc)
+    expect(any(re.match(r'^exit_group\(3\) += -1 ENOSYS \(Function not implemented\) \(INJECTED\)$', l)
+               for l in lines), 'a failed exit_group returns: %r' % lines)
+
+
 def main(argv):
     if argv[1:] == ['--list']:
         print('\n'.join(CASES))
