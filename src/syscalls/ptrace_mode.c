@@ -98,7 +98,7 @@ static long pow10i(int n)
 	return v;
 }
 
-/* inject=...:poke_enter=@argN=HEX: the bytes go where argument N points; true when all went. */
+/* inject=...:poke_enter=@argN=HEX: the bytes go where argument N points; true when each wrote some. */
 static bool poke(pid_t tid, const uint64_t *args, const char *spec)
 {
 	bool all = true;
@@ -114,8 +114,9 @@ static bool poke(pid_t tid, const uint64_t *args, const char *spec)
 			char byte[3] = { h[0], h[1], 0 };
 			data[n++] = (unsigned char)strtoul(byte, NULL, 16);
 		}
-		/* as strace: a poke that cannot be done is skipped, and the line does not claim it */
-		if (!addr || pwrite(fd, data, n, (off_t)addr) != (ssize_t)n)
+		/* as strace: what fits before unmapped memory is written; a poke of nothing is
+		   skipped, and the line does not claim it */
+		if (!addr || pwrite(fd, data, n, (off_t)addr) <= 0)
 			all = false;
 	}
 	if (fd >= 0)
