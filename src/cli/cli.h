@@ -13,6 +13,8 @@ struct verb {
 };
 
 int cmd_syscalls(int argc, char **argv);
+/* tracekit run as "strace": `tracekit syscalls` speaking as argv[0]. */
+int cmd_syscalls_as_strace(int argc, char **argv);
 void help_syscalls(FILE *f);
 int cmd_record(int argc, char **argv);
 void help_record(FILE *f);

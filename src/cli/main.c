@@ -71,6 +71,10 @@ static int help(const char *name)
 
 int main(int argc, char **argv)
 {
+	/* Installed (linked) under strace's name, tracekit is `tracekit syscalls`. */
+	const char *base = strrchr(argv[0], '/');
+	if (strcmp(base ? base + 1 : argv[0], "strace") == 0)
+		return cmd_syscalls_as_strace(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -21,6 +21,18 @@
 /* O_RDONLY|O_CLOEXEC: the access mode is a value, the rest are flags. */
 static void p_open_flags(struct sc_call *c, uint64_t flags)
 {
+	if (xlat_style != XLAT_STYLE_ABBREV) {
+		/* -X raw: the number; -X verbose: the number and the names as a comment */
+		sb_printf(c->out, flags ? "%#" PRIx64 : "0", flags);
+		if (xlat_style == XLAT_STYLE_VERBOSE) {
+			xlat_style = XLAT_STYLE_ABBREV;
+			out(c, " /* ");
+			p_open_flags(c, flags);
+			out(c, " */");
+			xlat_style = XLAT_STYLE_VERBOSE;
+		}
+		return;
+	}
 	p_xval(c, &xlat_open_access_modes, flags & O_ACCMODE, NULL);
 	flags &= ~(uint64_t)O_ACCMODE;
 	if (flags) {

@@ -143,7 +143,8 @@ typedef long (*sc_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
 struct sc_fmt {
 	unsigned strsize;	/* -s: max string bytes printed (default 32) */
 	bool verbose;		/* -v: print structs and arrays whole */
-	int xflag;		/* -x: 1 non-ascii strings in hex, 2 (-xx) all in hex */
+	int xflag;		/* -x: 1 non-ascii strings in hex, 2 (-xx) all in hex,
+				   3 (--strings-in-hex=non-ascii-chars) non-ascii bytes as \xNN */
 	int yflag;		/* -y: 1 fd paths, 2 (-yy) also socket details */
 	bool raw_ret_hex;	/* not used yet */
 	/* Path of fd in tid (for -y); returns length or -1. NULL: no -y. */
@@ -161,6 +162,7 @@ enum sc_rv {
 	SC_RV_UDEC,
 	SC_RV_FD,		/* a new descriptor: -y prints its path */
 	SC_RV_NONE,		/* "= ?" (exit, exit_group, rt_sigreturn when no return) */
+	SC_RV_RAW,		/* -e raw=: the value in hex, whatever the call */
 };
 
 /* Return value of a decoder at entry: nothing left to print at exit but the return value. */

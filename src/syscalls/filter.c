@@ -121,6 +121,10 @@ void sc_filter_free(struct sc_filter *f)
 	nset_free(&f->status);
 	nset_free(&f->reads);
 	nset_free(&f->writes);
+	for (size_t i = 0; i < f->nrules; i++) {
+		free(f->rules[i].act.poke_enter);
+		free(f->rules[i].act.poke_exit);
+	}
 	free(f->rules);
 	free(f);
 }
@@ -131,7 +135,33 @@ struct ctx {
 	const char *expr;	/* the whole -e argument, for messages */
 	char *err;
 	size_t errlen;
+	const char *val;	/* the part after QUAL= */
+	const char *inject;	/* "inject" or "fault" while parsing their options, else NULL */
 };
+
+bool sc_filter_strace_wording;
+
+/*
+ * strace's own words for the error (its test suite checks them): the thing
+ * refused and nothing else, and "invalid inject argument 'VALUE'" for
+ * anything wrong in inject= or fault= but their syscall set.
+ */
+static void strace_wording(struct ctx *c, const char *what)
+{
+	const char *q;
+	if (c->inject)
+		snprintf(c->err, c->errlen, "invalid %s argument '%s'", c->inject, c->val);
+	else if (strncmp(what, "empty ", 6) == 0 && (q = strstr(what, " list")))
+		snprintf(c->err, c->errlen, "invalid %.*s '%s'", (int)(q - what - 6), what + 6, c->val);
+	else if (strncmp(what, "no system calls", 15) == 0)
+		snprintf(c->err, c->errlen, "invalid system call ''");
+	else if (strncmp(what, "unknown class ", 14) == 0)
+		snprintf(c->err, c->errlen, "invalid system call %s", what + 14);
+	else if (strncmp(what, "unknown qualifier", 17) == 0)
+		snprintf(c->err, c->errlen, "invalid system call '%s'", c->expr);
+	else
+		snprintf(c->err, c->errlen, "%s", what);
+}
 
 /* "WHAT in -e EXPR (HINT)"; returns -1 for the caller to pass on. */
 static int fail(struct ctx *c, const char *hint, const char *fmt, ...)
@@ -145,7 +175,9 @@ static int fail(struct ctx *c, const char *hint, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (c->errlen)
+	if (c->errlen && sc_filter_strace_wording)
+		strace_wording(c, what);
+	else if (c->errlen)
 		snprintf(c->err, c->errlen, "%s in -e %s%s%s%s", what, c->expr,
 			 hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 	return -1;
@@ -309,6 +341,36 @@ static int strip_personality(struct ctx *c, char *tok, bool *foreign)
 }
 
 /* One list item into s: 0 when done, -1 with the message written. */
+/*
+ * Names strace knows from its i386 table only: valid in trace= (they select
+ * nothing in an x86_64 process), not typos.
+ */
+static const char *const i386_only[] = {
+	"_llseek", "_newselect", "bdflush", "break", "chown32", "clock_adjtime64",
+	"clock_getres_time64", "clock_gettime64", "clock_nanosleep_time64", "clock_settime64",
+	"fadvise64_64", "fchown32", "fcntl64", "fstat64", "fstatat64", "fstatfs64", "ftime",
+	"ftruncate64", "futex_time64", "getegid32", "geteuid32", "getgid32", "getgroups32",
+	"getresgid32", "getresuid32", "getuid32", "gtty", "idle", "io_pgetevents_time64", "ipc",
+	"lchown32", "lock", "lstat64", "mmap2", "mpx", "mq_timedreceive_time64",
+	"mq_timedsend_time64", "nice", "oldfstat", "oldlstat", "oldolduname", "oldstat",
+	"olduname", "ppoll_time64", "prof", "profil", "pselect6_time64", "readdir",
+	"recvmmsg_time64", "rt_sigtimedwait_time64", "sched_rr_get_interval_time64",
+	"semtimedop_time64", "sendfile64", "setfsgid32", "setfsuid32", "setgid32", "setgroups32",
+	"setregid32", "setresgid32", "setresuid32", "setreuid32", "setuid32", "sgetmask",
+	"sigaction", "signal", "sigpending", "sigprocmask", "sigreturn", "sigsuspend",
+	"socketcall", "ssetmask", "stat64", "statfs64", "stime", "stty", "timer_gettime64",
+	"timer_settime64", "timerfd_gettime64", "timerfd_settime64", "truncate64", "ugetrlimit",
+	"ulimit", "umount", "utimensat_time64", "vm86", "vm86old", "waitpid",
+};
+
+static bool i386_name(const char *tok)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(i386_only); i++)
+		if (strcmp(i386_only[i], tok) == 0)
+			return true;
+	return false;
+}
+
 static int add_syscall_token(struct ctx *c, char *tok, struct nset *s)
 {
 	bool tolerant = false, foreign;
@@ -338,7 +400,7 @@ static int add_syscall_token(struct ctx *c, char *tok, struct nset *s)
 		nset_add(s, sc_by_name(tok)->nr);
 		found = 1;
 	}
-	if (found || tolerant)
+	if (found || tolerant || i386_name(tok))
 		return 0;
 	if (isdigit((unsigned char)*tok))
 		return fail(c, "numbers are x86_64 syscall numbers below the table's end",
@@ -476,7 +538,7 @@ static int parse_token_set(struct ctx *c, const char *list, const struct token_k
 
 enum {
 	HAS_ERROR = 1, HAS_RETVAL = 2, HAS_SIGNAL = 4, HAS_DELAY_ENTER = 8,
-	HAS_DELAY_EXIT = 16, HAS_SYSCALL = 32,
+	HAS_DELAY_EXIT = 16, HAS_SYSCALL = 32, HAS_POKE_ENTER = 64, HAS_POKE_EXIT = 128,
 };
 
 /* when=FIRST[..LAST][+[STEP]]: FIRST and STEP in 1..65535, LAST in FIRST..65534. */
@@ -622,6 +684,35 @@ static int inject_delay(struct ctx *c, const char *val, bool enter, struct injec
 }
 
 /* The part after "KEY=" when tok starts with it, else NULL. */
+/* @argN=HEX[,@argM=HEX...]: N 1..7, HEX an even number of hex digits, at most 2048. */
+static bool poke_valid(const char *spec)
+{
+	if (!*spec)
+		return false;
+	char *copy = xstrdup(spec), *save = NULL;
+	bool ok = true;
+	for (char *t = strtok_r(copy, ",", &save); ok && t; t = strtok_r(NULL, ",", &save)) {
+		size_t n = strlen(t);
+		ok = n > 7 && strncmp(t, "@arg", 4) == 0 && t[4] >= '1' && t[4] <= '7' && t[5] == '=' &&
+		     (n - 6) % 2 == 0 && n - 6 <= 2048 && strspn(t + 6, "0123456789abcdefABCDEF") == n - 6;
+	}
+	free(copy);
+	return ok;
+}
+
+static int inject_poke(struct ctx *c, const char *val, bool enter, struct inject_rule *r,
+		       unsigned *has)
+{
+	unsigned bit = enter ? HAS_POKE_ENTER : HAS_POKE_EXIT;
+	if ((*has & bit) || !poke_valid(val))
+		return fail(c, "write poke_enter=@argN=HEXBYTES[,@argM=...], N from 1 to 7",
+			    "invalid %s '%s'", enter ? "poke_enter" : "poke_exit", val);
+	*has |= bit;
+	char **dst = enter ? &r->act.poke_enter : &r->act.poke_exit;
+	*dst = xstrdup(val);
+	return 0;
+}
+
 static const char *value_of(const char *tok, const char *key)
 {
 	size_t n = strlen(key);
@@ -648,9 +739,10 @@ static int inject_token(struct ctx *c, const char *tok, bool fault, struct injec
 		return inject_delay(c, v, true, r, has);
 	if (!fault && (v = value_of(tok, "delay_exit")))
 		return inject_delay(c, v, false, r, has);
-	if (!fault && (value_of(tok, "poke_enter") || value_of(tok, "poke_exit")))
-		return fail(c, "tracekit does not write tracee memory yet",
-			    "'%.*s' is not supported", (int)strcspn(tok, "="), tok);
+	if (!fault && (v = value_of(tok, "poke_enter")))
+		return inject_poke(c, v, true, r, has);
+	if (!fault && (v = value_of(tok, "poke_exit")))
+		return inject_poke(c, v, false, r, has);
 	if (fault)
 		return fail(c, "fault= takes error=, syscall= and when=; inject= takes more",
 			    "unknown fault option '%s'", tok);
@@ -686,13 +778,19 @@ static int parse_inject(struct sc_filter *f, struct ctx *c, const char *arg, boo
 		return fail(c, "write SET:OPTION..., e.g. openat:error=ENOENT",
 			    "no system calls to %s", fault ? "fault" : "inject");
 	copy = xstrdup(arg);
-	set_text = strtok_r(copy, ":", &save);
-	while ((tok = strtok_r(NULL, ":", &save)))
-		if (inject_token(c, tok, fault, &r, &has) < 0)
-			goto out;
+	set_text = copy;
+	char *opts = strchr(copy, ':');
+	if (opts)
+		*opts++ = '\0';
+	/* The set first, as strace: its errors are about system calls, the rest about options. */
 	if (parse_syscall_set(c, set_text, &set) < 0)
 		goto out;
-	if (!(has & (HAS_ERROR | HAS_RETVAL | HAS_SIGNAL | HAS_DELAY_ENTER | HAS_DELAY_EXIT))) {
+	c->inject = fault ? "fault" : "inject";
+	for (tok = opts ? strtok_r(opts, ":", &save) : NULL; tok; tok = strtok_r(NULL, ":", &save))
+		if (inject_token(c, tok, fault, &r, &has) < 0)
+			goto out;
+	if (!(has & (HAS_ERROR | HAS_RETVAL | HAS_SIGNAL | HAS_DELAY_ENTER | HAS_DELAY_EXIT |
+		     HAS_POKE_ENTER | HAS_POKE_EXIT))) {
 		if (!fault) {
 			fail(c, "add :error=, :retval=, :signal=, :delay_enter= or :delay_exit=",
 			     "nothing to inject");
@@ -703,6 +801,10 @@ static int parse_inject(struct sc_filter *f, struct ctx *c, const char *arg, boo
 	add_rule(f, &r, &set);
 	rc = 0;
 out:
+	if (rc < 0) {
+		free(r.act.poke_enter);
+		free(r.act.poke_exit);
+	}
 	nset_free(&set);
 	free(copy);
 	return rc;
@@ -768,11 +870,12 @@ int sc_filter_parse(struct sc_filter *f, const char *expr, char *err, size_t err
 
 static int parse_expr(struct sc_filter *f, const char *expr, char *err, size_t errlen)
 {
-	struct ctx c = { expr, err, errlen };
+	struct ctx c = { expr, err, errlen, NULL, NULL };
 	size_t len = strcspn(expr, "=");
 	const struct qualifier *q = expr[len] ? find_qualifier(expr, len) : NULL;
 	const char *val = q ? expr + len + 1 : expr;
 
+	c.val = val;
 	if (errlen)
 		err[0] = '\0';
 	if (!q && expr[len])

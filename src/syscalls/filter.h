@@ -29,6 +29,8 @@ struct sc_inject {
 	unsigned delay_enter_us, delay_exit_us;
 	/* With error or retval: run this %pure syscall instead of the invalid -1; -1: none. */
 	long syscall;
+	/* poke_enter= / poke_exit=: "@argN=HEX,..." written where argument N points; NULL: none. */
+	char *poke_enter, *poke_exit;
 };
 
 /* The outcomes -e status= selects. */
@@ -59,6 +61,8 @@ void sc_filter_free(struct sc_filter *f);
  * the reason in err; on error the filter is unchanged.
  */
 int sc_filter_parse(struct sc_filter *f, const char *expr, char *err, size_t errlen);
+/* Errors in strace's words ("invalid system call 'foo'"), without tracekit's hints. */
+extern bool sc_filter_strace_wording;
 
 bool sc_filter_traced(const struct sc_filter *f, long nr);
 /* True when trace= selects every syscall, known or not: no seccomp filter is needed. */

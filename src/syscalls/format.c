@@ -51,6 +51,19 @@ void sc_decode_entry(struct sc_call *c)
 	c->done_at_entry = c->ent->dec->decode(c) == SC_DONE;
 }
 
+void sc_decode_entry_raw(struct sc_call *c)
+{
+	c->ent = sc_by_nr(c->nr);
+	c->entering = true;
+	if (c->ent)
+		sb_printf(c->out, "%s(", c->ent->name);
+	else
+		sb_printf(c->out, "syscall_%#lx(", (unsigned long)c->nr);
+	raw_args(c, c->ent ? c->ent->nargs : 6);
+	c->done_at_entry = true;
+	c->rv = SC_RV_RAW;
+}
+
 void sc_decode_exit(struct sc_call *c)
 {
 	c->entering = false;
@@ -108,6 +121,9 @@ void sc_format_ret(const struct sc_call *c, struct strbuf *sb, bool injected)
 		break;
 	case SC_RV_UDEC:
 		sb_printf(sb, " = %" PRIu64, (uint64_t)c->ret);
+		break;
+	case SC_RV_RAW:
+		sb_printf(sb, c->ret ? " = %#" PRIx64 : " = 0", (uint64_t)c->ret);
 		break;
 	case SC_RV_FD: {
 		struct sc_call tmp = *c;

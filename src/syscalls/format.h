@@ -13,6 +13,8 @@ void sc_call_reset(struct sc_call *c);
 /* At entry: "name(" and the arguments the kernel reads.  Memory is fetched already. */
 void sc_decode_entry(struct sc_call *c);
 /* At exit: the remaining arguments and ")".  c->ret is set, exit memory fetched. */
+/* -e raw=: "name(0x1, 0x2" with no decoding, the return value in hex. */
+void sc_decode_entry_raw(struct sc_call *c);
 void sc_decode_exit(struct sc_call *c);
 /* " = 3", " = -1 ENOENT (No such file or directory)", " = ?" ... into sb. */
 void sc_format_ret(const struct sc_call *c, struct strbuf *sb, bool injected);

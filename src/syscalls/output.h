@@ -10,6 +10,7 @@
 #ifndef TRACEKIT_SYSCALLS_OUTPUT_H
 #define TRACEKIT_SYSCALLS_OUTPUT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -24,6 +25,19 @@ int out_close(struct sc_output *w);
 /* Whether lines carry "[pid N] ": more than one thread is traced (or -o with -f). */
 void out_set_multi(struct sc_output *w, bool multi);
 
+/*
+ * Before tracekit sleeps waiting for the tracees: everything printed so far,
+ * the first half of a call in flight included, goes out now (as strace's
+ * lines do), so a blocked call shows and nothing is lost if we are killed.
+ */
+void out_flush(struct sc_output *w);
+
+/* -Y: note tid's command name now, for lines printed after it is gone. */
+void out_remember_comm(struct sc_output *w, pid_t tid);
+
+/* -n and -i: the syscall number and address the next line's leader shows. */
+void out_set_lead(struct sc_output *w, long nr, uint64_t ip);
+
 /* A call's first half.  text is "name(args-read-at-entry". */
 void out_call_entry(struct sc_output *w, pid_t tid, const struct timespec *real,
 		    const struct timespec *mono, const char *text);
@@ -35,6 +49,8 @@ void out_call_exit(struct sc_output *w, pid_t tid, const struct timespec *real,
 		   const struct timespec *mono, const char *name, const char *rest, const char *ret);
 /* A call that will not return (the thread died in it). */
 void out_call_gone(struct sc_output *w, pid_t tid, const char *name, bool no_return);
+/* We let go of tid inside a call: its open line ends " <detached ...>". */
+void out_call_detached(struct sc_output *w, pid_t tid);
 /* Whole lines: "--- SIGCHLD {...} ---", "+++ exited with 0 +++". */
 void out_event(struct sc_output *w, pid_t tid, const struct timespec *real,
 	       const struct timespec *mono, const char *text);

@@ -110,7 +110,9 @@ void p_fd(struct sc_call *c, uint64_t fd)
 void p_dirfd(struct sc_call *c, uint64_t fd)
 {
 	if ((int)fd == -100) {
-		sb_add(c->out, "AT_FDCWD");
+		/* -X raw and verbose show the number, verbose with the name as a comment */
+		sb_add(c->out, xlat_style == XLAT_STYLE_RAW ? "-100" :
+			       xlat_style == XLAT_STYLE_VERBOSE ? "-100 /* AT_FDCWD */" : "AT_FDCWD");
 		if (c->fmt && c->fmt->yflag && c->fmt->fd_path)
 			p_fd_text(c, -100);
 	} else
@@ -120,13 +122,15 @@ void p_dirfd(struct sc_call *c, uint64_t fd)
 /*
  * strace's string_quote: C escapes, octal for the unprintable (three digits
  * when an octal digit follows), and the characters in also escaped too.
+ * hex: 1 every byte as \xNN (-xx), 2 only the non-ASCII ones
+ * (--strings-in-hex=non-ascii-chars).
  */
 static void quote_chars(struct strbuf *o, const unsigned char *s, size_t n, int hex,
 			const char *also)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = s[i];
-		if (hex) {
+		if (hex == 1) {
 			sb_printf(o, "\\x%02x", ch);
 			continue;
 		}
@@ -141,6 +145,8 @@ static void quote_chars(struct strbuf *o, const unsigned char *s, size_t n, int 
 		}
 		if (ch >= ' ' && ch <= 0x7e && !(also && ch && strchr(also, ch))) {
 			sb_addc(o, (char)ch);
+		} else if (hex == 2) {	/* --strings-in-hex=non-ascii-chars */
+			sb_printf(o, "\\x%02x", ch);
 		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7') {
 			sb_printf(o, "\\%03o", ch);
 		} else {
@@ -152,7 +158,7 @@ static void quote_chars(struct strbuf *o, const unsigned char *s, size_t n, int 
 void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis)
 {
 	struct strbuf *o = c->out;
-	int hex = xflag(c) > 1;
+	int hex = xflag(c) == 2 ? 1 : xflag(c) == 3 ? 2 : 0;
 	if (xflag(c) == 1)
 		for (size_t i = 0; i < n && !hex; i++)
 			hex = s[i] > 0x7e || (s[i] < ' ' && (unsigned)(s[i] - 9) >= 5);

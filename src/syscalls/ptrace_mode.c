@@ -5,11 +5,14 @@
  * printed through output.c (or as JSON, or only counted for -c).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "dumpio.h"
 #include "format.h"
 #include "json.h"
 #include "lines.h"
@@ -34,6 +37,10 @@ struct thread {
 	bool injected;
 	long interrupted;	/* the call a signal interrupted (ERESTART_RESTARTBLOCK), or -1 */
 	struct timespec start_real, start_mono;
+	uint64_t ip;		/* -i: where the last call was made */
+	const char *poke_exit;	/* inject=...:poke_exit= of the call in flight */
+	bool poked, delayed;	/* tampered with: "(INJECTED: args)", "(DELAYED)" */
+	struct sc_fmt fmt;	/* the run's, with this call's abbrev= */
 };
 
 struct session {
@@ -48,10 +55,12 @@ struct session {
 };
 
 static struct tracer *active;
+static volatile sig_atomic_t fatal_signal;	/* the signal that made us stop, re-raised at the end */
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
+	if (!fatal_signal)
+		fatal_signal = sig;
 	if (active)
 		tracer_stop(active);
 }
@@ -65,7 +74,8 @@ static struct thread *thread_get(struct session *s, pid_t tid, pid_t tgid)
 	th->tgid = tgid;
 	th->interrupted = -1;
 	th->call.tid = tid;
-	th->call.fmt = &s->o->fmt;
+	th->fmt = s->o->fmt;
+	th->call.fmt = &th->fmt;
 	th->call.out = &th->text;
 	tidmap_put(&s->threads, tid, th);
 	return th;
@@ -79,6 +89,43 @@ static void thread_free(struct thread *th)
 	sc_mem_free(&th->call.mem);
 	sb_free(&th->text);
 	free(th);
+}
+
+static long pow10i(int n)
+{
+	long v = 1;
+	while (n-- > 0)
+		v *= 10;
+	return v;
+}
+
+/* inject=...:poke_enter=@argN=HEX: the bytes go where argument N points; true when each wrote some. */
+static bool poke(pid_t tid, const uint64_t *args, const char *spec)
+{
+	bool all = true;
+	char path[64], *copy = xstrdup(spec), *save = NULL;
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)tid);
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	for (char *t = strtok_r(copy, ",", &save); fd >= 0 && t; t = strtok_r(NULL, ",", &save)) {
+		/* parsed already: "@argN=" then pairs of hex digits */
+		uint64_t addr = args[t[4] - '1'];
+		unsigned char data[1024];
+		size_t n = 0;
+		for (const char *h = t + 6; h[0] && h[1] && n < sizeof(data); h += 2) {
+			char byte[3] = { h[0], h[1], 0 };
+			data[n++] = (unsigned char)strtoul(byte, NULL, 16);
+		}
+		/* as strace: what fits before unmapped memory is written; a poke of nothing is
+		   skipped, and the line does not claim it */
+		if (!addr || pwrite(fd, data, n, (off_t)addr) <= 0)
+			all = false;
+	}
+	if (fd >= 0)
+		close(fd);
+	else
+		all = false;
+	free(copy);
+	return all;
 }
 
 static double seconds_between(const struct timespec *a, const struct timespec *b)
@@ -103,32 +150,51 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	th->printed_entry = false;
 	th->start_real = ev->ts;
 	th->start_mono = ev->mono;
+	th->ip = ev->ip;
 	th->shown = sc_filter_traced(s->o->filter, ev->nr);
-
+	th->injected = th->poked = th->delayed = false;
+	th->poke_exit = NULL;
+	if (!th->shown)
+		return;
+	/* abbrev= lists the calls printed abbreviated: the others print whole, as with -v. */
+	th->fmt = s->o->fmt;
+	th->fmt.verbose = s->o->fmt.verbose || !sc_filter_in(s->o->filter, SC_QUAL_ABBREV, ev->nr);
+	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
+	if (s->o->npaths && !sc_touches_path(c, s->o->paths, s->o->npaths)) {
+		th->shown = false;
+		return;
+	}
+	/* As strace: only calls that are traced (trace=, -P) are tampered with. */
 	const struct sc_inject *inj = sc_filter_inject(s->o->filter, ev->nr);
-	th->injected = inj && (inj->error || inj->has_retval);
 	if (inj) {
+		th->injected = inj->error || inj->has_retval;
+		th->poke_exit = inj->poke_exit;
+		th->poked = false;
+		th->delayed = inj->delay_enter_us || inj->delay_exit_us;
 		act->skip = th->injected;
 		act->retval = inj->error ? -(int64_t)inj->error : inj->retval;
 		act->signal = inj->signal;
 		act->delay_enter_us = inj->delay_enter_us;
 		act->delay_exit_us = inj->delay_exit_us;
 	}
-	if (!th->shown)
-		return;
-	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
-	sc_decode_entry(c);
-	th->entry_len = th->text.len;
-	if (s->o->npaths && !sc_touches_path(c, s->o->paths, s->o->npaths)) {
-		th->shown = false;
-		return;
+	if (inj && inj->poke_enter) {
+		th->poked = poke(ev->tid, ev->args, inj->poke_enter);
+		/* the call is printed with what it will see */
+		sc_mem_reset(&c->mem);
+		sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
 	}
+	if (sc_filter_in(s->o->filter, SC_QUAL_RAW, ev->nr))
+		sc_decode_entry_raw(c);
+	else
+		sc_decode_entry(c);
+	th->entry_len = th->text.len;
 	if (s->o->summary == 1 || s->hold_entry)
 		return;
 	out_set_multi(s->w, !tracer_single(t));
+	out_set_lead(s->w, ev->nr, ev->ip);
 	out_call_entry(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&th->text));
 	th->printed_entry = true;
-	if (c->rv == SC_RV_NONE && c->done_at_entry) {
+	if (c->rv == SC_RV_NONE && c->done_at_entry && !th->injected) {
 		/* exit, exit_group: no return to wait for, "= ?" now, as strace does. */
 		out_call_gone(s->w, ev->tid, c->ent->name, true);
 		th->shown = false;
@@ -150,6 +216,8 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	struct sc_call *c = &th->call;
 	th->in_call = false;
 	c->ret = ev->ret;
+	if (th->poke_exit && poke(ev->tid, c->args, th->poke_exit))
+		th->poked = true;
 	if (c->ret == -516)	/* ERESTART_RESTARTBLOCK: restart_syscall will resume it */
 		th->interrupted = c->nr;
 	if (!th->shown)
@@ -167,9 +235,25 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 
 	struct strbuf *ret = &s->tmp;
 	sb_reset(ret);
-	sc_format_ret(c, ret, th->injected);
-	if (s->o->show_time)
-		sb_printf(ret, " <%.6f>", took);
+	if (th->injected && c->rv == SC_RV_NONE)
+		c->rv = SC_RV_DEC;	/* exit_group made to fail returns after all */
+	sc_format_ret(c, ret, false);
+	/* strace's notes on what tampering did to this call */
+	if (th->poked)
+		sb_add(ret, th->injected ? " (INJECTED: args, retval)" : " (INJECTED: args)");
+	else if (th->injected)
+		sb_add(ret, " (INJECTED)");
+	if (th->delayed)
+		sb_add(ret, " (DELAYED)");
+	if (s->o->show_time) {
+		long long ns = (long long)(took * 1e9);
+		long sec = (long)(ns / 1000000000), frac = (long)(ns % 1000000000) /
+			(1000000000L / pow10i(s->o->time_width));
+		if (s->o->time_width)
+			sb_printf(ret, " <%ld.%0*ld>", sec, s->o->time_width, frac);
+		else
+			sb_printf(ret, " <%ld>", sec);
+	}
 
 	if (s->o->json) {
 		struct strbuf js = STRBUF_INIT;
@@ -181,6 +265,7 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 		return;
 	}
 	out_set_multi(s->w, !tracer_single(t));
+	out_set_lead(s->w, c->nr, th->ip);
 	if (!th->printed_entry) {
 		out_call_entry(s->w, ev->tid, &th->start_real, &th->start_mono, "");
 		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?", sb_str(&th->text),
@@ -189,6 +274,11 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?",
 			      sb_str(&th->text) + th->entry_len, sb_str(ret));
 	}
+	struct strbuf dump = STRBUF_INIT;
+	sc_dumpio(&dump, c, s->o->filter, tracer_read, (void *)(intptr_t)ev->tid);
+	if (dump.len)
+		out_text(s->w, ev->tid, sb_str(&dump));
+	sb_free(&dump);
 	if (s->unwind) {
 		print_stack(s, th, ev->tid);
 		if (c->ent && (c->ent->classes & SC_MEMORY) && !sc_failed(c))
@@ -218,7 +308,7 @@ static void cut_short(struct session *s, pid_t tid, struct thread *th)
 	out_call_gone(s->w, tid, c->ent ? c->ent->name : "?", c->done_at_entry);
 }
 
-static void on_signal(struct session *s, const struct tr_event *ev)
+static void on_signal(struct session *s, struct tracer *t, const struct tr_event *ev)
 {
 	if (s->o->summary == 1 || !sc_filter_signal(s->o->filter, ev->sig))
 		return;
@@ -227,8 +317,11 @@ static void on_signal(struct session *s, const struct tr_event *ev)
 	sc_signal_text(&text, s->o->json, &ev->ts, th->tgid, ev->tid, ev->sig, &ev->si, &s->o->fmt);
 	if (s->o->json)
 		out_raw(s->w, ev->tid, sb_str(&text));
-	else
+	else {
+		out_set_lead(s->w, th->call.nr, th->ip);
+		out_set_multi(s->w, !tracer_single(t));
 		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
+	}
 	sb_free(&text);
 }
 
@@ -237,10 +330,11 @@ static void on_gone(struct session *s, struct tracer *t, const struct tr_event *
 	struct thread *th = tidmap_del(&s->threads, ev->tid);
 	cut_short(s, ev->tid, th);
 	pid_t tgid = th ? th->tgid : ev->tid;
+	out_set_lead(s->w, th ? th->call.nr : -1, th ? th->ip : 0);
 	thread_free(th);
 	if (s->unwind && tgid == ev->tid)
 		tr_unwind_invalidate(s->unwind, tgid);
-	if (s->o->summary == 1 || s->o->quiet >= 2)
+	if (s->o->summary == 1 || (s->o->quiet_set & SC_QUIET_EXIT))
 		return;
 	struct strbuf text = STRBUF_INIT;
 	bool killed = ev->kind != TR_EXITED;
@@ -267,7 +361,7 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		on_exit_stop(s, t, ev);
 		break;
 	case TR_SIGNAL:
-		on_signal(s, ev);
+		on_signal(s, t, ev);
 		break;
 	case TR_GROUP_STOP:
 		if (s->o->summary != 1 && !s->o->json) {
@@ -292,6 +386,7 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		}
 		if (s->unwind)
 			tr_unwind_invalidate(s->unwind, ev->tgid);
+		out_remember_comm(s->w, ev->tid);
 		break;
 	case TR_EXITED:
 	case TR_KILLED:
@@ -299,30 +394,109 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		break;
 	case TR_NEW:
 		thread_get(s, ev->tid, ev->tgid);
+		out_remember_comm(s->w, ev->tid);
 		break;
 	case TR_DETACHED: {
 		struct thread *th = tidmap_del(&s->threads, ev->tid);
-		if (th && th->in_call && th->shown && th->printed_entry && !s->o->json)
-			out_call_gone(s->w, ev->tid, th->call.ent ? th->call.ent->name : "?", false);
+		if (th && th->in_call && th->shown && !s->o->json && s->o->summary != 1 &&
+		    (th->printed_entry || sc_filter_status_kind(s->o->filter, SC_STATUS_DETACHED))) {
+			/* status=detached: a call held back until its outcome shows now */
+			if (!th->printed_entry)
+				out_call_entry(s->w, ev->tid, &th->start_real, &th->start_mono, sb_str(&th->text));
+			out_call_detached(s->w, ev->tid);
+		}
 		thread_free(th);
-		if (!s->o->quiet)
-			fprintf(stderr, "tracekit: Process %d detached\n", (int)ev->tid);
+		if (!(s->o->quiet_set & SC_QUIET_ATTACH))
+			fprintf(stderr, "%s: Process %d detached\n", s->o->progname, (int)ev->tid);
 		break;
 	}
 	case TR_READY:	/* not asked for (ready_events) */
+		break;
+	case TR_STRAY_EXIT:
+		if (!(s->o->quiet_set & SC_QUIET_EXIT))
+			errmsg("Exit of unknown pid %d ignored", (int)ev->tid);
 		break;
 	}
 	return 0;
 }
 
-static void catch_signals(void)
+/*
+ * -I, as strace: anywhere leaves the signals' default actions; waiting
+ * catches them to detach and stop; never ignores them (and never_tstp
+ * SIGTSTP too).  Without -I: never for `-o FILE COMMAND` (the command gets
+ * the terminal's signals, not us), waiting otherwise.
+ */
+static void on_idle(void *ctx)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal };
+	struct session *s = ctx;
+	out_flush(s->w);
+}
+
+static void catch_signals(const struct sc_options *o)
+{
+	int intr = o->intr;
+	if (!intr)
+		intr = o->daemonize ? SC_INTR_NEVER_TSTP :
+		       o->outfile && o->argv ? SC_INTR_NEVER : SC_INTR_WAITING;
+	struct sigaction sa = { .sa_handler = SIG_IGN };
 	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTTOU, &sa, NULL);
+	sigaction(SIGTTIN, &sa, NULL);
+	if (intr == SC_INTR_ANYWHERE)
+		return;
+	if (intr == SC_INTR_NEVER_TSTP)
+		sigaction(SIGTSTP, &sa, NULL);
 	/* No SA_RESTART: the wait loop must wake up to detach. */
+	sa.sa_handler = intr == SC_INTR_WAITING ? on_stop_signal : SIG_IGN;
 	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * The command has its own stdin and stdout now; we must not hold them
+ * open (a pipe would never see its reader or writer go), so they become
+ * the read end of a closed pipe: EOF to read, EBADF to write.
+ */
+static void release_standard_fds(void)
+{
+	for (int fd = 0; fd <= 1; fd++) {
+		int p[2];
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return;
+		close(p[1]);
+		if (p[0] != fd) {
+			dup3(p[0], fd, O_CLOEXEC);
+			close(p[0]);
+		}
+	}
+}
+
+/* The command's environment: ours with -E's changes (VAR=VAL sets, VAR unsets). */
+static char **make_env(const struct sc_options *o)
+{
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = xcalloc(n + (size_t)o->nenv + 1, sizeof(char *));
+	memcpy(env, environ, n * sizeof(char *));
+	for (int i = 0; i < o->nenv; i++) {
+		const char *ch = o->env[i];
+		size_t klen = strcspn(ch, "=");
+		size_t j = 0;
+		while (j < n && !(strncmp(env[j], ch, klen) == 0 && env[j][klen] == '='))
+			j++;
+		if (ch[klen]) {
+			env[j] = (char *)ch;
+			if (j == n)
+				n++;
+		} else if (j < n) {
+			memmove(&env[j], &env[j + 1], (n - j) * sizeof(char *));
+			n--;
+		}
+	}
+	env[n] = NULL;
+	return env;
 }
 
 static int seccomp_list(struct sc_options *o, int **nrs)
@@ -330,6 +504,24 @@ static int seccomp_list(struct sc_options *o, int **nrs)
 	int n = sc_filter_traced_list(o->filter, NULL, 0);
 	*nrs = xcalloc((size_t)n + 1, sizeof(int));
 	return sc_filter_traced_list(o->filter, *nrs, n);
+}
+
+/*
+ * The command was killed by sig: so are we, as strace does, so that whoever
+ * waits for us sees the same death (without a core dump of our own).
+ */
+static void die_of(int sig)
+{
+	struct rlimit no_core = { 0, 0 };
+	sigset_t set;
+	fflush(NULL);
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	/* a signal that does not kill (SIGCHLD...): the exit status says it */
 }
 
 int sc_run_ptrace(struct sc_options *o)
@@ -341,8 +533,17 @@ int sc_run_ptrace(struct sc_options *o)
 		errmsg("%s", err);
 		return 1;
 	}
-	if (o->summary)
+	if (o->summary) {
 		s.sum = sc_summary_new();
+		if (o->overhead_ns >= 0)
+			sc_summary_set_overhead(s.sum, (uint64_t)o->overhead_ns);
+	}
+	if (o->summary && o->columns && sc_summary_set_columns(s.sum, o->columns, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		out_close(s.w);
+		sc_summary_free(s.sum);
+		return 2;
+	}
 	if (o->summary && o->sort && sc_summary_set_sort(s.sum, o->sort, err, sizeof(err)) < 0) {
 		errmsg("%s", err);
 		out_close(s.w);
@@ -358,28 +559,46 @@ int sc_run_ptrace(struct sc_options *o)
 	}
 
 	int *nrs = NULL;
-	struct tr_options to = { .follow = o->follow, .seccomp = o->seccomp, .on_event = on_event, .ctx = &s };
+	char **env = o->nenv ? make_env(o) : NULL;
+	struct tr_options to = { .follow = o->follow, .seccomp = o->seccomp, .on_event = on_event, .ctx = &s,
+				 .envp = env, .user = o->user, .detach_on_exec = o->detach_on_execve,
+				 .on_idle = on_idle };
 	if (o->seccomp)
 		to.seccomp_n = seccomp_list(o, &nrs);
 	to.seccomp_nrs = nrs;
 
 	struct tracer *t;
-	if (o->argv)
+	if (o->argv && o->daemonize)
+		t = tracer_spawn_daemonized(o->argv, &to, o->daemonize, err, sizeof(err));
+	else if (o->argv)
 		t = tracer_spawn(o->argv, &to, err, sizeof(err));
 	else
 		t = tracer_attach(o->pids, o->npids, &to, err, sizeof(err));
 	free(nrs);
-	int status = 1;
+	free(env);
+	int status = 1, term_signal = 0;
+	/* as strace: a pid that cannot be attached is said, the command is traced anyway */
+	int attached = o->npids;
+	if (t && o->argv && o->npids &&
+	    (attached = tracer_attach_more(t, o->pids, o->npids, err, sizeof(err))) < o->npids)
+		errmsg("%s", err);
 	if (!t) {
 		errmsg("%s", err);
 		goto out;
 	}
-	if (!o->argv && !o->quiet)
-		for (int i = 0; i < o->npids; i++)
-			fprintf(stderr, "tracekit: Process %d attached\n", (int)o->pids[i]);
+	if (!(o->quiet_set & SC_QUIET_ATTACH))
+		for (int i = 0; i < attached; i++)
+			fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)o->pids[i]);
+	for (int i = 0; i < o->npids; i++)
+		out_remember_comm(s.w, o->pids[i]);
+	if (o->argv && o->daemonize && !(o->quiet_set & SC_QUIET_ATTACH))
+		fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)tracer_command(t));
+	if (o->argv)
+		release_standard_fds();
 	active = t;
-	catch_signals();
+	catch_signals(o);
 	status = tracer_run(t);
+	term_signal = tracer_term_signal(t);
 	active = NULL;
 	if (status < 0) {
 		/* strace's status when the command cannot be executed */
@@ -395,10 +614,18 @@ out:
 		sc_summary_print(s.sum, out_main(s.w));
 		sc_summary_free(s.sum);
 	}
+	sc_tips_print(&o->tips, out_main(s.w));
 	if (out_close(s.w) < 0 && status == 0)
 		status = 1;
 	tr_unwind_free(s.unwind);
 	tr_fdpath_free(s.fdpath);
 	sb_free(&s.tmp);
+	if (fatal_signal) {
+		/* As strace: stopped by a fatal signal, we die of it once we have let go. */
+		signal(fatal_signal, SIG_DFL);
+		raise(fatal_signal);
+	}
+	if (term_signal && status == 128 + term_signal)
+		die_of(term_signal);
 	return status;
 }

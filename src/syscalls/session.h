@@ -10,20 +10,62 @@
 
 #include "decoder.h"
 #include "filter.h"
+#include "tips.h"
 
-enum sc_tstamp { SC_TS_NONE, SC_TS_SEC, SC_TS_USEC, SC_TS_EPOCH };
+/* -t/--timestamps: strftime format (NULL: none) and digits after the second (0, 3, 6, 9). */
+struct sc_clock_fmt {
+	const char *format;
+	int width;
+};
+
+/* --quiet= (-q, -qq, -qqq) suppresses these messages. */
+enum sc_quiet {
+	SC_QUIET_ATTACH = 1 << 0,		/* Process N attached / detached */
+	SC_QUIET_EXIT = 1 << 1,			/* +++ exited with N +++ */
+	SC_QUIET_PATH_RESOLUTION = 1 << 2,	/* Requested path resolved */
+	SC_QUIET_PERSONALITY = 1 << 3,		/* [ Process PID=N runs in ... mode. ] */
+	SC_QUIET_THREAD_EXECVE = 1 << 4,	/* +++ superseded by execve in pid N +++ */
+};
+
+/* --decode-pids= (-Y, --pidns-translation). */
+enum sc_decode_pid { SC_DPID_COMM = 1 << 0, SC_DPID_PIDNS = 1 << 1 };
+
+/* -I: when signals may interrupt tracekit (strace's numbering). */
+enum sc_intr { SC_INTR_ANYWHERE = 1, SC_INTR_WAITING, SC_INTR_NEVER, SC_INTR_NEVER_TSTP };
 
 struct sc_options {
 	bool follow;		/* -f */
 	bool ff;		/* -ff: one output file per process, FILE.PID */
-	const char *outfile;	/* -o */
+	const char *outfile;	/* -o: a file, or "|cmd" / "!cmd" for a pipe into cmd */
+	bool append;		/* -A: -o appends */
+	int acolumn;		/* -a: the column of " = ret" (strace: 40) */
+	bool detach_on_execve;	/* -b execve */
+	int daemonize;		/* -D -DD -DDD: tracer as grandchild, new pgroup, new session */
+	int daemonize_long;	/* --daemonize=, merged into daemonize */
+	const char *progname;	/* "tracekit", or argv[0] when run as strace: our messages' prefix */
+	bool as_strace;		/* run as strace: its wording and exit status where they differ */
+	bool debug;		/* -d: tracekit's own debug lines on stderr */
+	int version;		/* -V */
+	char **env;		/* -E VAR=VAL / -E VAR, in order */
+	int nenv;
+	bool iflag;		/* -i: instruction pointer */
+	bool nflag;		/* -n: syscall number */
+	int intr;		/* -I (enum sc_intr), 0: default */
+	const char *user;	/* -u */
+	unsigned quiet_set;	/* enum sc_quiet bits */
+	unsigned decode_pids;	/* enum sc_decode_pid bits */
+	struct sc_tips tips;	/* --tips */
+	const char *columns;	/* -U: summary columns */
+	long overhead_ns;	/* -O: per-call overhead subtracted in -c, -1 unset */
 	int summary;		/* 1: -c (summary only), 2: -C (lines and summary) */
 	bool wall;		/* -w: summary of wall-clock latency */
 	const char *sort;	/* -S */
 	bool show_time;		/* -T */
-	enum sc_tstamp tstamp;	/* -t -tt -ttt */
+	int time_width;		/* -T=PRECISION digits (6) */
+	struct sc_clock_fmt ts;	/* -t -tt -ttt --timestamps */
 	bool relative;		/* -r */
-	int quiet;		/* -q: no attach/detach messages; -qq: no exit lines either */
+	int rel_width;		/* -r=PRECISION digits (6) */
+	int quiet;		/* -q count (kept for --quiet's messages) */
 	const char **paths;	/* -P */
 	int npaths;
 	bool json;		/* --json */

@@ -21,6 +21,14 @@ struct counts {
 	uint64_t ns, min_ns, max_ns;
 };
 
+/* -U: the columns, in the order given; strace's defaults without it. */
+enum column { COL_END, COL_PCT, COL_TOTAL, COL_MIN, COL_MAX, COL_AVG, COL_CALLS, COL_ERRORS,
+	      COL_NAME, COL_COUNT };
+
+static const enum column default_columns[] = {
+	COL_PCT, COL_TOTAL, COL_AVG, COL_CALLS, COL_ERRORS, COL_NAME, COL_END,
+};
+
 enum sort_key { SORT_NOTHING, SORT_TIME, SORT_MIN, SORT_MAX, SORT_AVG, SORT_CALLS,
 		SORT_ERRORS, SORT_NAME };
 
@@ -29,6 +37,7 @@ struct sc_summary {
 	enum sort_key sort;
 	uint64_t overhead_ns;
 	bool any;
+	enum column columns[COL_COUNT + 1];	/* -U, ending with COL_END */
 };
 
 struct sc_summary *sc_summary_new(void)
@@ -36,6 +45,7 @@ struct sc_summary *sc_summary_new(void)
 	struct sc_summary *s = xcalloc(1, sizeof(*s));
 
 	s->sort = SORT_TIME;
+	memcpy(s->columns, default_columns, sizeof(default_columns));
 	return s;
 }
 
@@ -172,13 +182,81 @@ static size_t sorted_rows(const struct sc_summary *s, long *rows)
 	return n;
 }
 
-struct totals {
-	uint64_t calls, errors, ns, max_avg_ns;
-	size_t name_max;
+static const struct {
+	const char *label;
+	int min_width;
+} col_desc[COL_COUNT] = {
+	[COL_PCT] = { "% time", 6 }, [COL_TOTAL] = { "seconds", 11 },
+	[COL_MIN] = { "shortest", 8 }, [COL_MAX] = { "longest", 7 },
+	[COL_AVG] = { "usecs/call", 11 }, [COL_CALLS] = { "calls", 9 },
+	[COL_ERRORS] = { "errors", 9 }, [COL_NAME] = { "syscall", 16 },
 };
 
-struct widths {
-	int secs, usecs, calls, errors, name;
+static const struct {
+	const char *name;
+	enum column col;
+} col_names[] = {
+	{ "time", COL_PCT }, { "time-percent", COL_PCT },
+	{ "time-total", COL_TOTAL }, { "total-time", COL_TOTAL },
+	{ "min-time", COL_MIN }, { "shortest", COL_MIN }, { "time-min", COL_MIN },
+	{ "max-time", COL_MAX }, { "longest", COL_MAX }, { "time-max", COL_MAX },
+	{ "avg-time", COL_AVG }, { "time-avg", COL_AVG },
+	{ "calls", COL_CALLS }, { "count", COL_CALLS },
+	{ "errors", COL_ERRORS }, { "error", COL_ERRORS },
+	{ "name", COL_NAME }, { "syscall", COL_NAME }, { "syscall-name", COL_NAME },
+	{ "none", COL_END }, { "nothing", COL_END },
+};
+
+
+static int find_column(const char *tok)
+{
+	char k[32];
+	snprintf(k, sizeof(k), "%s", tok);
+	for (char *p = k; *p; p++)
+		if (*p == '_')
+			*p = '-';
+	for (size_t i = 0; strlen(tok) < sizeof(k) && i < sizeof(col_names) / sizeof(col_names[0]); i++)
+		if (strcmp(col_names[i].name, k) == 0)
+			return (int)col_names[i].col;
+	return -1;
+}
+
+int sc_summary_set_columns(struct sc_summary *s, const char *list, char *err, size_t errlen)
+{
+	enum column cols[COL_COUNT + 1];
+	bool seen[COL_COUNT] = { false };
+	size_t n = 0;
+	char *copy = xstrdup(list), *save = NULL;
+	int rc = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		int c = find_column(tok);
+		if (c < 0) {
+			snprintf(err, errlen, "unknown column name: '%s'", tok);
+			rc = -1;
+		} else if (c != COL_END && seen[c]) {
+			snprintf(err, errlen, "call summary column has been provided more than once: '%s'",
+				 tok);
+			rc = -1;
+		} else if (c != COL_END) {
+			seen[c] = true;
+			cols[n++] = (enum column)c;
+		}
+	}
+	free(copy);
+	if (rc)
+		return rc;
+	/* the name is always there: a table of numbers without it says nothing */
+	if (!seen[COL_NAME])
+		cols[n++] = COL_NAME;
+	cols[n] = COL_END;
+	memcpy(s->columns, cols, sizeof(cols[0]) * (n + 1));
+	return 0;
+}
+
+struct totals {
+	uint64_t calls, errors, ns, max_avg_ns;
+	uint64_t min_ns, min_max_ns, max_ns;	/* over all rows: least min, greatest min, greatest max */
+	size_t name_max;
 };
 
 static int max_int(int a, int b)
@@ -186,13 +264,14 @@ static int max_int(int a, int b)
 	return a > b ? a : b;
 }
 
-static struct widths column_widths(const struct sc_summary *s, const long *rows, size_t n,
-				   struct totals *t)
+/* Totals over the rows, and each column's width for them. */
+static void column_widths(const struct sc_summary *s, const long *rows, size_t n,
+			  struct totals *t, int *w)
 {
-	struct widths w;
 	char buf[32];
 
 	memset(t, 0, sizeof(*t));
+	t->min_ns = UINT64_MAX;
 	for (size_t i = 0; i < n; i++) {
 		const struct counts *c = &s->c[rows[i]];
 		size_t len = strlen(name_of(rows[i], buf, sizeof(buf)));
@@ -202,46 +281,72 @@ static struct widths column_widths(const struct sc_summary *s, const long *rows,
 		t->ns += c->ns;
 		if (avg_ns(c) > t->max_avg_ns)
 			t->max_avg_ns = avg_ns(c);
+		if (c->min_ns < t->min_ns)
+			t->min_ns = c->min_ns;
+		if (c->min_ns > t->min_max_ns)
+			t->min_max_ns = c->min_ns;
+		if (c->max_ns > t->max_ns)
+			t->max_ns = c->max_ns;
 		if (len > t->name_max)
 			t->name_max = len;
 	}
-	w.secs = max_int(11, snprintf(NULL, 0, "%.6f", seconds(t->ns)));
-	w.usecs = max_int(11, snprintf(NULL, 0, "%" PRIu64,
-				       (uint64_t)(seconds(t->max_avg_ns) * 1e6)));
-	w.calls = max_int(9, snprintf(NULL, 0, "%" PRIu64, t->calls));
-	w.errors = max_int(9, snprintf(NULL, 0, "%" PRIu64, t->errors));
-	w.name = max_int(16, (int)t->name_max + 1);
-	return w;
+	for (int c = 0; c < COL_COUNT; c++)
+		w[c] = col_desc[c].min_width;
+	w[COL_TOTAL] = max_int(11, snprintf(NULL, 0, "%.6f", seconds(t->ns)));
+	w[COL_MIN] = max_int(8, snprintf(NULL, 0, "%" PRIu64 ".000000", (uint64_t)(t->min_max_ns / NS_PER_S)));
+	w[COL_MAX] = max_int(7, snprintf(NULL, 0, "%" PRIu64 ".000000", (uint64_t)(t->max_ns / NS_PER_S)));
+	w[COL_AVG] = max_int(11, snprintf(NULL, 0, "%" PRIu64,
+					  (uint64_t)(seconds(t->max_avg_ns) * 1e6)));
+	w[COL_CALLS] = max_int(9, snprintf(NULL, 0, "%" PRIu64, t->calls));
+	w[COL_ERRORS] = max_int(9, snprintf(NULL, 0, "%" PRIu64, t->errors));
+	w[COL_NAME] = max_int(16, (int)t->name_max + 1);
 }
 
-static void dashes(FILE *out, int n)
+static void rule(const struct sc_summary *s, FILE *out, const int *w)
 {
-	while (n-- > 0)
-		fputc('-', out);
-}
-
-static void rule(FILE *out, const struct widths *w)
-{
-	dashes(out, 6);
-	fputc(' ', out);
-	dashes(out, w->secs);
-	fputc(' ', out);
-	dashes(out, w->usecs);
-	fputc(' ', out);
-	dashes(out, w->calls);
-	fputc(' ', out);
-	dashes(out, w->errors);
-	fputc(' ', out);
-	dashes(out, w->name);
+	const enum column *columns = s->columns;
+	for (int i = 0; columns[i] != COL_END; i++) {
+		if (i)
+			fputc(' ', out);
+		for (int j = 0; j < w[columns[i]]; j++)
+			fputc('-', out);
+	}
 	fputc('\n', out);
 }
 
-/* One line; a zero error count prints as blanks (strace's "%.0u"). */
-static void row(FILE *out, const struct widths *w, double percent, double secs, uint64_t usecs,
-		uint64_t calls, uint64_t errors, const char *name)
+/* One row's values; the name column is padded unless it is the last. */
+struct row_vals {
+	double percent, secs, min, max;
+	uint64_t usecs, calls, errors;
+	const char *name;
+};
+
+static void row(const struct sc_summary *s, FILE *out, const int *w, const struct row_vals *v)
 {
-	fprintf(out, "%6.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 " %s\n", percent,
-		w->secs, secs, w->usecs, usecs, w->calls, calls, w->errors, errors, name);
+	const enum column *columns = s->columns;
+	for (int i = 0; columns[i] != COL_END; i++) {
+		enum column c = columns[i];
+		if (i)
+			fputc(' ', out);
+		switch (c) {
+		case COL_PCT: fprintf(out, "%*.2f", w[c], v->percent); break;
+		case COL_TOTAL: fprintf(out, "%*.6f", w[c], v->secs); break;
+		case COL_MIN: fprintf(out, "%*.6f", w[c], v->min); break;
+		case COL_MAX: fprintf(out, "%*.6f", w[c], v->max); break;
+		case COL_AVG: fprintf(out, "%*" PRIu64, w[c], v->usecs); break;
+		case COL_CALLS: fprintf(out, "%*" PRIu64, w[c], v->calls); break;
+		/* a zero error count prints as blanks (strace's "%.0u") */
+		case COL_ERRORS: fprintf(out, "%*.0" PRIu64, w[c], v->errors); break;
+		case COL_NAME:
+			if (columns[i + 1] == COL_END)
+				fputs(v->name, out);
+			else
+				fprintf(out, "%-*s", w[c], v->name);
+			break;
+		default: break;
+		}
+	}
+	fputc('\n', out);
 }
 
 void sc_summary_print(const struct sc_summary *s, FILE *out)
@@ -249,29 +354,47 @@ void sc_summary_print(const struct sc_summary *s, FILE *out)
 	long *rows;
 	size_t n;
 	struct totals t;
-	struct widths w;
+	int w[COL_COUNT];
 	char buf[32];
 
 	if (!s->any)
 		return;
 	rows = xcalloc(SC_NR_MAX, sizeof(*rows));
 	n = sorted_rows(s, rows);
-	w = column_widths(s, rows, n, &t);
-	fprintf(out, "%6s %*s %*s %*s %*s %s\n", "% time", w.secs, "seconds", w.usecs,
-		"usecs/call", w.calls, "calls", w.errors, "errors", "syscall");
-	rule(out, &w);
+	column_widths(s, rows, n, &t, w);
+	const enum column *columns = s->columns;
+	for (int i = 0; columns[i] != COL_END; i++) {
+		enum column c = columns[i];
+		if (i)
+			fputc(' ', out);
+		if (c != COL_NAME)
+			fprintf(out, "%*s", w[c], col_desc[c].label);
+		else if (columns[i + 1] == COL_END)
+			fputs(col_desc[c].label, out);
+		else
+			fprintf(out, "%-*s", w[c], col_desc[c].label);
+	}
+	fputc('\n', out);
+	rule(s, out, w);
 	for (size_t i = 0; i < n; i++) {
 		const struct counts *c = &s->c[rows[i]];
-		double pct = 100.0 * seconds(c->ns);
-
+		struct row_vals v = {
+			.percent = 100.0 * seconds(c->ns), .secs = seconds(c->ns),
+			.min = seconds(c->min_ns), .max = seconds(c->max_ns),
+			.usecs = (uint64_t)(seconds(avg_ns(c)) * 1e6), .calls = c->calls,
+			.errors = c->errors, .name = name_of(rows[i], buf, sizeof(buf)),
+		};
 		/* a zero share stays zero even when the total is zero */
-		if (pct != 0.0)
-			pct /= seconds(t.ns);
-		row(out, &w, pct, seconds(c->ns), (uint64_t)(seconds(avg_ns(c)) * 1e6), c->calls,
-		    c->errors, name_of(rows[i], buf, sizeof(buf)));
+		if (v.percent != 0.0)
+			v.percent /= seconds(t.ns);
+		row(s, out, w, &v);
 	}
-	rule(out, &w);
-	row(out, &w, 100.0, seconds(t.ns), (uint64_t)(seconds(t.ns) / (double)t.calls * 1e6),
-	    t.calls, t.errors, "total");
+	rule(s, out, w);
+	struct row_vals tot = {
+		.percent = 100.0, .secs = seconds(t.ns), .min = seconds(t.min_ns),
+		.max = seconds(t.max_ns), .usecs = (uint64_t)(seconds(t.ns) / (double)t.calls * 1e6),
+		.calls = t.calls, .errors = t.errors, .name = "total",
+	};
+	row(s, out, w, &tot);
 	free(rows);
 }

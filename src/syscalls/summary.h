@@ -33,6 +33,15 @@ void sc_summary_add(struct sc_summary *s, long nr, uint64_t ns, bool failed);
  */
 int sc_summary_set_sort(struct sc_summary *s, const char *key, char *err, size_t errlen);
 
+/*
+ * -U: the columns to print, in order: time-percent (time), total-time
+ * (time-total), min-time (shortest, time-min), max-time (longest,
+ * time-max), avg-time (time-avg), calls (count), errors (error), name
+ * (syscall, syscall-name); '_' may stand for '-'.  The name column is
+ * added at the end when not given.  0, or -1 with a message in err.
+ */
+int sc_summary_set_columns(struct sc_summary *s, const char *list, char *err, size_t errlen);
+
 /* -O: subtract this much from every call's time (never below zero). */
 void sc_summary_set_overhead(struct sc_summary *s, uint64_t ns);
 

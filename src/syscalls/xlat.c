@@ -22,9 +22,19 @@ int xlat_val(const struct xlat *x, const char *str, uint64_t *val)
 	return -1;
 }
 
+enum xlat_style xlat_style = XLAT_STYLE_ABBREV;
+
 int sb_xlat(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)
 {
 	const char *s = xlat_str(x, val);
+	if (xlat_style == XLAT_STYLE_RAW) {
+		sb_printf(sb, "%#" PRIx64, val);
+		return s != NULL;
+	}
+	if (s && xlat_style == XLAT_STYLE_VERBOSE) {
+		sb_printf(sb, "%#" PRIx64 " /* %s */", val, s);
+		return 1;
+	}
 	if (s) {
 		sb_add(sb, s);
 		return 1;
@@ -35,7 +45,25 @@ int sb_xlat(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *d
 	return 0;
 }
 
+static void flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt);
+
 void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)
+{
+	if (xlat_style == XLAT_STYLE_ABBREV) {
+		flags_names(sb, x, val, dflt);
+		return;
+	}
+	/* -X raw: the number; -X verbose: the number, then the names as a comment. */
+	sb_printf(sb, val ? "%#" PRIx64 : "0", val);
+	if (xlat_style == XLAT_STYLE_RAW || (val == 0 && !xlat_str(x, 0)))
+		return;
+	struct strbuf names = STRBUF_INIT;
+	flags_names(&names, x, val, NULL);
+	sb_printf(sb, " /* %s */", sb_str(&names));
+	sb_free(&names);
+}
+
+static void flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)
 {
 	if (val == 0) {
 		const char *zero = xlat_str(x, 0);

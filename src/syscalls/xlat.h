@@ -22,6 +22,10 @@ struct xlat {
 	size_t n;
 };
 
+/* strace's -X: names (abbrev, the default), numbers (raw), or both (verbose). */
+enum xlat_style { XLAT_STYLE_ABBREV, XLAT_STYLE_RAW, XLAT_STYLE_VERBOSE };
+extern enum xlat_style xlat_style;
+
 /* The name of val exactly, or NULL. */
 const char *xlat_str(const struct xlat *x, uint64_t val);
 /* The value of a name, 0 on success, -1 if absent. */

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -37,6 +39,7 @@ struct tracer {
 	struct thr_table thr;
 	pid_t first;		/* the spawned command: its exit is our exit */
 	int exit_status;
+	int term_signal;	/* the signal that killed the command, 0: none */
 	bool spawned;
 	volatile sig_atomic_t stop;
 	unsigned processes;	/* distinct processes seen, for tracer_single() */
@@ -93,6 +96,18 @@ int tr_resolve(const char *cmd, char *out, size_t len)
 	return -1;
 }
 
+/* In the child before exec: the user's groups, gid and uid (strace -u); 0 or errno. */
+static int become_user(const char *user)
+{
+	struct passwd *pw = getpwnam(user);
+	if (!pw)
+		return ENOENT;
+	if (initgroups(user, pw->pw_gid) < 0 || setregid(pw->pw_gid, pw->pw_gid) < 0 ||
+	    setreuid(pw->pw_uid, pw->pw_uid) < 0)
+		return errno;
+	return 0;
+}
+
 struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char *err, size_t errlen)
 {
 	char path[4096];
@@ -120,9 +135,14 @@ struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char
 	if (pid == 0) {
 		close(pfd[0]);
 		kill(getpid(), SIGSTOP);
-		int e = filter ? tr_seccomp_install(filter) : 0;
+		int e = o->user ? become_user(o->user) : 0;
+		if (!e && filter)
+			e = tr_seccomp_install(filter);
 		if (!e) {
-			execv(path, argv);
+			if (o->envp)
+				execve(path, argv, o->envp);
+			else
+				execv(path, argv);
 			e = errno;
 		}
 		if (write(pfd[1], &e, sizeof(e)) < 0)
@@ -203,6 +223,96 @@ static int seize_process(struct tracer *t, pid_t pid, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * strace -D: we stay the command (same pid, same parent); a grandchild
+ * traces us.  In this process: wait until the grandchild has seized us,
+ * then exec.  Never returns here; in the grandchild returns its tracer.
+ */
+struct tracer *tracer_spawn_daemonized(char *const argv[], const struct tr_options *o, int mode,
+				       char *err, size_t errlen)
+{
+	char path[4096];
+	if (tr_resolve(argv[0], path, sizeof(path)) < 0) {
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(errno));
+		return NULL;
+	}
+	struct tr_filter *filter = NULL;
+	if (o->seccomp && !(filter = tr_seccomp_build(o->seccomp_nrs, o->seccomp_n, err, errlen)))
+		return NULL;
+	int sync[2];
+	if (pipe(sync) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		tr_seccomp_free(filter);
+		return NULL;
+	}
+	pid_t command = getpid();
+	pid_t child = fork();
+	if (child < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		tr_seccomp_free(filter);
+		return NULL;
+	}
+	if (child > 0) {
+		char ready;
+		close(sync[1]);
+		waitpid(child, NULL, 0);
+		/* EOF instead of a byte: the tracer could not seize us; run untraced, as strace would not. */
+		if (read(sync[0], &ready, 1) != 1)
+			_exit(1);
+		close(sync[0]);
+		int e = o->user ? become_user(o->user) : 0;
+		if (!e && filter)
+			e = tr_seccomp_install(filter);
+		if (!e) {
+			if (o->envp)
+				execve(path, argv, o->envp);
+			else
+				execv(path, argv);
+			e = errno;
+		}
+		fprintf(stderr, "cannot run '%s': %s\n", argv[0], strerror(e));
+		_exit(127);
+	}
+	tr_seccomp_free(filter);
+	close(sync[0]);
+	if (mode == 2)
+		setpgid(0, 0);
+	else if (mode >= 3)
+		setsid();
+	if (fork() != 0)
+		_exit(0);	/* the middle process: the tracer is nobody's child now */
+	struct tracer *t = tracer_new(o);
+	t->exec_pipe = -1;
+	t->first = command;
+	t->wake[t->nwake++] = command;
+	if (seize(t, command, command) < 0) {
+		snprintf(err, errlen, "cannot trace pid %d: %s", (int)command, strerror(errno));
+		close(sync[1]);
+		free(t);
+		return NULL;
+	}
+	thr_find(&t->thr, command)->hidden = true;	/* shown from its exec on */
+	t->processes = 1;
+	if (write(sync[1], "x", 1) != 1) {
+		close(sync[1]);
+		return t;
+	}
+	close(sync[1]);
+	return t;
+}
+
+int tracer_attach_more(struct tracer *t, const pid_t *pids, int n, char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		if (t->nwake < (int)(sizeof(t->wake) / sizeof(t->wake[0])))
+			t->wake[t->nwake++] = pids[i];
+		if (seize_process(t, pids[i], err, errlen) < 0)
+			return i;
+		t->processes++;
+	}
+	return n;
+}
+
 struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *o, char *err, size_t errlen)
 {
 	struct tracer *t = tracer_new(o);
@@ -234,6 +344,16 @@ void tracer_stop(struct tracer *t)
 	t->stop = 1;
 	for (int i = 0; i < t->nwake; i++)
 		ptrace(PTRACE_INTERRUPT, t->wake[i], 0L, 0L);
+}
+
+int tracer_term_signal(const struct tracer *t)
+{
+	return t->term_signal;
+}
+
+pid_t tracer_command(const struct tracer *t)
+{
+	return t->spawned || t->o.follow || t->first ? t->first : 0;
 }
 
 int tracer_count(const struct tracer *t)
@@ -420,6 +540,7 @@ static void on_event_stop(struct tracer *t, struct thr *th, int status)
 				th->tid = tid;
 			}
 		}
+		bool first_exec = th->hidden;
 		if (th->hidden && t->exec_pipe >= 0) {
 			close(t->exec_pipe);
 			t->exec_pipe = -1;
@@ -429,6 +550,16 @@ static void on_event_stop(struct tracer *t, struct thr *th, int status)
 		ev.tid = th->tid;
 		ev.old_tid = old;
 		emit(t, &ev, NULL);
+		if (t->o.detach_on_exec && !first_exec) {
+			/* After exec a process has one thread: this one, stopped, so it can go now. */
+			ptrace(PTRACE_DETACH, th->tid, 0L, 0L);
+			ev.kind = TR_DETACHED;
+			emit(t, &ev, NULL);
+			if (th->tid == t->first)
+				t->first = 0;
+			thr_del(&t->thr, th->tid);
+			return;
+		}
 		restart(t, th, 0);
 		return;
 	}
@@ -497,6 +628,7 @@ static void on_gone(struct tracer *t, pid_t tid, int status)
 	}
 	if (tid == t->first) {
 		t->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		t->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		if (th && th->hidden && t->exec_pipe >= 0) {
 			int e = 0;
 			if (read(t->exec_pipe, &e, sizeof(e)) == sizeof(e))
@@ -505,6 +637,10 @@ static void on_gone(struct tracer *t, pid_t tid, int status)
 	}
 	if (th && !th->hidden)
 		emit(t, &ev, NULL);
+	if (!th && tid != t->first) {
+		ev.kind = TR_STRAY_EXIT;
+		emit(t, &ev, NULL);
+	}
 	thr_del(&t->thr, tid);
 }
 
@@ -573,6 +709,8 @@ static pid_t wait_next(const struct tracer *t, int *status)
 		} while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) <
 			 t->spin_ns);
 	}
+	if (t->o.on_idle)
+		t->o.on_idle(t->o.ctx);
 	return waitpid(-1, status, __WALL);
 }
 

@@ -26,6 +26,7 @@ enum tr_kind {
 	TR_NEW,			/* a new thread or process joined the trace */
 	TR_DETACHED,		/* let go (Ctrl-C on -p) */
 	TR_READY,		/* with ready_events: a thread's first stop under trace (seized, new child) */
+	TR_STRAY_EXIT,		/* a child we never traced ended (a CLONE_PARENT child of the command) */
 };
 
 struct tr_event {
@@ -79,14 +80,30 @@ struct tr_options {
 	 * before PTRACE_DETACH, so the caller can put back what it changed.
 	 */
 	void (*on_detach)(struct tracer *t, pid_t tid, pid_t tgid, int status, void *ctx);
+	/* tracer_spawn: the command's environment (NULL: ours) and user (NULL: ours). */
+	char *const *envp;
+	const char *user;
+	/* Called before the tracer sleeps in waitpid (no stop is pending), e.g. to flush output. */
+	void (*on_idle)(void *ctx);
+	/* Let go of a process when it execs, past the command's own exec (strace -b execve). */
+	bool detach_on_exec;
 };
 
 enum { TR_TRAP_CONT = 1, TR_TRAP_STEP = 2 };
 
 /* Fork and exec argv under trace; NULL and a message in err on failure. */
 struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char *err, size_t errlen);
+/*
+ * strace -D (mode 1), -DD (2: tracer in its own process group), -DDD (3:
+ * its own session): this process execs argv, a grandchild traces it.
+ * Returns the tracer in the grandchild only.
+ */
+struct tracer *tracer_spawn_daemonized(char *const argv[], const struct tr_options *o, int mode,
+				       char *err, size_t errlen);
 /* Seize every thread of each pid; NULL and a message in err on failure. */
 struct tracer *tracer_attach(const pid_t *pids, int n, const struct tr_options *o, char *err, size_t errlen);
+/* Seize these processes too (strace -p PID COMMAND): how many were, in order; why not in err. */
+int tracer_attach_more(struct tracer *t, const pid_t *pids, int n, char *err, size_t errlen);
 /*
  * Run until every tracee is gone or tracer_stop() was called (from a signal
  * handler: it only sets a flag).  Returns the exit status strace would:
@@ -98,6 +115,10 @@ void tracer_free(struct tracer *t);
 
 /* Read tracee memory (process_vm_readv, /proc/pid/mem fallback); bytes read or -1. */
 long tracer_read(void *tid_as_ptr, uint64_t addr, void *buf, size_t len);
+/* The signal that killed the spawned command, 0 if it exited (or was not spawned). */
+int tracer_term_signal(const struct tracer *t);
+/* The command's pid (spawned, or the -D process), 0 with attach. */
+pid_t tracer_command(const struct tracer *t);
 /* Number of tracees still traced. */
 int tracer_count(const struct tracer *t);
 /* True when tid is the only thread and process being traced (no [pid N] needed). */

@@ -7,16 +7,23 @@
 #include <string.h>
 
 static const char *verb;
+static const char *prefix;
 
 void err_set_verb(const char *v)
 {
 	verb = v;
 }
 
+void err_set_prefix(const char *p)
+{
+	prefix = p;
+}
+
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
 	char line[4096];
-	int n = snprintf(line, sizeof(line), "tracekit: %s%s%s", verb ? verb : "", verb ? ": " : "", kind);
+	int n = prefix ? snprintf(line, sizeof(line), "%s: %s", prefix, kind) :
+		snprintf(line, sizeof(line), "tracekit: %s%s%s", verb ? verb : "", verb ? ": " : "", kind);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		n = 0;
 	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);

@@ -8,6 +8,8 @@
 #include <stddef.h>
 
 void err_set_verb(const char *verb);
+/* Replace "tracekit: VERB" by this (tracekit run under strace's name says argv[0]). */
+void err_set_prefix(const char *prefix);
 void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warnmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 __attribute__((noreturn)) void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

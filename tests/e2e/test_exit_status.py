@@ -59,7 +59,7 @@ def syscalls(_):
             (['-p', 'x'], 2, "'x'"),
             (['-e', 'trace=opn', 'true'], 2, "'opn'"),
             (['-S', 'bogus', '-c', 'true'], 2, "'bogus'"),
-            (['-p', '1', 'true'], 2, 'not both'),
+            (['-c', '-C', 'true'], 2, 'mutually exclusive'),
             (['/nonexistent/tk-cmd'], 1, '/nonexistent/tk-cmd'),
             (['-o', os.devnull, d], 1, d),
             (['-p', '999999999'], 1, '999999999'),

@@ -441,13 +441,27 @@ static void test_inject_needs_an_action(void)
 		  "(write SET:OPTION..., e.g. openat:error=ENOENT)");
 }
 
+static void test_i386_only_names_are_valid_and_select_nothing(void)
+{
+	struct sc_filter *f = filter_of("trace=mmap2,getuid32", NULL);
+
+	CHECK(!sc_filter_traced(f, SYS_mmap));
+	CHECK(!sc_filter_traced(f, SYS_getuid));
+	sc_filter_free(f);
+	CHECK(strstr(error_of("trace=mmap3"), "invalid system call 'mmap3'") != NULL);
+}
+
 static void test_error_and_retval_exclude_each_other(void)
 {
 	CHECK(strstr(error_of("inject=chdir:error=EIO:retval=1"), "second error= or retval="));
 	CHECK(strstr(error_of("inject=chdir:signal=INT:signal=TERM"), "second signal=") != NULL);
 	CHECK(strstr(error_of("inject=chdir:error=0"), "invalid error '0'") != NULL);
 	CHECK(strstr(error_of("inject=chdir:error=4096"), "invalid error '4096'") != NULL);
-	CHECK(strstr(error_of("inject=chdir:poke_enter=@arg1=00"), "not supported") != NULL);
+	CHECK(strcmp(error_of("inject=chdir:poke_enter=@arg1=00"), "(accepted)") == 0);
+	CHECK(strstr(error_of("inject=chdir:poke_enter=@arg1=0"), "invalid poke_enter") != NULL);
+	CHECK(strstr(error_of("inject=chdir:poke_exit=@arg8=00"), "invalid poke_exit") != NULL);
+	CHECK(strstr(error_of("inject=chdir:poke_enter=@arg1=00:poke_enter=@arg2=00"),
+		     "invalid poke_enter") != NULL);
 	CHECK(strstr(error_of("inject=chdir:delay_enter=-1"), "invalid delay") != NULL);
 }
 
@@ -555,6 +569,7 @@ TK_MAIN(TK_CASE(test_no_expression_traces_every_syscall_even_unknown_numbers),
 	TK_CASE(test_fault_defaults_to_enosys_and_takes_only_error_syscall_when),
 	TK_CASE(test_inject_needs_an_action),
 	TK_CASE(test_error_and_retval_exclude_each_other),
+	TK_CASE(test_i386_only_names_are_valid_and_select_nothing),
 	TK_CASE(test_injected_syscall_must_be_pure),
 	TK_CASE(test_inject_counts_each_syscall_on_its_own),
 	TK_CASE(test_inject_counts_per_tracee_when_given_counts),

@@ -1,0 +1,441 @@
+#!/usr/bin/env python3
+"""e2e tests of strace's options in `tracekit syscalls`, one case per run.
+
+    test_strace_opts.py CASE [--sleeper PATH]
+    test_strace_opts.py --list
+
+Each case runs `tracekit syscalls ARGS` ($TRACEKIT); with TRACER=strace it
+runs `strace ARGS` instead, so every case that is about strace's behaviour
+shows it holds for the reference too.  Cases comparing both tracers' lines
+run them one after the other on the same deterministic command.
+Outside CI a missing prerequisite skips with its reason; with CI=true it fails.
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_cli import (CASES, OPTIONS, SKIP, STRACE_MODE, Fail, Skip, case, expect,  # noqa: E402
+                      expect_exit0, kill_group, run, tracekit, tracekit_only, tracer)
+
+CASES.clear()   # only this file's cases
+
+
+def need_strace():
+    if not shutil.which('strace'):
+        raise Skip('strace is not installed: nothing to compare with')
+
+
+def trace(tmp, *args, timeout=30):
+    """The trace lines of `tracer ARGS` written with -o, and the exit status."""
+    log = os.path.join(tmp, 'log')
+    rc, out, err = run(tracer('-o', log, *args), timeout=timeout)
+    with open(log, errors='replace') as f:
+        return rc, f.read().splitlines(), err
+
+
+def both(tmp, *args):
+    """(strace's lines, tracekit's lines) of the same run, -o FILE each."""
+    need_strace()
+    lines = []
+    for base in (['strace'], [tracekit(), 'syscalls']):
+        log = os.path.join(tmp, 'log')
+        rc, out, err = run(base + ['-o', log] + list(args))
+        expect_exit0(rc, err)
+        with open(log, errors='replace') as f:
+            lines.append(f.read().splitlines())
+    return lines
+
+
+def masked(lines):
+    """Lines with what differs from run to run (addresses, pids) made equal."""
+    out = []
+    for l in lines:
+        l = re.sub(r'0x[0-9a-f]{8,}', 'ADDR', l)
+        out.append(re.sub(r'(si_pid|si_uid)=\d+', r'\1=N', l))
+    return out
+
+
+def same_lines(tmp, *args):
+    tracekit_only()
+    ref, ours = (masked(x) for x in both(tmp, *args))
+    expect(ref == ours, 'lines differ from strace\'s:\n  strace:   %r\n  tracekit: %r' % (ref, ours))
+
+
+# --- the line leader and the return column --------------------------------------------
+
+@case
+def columns(tmp):
+    rc, lines, err = trace(tmp, '-a', '12', '-e', 'trace=close', 'true')
+    expect_exit0(rc, err)
+    closes = [l for l in lines if l.startswith('close(')]
+    expect(closes and all(l.index('= ') == 12 for l in closes), '-a 12: %r' % closes)
+    rc, lines, err = trace(tmp, '--columns=0', '-e', 'trace=close', 'true')
+    expect(any(l == 'close(3) = 0' for l in lines), '--columns=0: %r' % lines)
+
+
+@case
+def syscall_number(tmp):
+    rc, lines, err = trace(tmp, '-n', '-e', 'trace=close', 'true')
+    expect_exit0(rc, err)
+    expect(any(l.startswith('[   3] close(3)') for l in lines), '-n: %r' % lines)
+
+
+@case
+def instruction_pointer(tmp):
+    rc, lines, err = trace(tmp, '-i', '-e', 'trace=close', 'true')
+    expect_exit0(rc, err)
+    expect(any(re.match(r'^\[[0-9a-f]{16}\] close\(3\)', l) for l in lines), '-i: %r' % lines)
+    expect(not any(re.match(r'^\[0{16}\]', l) for l in lines), '-i: addresses are real: %r' % lines)
+
+
+@case
+def timestamps_precision(tmp):
+    rc, lines, err = trace(tmp, '--timestamps=unix,ms', '-e', 'trace=close', 'true')
+    expect_exit0(rc, err)
+    expect(any(re.match(r'^\d{9,}\.\d{3} close\(', l) for l in lines), 'unix,ms: %r' % lines)
+    rc, lines, err = trace(tmp, '--timestamps=precision:ns', '-e', 'trace=close', 'true')
+    expect(any(re.match(r'^\d\d:\d\d:\d\d\.\d{9} close\(', l) for l in lines), 'ns: %r' % lines)
+    rc, lines, err = trace(tmp, '-r', '--syscall-times=ms', '-e', 'trace=close', 'true')
+    expect(any(re.match(r'^ +\d+\.\d{6} close\(3\) += 0 <\d+\.\d{3}>$', l) for l in lines),
+           '-r -T=ms: %r' % lines)
+    rc, lines, err = trace(tmp, '-t', '--relative-timestamps=s', '-e', 'trace=close', 'true')
+    expect(any(re.match(r'^\d\d:\d\d:\d\d \(\+ +\d+\) close\(', l) for l in lines), '-t -r: %r' % lines)
+
+
+@case
+def quiet_lists(tmp):
+    rc, lines, err = trace(tmp, '--quiet=exit', '-e', 'trace=none', 'true')
+    expect_exit0(rc, err)
+    expect(lines == [], '--quiet=exit prints no +++ line: %r' % lines)
+    rc, lines, err = trace(tmp, '-e', 'quiet=!exit', '-e', 'trace=none', 'true')
+    expect(lines == ['+++ exited with 0 +++'], 'quiet=!exit: %r' % lines)
+    rc, out, err = run(tracer('--quiet=bogus', 'true'))
+    expect(rc != 0 and "invalid quiet 'bogus'" in err, '--quiet=bogus: %d %r' % (rc, err))
+
+
+# --- options strace has and getopt might confuse ---------------------------------------
+
+@case
+def long_option_names(tmp):
+    rc, lines, err = trace(tmp, '--trace=close', 'true')
+    expect_exit0(rc, err)
+    expect(lines and all(l.startswith('close(') or l.startswith('+++') for l in lines),
+           '--trace=close is trace=, not --trace-path=: %r' % lines)
+    rc, lines, err = trace(tmp, '--trace-path=/nonexistent/x', 'true')
+    expect(lines == ['+++ exited with 0 +++'], '--trace-path: %r' % lines)
+    rc, lines, err = trace(tmp, '--status=failed', '-e', 'trace=access', 'true')
+    expect(lines and all('ENOENT' in l or l.startswith('+++') for l in lines), '--status: %r' % lines)
+    rc, out, err = run(tracer('--tracex=close', 'true'))
+    expect(rc != 0 and 'tracex' in err, 'an unknown long option is refused: %d %r' % (rc, err))
+
+
+@case
+def version_option(tmp):
+    rc, out, err = run(tracer('-V'))
+    expect(rc == 0 and 'version' in out, '-V: %d %r' % (rc, out))
+
+
+@case
+def usage_wording(tmp):
+    for args, want in ((['-a', 'x', 'true'], "invalid -a argument: 'x'"),
+                       (['--columns=x', 'true'], "invalid --columns argument: 'x'"),
+                       (['-X', 'foo', 'true'], "invalid -X argument: 'foo'"),
+                       (['-I', '5', 'true'], "invalid -I argument: '5'"),
+                       (['-b', 'chdir', 'true'], "Syscall 'chdir' for -b isn't supported"),
+                       (['-p', '0'], "Invalid process id: '0'"),
+                       (['-c', '-C', 'true'], 'mutually exclusive'),
+                       (['-w', 'true'], '-w/--summary-wall-clock must be given with')):
+        rc, out, err = run(tracer(*args))
+        expect(rc != 0 and want in err, '%s: want %r, got %d %r' % (' '.join(args), want, rc, err))
+
+
+@case
+def strace_name(tmp):
+    """Run under the name strace, tracekit speaks as argv[0], hint line included."""
+    tracekit_only()
+    link = os.path.join(tmp, 'strace')
+    os.symlink(tracekit(), link)
+    rc, out, err = run([link, '-a', 'x', 'true'])
+    expect(rc == 2, 'usage error exits 2 (got %d)' % rc)
+    expect(err == "%s: invalid -a argument: 'x'\nTry '%s -h' for more information.\n" % (link, link),
+           'messages: %r' % err)
+    rc, out, err = run([link, '-e', 'trace=none', 'true'])
+    expect(rc == 0 and err == '+++ exited with 0 +++\n', 'traces as syscalls: %d %r' % (rc, err))
+
+
+# --- what is printed --------------------------------------------------------------------
+
+@case
+def raw_all(tmp):
+    same_lines(tmp, '-e', 'raw=all', '-e', 'trace=close,access', 'true')
+
+
+@case
+def xlat_raw(tmp):
+    rc, lines, err = trace(tmp, '-X', 'raw', '-e', 'trace=access', 'true')
+    expect_exit0(rc, err)
+    expect(any(l.startswith('access("/etc/ld.so.preload", 0x4)') for l in lines), '-X raw: %r' % lines)
+    rc, lines, err = trace(tmp, '-X', 'verbose', '-e', 'trace=access', 'true')
+    expect(any('0x4 /* R_OK */' in l for l in lines), '-X verbose: %r' % lines)
+    rc, lines, err = trace(tmp, '-X', 'raw', '-e', 'trace=openat', 'cat', '/dev/null')
+    expect(any(l.startswith('openat(-100, "/dev/null", 0)') for l in lines), '-X raw openat: %r' % lines)
+    rc, lines, err = trace(tmp, '-X', 'verbose', '-e', 'trace=openat', 'cat', '/dev/null')
+    expect(any(l.startswith('openat(-100 /* AT_FDCWD */, "/dev/null", 0 /* O_RDONLY */)')
+               for l in lines), '-X verbose openat: %r' % lines)
+
+
+@case
+def read_write_dumps(tmp):
+    same_lines(tmp, '-e', 'trace=write', '-e', 'write=1', 'sh', '-c',
+               'echo "a line longer than sixteen bytes, with an\ttab" >/dev/null; '
+               'echo short; echo "exactly sixteen!"')
+
+
+@case
+def read_dump(tmp):
+    same_lines(tmp, '-e', 'trace=read', '-e', 'read=0', 'sh', '-c', 'head -c 40 </etc/passwd')
+
+
+@case
+def inject_poke(tmp):
+    same_lines(tmp, '-e', 'trace=write', '-e', 'inject=write:poke_enter=@arg2=5a5a',
+               'sh', '-c', 'echo hello >/dev/null')
+
+
+@case
+def detach_on_execve(tmp):
+    rc, lines, err = trace(tmp, '-f', '-b', 'execve', '-e', 'trace=execve,exit_group',
+                           'sh', '-c', 'exec /bin/true')
+    expect_exit0(rc, err)
+    expect(any(re.match(r'^\d+ +execve\("/bin/true".* <detached \.\.\.>$', l) for l in lines),
+           '-b execve lets go at the second exec: %r' % lines)
+    expect(not any('exit_group' in l for l in lines), 'nothing after the detach: %r' % lines)
+
+
+# --- the command's environment ----------------------------------------------------------
+
+@case
+def env_changes(tmp):
+    argv = tracer('-e', 'trace=none', '-qq', '-E', 'TK_SET=yes', '-E', 'HOME',
+                  'sh', '-c', 'echo "${TK_SET}:${HOME-unset}"')
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=30, env=dict(os.environ, HOME='/x'))
+    expect(p.stdout == 'yes:unset\n', '-E set and unset: %r %r' % (p.stdout, p.stderr))
+
+
+@case
+def run_as_user(tmp):
+    if os.geteuid() != 0:
+        raise Skip('-u needs root')
+    rc, out, err = run(tracer('-qq', '-e', 'trace=none', '-u', 'nobody', 'id', '-u'))
+    expect(rc == 0 and out.strip() == '65534', '-u nobody: %d %r %r' % (rc, out, err))
+    rc, out, err = run(tracer('-u', 'no-such-user-tk', 'true'))
+    expect(rc != 0 and "Cannot find user 'no-such-user-tk'" in err, 'unknown user: %r' % err)
+
+
+@case
+def daemonize(tmp):
+    """-D: the command keeps the tracer's place, the child of whoever started it."""
+    for opt in ('-D', '-DD', '-DDD', '--daemonize=session'):
+        out = os.path.join(tmp, 'out')
+        rc, lines, err = trace(tmp, opt, '-e', 'trace=exit_group', 'sh', '-c', 'echo $PPID > ' + out)
+        expect_exit0(rc, err)
+        with open(out) as f:
+            expect(f.read().strip() == str(os.getpid()), '%s: the command is our child' % opt)
+        deadline = time.time() + 10
+        while not any(l.startswith('+++ exited with 0') for l in lines) and time.time() < deadline:
+            time.sleep(0.1)     # the tracer is no child of ours: it may still be writing
+            lines = open(os.path.join(tmp, 'log'), errors='replace').read().splitlines()
+        expect(any(l.startswith('exit_group(0)') for l in lines), '%s traced: %r' % (opt, lines))
+
+
+@case
+def output_pipe(tmp):
+    for lead in '|!':
+        dest = os.path.join(tmp, 'piped')
+        rc, out, err = run(tracer('-o', '%scat > %s' % (lead, dest), '-e', 'trace=close', 'true'))
+        expect_exit0(rc, err)
+        with open(dest) as f:
+            lines = f.read().splitlines()
+        expect(lines and lines[0].startswith('close('), "-o '%scmd': %r" % (lead, lines))
+        expect(not os.path.exists(os.path.join(tmp, lead + 'cat')), 'no file named after the pipe')
+    rc, out, err = run(tracer('-ff', '-o', '|cat', 'true'))
+    expect(rc != 0 and 'piping the output and -ff' in err, '-ff with a pipe: %r' % err)
+
+
+@case
+def dev_full_exits(tmp):
+    rc, out, err = run(tracer('-o', '/dev/full', '-e', 'trace=none', '/bin/true'), timeout=20)
+    expect('No space left on device' in err, 'the write error is said: %r' % err)
+
+
+@case
+def append_mode(tmp):
+    log = os.path.join(tmp, 'log')
+    with open(log, 'w') as f:
+        f.write('kept\n')
+    rc, out, err = run(tracer('-A', '-o', log, '-e', 'trace=none', 'true'))
+    expect_exit0(rc, err)
+    with open(log) as f:
+        lines = f.read().splitlines()
+    expect(lines == ['kept', '+++ exited with 0 +++'], '-A appends: %r' % lines)
+
+
+@case
+def tips(tmp):
+    tracekit_only()
+    rc, lines, err = trace(tmp, '--tips=id:1,format:compact', '-e', 'trace=none', 'true')
+    expect_exit0(rc, err)
+    expect(any('Tip:' in l for l in lines), '--tips prints a tip at the end: %r' % lines)
+    rc, out, err = run(tracer('--tips=id:rand', 'true'))
+    expect(rc == 2 and "invalid --tips argument: 'id:rand'" in err, 'bad --tips: %r' % err)
+
+
+@case
+def summary_columns(tmp):
+    rc, lines, err = trace(tmp, '-c', '-U', 'name,calls,max-time,errors', '-e', 'trace=close,access', 'true')
+    expect_exit0(rc, err)
+    expect(lines[0].split() == ['syscall', 'calls', 'longest', 'errors'], '-U header: %r' % lines[:1])
+    expect(any(re.match(r'^close +2 +\d+\.\d{6} *$', l) for l in lines), '-U close row: %r' % lines)
+    expect(any(re.match(r'^total +\d+ +\d+\.\d{6} +1$', l) for l in lines), '-U total: %r' % lines)
+    rc, out, err = run(tracer('-c', '-U', 'bogus', 'true'))
+    expect(rc != 0 and "unknown column name: 'bogus'" in err, '-U bogus: %r' % err)
+
+
+@case
+def summary_overhead(tmp):
+    rc, lines, err = trace(tmp, '-c', '-O', '1s', '-e', 'trace=close', 'true')
+    expect_exit0(rc, err)
+    expect(any(re.match(r'^ *0\.00 +0\.000000 +0 +2 +close$', l) for l in lines) or
+           any(re.match(r'^100\.00 +0\.000000 +0 +2 +close$', l) for l in lines),
+           '-O 1s takes each call to zero: %r' % lines)
+
+
+# --- signals and descriptors ------------------------------------------------------------
+
+@case
+def stdio_released(tmp):
+    """The tracer holds no end of the command's stdin: the writer sees EPIPE at once."""
+    yes = subprocess.Popen(['yes'], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           start_new_session=True)
+    tr = subprocess.Popen(tracer('-o', os.devnull, 'sh', '-c', 'exec <&-; sleep 3'),
+                          stdin=yes.stdout, stderr=subprocess.DEVNULL, start_new_session=True)
+    yes.stdout.close()
+    try:
+        try:
+            yes.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            raise Fail('the writer into the command\'s stdin still runs: the tracer holds the pipe')
+        expect(tr.poll() is None, 'the command was still running')
+    finally:
+        kill_group(yes)
+        kill_group(tr)
+        tr.wait()
+
+
+@case
+def sigterm_on_attach(tmp):
+    """Killed by SIGTERM while attached: detach, then die of SIGTERM; the tracee runs on."""
+    sleeper = subprocess.Popen(['sleep', '30'], start_new_session=True)
+    tr = subprocess.Popen(tracer('-p', str(sleeper.pid)), stderr=subprocess.PIPE,
+                          start_new_session=True)
+    try:
+        time.sleep(1)
+        tr.send_signal(signal.SIGTERM)
+        try:
+            tr.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            raise Fail('the tracer did not end after SIGTERM')
+        expect(tr.returncode == -signal.SIGTERM, 'died of SIGTERM (returncode %d)' % tr.returncode)
+        expect(sleeper.poll() is None, 'the tracee survived the detach')
+    finally:
+        kill_group(sleeper)
+        kill_group(tr)
+        sleeper.wait()
+
+
+@case
+def interruptible_never(tmp):
+    """-I never: SIGINT is ignored by the tracer, the command decides."""
+    tr = subprocess.Popen(tracer('-I', 'never', '-o', os.devnull, 'sleep', '2'),
+                          start_new_session=True)
+    try:
+        time.sleep(0.7)
+        tr.send_signal(signal.SIGINT)
+        rc = tr.wait(timeout=10)
+        expect(rc == 0, 'the tracer ignored SIGINT and the command ran to its end (rc %d)' % rc)
+    finally:
+        kill_group(tr)
+
+
+@case
+def dies_of_commands_signal(tmp):
+    """The command killed by SIGTERM: the tracer dies of SIGTERM too."""
+    p = subprocess.run(tracer('-e', 'trace=none', '-qq', 'sh', '-c', 'kill -TERM $$'),
+                       capture_output=True, timeout=30, start_new_session=True)
+    expect(p.returncode == -signal.SIGTERM, 'returncode %d, want -SIGTERM' % p.returncode)
+
+
+@case
+def status_detached(tmp):
+    """-e status=detached: the call in flight when SIGTERM detaches us ends <detached ...>."""
+    log = os.path.join(tmp, 'log')
+    tr = subprocess.Popen(tracer('-o', log, '-I2', '-e', 'status=detached', 'sleep', '3'),
+                          stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        time.sleep(1)
+        tr.send_signal(signal.SIGTERM)
+        tr.wait(timeout=10)
+    finally:
+        kill_group(tr)
+    with open(log) as f:
+        lines = f.read().splitlines()
+    expect(any(re.match(r'^clock_nanosleep\(.* <detached \.\.\.>$', l) for l in lines),
+           'the held call is shown: %r' % lines)
+
+
+@case
+def fault_exit_group(tmp):
+    rc, lines, err = trace(tmp, '-e', 'trace=exit_group', '-e', 'fault=exit_group:when=1',
+                           'sh', '-c', 'exit 3')
+    expect(rc == 3, 'exit status 3 (got %d)' % rc)
+    expect(any(re.match(r'^exit_group\(3\) += -1 ENOSYS \(Function not implemented\) \(INJECTED\)$', l)
+               for l in lines), 'a failed exit_group returns: %r' % lines)
+
+
+def main(argv):
+    if argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        return 0
+    if len(argv) < 2 or argv[1] not in CASES:
+        print('usage: test_strace_opts.py CASE [--sleeper PATH] | --list', file=sys.stderr)
+        return 2
+    fn = CASES[argv[1]]
+    if '--sleeper' in argv:
+        OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda n, f: sys.exit('killed by signal %d' % n))
+    try:
+        with tempfile.TemporaryDirectory(prefix='tk-sopt-') as tmp:
+            fn(tmp)
+    except Skip as e:
+        if os.environ.get('CI') == 'true' and not STRACE_MODE:
+            print('FAIL (CI=true, cannot skip): %s' % e)
+            return 1
+        print('SKIP: %s' % e)
+        return SKIP
+    except Fail as e:
+        print('FAIL: %s: %s' % (argv[1], e))
+        return 1
+    print('ok: %s' % argv[1])
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
