@@ -116,7 +116,7 @@ static const char *print_records(struct rec *recs, int n)
 	int fd = mkstemp(path);
 	CHECK(fd >= 0);
 	close(fd);
-	struct sc_options o = { .fmt = { .strsize = 32 }, .outfile = path };
+	struct sc_options o = { .fmt = { .strsize = 32 }, .outfile = path, .acolumn = 40 };
 	o.filter = sc_filter_new();
 	char err[256];
 	struct km_printer *p = km_printer_new(&o, err, sizeof(err));
