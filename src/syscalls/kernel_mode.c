@@ -309,7 +309,7 @@ static void report_losses(struct run *r)
 	if (cut)
 		warnmsg("%llu calls had more memory than one record holds (16 KiB): the rest prints as addresses",
 			(unsigned long long)cut);
-	if (unreadable && !r->o->quiet)
+	if (unreadable && r->o->quiet < 2)
 		warnmsg("%llu reads of traced memory failed in the kernel (pages not in memory yet, or "
 			"bad pointers): those arguments print as addresses", (unsigned long long)unreadable);
 }
@@ -339,7 +339,7 @@ static int open_source(struct run *r, const struct km_plan *plans, char *err, si
 			return -1;
 		warnmsg("--kernel: %s; using the syscall tracepoints of an ftrace instance instead "
 			"(pointer arguments print as addresses)", err);
-	} else if (!o->quiet) {
+	} else if (o->quiet < 2) {	/* -o with a command implies -q, as in strace: not this */
 		warnmsg("--kernel=ftrace: pointer arguments print as addresses");
 	}
 	r->ft = km_ftrace_open(o->follow, o->buffer_kb, err, errlen);
