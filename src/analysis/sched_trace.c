@@ -78,9 +78,8 @@ static void find_syscalls(struct st_loader *l, struct tep_handle *tep)
 
 	for (int i = 0; all && all[i]; i++) {
 		struct tep_event *ev = all[i];
-		bool raw = !strcmp(ev->system, "raw_syscalls"), one = !strcmp(ev->system, "syscalls");
-		bool enter = !strncmp(ev->name, "sys_enter", 9), exit = !strncmp(ev->name, "sys_exit", 8);
-		if (!(raw || one) || !(enter || exit) || ev->id < 0 || ev->id > 65535)
+		struct tf_syscall_event se;
+		if (!tf_syscall_event(ev, &se))
 			continue;
 		if (ev->id >= l->nsys) {
 			int n = ev->id + 1;
@@ -89,11 +88,10 @@ static void find_syscalls(struct st_loader *l, struct tep_handle *tep)
 			l->nsys = n;
 		}
 		struct st_sys *s = &l->sys[ev->id];
-		s->kind = enter ? 1 : 2;
-		s->nr = tep_find_field(ev, raw ? "id" : "__syscall_nr");
-		/* The first argument: raw's args[0], else the field after __syscall_nr. */
-		s->arg = raw ? tep_find_field(ev, "args") : s->nr ? s->nr->next : NULL;
-		s->arg3 = !raw && s->arg && s->arg->next ? s->arg->next->next : NULL;
+		s->kind = se.kind;
+		s->nr = se.nr;
+		s->arg = se.args;
+		s->arg3 = !se.raw && s->arg && s->arg->next ? s->arg->next->next : NULL;
 	}
 }
 

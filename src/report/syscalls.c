@@ -52,9 +52,8 @@ static void map_events(struct rp_sys *s, struct tep_handle *tep)
 	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
 	for (int i = 0; all && all[i]; i++) {
 		struct tep_event *ev = all[i];
-		bool raw = !strcmp(ev->system, "raw_syscalls"), one = !strcmp(ev->system, "syscalls");
-		bool enter = !strncmp(ev->name, "sys_enter", 9), exit = !strncmp(ev->name, "sys_exit", 8);
-		if (!(raw || one) || !(enter || exit) || ev->id < 0 || ev->id > 65535)
+		struct tf_syscall_event se;
+		if (!tf_syscall_event(ev, &se))
 			continue;
 		if (ev->id >= s->nev) {
 			int n = ev->id + 1;
@@ -63,12 +62,12 @@ static void map_events(struct rp_sys *s, struct tep_handle *tep)
 			s->nev = n;
 		}
 		struct sys_event *e = &s->ev[ev->id];
-		e->kind = enter ? 1 : 2;
-		e->raw = raw;
-		e->nr = tep_find_field(ev, raw ? "id" : "__syscall_nr");
-		e->args = raw ? tep_find_field(ev, "args") : e->nr ? e->nr->next : NULL;
+		e->kind = se.kind;
+		e->raw = se.raw;
+		e->nr = se.nr;
+		e->args = se.args;
 		e->ret = tep_find_field(ev, "ret");
-		const struct sc_entry *ent = raw ? NULL : sc_by_name(ev->name + (enter ? 10 : 9));
+		const struct sc_entry *ent = se.raw ? NULL : sc_by_name(ev->name + (se.kind == 1 ? 10 : 9));
 		e->fixed_nr = ent ? ent->nr : -1;
 	}
 	/* the list belongs to tep */

@@ -55,3 +55,17 @@ unsigned long long tf_field_num(const struct tep_format_field *f, const struct t
 		return 0;
 	return tep_read_number(f->event->tep, (char *)rec->data + off, sz);
 }
+
+bool tf_syscall_event(struct tep_event *ev, struct tf_syscall_event *se)
+{
+	bool raw = !strcmp(ev->system, "raw_syscalls"), one = !strcmp(ev->system, "syscalls");
+	bool enter = !strncmp(ev->name, "sys_enter", 9), exit = !strncmp(ev->name, "sys_exit", 8);
+	if (!(raw || one) || !(enter || exit) || ev->id < 0 || ev->id > 65535)
+		return false;
+	se->kind = enter ? 1 : 2;
+	se->raw = raw;
+	se->nr = tep_find_field(ev, raw ? "id" : "__syscall_nr");
+	/* The first argument: raw's args[0], else the field after __syscall_nr. */
+	se->args = raw ? tep_find_field(ev, "args") : se->nr ? se->nr->next : NULL;
+	return true;
+}

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct tep_event;
 struct tep_format_field;
 struct tep_record;
 
@@ -22,5 +23,16 @@ bool tf_field_copy(const struct tep_format_field *f, const struct tep_record *re
 
 /* Element i of a numeric field (i = 0 for a scalar), as an unsigned number; 0 when it does not fit. */
 unsigned long long tf_field_num(const struct tep_format_field *f, const struct tep_record *rec, int i);
+
+/* A syscall event of the trace: raw_syscalls:sys_enter/sys_exit or syscalls:sys_enter_NAME/sys_exit_NAME. */
+struct tf_syscall_event {
+	int kind;			/* 1 entry, 2 exit */
+	bool raw;			/* raw_syscalls (the number is a field, args an array) */
+	struct tep_format_field *nr;	/* id, or __syscall_nr */
+	struct tep_format_field *args;	/* raw's args[], else the first argument field */
+};
+
+/* Fills se when ev is a syscall event with an id a table can index (0..65535); else false. */
+bool tf_syscall_event(struct tep_event *ev, struct tf_syscall_event *se);
 
 #endif
