@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 
 SKIP = 77
 CASES = {}
@@ -95,8 +96,9 @@ def instances_of(root, pid):
     return [d for d in os.listdir(os.path.join(root, 'instances')) if d.startswith(prefix)]
 
 
-def main(argv, usage, setup=None):
-    """Run the case named in argv[1]; setup(argv) may return an argument for every case."""
+def main(argv, usage, setup=None, tmp_prefix=None):
+    """Run the case named in argv[1]; setup(argv) may return an argument for every case,
+    or with tmp_prefix every case gets a fresh temporary directory, removed after it."""
     if argv[1:] == ['--list']:
         print('\n'.join(CASES))
         return 0
@@ -107,7 +109,11 @@ def main(argv, usage, setup=None):
         signal.signal(sig, lambda n, f: sys.exit('killed by signal %d' % n))
     try:
         arg = setup(argv) if setup else None
-        CASES[argv[1]](arg)
+        if tmp_prefix:
+            with tempfile.TemporaryDirectory(prefix=tmp_prefix) as tmp:
+                CASES[argv[1]](tmp)
+        else:
+            CASES[argv[1]](arg)
     except Skip as e:
         if os.environ.get('CI') == 'true':
             print('FAIL (CI=true, cannot skip): %s' % e)

@@ -21,27 +21,10 @@ import sys
 import tempfile
 import time
 
-SKIP = 77
-CASES = {}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import CASES, Fail, Skip, case, expect, main as run_case, run  # noqa: E402
+
 OPTIONS = {}
-
-
-class Skip(Exception):
-    pass
-
-
-class Fail(Exception):
-    pass
-
-
-def case(fn):
-    CASES[fn.__name__.replace('_', '-')] = fn
-    return fn
-
-
-def expect(ok, what):
-    if not ok:
-        raise Fail(what)
 
 
 def tracekit(*args):
@@ -61,19 +44,6 @@ def prog(name):
     if not os.access(path, os.X_OK):
         raise Fail('needs --progs DIR holding %s' % name)
     return path
-
-
-def run(argv, timeout=60):
-    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
-        raise Fail('%s timed out after %ss' % (argv[0], timeout))
-    rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
-    return rc, out.decode(errors='replace'), err.decode(errors='replace')
 
 
 def need_kernel_mode():
@@ -420,30 +390,9 @@ def report_syscalls_none(tmp):
 
 
 def main(argv):
-    if argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        return 0
-    if len(argv) < 2 or argv[1] not in CASES:
-        print('usage: test_kernel_mode.py CASE --progs DIR | --list', file=sys.stderr)
-        return 2
     if '--progs' in argv:
         OPTIONS['progs'] = os.path.abspath(argv[argv.index('--progs') + 1])
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda n, f: sys.exit('killed by signal %d' % n))
-    try:
-        with tempfile.TemporaryDirectory(prefix='tk-kernel-') as tmp:
-            CASES[argv[1]](tmp)
-    except Skip as e:
-        if os.environ.get('CI') == 'true':
-            print('FAIL (CI=true, cannot skip): %s' % e)
-            return 1
-        print('SKIP: %s' % e)
-        return SKIP
-    except Fail as e:
-        print('FAIL: %s: %s' % (argv[1], e))
-        return 1
-    print('ok: %s' % argv[1])
-    return 0
+    return run_case(argv, 'test_kernel_mode.py CASE --progs DIR | --list', tmp_prefix='tk-kernel-')
 
 
 if __name__ == '__main__':
