@@ -142,6 +142,10 @@ int cmd_stack(int argc, char **argv)
 		return 1;
 	}
 	print_stack(&st, o.json);
+	if (st.max_size && !st.nframes)
+		errmsg("the kernel kept a maximum of %lu bytes but no frames for it (its walk of "
+		       "that stack found none of the return addresses); run again for the frames",
+		       st.max_size);
 	rc = st.status;
 	tr_stack_free(&st);
 	return fflush(stdout) ? 1 : rc;

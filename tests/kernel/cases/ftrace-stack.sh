@@ -12,7 +12,12 @@ max=$(sed -n 's/^stack_max_size: \([0-9]*\) bytes.*/\1/p' "$OUT")
 first=$(awk '$1 == "0)" { print $2 }' "$OUT")
 [ "$max" = "$first" ] || fail "stack_max_size $max, but frame 0 is at depth $first"
 [ "$(cat $E) $(cat $M)" = "$before" ] || fail "stack tracer left as '$(cat $E) $(cat $M)', was '$before'"
-ok tk stack --json --duration 0.5
+ok tk stack --json -- sh -c 'ls / >/dev/null'
+# Rarely the kernel keeps a maximum without frames: tracekit says so; one more run.
+if grep -q '"frames":\[\]' "$OUT"; then
+	grep -q "no frames for it" "$OUT" || fail "a maximum without frames is not explained on stderr"
+	ok tk stack --json -- sh -c 'ls / >/dev/null'
+fi
 has '^\{"stack_max_size":[1-9][0-9]*,"frames":\[\{"depth":0,"used":[1-9]'
 [ "$(cat $E) $(cat $M)" = "$before" ] || fail "stack tracer left as '$(cat $E) $(cat $M)', was '$before'"
 # The stock kernel has no irqsoff tracer: refused with the option it needs.
