@@ -206,6 +206,9 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 	if (t->follow && strcmp(t->follow, "system") != 0)
 		fputs("note: recorded with -F or -p: only switches involving the traced tasks exist, "
 		      "so per-CPU figures and other tasks are incomplete\n", f);
+	for (int i = 0; i < o->nfilters; i++)
+		fprintf(f, "note: only the events -F '%s' matches are analysed: events it drops "
+			"are as if never recorded\n", o->filters[i]);
 	if (t->lost)
 		fprintf(f, "warning: the kernel lost %lld events; figures around them are "
 			"approximate\n", t->lost);

@@ -309,6 +309,10 @@ int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t er
 	struct tf_reader *r = tf_reader_open(o->input, err, errlen);
 	if (!r)
 		return -1;
+	if (tf_reader_set_filters(r, o->filters, o->nfilters, err, errlen) < 0) {
+		tf_reader_close(r);
+		return -2;
+	}
 	struct st_loader *l = st_begin(t, o, r, err, errlen);
 	if (!l)
 		goto out;

@@ -25,6 +25,8 @@ struct st_options {
 	bool has_from, has_to;
 	double from, to;		/* seconds, the trace's timestamps */
 	bool json;
+	const char *const *filters;	/* -F: only the events they match are analysed */
+	int nfilters;
 };
 
 struct st_trace {
@@ -48,6 +50,7 @@ extern const char *const st_event_names[ST_NEVENTS];
 void st_command_name(const char *command, char *buf, size_t len);
 
 /* 0, or -1 with a one-line message in err. */
+/* 0; -1 and err; -2 and err when a -F filter does not fit the file (a usage error). */
 int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t errlen);
 
 /*

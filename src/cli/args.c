@@ -34,3 +34,13 @@ int cli_input_file(int argc, char **argv, int first, const char **input, bool ha
 	*input = argv[first];
 	return 0;
 }
+
+int cli_filter_add(struct cli_filters *f, const char *arg)
+{
+	if (f->n == CLI_MAX_FILTERS) {
+		errmsg("-F: at most %d filters", CLI_MAX_FILTERS);
+		return -1;
+	}
+	f->v[f->n++] = arg;
+	return 0;
+}

@@ -50,6 +50,16 @@ void help_oops(FILE *f);
 /* Probe definitions (SPECs) of probe add/trace and record --probe: -1 after one line if one does not parse. */
 int cli_probe_specs_parse(char *const *specs, int n);
 
+/* The -F filters of the verbs that read a trace file (report, sched, view, export). */
+#define CLI_MAX_FILTERS 64
+struct cli_filters {
+	const char *v[CLI_MAX_FILTERS];
+	int n;
+};
+
+/* Adds one -F; -1 after one error line when there are too many. */
+int cli_filter_add(struct cli_filters *f, const char *arg);
+
 /* --from/--to style values: a non-negative number of seconds; one error line otherwise. */
 int cli_seconds(const char *opt, const char *arg, double *out);
 

@@ -23,6 +23,8 @@ void help_export(FILE *f)
 	      "                          scheduling as ftrace packets, so CPU tracks and thread\n"
 	      "                          states appear; other events as track events\n"
 	      "  -o FILE                 the output file (required)\n"
+	      "  -F, --filter FILTER     only the events FILTER matches (trace-cmd's syntax, as\n"
+	      "                          report -F: 'sched_switch: prev_pid == 42'; repeatable)\n"
 	      "  -h, --help              this text\n", f);
 }
 
@@ -30,6 +32,7 @@ static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "filter", required_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -38,15 +41,20 @@ int cmd_export(int argc, char **argv)
 {
 	const char *input = "trace.dat", *output = NULL, *format = NULL;
 	enum ex_format f;
+	static struct cli_filters filters;
 	int c;
 
 	err_set_verb("export");
 	bool have_i = false;
-	while ((c = getopt_long(argc, argv, ":i:f:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:f:o:F:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; have_i = true; break;
 		case 'f': format = optarg; break;
 		case 'o': output = optarg; break;
+		case 'F':
+			if (cli_filter_add(&filters, optarg) < 0)
+				return 2;
+			break;
 		case 'h': help_export(stdout); return 0;
 		case ':':
 			errmsg("option '%s' needs an argument (see 'tracekit help export')",
@@ -72,9 +80,10 @@ int cmd_export(int argc, char **argv)
 		return 2;
 	}
 	char err[1024];
-	if (ex_run(input, f, output, err, sizeof(err)) < 0) {
+	int rc = ex_run(input, filters.v, filters.n, f, output, err, sizeof(err));
+	if (rc < 0) {
 		errmsg("%s", err);
-		return 1;
+		return rc == -2 ? 2 : 1;
 	}
 	return 0;
 }

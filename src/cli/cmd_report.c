@@ -12,7 +12,6 @@
 #include "report/report.h"
 #include "util/die.h"
 
-#define MAX_FILTERS 64
 #define MAX_CPU 4096
 
 void help_report(FILE *f)
@@ -73,8 +72,8 @@ static int parse_cpus(const char *arg, bool *mask, int *n)
 int cmd_report(int argc, char **argv)
 {
 	static bool cpus[MAX_CPU];
-	const char *filters[MAX_FILTERS];
-	struct rp_options o = { .input = "trace.dat", .filters = filters };
+	static struct cli_filters filters;
+	struct rp_options o = { .input = "trace.dat", .filters = filters.v };
 	int c;
 
 	err_set_verb("report");
@@ -83,11 +82,9 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'i': o.input = optarg; have_i = true; break;
 		case 'F':
-			if (o.nfilters == MAX_FILTERS) {
-				errmsg("-F: at most %d filters", MAX_FILTERS);
+			if (cli_filter_add(&filters, optarg) < 0)
 				return 2;
-			}
-			filters[o.nfilters++] = optarg;
+			o.nfilters = filters.n;
 			break;
 		case 'c':
 			if (parse_cpus(optarg, cpus, &o.ncpus) < 0)

@@ -28,6 +28,8 @@ void help_sched(FILE *f)
 	      "                     (default: the command `tracekit record` ran, else the\n"
 	      "                     busiest processes)\n"
 	      "  --from S, --to S   only from/to S seconds (the trace's timestamps)\n"
+	      "  -F, --filter FILTER  only the events FILTER matches (trace-cmd's syntax, as\n"
+	      "                     report -F: 'sched_switch: prev_pid == 42'; repeatable)\n"
 	      "  --json             one JSON document (see docs/sched.md)\n"
 	      "  -h, --help         this text\n", f);
 }
@@ -39,6 +41,7 @@ static const struct option longopts[] = {
 	{ "from", required_argument, NULL, 'f' },
 	{ "to", required_argument, NULL, 't' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "filter", required_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -57,12 +60,14 @@ static int parse_pid(const char *arg, int *pid)
 	return 0;
 }
 
+static struct cli_filters filters;
+
 static int parse_args(int argc, char **argv, struct st_options *o)
 {
 	int c;
 
 	bool have_i = false;
-	while ((c = getopt_long(argc, argv, ":i:p:c:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:p:c:F:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o->input = optarg; have_i = true; break;
 		case 'p':
@@ -81,6 +86,10 @@ static int parse_args(int argc, char **argv, struct st_options *o)
 			o->has_to = true;
 			break;
 		case 'j': o->json = true; break;
+		case 'F':
+			if (cli_filter_add(&filters, optarg) < 0)
+				return -1;
+			break;
 		case 'h': help_sched(stdout); return 1;
 		case ':':
 			errmsg("option '%s' needs an argument (see 'tracekit help sched')",
@@ -114,10 +123,13 @@ int cmd_sched(int argc, char **argv)
 	int rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 2 : 0;
-	if (st_load(&t, &o, err, sizeof(err)) < 0) {
+	o.filters = filters.v;
+	o.nfilters = filters.n;
+	rc = st_load(&t, &o, err, sizeof(err));
+	if (rc < 0) {
 		st_free(&t);
 		errmsg("%s", err);
-		return 1;
+		return rc == -2 ? 2 : 1;
 	}
 	rc = st_print(&t, &o, stdout, err, sizeof(err));
 	st_free(&t);

@@ -27,6 +27,8 @@ void help_view(FILE *f)
 	      "                       page shows a per-CPU busy overview of the whole trace\n"
 	      "  --from S, --to S     only the events from/to S seconds (the trace's\n"
 	      "                       timestamps); the states before still count\n"
+	      "  -F, --filter FILTER  only the events FILTER matches (trace-cmd's syntax, as\n"
+	      "                       report -F: 'sched_switch: prev_pid == 42'; repeatable)\n"
 	      "  -h, --help           this text\n", VW_DEFAULT_MAX_EVENTS);
 }
 
@@ -36,6 +38,7 @@ static const struct option longopts[] = {
 	{ "max-events", required_argument, NULL, 'm' },
 	{ "from", required_argument, NULL, 'f' },
 	{ "to", required_argument, NULL, 't' },
+	{ "filter", required_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -67,10 +70,12 @@ static int write_file(const struct vw_options *o, const char *path)
 		errmsg("cannot write %s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (vw_write_html(o, f, err, sizeof(err)) < 0) {
+	int made = vw_write_html(o, f, err, sizeof(err));
+	if (made < 0) {
 		fclose(f);
 		unlink(tmp);
 		errmsg("%s", err);
+		rc = made == -2 ? 2 : 1;
 		goto out;
 	}
 	if (fclose(f) != 0 || rename(tmp, path) != 0) {
@@ -88,14 +93,19 @@ int cmd_view(int argc, char **argv)
 {
 	struct vw_options o = { .input = "trace.dat", .max_events = VW_DEFAULT_MAX_EVENTS };
 	const char *output = "trace.html";
+	static struct cli_filters filters;
 	int c;
 
 	err_set_verb("view");
 	bool have_i = false;
-	while ((c = getopt_long(argc, argv, ":i:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:o:F:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; have_i = true; break;
 		case 'o': output = optarg; break;
+		case 'F':
+			if (cli_filter_add(&filters, optarg) < 0)
+				return 2;
+			break;
 		case 'm':
 			if (parse_max(optarg, &o.max_events) < 0)
 				return 2;
@@ -126,5 +136,7 @@ int cmd_view(int argc, char **argv)
 		errmsg("--from %g is after --to %g", o.from, o.to);
 		return 2;
 	}
+	o.filters = filters.v;
+	o.nfilters = filters.n;
 	return write_file(&o, output);
 }

@@ -7,28 +7,51 @@
 #include "export/writers.h"
 #include "tracefile/reader.h"
 
-static int write_all(const char *input, enum ex_format f, const struct ex_scan *s, FILE *out,
-		     char *err, size_t errlen)
+struct source {
+	const char *input;
+	const char *const *filters;
+	int nfilters;
+};
+
+/* The reader of a pass, filtered; NULL and err, *rc the verdict, on failure. */
+static struct tf_reader *open_source(const struct source *src, int *rc, char *err, size_t errlen)
 {
-	struct tf_reader *r = tf_reader_open(input, err, errlen);
+	struct tf_reader *r = tf_reader_open(src->input, err, errlen);
+
+	*rc = -1;
+	if (r && tf_reader_set_filters(r, src->filters, src->nfilters, err, errlen) < 0) {
+		tf_reader_close(r);
+		*rc = -2;
+		return NULL;
+	}
+	return r;
+}
+
+static int write_all(const struct source *src, enum ex_format f, const struct ex_scan *s,
+		     FILE *out, char *err, size_t errlen)
+{
+	int rc;
+	struct tf_reader *r = open_source(src, &rc, err, errlen);
 
 	if (!r)
-		return -1;
-	int rc = f == EX_CHROME ? ex_write_chrome(r, s, out, err, errlen) :
-				  ex_write_perfetto(r, s, out, err, errlen);
+		return rc;
+	rc = f == EX_CHROME ? ex_write_chrome(r, s, out, err, errlen) :
+		       ex_write_perfetto(r, s, out, err, errlen);
 	tf_reader_close(r);
 	return rc;
 }
 
-int ex_run(const char *input, enum ex_format f, const char *output, char *err, size_t errlen)
+int ex_run(const char *input, const char *const *filters, int n, enum ex_format f,
+	   const char *output, char *err, size_t errlen)
 {
+	const struct source src = { input, filters, n };
 	struct ex_scan s;
-	struct tf_reader *r = tf_reader_open(input, err, errlen);
 	FILE *out = NULL;
-	int rc = -1;
+	int rc;
+	struct tf_reader *r = open_source(&src, &rc, err, errlen);
 
 	if (!r)
-		return -1;
+		return rc;
 	rc = ex_scan(r, &s, err, errlen);
 	tf_reader_close(r);
 	if (rc < 0)
@@ -41,7 +64,7 @@ int ex_run(const char *input, enum ex_format f, const char *output, char *err, s
 	}
 	/* Exports are mostly output: write in big blocks. */
 	setvbuf(out, NULL, _IOFBF, 1 << 16);
-	rc = write_all(input, f, &s, out, err, errlen);
+	rc = write_all(&src, f, &s, out, err, errlen);
 	if (fflush(out) != 0 || ferror(out)) {
 		if (rc == 0)
 			snprintf(err, errlen, "write error on '%s': %s", output, strerror(errno));

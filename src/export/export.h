@@ -20,8 +20,13 @@ enum ex_format { EX_CHROME, EX_PERFETTO };
 /* "chrome" or "perfetto": 0 and *f set, -1 for anything else. */
 int ex_parse_format(const char *name, enum ex_format *f);
 
-/* Export input to output (created or truncated): 0, or -1 and one line in err. */
-int ex_run(const char *input, enum ex_format f, const char *output, char *err, size_t errlen);
+/*
+ * Export input's events (those the -F filters match, when n > 0) to output
+ * (created or truncated): 0; -1 and one line in err; -2 and err when a filter
+ * does not fit the file (a usage error).
+ */
+int ex_run(const char *input, const char *const *filters, int n, enum ex_format f,
+	   const char *output, char *err, size_t errlen);
 
 /* ---- shared by the exporters (scan.c) ---- */
 

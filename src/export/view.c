@@ -701,6 +701,10 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 	struct tf_reader *r = tf_reader_open(o->input, err, errlen);
 	if (!r)
 		return -1;
+	if (tf_reader_set_filters(r, o->filters, o->nfilters, err, errlen) < 0) {
+		tf_reader_close(r);
+		return -2;
+	}
 	v.tep = tf_reader_tep(r);
 	const struct tf_info *info = tf_reader_info(r);
 	v.ncpus = info->cpus > 0 ? info->cpus : 1;

@@ -19,9 +19,12 @@ struct vw_options {
 	long max_events;	/* events kept in full detail; past it only the overview */
 	bool has_from, has_to;	/* only this window (seconds, the trace's timestamps): */
 	double from, to;	/* what a big trace's page says to run for detail */
+	const char *const *filters;	/* -F: only the events they match */
+	int nfilters;
 };
 
-/* Write the page to out: 0, or -1 and a one-line message in err. */
+/* Write the page to out: 0; -1 and a one-line message in err; -2 and err for a -F
+ * filter that does not fit the file (a usage error). */
 int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen);
 
 /*

@@ -12,7 +12,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "report/fastprint.h"
-#include "report/filtercheck.h"
+#include "tracefile/filtercheck.h"
 #include "report/funcgraph.h"
 #include "report/report.h"
 #include "report/stat.h"
@@ -37,39 +37,6 @@ void rp_format_line(struct tep_handle *tep, struct tep_record *rec, struct tep_e
 	tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);
 	if (s->len && s->buffer[s->len - 1] == '\n')
 		s->len--;
-}
-
-/* The -F filters, in trace-cmd's "event: expression" syntax. */
-static struct tep_event_filter *make_filter(struct tep_handle *tep, const struct rp_options *o,
-					    char *err, size_t errlen)
-{
-	struct tep_event_filter *f;
-
-	if (!o->nfilters)
-		return NULL;
-	f = tep_filter_alloc(tep);
-	if (!f) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	for (int i = 0; i < o->nfilters; i++) {
-		if (rp_filter_check(tep, o->filters[i], err, errlen) < 0) {
-			tep_filter_free(f);
-			return NULL;
-		}
-		enum tep_errno ret = tep_filter_add_filter_str(f, o->filters[i]);
-		if (ret < 0) {
-			char why[256];
-			tep_filter_strerror(f, ret, why, sizeof(why));
-			/* libtraceevent's message ends a copy of the filter and a caret line. */
-			char *msg = strrchr(why, '\n');
-			snprintf(err, errlen, "bad filter '%s': %s (syntax: 'EVENT: FIELD == VALUE')",
-				 o->filters[i], msg ? msg + 1 : why);
-			tep_filter_free(f);
-			return NULL;
-		}
-	}
-	return f;
 }
 
 /* Seconds to the trace clock's units: ns for ns clocks, raw counts otherwise. */
@@ -238,7 +205,7 @@ int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot select CPUs: %s", strerror(errno));
 		goto out;
 	}
-	if (o->nfilters && !(x.filter = make_filter(x.tep, o, err, errlen))) {
+	if (o->nfilters && !(x.filter = tf_filter_make(x.tep, o->filters, o->nfilters, err, errlen))) {
 		ret = -2;	/* a -F that does not fit the file: a usage error */
 		goto out;
 	}

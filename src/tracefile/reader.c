@@ -35,6 +35,7 @@
 #include <traceevent/kbuffer.h>
 #include <zstd.h>
 
+#include "tracefile/filtercheck.h"
 #include "tracefile/guard.h"
 #include "tracefile/funcgraph.h"
 #include "tracefile/pages.h"
@@ -119,6 +120,8 @@ struct tf_reader {
 	int nheap;
 	int last;			/* fast path: the CPU of the event handed out last, or -1 */
 	struct type_slot types[TYPE_CACHE];	/* fast path: formats by type id */
+	struct tep_event_filter *filter;	/* -F: only events it matches are handed out */
+	long long *skipped_missed;	/* per CPU: losses noted on events the filter dropped */
 };
 
 /* ---- stage 1: the layout walk ---- */
@@ -1318,6 +1321,9 @@ void tf_reader_close(struct tf_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->heap);
+	if (r->filter)
+		tep_filter_free(r->filter);
+	free(r->skipped_missed);
 	if (r->in)
 		tracecmd_close(r->in);
 	for (int i = 0; i < r->nnotes; i++)
@@ -1383,7 +1389,7 @@ static void read_ahead(struct tf_reader *r, int cpu)
 		c->done = true;
 }
 
-int tf_reader_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t errlen)
+static int next_any(struct tf_reader *r, struct tf_event *ev, char *err, size_t errlen)
 {
 	int best = -1;
 
@@ -1426,4 +1432,49 @@ int tf_reader_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t e
 	ev->ts = r->held->ts;
 	ev->missed = r->held->missed_events;
 	return 1;
+}
+
+/* A loss belongs to the next event handed out on its CPU, filtered or not. */
+static void carry_missed(long long *acc, long long missed)
+{
+	if (*acc < 0 || missed < 0)
+		*acc = -1;
+	else
+		*acc += missed;
+}
+
+int tf_reader_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t errlen)
+{
+	int ret;
+
+	while ((ret = next_any(r, ev, err, errlen)) == 1 && r->filter) {
+		long long *acc = ev->cpu >= 0 && ev->cpu < r->ncpu ? &r->skipped_missed[ev->cpu] : NULL;
+		if (tep_filter_match(r->filter, ev->record) == TEP_ERRNO__FILTER_MATCH) {
+			if (acc && *acc) {
+				carry_missed(acc, ev->missed);
+				ev->missed = *acc;
+				*acc = 0;
+			}
+			break;
+		}
+		if (acc && ev->missed)
+			carry_missed(acc, ev->missed);
+	}
+	return ret;
+}
+
+int tf_reader_set_filters(struct tf_reader *r, const char *const *filters, int n,
+			  char *err, size_t errlen)
+{
+	if (!n)
+		return 0;
+	r->filter = tf_filter_make(r->tep, filters, n, err, errlen);
+	if (!r->filter)
+		return -1;
+	r->skipped_missed = calloc((size_t)r->ncpu + 1, sizeof(*r->skipped_missed));
+	if (!r->skipped_missed) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
 }

@@ -58,6 +58,15 @@ struct tf_info {
 struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen);
 void tf_reader_close(struct tf_reader *r);
 
+/*
+ * Only events matching these -F filters (trace-cmd's "EVENT[: EXPRESSION]"
+ * syntax, checked by tf_filter_check) are handed out from now on; losses
+ * noted on dropped events move to the next event of their CPU.  0, or -1
+ * and one line in err naming the bad filter.
+ */
+int tf_reader_set_filters(struct tf_reader *r, const char *const *filters, int n,
+			  char *err, size_t errlen);
+
 const struct tf_info *tf_reader_info(const struct tf_reader *r);
 struct tep_handle *tf_reader_tep(struct tf_reader *r);
 

@@ -179,6 +179,44 @@ def unknown_filter_event_is_named(_):
            'did you mean sched_switch' in err, 'names the event and the closest: %r' % err)
 
 
+def tool(*args):
+    exe = os.environ.get('TRACEKIT')
+    if not exe or not os.access(exe, os.X_OK):
+        raise Skip('TRACEKIT is not set to an executable tracekit binary')
+    p = subprocess.run([exe] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=120)
+    return p.returncode, p.stdout.decode(errors='replace'), p.stderr.decode(errors='replace')
+
+
+@case
+def sched_view_export_take_the_same_filters(_):
+    """-F in sched, view and export: checked like report's, and only matching events pass."""
+    f = os.path.join(FIXTURES, 'tracecmd-v7zstd.dat')
+    with tempfile.TemporaryDirectory(prefix='tk-filter-') as tmp:
+        out_of = {'sched': [], 'view': ['-o', os.path.join(tmp, 'x.html')],
+                  'export': ['-f', 'chrome', '-o', os.path.join(tmp, 'x.json')]}
+        for verb, extra in out_of.items():
+            rc, out, err = tool(verb, *extra, '-F', 'sched_switch: nxt_pid > 0', f)
+            expect(rc == 2 and not out, '%s: an unknown field is exit 2, got %d' % (verb, rc))
+            expect(err.count('\n') == 1 and err.startswith('tracekit: %s: ' % verb) and
+                   "sched:sched_switch has no field 'nxt_pid'" in err,
+                   '%s: one line naming the field: %r' % (verb, err))
+            expect(not os.listdir(tmp), '%s left a file: %s' % (verb, os.listdir(tmp)))
+        want = sum(1 for e in events(stored(f)) if e['event'] == 'sched_wakeup')
+        rc, _, err = tool('export', *out_of['export'], '-F', 'sched_wakeup', f)
+        expect(rc == 0, 'export -F sched_wakeup: exit %d: %s' % (rc, err))
+        with open(out_of['export'][-1]) as j:
+            doc = json.load(j)
+        evs = doc['traceEvents'] if isinstance(doc, dict) else doc
+        kinds = {(e.get('ph'), e.get('name')) for e in evs if e.get('ph') != 'M'}
+        got = sum(1 for e in evs if e.get('name') == 'sched:sched_wakeup')
+        expect(kinds == {('i', 'sched:sched_wakeup')} and got == want,
+               'export -F sched_wakeup: %d wakeups of %d, and only them: %s' % (got, want, kinds))
+        rc, out, err = tool('sched', '-F', 'sched_switch: prev_pid != 0', f)
+        expect(rc == 0 and "note: only the events -F 'sched_switch: prev_pid != 0' matches "
+               "are analysed" in out, 'sched -F says what it analyses: %r' % out[:400])
+
+
 @case
 def bad_filters_are_one_line_not_a_crash(_):
     """libtraceevent's filter parser crashes on these (seen by fuzzing): refused first."""

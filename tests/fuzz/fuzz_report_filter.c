@@ -9,7 +9,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "report/filtercheck.h"
+#include "tracefile/filtercheck.h"
 
 static const char switch_fmt[] =
 	"name: sched_switch\nID: 372\nformat:\n"
@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(filter, data, size);
 	filter[size] = '\0';
 	err[0] = '\0';
-	if (rp_filter_check(tep, filter, err, sizeof(err)) < 0) {
+	if (tf_filter_check(tep, filter, err, sizeof(err)) < 0) {
 		if (!memchr(err, '\0', sizeof(err)) || !err[0])
 			abort();	/* the error must be a line */
 	} else {

@@ -6,7 +6,7 @@
  * "system/name"); the expression is split into tokens only far enough to
  * find the names in it: quoted strings and numbers are skipped.
  */
-#include "report/filtercheck.h"
+#include "tracefile/filtercheck.h"
 
 #include <ctype.h>
 #include <regex.h>
@@ -412,7 +412,7 @@ static int check_syntax(struct tep_handle *tep, const char *filter, const char *
  */
 #define MAX_FILTER_LEN 400
 
-int rp_filter_check(struct tep_handle *tep, const char *filter, char *err, size_t errlen)
+int tf_filter_check(struct tep_handle *tep, const char *filter, char *err, size_t errlen)
 {
 	if (strlen(filter) > MAX_FILTER_LEN) {
 		snprintf(err, errlen, "-F: a filter of %zu characters: at most %d (split it into "
@@ -444,4 +444,33 @@ int rp_filter_check(struct tep_handle *tep, const char *filter, char *err, size_
 		ret = check_syntax(tep, filter, colon + 1, err, errlen);
 	free(m.ev);
 	return ret;
+}
+
+struct tep_event_filter *tf_filter_make(struct tep_handle *tep, const char *const *filters, int n,
+					char *err, size_t errlen)
+{
+	struct tep_event_filter *f = tep_filter_alloc(tep);
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		if (tf_filter_check(tep, filters[i], err, errlen) < 0)
+			goto fail;
+		enum tep_errno ret = tep_filter_add_filter_str(f, filters[i]);
+		if (ret < 0) {
+			char why[256];
+			tep_filter_strerror(f, ret, why, sizeof(why));
+			/* libtraceevent's message ends a copy of the filter and a caret line. */
+			char *msg = strrchr(why, '\n');
+			snprintf(err, errlen, "bad filter '%s': %s (syntax: 'EVENT: FIELD == VALUE')",
+				 filters[i], msg ? msg + 1 : why);
+			goto fail;
+		}
+	}
+	return f;
+fail:
+	tep_filter_free(f);
+	return NULL;
 }

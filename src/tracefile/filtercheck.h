@@ -5,12 +5,13 @@
  * everything; here an unknown event or field is an error that names it and
  * what the file has instead.
  */
-#ifndef TRACEKIT_REPORT_FILTERCHECK_H
-#define TRACEKIT_REPORT_FILTERCHECK_H
+#ifndef TRACEKIT_TRACEFILE_FILTERCHECK_H
+#define TRACEKIT_TRACEFILE_FILTERCHECK_H
 
 #include <stddef.h>
 
 struct tep_handle;
+struct tep_event_filter;
 
 /*
  * filter in trace-cmd's syntax ("EVENT[,EVENT...][: EXPRESSION]", EVENT
@@ -20,6 +21,10 @@ struct tep_handle;
  *   -F 'sched_switch: nxt_pid > 0': sched:sched_switch has no field 'nxt_pid'
  *   (its fields, closest first: next_pid, prev_pid, ...)
  */
-int rp_filter_check(struct tep_handle *tep, const char *filter, char *err, size_t errlen);
+int tf_filter_check(struct tep_handle *tep, const char *filter, char *err, size_t errlen);
+
+/* All filters checked, then compiled into one libtraceevent filter; NULL and err on failure. */
+struct tep_event_filter *tf_filter_make(struct tep_handle *tep, const char *const *filters, int n,
+					char *err, size_t errlen);
 
 #endif
