@@ -1,5 +1,5 @@
 /*
- * Fuzz the -F check (src/report/filtercheck.c): any filter text against two
+ * Fuzz the -F check (src/tracefile/filtercheck.c): any filter text against two
  * known events gives 0 or one error line; then libtraceevent's own filter
  * parser gets the text the check let through, as report does.
  */
