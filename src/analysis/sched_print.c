@@ -549,8 +549,13 @@ static bool verdict(struct st_trace *t, struct sa_proc *p, char *buf, size_t len
 			 (unsigned long long)lock->addr);
 	else
 		extra[0] = '\0';
+	char name[SA_COMM + 16];
+	if (p->comm[0])
+		snprintf(name, sizeof(name), "%s", p->comm);
+	else
+		snprintf(name, sizeof(name), "pid %d", p->pid);	/* no event named it */
 	snprintf(buf, len, "%d %s of %s reached %.2f CPUs on average: %s%s", workers,
-		 plural(workers, "thread", "threads"), p->comm, s.parallelism, what, extra);
+		 plural(workers, "thread", "threads"), name, s.parallelism, what, extra);
 	return true;
 }
 
