@@ -174,6 +174,18 @@ static __always_inline void copy_msghdr(__u64 addr, __u32 cap, int when)
 	put_region(m[4], m[5] < 1024 ? m[5] : 1024, 0, when);
 }
 
+/* The entries' messages first, then the array (its msg_len words are read whole by mem.c). */
+static __always_inline void copy_mmsghdr(__u64 addr, __u64 cnt, __u32 cap, int when)
+{
+	__u64 n = cnt < KM_MMSG_MAX ? cnt : KM_MMSG_MAX;
+	for (int i = 0; i < KM_MMSG_MAX; i++) {
+		if (i >= n)
+			break;
+		copy_msghdr(addr + i * 64, cap, when);	/* sizeof(struct mmsghdr) */
+	}
+	put_region(addr, n * 64, 0, when);
+}
+
 static __always_inline __u64 copy_len(const struct km_copy *c, const __u64 *args, __s64 ret,
 				      int when)
 {
@@ -251,6 +263,12 @@ __noinline int copy_one(__u32 nr, __u32 i, __s64 ret, __u64 sp, int when)
 	case KM_OP_MSGHDR:
 		copy_msghdr(addr, c->cap, when);
 		break;
+	case KM_OP_MMSGHDR: {
+		__u64 n = c->len_src == KM_LEN_RET ? (ret > 0 ? (__u64)ret : 0) :
+			  c->len_arg < 6 ? args[c->len_arg & 7] : 0;
+		copy_mmsghdr(addr, n, c->cap, when);
+		break;
+	}
 	}
 	return 0;
 }

@@ -20,6 +20,7 @@
 #define KM_BUF_SIZE 32768	/* the per-CPU scratch a record is built in */
 #define KM_STRV_MAX 128		/* argv/envp pointers followed */
 #define KM_IOV_MAX 16		/* iovec entries followed */
+#define KM_MMSG_MAX 8		/* sendmmsg/recvmmsg entries followed */
 #define KM_ARG_SP 7		/* SC_ARG_SP: the user stack pointer, not an argument */
 
 /* Task states in the tasks map. */
@@ -42,6 +43,7 @@ enum km_op {
 	KM_OP_STRV,		/* NULL-terminated pointer array; strings too when cap > 0 */
 	KM_OP_IOVEC,		/* struct iovec[len] and up to cap bytes of each element */
 	KM_OP_MSGHDR,		/* struct msghdr, its name, iovec (+cap bytes each) and control */
+	KM_OP_MMSGHDR,		/* struct mmsghdr[len], each entry's msghdr as KM_OP_MSGHDR */
 };
 
 enum km_len {

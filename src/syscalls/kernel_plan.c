@@ -77,7 +77,13 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 		k->op = KM_OP_DEREF;
 		k->cap = m->size;
 		break;
-	default:	/* SC_MEM_MMSGHDR: not followed in the kernel yet */
+	case SC_MEM_MMSGHDR:
+		/* The first KM_MMSG_MAX entries; later ones print as addresses. */
+		k->op = KM_OP_MMSGHDR;
+		k->len_src = len_src(m);
+		k->cap = strsize;
+		break;
+	default:
 		return false;
 	}
 	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : KM_REG_CAP);

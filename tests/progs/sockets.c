@@ -1,7 +1,8 @@
 /*
  * sockets: a TCP conversation over 127.0.0.1 inside one process (listen,
  * connect, accept4, then both ends talk), socket options and names, and an
- * AF_UNIX socketpair carrying a sendmsg/recvmsg.  The port is chosen by the
+ * AF_UNIX socketpair carrying a sendmsg/recvmsg, and datagrams in batches
+ * (sendmmsg/recvmmsg, as resolvers send them).  The port is chosen by the
  * kernel (bind to port 0), so nothing collides with other tests.
  */
 #include <arpa/inet.h>
@@ -79,9 +80,33 @@ static void unix_pair(void)
 	close(sv[1]);
 }
 
+static void datagram_batches(void)
+{
+	int sv[2];
+	char r1[8], r2[8];
+	struct iovec out[2] = { { "query1", 6 }, { "query22", 7 } };
+	struct iovec in[2] = { { r1, sizeof(r1) }, { r2, sizeof(r2) } };
+	struct mmsghdr send[2], recv[2];
+
+	check(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == 0, "socketpair");
+	memset(send, 0, sizeof(send));
+	memset(recv, 0, sizeof(recv));
+	for (int i = 0; i < 2; i++) {
+		send[i].msg_hdr.msg_iov = &out[i];
+		send[i].msg_hdr.msg_iovlen = 1;
+		recv[i].msg_hdr.msg_iov = &in[i];
+		recv[i].msg_hdr.msg_iovlen = 1;
+	}
+	check(sendmmsg(sv[0], send, 2, 0) == 2, "sendmmsg");
+	check(recvmmsg(sv[1], recv, 2, 0, NULL) == 2, "recvmmsg");
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	tcp_loopback();
 	unix_pair();
+	datagram_batches();
 	return 0;
 }
