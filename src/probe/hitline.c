@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "probe/elfsym.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 
 /* "name+0x1/0x10" for a run-time address of pid, through its maps; -1 if unknown. */
@@ -78,21 +79,6 @@ void ph_set_comm(const char *line, const char *comm, struct strbuf *out)
 	sb_add(out, at + 5);
 }
 
-static void json_str(struct strbuf *out, const char *s, size_t n)
-{
-	sb_addc(out, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			sb_printf(out, "\\%c", c);
-		else if (c < 0x20)
-			sb_printf(out, "\\u%04x", c);
-		else
-			sb_addc(out, (char)c);
-	}
-	sb_addc(out, '"');
-}
-
 /* {"pid": N, "event": ..., "fields": "...", "line": ...} -- the facts of the text line. */
 static void print_json(const char *line, FILE *out)
 {
@@ -102,14 +88,14 @@ static void print_json(const char *line, FILE *out)
 	const char *eve = strchr(evs, ':');
 	sb_add(&sb, "{\"pid\":");
 	sb_printf(&sb, "%d,\"event\":", ph_line_pid(line));
-	json_str(&sb, evs, eve ? (size_t)(eve - evs) : 0);
+	json_strn(&sb, evs, eve ? (size_t)(eve - evs) : 0);
 	sb_add(&sb, ",\"fields\":");
 	const char *f = eve ? eve + 1 : "";
 	while (*f == ' ')
 		f++;
-	json_str(&sb, f, strlen(f));
+	json_strn(&sb, f, strlen(f));
 	sb_add(&sb, ",\"line\":");
-	json_str(&sb, line, strlen(line));
+	json_strn(&sb, line, strlen(line));
 	sb_add(&sb, "}\n");
 	fputs(sb_str(&sb), out);
 	sb_free(&sb);

@@ -7,7 +7,12 @@
 
 #include "util/strbuf.h"
 
+#include <stddef.h>
+
 /* Append s as a JSON string literal. */
 void json_str(struct strbuf *sb, const char *s);
+
+/* The same for the n bytes at s (a part of a longer text). */
+void json_strn(struct strbuf *sb, const char *s, size_t n);
 
 #endif
