@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # tracekit record vs trace-cmd record, side by side in one run: the same events
-# (sched + raw_syscalls), the same buffer size, the same syscall-heavy load, the
-# same duration.  Prints events captured, events lost and the recorder's CPU
-# time for each, and the ratios.  Nothing is asserted.
+# (sched + raw_syscalls), the same buffer size, the same syscall-heavy load.
+# Prints events captured, events lost and the recorder's CPU time for each, and
+# the ratios.  Nothing is asserted.
 #
-#   bench/record.sh [-d SECONDS] [-b KB] [-n RUNS] [BUILD_DIR]
+#   bench/record.sh [-c CALLS | -d SECONDS] [-b KB] [-n RUNS] [BUILD_DIR]
+#
+# By default the load makes a fixed number of getppid calls (-c, 3 million) and
+# each recorder is stopped when it ends, so both record the same work; -d runs
+# the load for a fixed time instead (the load runs faster or slower beside each
+# recorder, so the event counts then differ).
 #
 # trace-cmd records here only system-wide without a command, stopped with
 # SIGINT, and leaves tracing_on at 0: it is restored after each of its runs.
 set -uo pipefail
 
-secs=2 kb=1024 runs=3
-while getopts d:b:n: opt; do
+secs= calls=3000000 kb=1024 runs=3
+while getopts c:d:b:n: opt; do
 	case $opt in
+	c) calls=$OPTARG ;;
 	d) secs=$OPTARG ;;
 	b) kb=$OPTARG ;;
 	n) runs=$OPTARG ;;
-	*) echo "usage: $0 [-d SECONDS] [-b KB] [-n RUNS] [BUILD_DIR]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-c CALLS | -d SECONDS] [-b KB] [-n RUNS] [BUILD_DIR]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -47,7 +53,17 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-start_load() { "$loop" getppid 2000000000 & echo $! > "$work/load.pid"; }
+start_load() {
+	"$loop" getppid "${secs:+2000000000}${secs:-$calls}" & echo $! > "$work/load.pid"
+}
+# The run's length: the load's fixed time, or until its fixed work is done.
+await_load() {
+	if [ -n "$secs" ]; then
+		sleep "$secs"
+	else
+		wait "$(cat "$work/load.pid")" 2>/dev/null
+	fi
+}
 stop_load() {
 	local pid
 	pid=$(cat "$work/load.pid")
@@ -67,9 +83,16 @@ count() {
 
 run_tracekit() {
 	local f=$work/tk.dat
-	start_load
+	# Stopped by SIGINT, as trace-cmd is (time's child is tracekit itself).
 	/usr/bin/time -f "%U %S" -o "$work/time" "$tk" record -q -b "$kb" -e sched -e raw_syscalls \
-		--duration "$secs" -o "$f" 2>/dev/null
+		-o "$f" 2>/dev/null &
+	local rec=$! tk_pid=
+	sleep 0.5	# tracing on before the load starts, as for trace-cmd below
+	start_load
+	await_load
+	tk_pid=$(pgrep -P "$rec" -x tracekit)
+	[ -n "$tk_pid" ] && kill -INT "$tk_pid" 2>/dev/null
+	wait "$rec" 2>/dev/null
 	stop_load
 	echo "$(count "$f") $(awk '{print $1 + $2}' "$work/time")"
 }
@@ -79,12 +102,13 @@ run_tracekit() {
 # the session's CPU while it runs missed the time spent after the last sample.)
 run_tracecmd() {
 	local f=$work/tc.dat
-	start_load
 	# Its own session: trace-cmd signals its whole process group when it stops.
 	setsid /usr/bin/time -f "%U %S" -o "$work/tctime" trace-cmd record --no-filter -d \
 		-b "$kb" -e sched -e raw_syscalls -o "$f" >/dev/null 2>&1 &
 	local rec=$! tc=
-	sleep "$secs"
+	sleep 0.5
+	start_load
+	await_load
 	# SIGINT to trace-cmd itself (time's child), which stops its recorders.
 	tc=$(pgrep -P "$rec" -x trace-cmd)
 	[ -n "$tc" ] && kill -INT "$tc" 2>/dev/null
@@ -107,5 +131,10 @@ for i in $(seq "$runs"); do
 done
 echo "lost-ratio: tracekit's share of lost events / trace-cmd's (< 1: tracekit loses fewer);"
 echo "cpu-ratio: tracekit's recorder CPU seconds / trace-cmd's; cpu/ev: the same per event recorded"
-echo "(the load runs faster or slower with each recorder, so the event counts differ).  ${secs}s per"
-echo "run, -b $kb KB per CPU."
+if [ -n "$secs" ]; then
+	echo "(the load runs faster or slower with each recorder, so the event counts differ).  ${secs}s per"
+	echo "run, -b $kb KB per CPU."
+else
+	echo "(the same $calls getppid calls beside each recorder).  -b $kb KB per CPU."
+fi
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

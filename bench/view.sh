@@ -3,8 +3,11 @@
 # headless chromium takes to load and draw it (time to the page's first complete frame),
 # and how long a zoom step takes to redraw (median and worst of 12 steps in and out).  The
 # peer is `trace-cmd report` printing the same file as text, the other way people look at
-# every event; the ratio is its time over tracekit view's.  (KernelShark, the GUI peer,
-# could not be timed headless: see bench/README.md.)  Each recording is made here with
+# every event; the ratio is its time over tracekit view's.  The GUI peer, KernelShark, is
+# timed by bench/kernelshark.py in its own Xvfb: load time and peak RSS, and a zoom step's
+# redraw (12 Ctrl+wheel steps: wall p50/max, and the CPU p50 a step costs it); its ratio is
+# its load time over tracekit's (view plus the browser's load).  Each row ends with the load
+# average then (the machine may be shared).  Each recording is made here with
 # `tracekit record -e sched` while `perf bench sched pipe` ping-pongs two tasks, for about
 # N events; -e takes a comma-separated list (default 1000000).  Run as root after `make
 # check` (which installs playwright-core for tests/e2e).
@@ -26,7 +29,7 @@ shift $((OPTIND - 1))
 build=${1:?usage: $0 [-e EVENTS] [-k] BUILD_DIR}
 tk=${TRACEKIT:-$build/tracekit}
 here=$(cd "$(dirname "$0")/.." && pwd)
-for t in trace-cmd perf node /usr/bin/time "$tk"; do
+for t in trace-cmd perf node kernelshark Xvfb xdotool /usr/bin/time "$tk"; do
 	command -v "$t" > /dev/null || { echo "$0: $t is missing" >&2; exit 1; }
 done
 [ -d "$here/tests/e2e/node_modules/playwright-core" ] ||
@@ -43,8 +46,10 @@ run() {
 	cat "$dir/time"
 }
 
-printf '%10s | %9s %7s | %7s %7s %8s %8s %13s | %s\n' events 'report s' 'MB' 'view s' 'MB' \
-	'page MB' 'load ms' 'zoom ms p50/max' 'report/view'
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%10s | %9s %7s | %7s %7s %8s %8s %13s | %7s %7s %19s | %s %s %s\n' events 'report s' 'MB' \
+	'view s' 'MB' 'page MB' 'load ms' 'zoom ms p50/max' 'ks s' 'ks MB' 'ks zoom p50/max cpu' \
+	'report/view' 'ks/tk' load
 for want in $(echo "$events" | tr , ' '); do
 	dat=$dir/view-$want.dat
 	html=$dir/view-$want.html
@@ -60,13 +65,21 @@ for want in $(echo "$events" | tr , ' '); do
 	set -- $(run "$tk" view -i "$dat" -o "$html")
 	tks=$1 tkm=$2
 	size=$(stat -c %s "$html")
-	set -- $(node "$here/tests/e2e/view_browser.mjs" "$html" --bench | python3 -c \
-		'import json, statistics, sys
+	stats='import json, statistics, sys
 d = json.load(sys.stdin)
-print(d["load_ms"], statistics.median(d["zoom_ms"]), max(d["zoom_ms"]))')
-	awk -v n="$n" -v a="$tcs" -v am="$tcm" -v b="$tks" -v bm="$tkm" -v sz="$size" -v ld="$1" \
-		-v zm="$2" -v zx="$3" 'BEGIN { if (b <= 0) b = 0.01
-		printf "%10d | %9.2f %7.1f | %7.2f %7.1f %8.1f %8d %6.1f/%6.1f | %.1fx\n", n, a,
-			am / 1024, b, bm / 1024, sz / 1048576, ld, zm, zx, a / b }'
+print(d[sys.argv[1]], statistics.median(d["zoom_ms"]), max(d["zoom_ms"]), d.get("rss_mb", 0),
+	statistics.median(d.get("zoom_cpu_ms", [0])))'
+	set -- $(node "$here/tests/e2e/view_browser.mjs" "$html" --bench | python3 -c "$stats" load_ms)
+	ld=$1 zm=$2 zx=$3
+	# KernelShark runs as nobody (see kernelshark.py): the file must be readable by it.
+	chmod a+r "$dat"
+	set -- $(python3 "$here/bench/kernelshark.py" "$dat" | python3 -c "$stats" load_s)
+	awk -v n="$n" -v a="$tcs" -v am="$tcm" -v b="$tks" -v bm="$tkm" -v sz="$size" -v ld="$ld" \
+		-v zm="$zm" -v zx="$zx" -v ks="$1" -v kzm="$2" -v kzx="$3" -v km="$4" -v kzc="$5" \
+		-v la="$(cut -d' ' -f1 /proc/loadavg)" \
+		'BEGIN { if (b <= 0) b = 0.01
+		printf "%10d | %9.2f %7.1f | %7.2f %7.1f %8.1f %8d %6.1f/%6.1f | %7.2f %7.1f %6.1f/%6.1f %5.1f |",
+			n, a, am / 1024, b, bm / 1024, sz / 1048576, ld, zm, zx, ks, km, kzm, kzx, kzc
+		printf " %.1fx %.1fx %s\n", a / b, ks / (b + ld / 1000), la }'
 	[ "$keep" = 1 ] || rm -f "$dat" "$html"
 done

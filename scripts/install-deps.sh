@@ -12,7 +12,8 @@ ltrace gdb libc6-dbg
 chromium nodejs
 qemu-system-x86 busybox-static kmod cpio linux-headers-amd64
 debhelper dpkg-dev lintian debootstrap scdoc bash-completion
-g++ liblttng-ust-dev lttng-tools"
+g++ liblttng-ust-dev lttng-tools
+kernelshark xvfb xdotool"
 
 missing=""
 for p in $PKGS; do

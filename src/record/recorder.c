@@ -39,6 +39,8 @@ struct cpu_rec {
 	pthread_t thread;
 	bool started;
 	uint64_t bytes;
+	uint64_t read_before;	/* the kernel's "read events" when we started */
+	bool has_read;		/* its stats have that line */
 	int err;		/* first errno of a failed write */
 	char path[4096];
 };
@@ -124,6 +126,46 @@ static void *cpu_thread(void *arg)
 	return NULL;
 }
 
+static uint64_t stat_field(const char *text, const char *name)
+{
+	const char *p = strstr(text, name);
+	return p ? strtoull(p + strlen(name), NULL, 10) : 0;
+}
+
+/* per_cpu/cpuN/stats of the instance into text; false when it cannot be read. */
+static bool stats_text(const struct recorder *r, int cpu, char *text, size_t len)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", r->instance, cpu);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	size_t n = fread(text, 1, len - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return true;
+}
+
+static void read_stats(struct recorder *r, int i)
+{
+	char text[1024];
+	struct rec_cpu_stats *s = &r->stats[i];
+	s->cpu = i;
+	s->bytes = r->cpu[i].bytes;
+	if (!stats_text(r, i, text, sizeof(text))) {
+		r->cpu[i].has_read = false;
+		return;
+	}
+	s->entries = stat_field(text, "entries: ");
+	s->overrun = stat_field(text, "\noverrun: ");
+	s->commit_overrun = stat_field(text, "commit overrun: ");
+	s->dropped = stat_field(text, "dropped events: ");
+	if (r->cpu[i].has_read && strstr(text, "read events: "))
+		s->events = stat_field(text, "read events: ") - r->cpu[i].read_before;
+	else
+		r->cpu[i].has_read = false;
+}
+
 static int open_cpu(struct recorder *r, struct cpu_rec *c, const char *out, char *err, size_t errlen)
 {
 	char path[4200];
@@ -144,6 +186,15 @@ static int open_cpu(struct recorder *r, struct cpu_rec *c, const char *out, char
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	/*
+	 * The kernel counts the events read from each CPU's buffer, splice
+	 * included: the count at the end less this one is what we recorded,
+	 * with no second pass over the pages (tests/e2e/test_writer_tracecmd.py
+	 * checks that the two agree).
+	 */
+	char text[1024];
+	c->has_read = stats_text(r, c->cpu, text, sizeof(text)) && strstr(text, "read events: ");
+	c->read_before = c->has_read ? stat_field(text, "read events: ") : 0;
 	/* A pipe as large as one splice, so a splice never waits on the pipe. */
 	fcntl(c->pipe[1], F_SETPIPE_SZ, (int)(r->page_size * SPLICE_PAGES));
 	return 0;
@@ -257,41 +308,20 @@ out:
 }
 
 /*
- * Count the events in a CPU's pages, and the events the kernel says it lost
- * between pages (the "missed events" flag of a page header): the kernel's
- * "read events" stat does not see splice.
+ * The events of a CPU.  The kernel's count of read events when it has one
+ * and every page read was written: no pass over the pages.  The losses are
+ * in the same stats: a page header's "missed events" is the growth of the
+ * overrun counter since the page before, so the overrun stat already holds
+ * them.  Otherwise (a failed write, no stats) the pages are walked, and
+ * their headers give the losses.
  */
 static void count_events(struct recorder *r, struct cpu_rec *c, struct rec_cpu_stats *s)
 {
 	uint64_t size = c->bytes - c->bytes % r->page_size;
 
-	s->events += rec_count_events(c->path, size, r->page_size, &s->missed);
-}
-
-static uint64_t stat_field(const char *text, const char *name)
-{
-	const char *p = strstr(text, name);
-	return p ? strtoull(p + strlen(name), NULL, 10) : 0;
-}
-
-static void read_stats(struct recorder *r, int i)
-{
-	char path[4200], text[1024];
-	struct rec_cpu_stats *s = &r->stats[i];
-	s->cpu = i;
-	s->bytes = r->cpu[i].bytes;
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", r->instance, i);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	if (c->has_read && !c->err)
 		return;
-	size_t n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	s->entries = stat_field(text, "entries: ");
-	s->overrun = stat_field(text, "\noverrun: ");
-	s->commit_overrun = stat_field(text, "commit overrun: ");
-	s->dropped = stat_field(text, "dropped events: ");
-
+	s->events = rec_count_events(c->path, size, r->page_size, &s->missed);
 }
 
 int rec_stop(struct recorder *r, char *err, size_t errlen)

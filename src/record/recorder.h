@@ -21,8 +21,8 @@ struct rec_cpu_stats {
 	uint64_t overrun;	/* overwritten before we read them: lost */
 	uint64_t commit_overrun;
 	uint64_t dropped;	/* dropped events: lost */
-	uint64_t events;	/* events in the pages we wrote, counted page by page */
-	uint64_t missed;	/* events the page headers say were lost between pages */
+	uint64_t events;	/* events in the pages we wrote (the kernel's read count, or counted) */
+	uint64_t missed;	/* lost between pages, from the page headers when counted */
 	uint64_t bytes;		/* bytes of pages we wrote */
 };
 
