@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,25 @@ const char *ft_tracefs_root(char *err, size_t errlen)
 }
 
 /* Field 22 of /proc/PID/stat: the start time in clock ticks since boot; 0 if pid is gone. */
+int ft_write_file(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t len = strlen(value), off = 0;
+	while (off < len) {
+		ssize_t n = write(fd, value + off, len - off);
+		if (n <= 0) {
+			int e = n ? errno : EIO;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	return close(fd);
+}
+
 unsigned long long ftr_start_time(pid_t pid)
 {
 	char path[64], buf[1024];

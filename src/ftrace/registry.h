@@ -30,6 +30,14 @@ const char *ft_tracefs_root(char *err, size_t errlen);
  */
 void ft_error_log_line(char *log, char *out, size_t outlen);
 
+/*
+ * Write all of value to the tracefs file at path (truncated first; "" just
+ * clears it).  The list files (set_ftrace_filter, set_graph_function...) take
+ * one name per write() and say so with a short count: the rest is written
+ * again until none is left.  0, or -1 with errno.
+ */
+int ft_write_file(const char *path, const char *value);
+
 /* A process's start time (clock ticks since boot), telling it from a later one with its pid; 0 if gone. */
 unsigned long long ftr_start_time(pid_t pid);
 

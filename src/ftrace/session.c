@@ -69,11 +69,10 @@ static int inst_write(struct ft_session *s, const char *rel, const char *val,
 {
 	if (top_save(s, rel, err, errlen) < 0)
 		return -1;
-	errno = 0;
-	if (tracefs_instance_file_write(s->inst, rel, val) >= 0)
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", s->dir, rel);
+	if (ft_write_file(path, val) == 0)
 		return 0;
-	if (!errno)
-		errno = EIO;
 	set_err(err, errlen, "tracefs refused writing '%s' to %s/%s: %s", val, s->dir, rel,
 		strerror(errno));
 	return -1;

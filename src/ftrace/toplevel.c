@@ -64,15 +64,7 @@ static int write_rel(const char *root, const char *rel, const char *value)
 {
 	char path[4096];
 	path_of(path, sizeof(path), root, rel);
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t len = strlen(value);
-	ssize_t n = len ? write(fd, value, len) : 0;
-	int e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)len ? 0 : -1;
+	return ft_write_file(path, value);
 }
 
 /* What to write to rel to get back the state its text shows. */

@@ -1,0 +1,97 @@
+// The flame chart of a function_graph recording on a `tracekit view` page, as Debian's
+// chromium drew it (headless): prints one JSON object; test_view.py and the kernel lab's
+// ftrace-view case hold the expectations.
+//   node view_calls.mjs PAGE.html [--screenshot OUT.png]
+// Zoomed to the longest outermost call, for each call a few pixels wide: the colour at
+// its middle in its depth's row (and the function's colour the page gives it), what the
+// tooltip says when the mouse is there, and a point of the row below inside the call
+// where no callee ran (drawn as background, the call's own time).
+import { chromium } from 'playwright-core';
+
+const args = process.argv.slice(2);
+const shot = args.includes('--screenshot') ? args[args.indexOf('--screenshot') + 1] : null;
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+	args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+		'--disable-component-update', '--no-first-run', '--disable-sync'],
+});
+const out = { errors: [], requests: [] };
+
+async function px(page, x, y) {
+	return page.evaluate(([x, y]) => {
+		const c = document.getElementById('timeline'), dpr = c.width / c.clientWidth;
+		const p = c.getContext('2d').getImageData(Math.round(x * dpr), Math.round(y * dpr), 1, 1).data;
+		/* on the page's white */
+		return [0, 1, 2].map((k) => Math.round(p[k] * p[3] / 255 + 255 * (1 - p[3] / 255)));
+	}, [x, y]);
+}
+
+try {
+	const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+	page.on('pageerror', (e) => out.errors.push(String(e)));
+	page.on('console', (m) => { if (m.type() === 'error') out.errors.push(m.text()); });
+	page.on('request', (r) => { if (!r.url().startsWith('file:')) out.requests.push(r.url()); });
+	await page.goto('file://' + args[0]);
+	await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+	out.lanes = await page.evaluate(() => window.tracekitView.lanes);
+	out.legend = await page.evaluate(() => document.getElementById('legend').textContent);
+	const li = out.lanes.findIndex((l) => l.kind === 'calls');
+	if (li < 0)
+		throw new Error('no calls lane on the page');
+	const lane = out.lanes[li];
+	// The longest outermost call of the lane's task, and the calls inside it.
+	const plan = await page.evaluate(([pid]) => {
+		const v = window.tracekitView, fc = v.data.fgCalls[pid], calls = [];
+		for (let i = 0; i + 3 < fc.length; i += 4)
+			calls.push({ start: fc[i], end: fc[i + 1], depth: fc[i + 2],
+				fn: v.data.fgFuncs[fc[i + 3]], colour: v.fnColour(fc[i + 3]) });
+		const top = calls.filter((c) => c.depth === Math.min(...calls.map((c) => c.depth)))
+			.sort((a, b) => (b.end - b.start) - (a.end - a.start))[0];
+		const d = top.end - top.start;
+		v.setView(top.start - d * 0.02, top.end + d * 0.02);
+		return { top: top, inside: calls.filter((c) => c.start >= top.start && c.end <= top.end) };
+	}, [lane.pid]);
+	out.top = plan.top;
+	const box = await page.locator('#timeline').boundingBox();
+	const g = await page.evaluate(() => window.tracekitView.geometry);
+	const rowY = (d) => lane.top + g.fgRowTop + d * g.fgRowH + (g.fgRowH - 1) / 2;
+	out.calls = [];
+	for (const c of plan.inside) {
+		const x0 = await page.evaluate((t) => window.tracekitView.xOf(t), c.start);
+		const x1 = await page.evaluate((t) => window.tracekitView.xOf(t), c.end);
+		if (x1 - x0 < 4)
+			continue;
+		const x = Math.round((x0 + x1) / 2), y = rowY(c.depth);
+		const rgb = await px(page, x, y);
+		await page.mouse.move(box.x + x, box.y + y);
+		await page.waitForTimeout(30);
+		const tip = await page.locator('#tip').textContent();
+		out.calls.push({ fn: c.fn, depth: c.depth, ns: c.end - c.start, width: x1 - x0, drawn: rgb,
+			colour: c.colour, tip: tip });
+	}
+	// Own time: a column of the top call where nothing runs one level down.
+	const own = plan.inside.filter((c) => c.depth === plan.top.depth + 1);
+	for (let x = Math.ceil(await page.evaluate((t) => window.tracekitView.xOf(t), plan.top.start)) + 2;
+		x < box.width - 2; x++) {
+		const t = await page.evaluate((x) => window.tracekitView.tOf(x), x);
+		const tpx = await page.evaluate((x) => window.tracekitView.tOf(x + 1) -
+			window.tracekitView.tOf(x), x);
+		if (t > plan.top.end - 2 * tpx)
+			break;
+		if (own.some((c) => c.start - 2 * tpx <= t && c.end + 2 * tpx >= t))
+			continue;
+		out.self_column = { x: x, top: await px(page, x, rowY(plan.top.depth)),
+			below: await px(page, x, rowY(plan.top.depth + 1)) };
+		break;
+	}
+	// Below the deepest row: not drawn on (the next lane, or the canvas's end).
+	out.rows = lane.rows;
+	if (shot) {
+		await page.mouse.move(box.x + out.calls[0].width / 4 + 200, box.y + rowY(1));
+		await page.screenshot({ path: shot });
+	}
+} catch (e) {
+	out.errors.push(String(e));
+}
+await browser.close();
+console.log(JSON.stringify(out));
