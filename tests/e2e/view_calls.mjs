@@ -35,6 +35,13 @@ try {
 	await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
 	out.lanes = await page.evaluate(() => window.tracekitView.lanes);
 	out.legend = await page.evaluate(() => document.getElementById('legend').textContent);
+	out.notice = await page.evaluate(() => document.getElementById('notice').textContent);
+	// The exits among the events the page kept: each is one call drawn.
+	out.exits_listed = await page.evaluate(() => {
+		const d = window.tracekitView.data;
+		const t = d.types.findIndex((ty) => ty[0] === 'ftrace:funcgraph_exit');
+		return d.events.filter((e) => e[3] === t).length;
+	});
 	const li = out.lanes.findIndex((l) => l.kind === 'calls');
 	if (li < 0)
 		throw new Error('no calls lane on the page');
@@ -61,8 +68,9 @@ try {
 		const x1 = await page.evaluate((t) => window.tracekitView.xOf(t), c.end);
 		if (x1 - x0 < 4)
 			continue;
-		const x = Math.round((x0 + x1) / 2), y = rowY(c.depth);
-		const rgb = await px(page, x, y);
+		// The colour in the call's first whole pixel column (its name is written further in).
+		const y = rowY(c.depth), rgb = await px(page, Math.ceil(x0) + 1, y);
+		const x = Math.round((x0 + x1) / 2);
 		await page.mouse.move(box.x + x, box.y + y);
 		await page.waitForTimeout(30);
 		const tip = await page.locator('#tip').textContent();

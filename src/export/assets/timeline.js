@@ -166,7 +166,7 @@
 			const r = (byDepth[d] || []).sort((a, b) => fc[a] - fc[b]);
 			rows.push(spanLane(r.map((i) => fc[i]), r.map((i) => fc[i + 1]), r.map((i) => fc[i + 3])));
 		}
-		return { kind: 'calls', pid: task.pid, task: task, rows: rows, calls: fc.length / 4,
+		return { kind: 'calls', pid: task.pid, task: task, rows: rows, n: fc.length / 4,
 			label: '\u21b3 calls ' + task.pid, h: rows.length * FG_ROW_H + 4 };
 	}
 	const fnName = (k) => (D.fgFuncs || [])[k] || '?';
@@ -1081,7 +1081,7 @@
 	window.tracekitView = {
 		data: D, get lanes() {
 			return lanes.map((l, i) => ({ kind: l.kind, label: l.label, pid: l.pid, cpu: l.cpu,
-				top: tops[i], h: laneH(l), rows: l.rows ? l.rows.length : undefined }));
+				top: tops[i], h: laneH(l), rows: l.rows ? l.rows.length : undefined, n: l.n }));
 		},
 		view: () => [v0, v1], zoom: zoom, pan: pan, setView: setView, select: (i) => select(i, true),
 		selected: () => selected, xOf: xOf, tOf: tOf, laneY: laneY, showLane: showLane,
