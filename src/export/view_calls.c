@@ -58,31 +58,61 @@ static int func_index(struct vw_calls *c, struct tep_handle *tep, uint64_t func)
 	return c->index[i];
 }
 
+/* The row of the exit's call and when it was entered; false: not drawn (cut). */
+static bool close_call(struct vw_calls *c, struct vw_calls_task *t, const struct fg_event *fg,
+		       uint64_t ts, uint64_t dur, bool keep, int *row, uint64_t *start)
+{
+	for (int i = t->nopen - 1; i >= 0; i--) {
+		if (t->open[i].func != fg->func || t->open[i].depth != fg->depth)
+			continue;
+		*start = t->open[i].ts;
+		*row = i;
+		t->nopen = i;	/* the calls opened after it lost their exits */
+		return true;
+	}
+	if (t->skipped) {
+		t->skipped--;
+		c->cut += keep;
+		return false;
+	}
+	/* Entered before the recording: what is open began later, so lost its exit. */
+	t->nopen = 0;
+	*start = ts - (dur < ts ? dur : ts);
+	*row = fg->depth;
+	return true;
+}
+
 bool vw_calls_event(struct vw_calls *c, struct vw_calls_task **tp, struct tep_event *ev,
 		    struct tep_record *rec, uint64_t ts, uint64_t t0, bool keep)
 {
 	struct fg_event fg;
+	uint64_t start;
+	int row;
 
 	if (!fg_parse(ev, rec, &fg))
 		return false;
-	if (fg.depth < 0 || fg.depth >= VW_CALLS_DEPTH) {
-		if (!fg.entry && keep)
-			c->cut++;
-		return true;
-	}
-	if (fg.entry)
-		return true;	/* the exit says it all: when the call ended, and how long it took */
 	if (!*tp)
 		*tp = xcalloc(1, sizeof(**tp));
 	struct vw_calls_task *t = *tp;
-	uint64_t dur = fg.rettime - fg.calltime;
-	uint64_t start = ts - (dur < ts ? dur : ts);
-	if (!keep || ts < t0)
+	if (fg.entry) {
+		if (t->nopen == VW_CALLS_STACK)
+			t->skipped++;
+		else
+			t->open[t->nopen++] = (struct vw_calls_open){ ts, fg.func, fg.depth };
 		return true;
+	}
+	uint64_t dur = fg.rettime - fg.calltime;
+	if (!close_call(c, t, &fg, ts, dur, keep, &row, &start) || !keep || ts < t0)
+		return true;
+	if (row < 0 || row >= VW_CALLS_DEPTH) {
+		c->cut++;
+		return true;
+	}
 	if (start < t0)
 		start = t0;
-	sb_printf(&t->slices, "%llu,%llu,%d,%d,", (unsigned long long)(start - t0),
-		  (unsigned long long)(ts - t0), fg.depth, func_index(c, ev->tep, fg.func));
+	sb_printf(&t->slices, "%llu,%llu,%d,%d,%llu,", (unsigned long long)(start - t0),
+		  (unsigned long long)(ts - t0), row, func_index(c, ev->tep, fg.func),
+		  (unsigned long long)dur);
 	c->slices++;
 	return true;
 }

@@ -1,11 +1,17 @@
 /*
  * function_graph calls on the view page (a flame chart under each task's
- * lane): each funcgraph_exit is a slice at its depth, named by the function,
- * ending at the exit's time and as long as the kernel measured the call
- * (rettime - calltime, the duration trace-cmd report and tracekit calls
- * print), so the page, report and calls agree.  A call whose exit is not in
- * the file (still running, or lost) is not drawn.  Calls deeper than
- * VW_CALLS_DEPTH levels are counted but not drawn.
+ * lane): each funcgraph_exit closes a slice named by the function, from the
+ * time of its funcgraph_entry (the newest open entry of the same function and
+ * kernel depth) to the exit's, so the calls nest on the trace clock like
+ * everything else on the page.  Its row is how many calls were open around
+ * it: the kernel's depth field can repeat inside an open call (an interrupt
+ * that came in it), the open calls cannot.  The slice also carries the
+ * kernel's own duration (rettime - calltime, the one trace-cmd report and
+ * tracekit calls print), which the page shows: the two clocks may differ
+ * (under qemu's TCG by a lot).  A call entered before the recording starts
+ * at its exit less that duration, at the kernel's depth.  A call whose exit
+ * is not in the file (still running, or lost) is not drawn.  Calls deeper
+ * than VW_CALLS_DEPTH levels are counted but not drawn.
  */
 #ifndef TRACEKIT_EXPORT_VIEW_CALLS_H
 #define TRACEKIT_EXPORT_VIEW_CALLS_H
@@ -21,8 +27,21 @@
 struct tep_event;
 struct tep_record;
 
-/* One task's slices: "start,end,depth,function," (relative ns, function: index in fgFuncs). */
+#define VW_CALLS_STACK 64	/* open calls followed per task; deeper ones are cut */
+
+struct vw_calls_open {
+	uint64_t ts, func;
+	int depth;	/* the kernel's */
+};
+
+/*
+ * One task's open calls and its slices: "start,end,row,function,duration,"
+ * (relative ns; function: index in fgFuncs; duration: the kernel's, ns).
+ */
 struct vw_calls_task {
+	struct vw_calls_open open[VW_CALLS_STACK];
+	int nopen;
+	long skipped;	/* entries past VW_CALLS_STACK, their exits still to come */
 	struct strbuf slices;
 };
 
@@ -37,9 +56,10 @@ struct vw_calls {
 };
 
 /*
- * ev/rec at ts (absolute ns), if it is a funcgraph event: an exit adds its
- * slice to *t (allocated on first use), relative to t0, unless keep is false
- * (past the page's event cap).  Returns whether it was a funcgraph event.
+ * ev/rec at ts (absolute ns), if it is a funcgraph event: an entry is noted
+ * in *t (allocated on first use), an exit adds its slice, relative to t0,
+ * unless keep is false (past the page's event cap).  Returns whether it was
+ * a funcgraph event.
  */
 bool vw_calls_event(struct vw_calls *c, struct vw_calls_task **t, struct tep_event *ev,
 		    struct tep_record *rec, uint64_t ts, uint64_t t0, bool keep);

@@ -234,7 +234,7 @@ static bool noted_output(const char *name, char *buf, size_t len)
  * A killed recording's OUTPUT.cpu0, .cpu1 ...: raw ring-buffer pages with no
  * formats beside them, which nothing can read, so they go with the instance.
  */
-static void remove_raw_outputs(const char *output, ft_reset_fn fn, void *arg)
+void ftr_remove_outputs(const char *output, ft_reset_fn fn, void *arg)
 {
 	char path[4300], what[4400], why[64];
 	int n = 0;
@@ -284,7 +284,7 @@ static int reset_one(const char *name, bool force, ft_reset_fn fn, void *arg)
 	}
 	report(fn, arg, FT_RESET_REMOVED, name, why);
 	if (has_output)
-		remove_raw_outputs(output, fn, arg);
+		ftr_remove_outputs(output, fn, arg);
 	return 1;
 }
 
@@ -308,7 +308,7 @@ static void drop_stale_entries(const char *prefix, ft_reset_fn fn, void *arg)
 			continue;
 		/* A recording that could not write its trace noted its kept files here. */
 		if (noted_output(de->d_name, output, sizeof(output)))
-			remove_raw_outputs(output, fn, arg);
+			ftr_remove_outputs(output, fn, arg);
 		ftr_unregister(de->d_name);
 	}
 	closedir(d);

@@ -48,6 +48,20 @@ int ftr_register(const char *name);
  * temporary files), so that reset of a killed run removes them too.
  */
 int ftr_note_output(const char *name, const char *output);
+enum ft_reset_action {
+	FT_RESET_REMOVED,	/* the instance is gone */
+	FT_RESET_KEPT,		/* its owner still runs (without force) */
+	FT_RESET_FAILED,	/* rmdir refused; why says how */
+	FT_RESET_FILES,		/* a killed recording's raw per-CPU files removed; name: "OUT.cpu*" */
+};
+
+/*
+ * Remove a killed recording's files beside output (OUTPUT.cpuN, .part,
+ * .recover), telling fn (when not NULL) with FT_RESET_FILES.
+ */
+typedef void (*ft_reset_fn)(enum ft_reset_action act, const char *name, const char *why,
+			    void *arg);
+void ftr_remove_outputs(const char *output, ft_reset_fn fn, void *arg);
 /* Forget name (its instance is gone). */
 void ftr_unregister(const char *name);
 
@@ -58,16 +72,8 @@ void ftr_unregister(const char *name);
  */
 pid_t ftr_owner(const char *name, bool *alive);
 
-enum ft_reset_action {
-	FT_RESET_REMOVED,	/* the instance is gone */
-	FT_RESET_KEPT,		/* its owner still runs (without force) */
-	FT_RESET_FAILED,	/* rmdir refused; why says how */
-	FT_RESET_FILES,		/* a killed recording's raw per-CPU files removed; name: "OUT.cpu*" */
-};
 
-/* Told about each instance reset looked at; why is a short phrase ("owner pid 12 is gone"). */
-typedef void (*ft_reset_fn)(enum ft_reset_action act, const char *name, const char *why,
-			    void *arg);
+/* ft_reset_fn (above) is told about each instance reset looked at; why is a short phrase ("owner pid 12 is gone"). */
 
 /*
  * ft_reset() with a narrower prefix (which must start with FT_INSTANCE_PREFIX)

@@ -149,6 +149,11 @@ fail:
 	return NULL;
 }
 
+int ft_session_note_output(struct ft_session *s, const char *output)
+{
+	return s->top ? ftt_note_output(s->top, output) : ftr_note_output(s->name, output);
+}
+
 bool ft_session_is_top(const struct ft_session *s)
 {
 	return s->top != NULL;

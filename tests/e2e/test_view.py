@@ -369,11 +369,13 @@ def view_bad_input(_):
         env.close()
 
 
-def fmt_ns(text):
-    """A duration as the page writes it ("14.963 us") in ns."""
-    m = re.match(r'(\d+(?:\.\d+)?) (s|ms|us|ns)$', text)
+def same_duration(text, ns):
+    """Whether a duration as the page writes it ("14.963 us", "1.094 ms") is ns, to its digits."""
+    m = re.match(r'(\d+)(?:\.(\d+))? (s|ms|us|ns)$', text)
     expect(m, 'not a duration: %r' % text)
-    return round(float(m.group(1)) * {'s': 1e9, 'ms': 1e6, 'us': 1e3, 'ns': 1}[m.group(2)])
+    unit = {'s': 1e9, 'ms': 1e6, 'us': 1e3, 'ns': 1}[m.group(3)]
+    value = float(m.group(1) + '.' + (m.group(2) or '0')) * unit
+    return abs(value - ns) <= unit / 10 ** len(m.group(2) or '') / 2 + 0.5
 
 
 def calls_drawn(html, *args):
@@ -397,8 +399,9 @@ def check_flame(dat, html, shot=None):
     The flame chart of a function_graph recording as drawn, against `tracekit calls`
     on the same file: a calls lane under the task's lane, a row per depth as deep as
     the call tree; each call wide enough drawn in its function's colour at its depth,
-    its tooltip naming it with the kernel's duration (the one calls adds up); a column
-    of the outermost call where it ran its own code blank one row down.
+    inside its caller's slice, its tooltip naming it with the kernel's duration (the
+    one calls adds up); a column of the outermost call where it ran its own code blank
+    one row down.
     """
     rc, out, err = run([tracekit(), 'calls', '--json', '--top', '0', '--min-percent', '0', dat])
     expect(rc == 0, 'calls failed (%d): %s' % (rc, err))
@@ -429,13 +432,15 @@ def check_flame(dat, html, shot=None):
         m = re.match(r'(\S+)\(\)  (\S+ \S+)\ndepth (\d+), self ', c['tip'])
         expect(m and m.group(1) == c['fn'] and int(m.group(3)) == c['depth'],
                'the tooltip over %s (depth %d) says %r' % (c['fn'], c['depth'], c['tip']))
-        expect(abs(fmt_ns(m.group(2)) - c['ns']) <= 1, 'tooltip %r for %d ns' % (c['tip'], c['ns']))
+        expect(same_duration(m.group(2), c['ns']), 'tooltip %r for %d ns' % (c['tip'], c['ns']))
         if fns[c['fn']]['calls'] == 1:
             once += 1
             expect(c['ns'] == fns[c['fn']]['total_ns'],
                    '%s drawn %d ns long, calls says %d' % (c['fn'], c['ns'],
                                                          fns[c['fn']]['total_ns']))
     expect(once >= 3, 'only %d functions called once to compare with calls' % once)
+    expect(seen['outside_parent'] == 0, '%d calls drawn outside their caller' %
+           seen['outside_parent'])
     col = seen.get('self_column')
     expect(col and all(abs(a - b) <= 8 for a, b in zip(col['top'], rgb(seen['top']['colour']))),
            'the outermost call %s is not drawn where it runs its own code: %s' %

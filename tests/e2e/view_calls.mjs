@@ -49,16 +49,22 @@ try {
 	// The longest outermost call of the lane's task, and the calls inside it.
 	const plan = await page.evaluate(([pid]) => {
 		const v = window.tracekitView, fc = v.data.fgCalls[pid], calls = [];
-		for (let i = 0; i + 3 < fc.length; i += 4)
+		for (let i = 0; i + 4 < fc.length; i += 5)
 			calls.push({ start: fc[i], end: fc[i + 1], depth: fc[i + 2],
-				fn: v.data.fgFuncs[fc[i + 3]], colour: v.fnColour(fc[i + 3]) });
+				fn: v.data.fgFuncs[fc[i + 3]], colour: v.fnColour(fc[i + 3]), ns: fc[i + 4] });
 		const top = calls.filter((c) => c.depth === Math.min(...calls.map((c) => c.depth)))
 			.sort((a, b) => (b.end - b.start) - (a.end - a.start))[0];
+		// Drawn inside its parent: each call's slice within the one a level up around it.
+		const outside = calls.filter((c) => c.depth > top.depth && c.start >= top.start &&
+			c.end <= top.end && !calls.some((p) => p.depth === c.depth - 1 &&
+				p.start <= c.start && p.end >= c.end)).length;
 		const d = top.end - top.start;
 		v.setView(top.start - d * 0.02, top.end + d * 0.02);
-		return { top: top, inside: calls.filter((c) => c.start >= top.start && c.end <= top.end) };
+		return { top: top, outside: outside,
+			inside: calls.filter((c) => c.start >= top.start && c.end <= top.end) };
 	}, [lane.pid]);
 	out.top = plan.top;
+	out.outside_parent = plan.outside;
 	const box = await page.locator('#timeline').boundingBox();
 	const g = await page.evaluate(() => window.tracekitView.geometry);
 	const rowY = (d) => lane.top + g.fgRowTop + d * g.fgRowH + (g.fgRowH - 1) / 2;
@@ -74,7 +80,7 @@ try {
 		await page.mouse.move(box.x + x, box.y + y);
 		await page.waitForTimeout(30);
 		const tip = await page.locator('#tip').textContent();
-		out.calls.push({ fn: c.fn, depth: c.depth, ns: c.end - c.start, width: x1 - x0, drawn: rgb,
+		out.calls.push({ fn: c.fn, depth: c.depth, ns: c.ns, width: x1 - x0, drawn: rgb,
 			colour: c.colour, tip: tip });
 	}
 	// Own time: a column of the top call where nothing runs one level down.
@@ -95,7 +101,12 @@ try {
 	// Below the deepest row: not drawn on (the next lane, or the canvas's end).
 	out.rows = lane.rows;
 	if (shot) {
-		await page.mouse.move(box.x + out.calls[0].width / 4 + 200, box.y + rowY(1));
+		// The tooltip of the longest call three levels down (the fsync's round trip, say).
+		const deep = out.calls.filter((c) => c.depth === plan.top.depth + 3)
+			.sort((a, b) => b.ns - a.ns)[0] || out.calls[0];
+		const c = plan.inside.find((k) => k.fn === deep.fn && k.depth === deep.depth);
+		const x = await page.evaluate((t) => window.tracekitView.xOf(t), (c.start + c.end) / 2);
+		await page.mouse.move(box.x + x, box.y + rowY(c.depth));
 		await page.screenshot({ path: shot });
 	}
 } catch (e) {

@@ -150,23 +150,27 @@
 		return lane;
 	}
 	/*
-	 * A task's function_graph calls ([start, end, depth, function] per call, from
-	 * view_calls.c): a lane of its own under the task's, a row per depth.  In a row
-	 * one thread's calls follow each other without overlapping, as a lane's spans do.
+	 * A task's function_graph calls ([start, end, depth, function, the kernel's
+	 * duration] per call, from view_calls.c): a lane of its own under the task's, a
+	 * row per depth.  In a row one thread's calls follow each other without
+	 * overlapping, as a lane's spans do.  Drawn on the trace clock (entry to exit);
+	 * the tooltip gives the kernel's duration, which report and calls print.
 	 */
 	function callsLane(task) {
 		const fc = (D.fgCalls || {})[task.pid];
 		if (!fc || !fc.length)
 			return null;
 		const byDepth = [];
-		for (let i = 0; i + 3 < fc.length; i += 4)
+		for (let i = 0; i + 4 < fc.length; i += 5)
 			(byDepth[fc[i + 2]] = byDepth[fc[i + 2]] || []).push(i);
 		const rows = [];
 		for (let d = 0; d < byDepth.length; d++) {
 			const r = (byDepth[d] || []).sort((a, b) => fc[a] - fc[b]);
-			rows.push(spanLane(r.map((i) => fc[i]), r.map((i) => fc[i + 1]), r.map((i) => fc[i + 3])));
+			const row = spanLane(r.map((i) => fc[i]), r.map((i) => fc[i + 1]), r.map((i) => fc[i + 3]));
+			row.durs = r.map((i) => fc[i + 4]);
+			rows.push(row);
 		}
-		return { kind: 'calls', pid: task.pid, task: task, rows: rows, n: fc.length / 4,
+		return { kind: 'calls', pid: task.pid, task: task, rows: rows, n: fc.length / 5,
 			label: '\u21b3 calls ' + task.pid, h: rows.length * FG_ROW_H + 4 };
 	}
 	const fnName = (k) => (D.fgFuncs || [])[k] || '?';
@@ -698,18 +702,22 @@
 		let inner = 0;
 		for (let i = below ? lowerBound(below.starts, a) : 0; below && i < below.starts.length &&
 			below.starts[i] < b; i++)
-			inner += Math.min(below.ends[i], b) - below.starts[i];
-		return b - a - inner;
+			inner += below.durs[i];
+		return Math.max(c.row.durs[c.k] - inner, 0);
 	}
 	function describeCall(lane, x, y) {
 		const c = callAt(lane, x, y);
 		if (!c)
 			return fmtTs(tOf(x)) + '  ' + commOf(lane.pid) + ' ' + lane.pid + ': no call here';
 		const a = c.row.starts[c.k], b = c.row.ends[c.k], dur = Math.max(b - a, 1);
-		return fnName(c.row.vals[c.k]) + '()  ' + fmtDur(b - a) + '\ndepth ' + c.depth +
+		const kd = c.row.durs[c.k];
+		/* The slice spans entry to exit on the trace clock, which may run apart from the kernel's. */
+		const apart = Math.abs(dur - kd) > Math.max(1000, kd / 100) ?
+			'\n' + fmtDur(b - a) + ' on the trace clock (' + D.clock + ')' : '';
+		return fnName(c.row.vals[c.k]) + '()  ' + fmtDur(kd) + '\ndepth ' + c.depth +
 			', self ' + fmtDur(selfTime(lane, c)) + ', ' + commOf(lane.pid) + ' ' + lane.pid +
 			'\n' + fmtRel(a, dur / 1000, dur) + ' \u2013 ' + fmtRel(b, dur / 1000, dur) + '  (' +
-			fmtTs(a) + ' \u2013 ' + fmtTs(b) + ')';
+			fmtTs(a) + ' \u2013 ' + fmtTs(b) + ')' + apart;
 	}
 	function nearestEvent(lane, x) {
 		if (!lane || !lane.evT || !lane.evT.length)
