@@ -6,9 +6,11 @@
  * sleeping, blocked), the events themselves with their field values, and a
  * coarse per-CPU busy overview of the whole trace.  The spans are the ones
  * tracekit sched counts (its analysis rides on the pass and reports them
- * through struct sa_hooks), so the picture and the numbers cannot disagree.  Past max_events the events and spans stop
- * (the page says so) but the overview still covers every event, so a huge trace
- * gives a page a browser opens.
+ * through struct sa_hooks), so the picture and the numbers cannot disagree.
+ * function_graph calls become each task's flame chart (view_calls.c).  Past
+ * max_events the events, spans and calls stop (the page says so) but the
+ * overview still covers every event, so a huge trace gives a page a browser
+ * opens.
  *
  * Everything goes out as one JSON object in a <script type="application/json">
  * element; strings are escaped so that nothing from the trace can end that
