@@ -4,8 +4,8 @@
 //   node view_calls.mjs PAGE.html [--screenshot OUT.png]
 // Zoomed to the longest outermost call, for each call a few pixels wide: the colour at
 // its middle in its depth's row (and the function's colour the page gives it), what the
-// tooltip says when the mouse is there, and a point of the row below inside the call
-// where no callee ran (drawn as background, the call's own time).
+// tooltip says when the mouse is there; then, zoomed in, the middle of the widest stretch
+// of the outermost call where no callee ran: its colour there and blank one row down.
 import { chromium } from 'playwright-core';
 
 const args = process.argv.slice(2);
@@ -83,24 +83,31 @@ try {
 		out.calls.push({ fn: c.fn, depth: c.depth, ns: c.ns, width: x1 - x0, drawn: rgb,
 			colour: c.colour, tip: tip });
 	}
-	// Own time: a column of the top call where nothing runs one level down.
-	const own = plan.inside.filter((c) => c.depth === plan.top.depth + 1);
-	for (let x = Math.ceil(await page.evaluate((t) => window.tracekitView.xOf(t), plan.top.start)) + 2;
-		x < box.width - 2; x++) {
-		const t = await page.evaluate((x) => window.tracekitView.tOf(x), x);
-		const tpx = await page.evaluate((x) => window.tracekitView.tOf(x + 1) -
-			window.tracekitView.tOf(x), x);
-		if (t > plan.top.end - 2 * tpx)
-			break;
-		if (own.some((c) => c.start - 2 * tpx <= t && c.end + 2 * tpx >= t))
-			continue;
-		out.self_column = { x: x, top: await px(page, x, rowY(plan.top.depth)),
+	// Own time: the widest stretch of the top call with no call one level down, zoomed
+	// so that it is many pixels wide; its middle column.
+	const kids = plan.inside.filter((c) => c.depth === plan.top.depth + 1)
+		.sort((p, q) => p.start - q.start);
+	let gap = null, at = plan.top.start;
+	for (const k of kids.concat([{ start: plan.top.end, end: plan.top.end }])) {
+		if (k.start - at > (gap ? gap.b - gap.a : 0))
+			gap = { a: at, b: k.start };
+		at = Math.max(at, k.end);
+	}
+	if (gap) {
+		const x = await page.evaluate(([a, b]) => {
+			const v = window.tracekitView, w = b - a;
+			v.setView(a - w / 2, b + w / 2);
+			return Math.round(v.xOf((a + b) / 2));
+		}, [gap.a, gap.b]);
+		out.self_column = { x: x, ns: gap.b - gap.a, top: await px(page, x, rowY(plan.top.depth)),
 			below: await px(page, x, rowY(plan.top.depth + 1)) };
-		break;
 	}
 	// Below the deepest row: not drawn on (the next lane, or the canvas's end).
 	out.rows = lane.rows;
 	if (shot) {
+		await page.evaluate(([a, b]) => window.tracekitView.setView(a, b),
+			[plan.top.start - (plan.top.end - plan.top.start) * 0.02,
+				plan.top.end + (plan.top.end - plan.top.start) * 0.02]);
 		// The tooltip of the longest call three levels down (the fsync's round trip, say).
 		const deep = out.calls.filter((c) => c.depth === plan.top.depth + 3)
 			.sort((a, b) => b.ns - a.ns)[0] || out.calls[0];
