@@ -53,7 +53,7 @@ fuzz: deps
 	ninja -C build-fuzz
 	for t in decoders filter reader errorlog probe oops ust report-filter; do \
 		mkdir -p tests/fuzz/corpus-$$t && \
-		build-fuzz/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus-$$t tests/fuzz/corpus/$$t || exit 1; \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build-fuzz/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus-$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
 
 # The lectures' kernel modules (examples/kernel), against the installed kernel headers.

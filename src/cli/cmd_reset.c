@@ -258,7 +258,9 @@ static int reset_toplevel(bool force, struct tally *t, char *err, size_t errlen)
 	pid_t owner = 0;
 	bool alive = false;
 	char what[2048];
-	int r = ftt_reset(force, &owner, &alive, what, sizeof(what), err, errlen);
+	char output[4096];
+	int r = ftt_reset(force, &owner, &alive, what, sizeof(what), output, sizeof(output), err,
+			  errlen);
 	if (r < 0)
 		return -1;
 	if (r == 0 && alive) {
@@ -269,6 +271,9 @@ static int reset_toplevel(bool force, struct tally *t, char *err, size_t errlen)
 		printf("restored the top level's %s (owner pid %d %s)\n", what, (int)owner,
 		       alive ? "still runs, forced" : "is gone");
 		t->removed++;
+		/* A killed recording's staging files (record's OUTPUT.cpuN) */
+		if (*output)
+			ftr_remove_outputs(output, report, t);
 	}
 	return 0;
 }

@@ -6,9 +6,11 @@
  * sleeping, blocked), the events themselves with their field values, and a
  * coarse per-CPU busy overview of the whole trace.  The spans are the ones
  * tracekit sched counts (its analysis rides on the pass and reports them
- * through struct sa_hooks), so the picture and the numbers cannot disagree.  Past max_events the events and spans stop
- * (the page says so) but the overview still covers every event, so a huge trace
- * gives a page a browser opens.
+ * through struct sa_hooks), so the picture and the numbers cannot disagree.
+ * function_graph calls become each task's flame chart (view_calls.c).  Past
+ * max_events the events, spans and calls stop (the page says so) but the
+ * overview still covers every event, so a huge trace gives a page a browser
+ * opens.
  *
  * Everything goes out as one JSON object in a <script type="application/json">
  * element; strings are escaped so that nothing from the trace can end that
@@ -23,6 +25,7 @@
 
 #include "export/view.h"
 #include "export/view_assets.h"
+#include "export/view_calls.h"
 #include "analysis/sched_trace.h"
 #include "syscalls/table.h"
 #include "tracefile/fields.h"
@@ -51,6 +54,7 @@ struct task {
 	struct strbuf user;	/* "start,end,type," user tracepoints: instants have start == end */
 	uint64_t user_open[8];	/* NAME_begin times not yet ended, innermost last */
 	int user_depth;
+	struct vw_calls_task *calls;	/* function_graph calls, when the trace has them */
 };
 
 struct cpu_lane {
@@ -69,6 +73,7 @@ struct view {
 	struct cpu_lane *cpus;
 	uint64_t bin_ns;	/* overview bin width, doubles as the trace grows */
 	struct tidmap tasks;
+	struct vw_calls calls;	/* function names and what the flame chart cuts */
 	int *type_of;		/* event id -> index in types, -1 unseen */
 	int ntype_of;
 	struct strbuf types, events, cpu_spans;
@@ -274,6 +279,21 @@ static bool array_str(struct tf_event *e, struct tep_format_field *f, struct str
 	return true;
 }
 
+/* The function tracers' addresses (func, ip, parent_ip) as the kernel's function names. */
+static bool kernel_function(struct tf_event *e, struct tep_format_field *f, struct strbuf *sb)
+{
+	unsigned long long addr;
+	const char *name;
+
+	if (strcmp(e->event->system, "ftrace") ||
+	    (strcmp(f->name, "func") && strcmp(f->name, "ip") && strcmp(f->name, "parent_ip")) ||
+	    tep_read_number_field(f, e->record->data, &addr) < 0 ||
+	    !(name = tep_find_function(e->event->tep, addr)))
+		return false;
+	vw_json_str(sb, name, strlen(name));
+	return true;
+}
+
 static void emit_event(struct view *v, struct tf_event *e, int pid)
 {
 	struct strbuf *sb = &v->events;
@@ -289,6 +309,8 @@ static void emit_event(struct view *v, struct tf_event *e, int pid)
 		sb_addc(sb, ',');
 		if (is_string(f) && (s = field_str(e, f, &len))) {
 			vw_json_str(sb, s, len);
+		} else if (kernel_function(e, f, sb)) {
+			/* named: a 64-bit address is no exact JSON number anyway */
 		} else if (!(f->flags & TEP_FIELD_IS_ARRAY) &&
 			   tep_read_number_field(f, e->record->data, &val) == 0) {
 			if (f->flags & TEP_FIELD_IS_SIGNED)
@@ -446,6 +468,11 @@ static void on_event(struct view *v, struct tf_event *e)
 		on_user(v, e, pid);
 		return;
 	}
+	/* function_graph calls: slices for the flame chart under the task's lane. */
+	struct task *t = pid > 0 && !strcmp(e->event->system, "ftrace") ? task_get(v, pid) : NULL;
+	if (t && vw_calls_event(&v->calls, &t->calls, e->event, e->record, e->ts, v->t0,
+				!v->full))
+		return;
 	const char *name = e->event->name;
 	if (strstr(e->event->system, "syscalls") &&
 	    (!strncmp(name, "sys_enter", 9) || !strncmp(name, "sys_exit", 8)))
@@ -503,11 +530,21 @@ static void read_notes(struct view *v, struct tf_reader *r, struct strbuf *meta,
 	}
 }
 
+static size_t calls_len(const struct task *t)
+{
+	return t->calls ? t->calls->slices.len : 0;
+}
+
+/* Longest running first; without sched events, most function calls first. */
 static int cmp_runtime(const void *a, const void *b)
 {
 	const struct task *x = *(struct task *const *)a, *y = *(struct task *const *)b;
 
-	return x->runtime < y->runtime ? 1 : x->runtime > y->runtime ? -1 : x->pid - y->pid;
+	if (x->runtime != y->runtime)
+		return x->runtime < y->runtime ? 1 : -1;
+	if (calls_len(x) != calls_len(y))
+		return calls_len(x) < calls_len(y) ? 1 : -1;
+	return x->pid - y->pid;
 }
 
 /* Without a known command or pids, the busiest few tasks get lanes. */
@@ -522,7 +559,7 @@ static void pick_busiest(struct view *v)
 		all[i++] = s->val;
 	qsort(all, n, sizeof(*all), cmp_runtime);
 	for (i = 0; i < n && i < 8; i++)
-		if (all[i]->runtime)
+		if (all[i]->runtime || calls_len(all[i]))
 			all[i]->interest = true;
 	free(all);
 }
@@ -574,7 +611,19 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 		sb_truncate(&t->user, t->user.len - 1);
 		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->user));
 	}
-	fprintf(out, "%s},\n\"sysNames\":{", sb_str(&sb));
+	fprintf(out, "%s},\n\"fgCalls\":{", sb_str(&sb));
+	sb_reset(&sb);
+	tidmap_foreach(&v->tasks, s) {
+		struct vw_calls_task *c = ((struct task *)s->val)->calls;
+		if (!c || !c->slices.len)
+			continue;
+		sb_truncate(&c->slices, c->slices.len - 1);
+		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", ((struct task *)s->val)->pid,
+			  sb_str(&c->slices));
+	}
+	fprintf(out, "%s}", sb_str(&sb));
+	vw_calls_meta(&v->calls, out);
+	fprintf(out, ",\n\"sysNames\":{");
 	for (int nr = 0, k = 0; nr < 1024; nr++) {
 		const struct sc_entry *se = v->sys_used[nr] ? sc_by_nr(nr) : NULL;
 		if (v->sys_used[nr])
@@ -620,9 +669,11 @@ static void view_free(struct view *v)
 		sb_free(&t->spans);
 		sb_free(&t->sys);
 		sb_free(&t->user);
+		vw_calls_task_free(t->calls);
 		free(t);
 	}
 	tidmap_free(&v->tasks);
+	vw_calls_free(&v->calls);
 	for (int c = 0; c < v->ncpus; c++)
 		free(v->cpus[c].busy);
 	free(v->cpus);

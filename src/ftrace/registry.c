@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,25 @@ const char *ft_tracefs_root(char *err, size_t errlen)
 }
 
 /* Field 22 of /proc/PID/stat: the start time in clock ticks since boot; 0 if pid is gone. */
+int ft_write_file(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t len = strlen(value), off = 0;
+	while (off < len) {
+		ssize_t n = write(fd, value + off, len - off);
+		if (n <= 0) {
+			int e = n ? errno : EIO;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	return close(fd);
+}
+
 unsigned long long ftr_start_time(pid_t pid)
 {
 	char path[64], buf[1024];
@@ -214,7 +234,7 @@ static bool noted_output(const char *name, char *buf, size_t len)
  * A killed recording's OUTPUT.cpu0, .cpu1 ...: raw ring-buffer pages with no
  * formats beside them, which nothing can read, so they go with the instance.
  */
-static void remove_raw_outputs(const char *output, ft_reset_fn fn, void *arg)
+void ftr_remove_outputs(const char *output, ft_reset_fn fn, void *arg)
 {
 	char path[4300], what[4400], why[64];
 	int n = 0;
@@ -264,7 +284,7 @@ static int reset_one(const char *name, bool force, ft_reset_fn fn, void *arg)
 	}
 	report(fn, arg, FT_RESET_REMOVED, name, why);
 	if (has_output)
-		remove_raw_outputs(output, fn, arg);
+		ftr_remove_outputs(output, fn, arg);
 	return 1;
 }
 
@@ -288,7 +308,7 @@ static void drop_stale_entries(const char *prefix, ft_reset_fn fn, void *arg)
 			continue;
 		/* A recording that could not write its trace noted its kept files here. */
 		if (noted_output(de->d_name, output, sizeof(output)))
-			remove_raw_outputs(output, fn, arg);
+			ftr_remove_outputs(output, fn, arg);
 		ftr_unregister(de->d_name);
 	}
 	closedir(d);

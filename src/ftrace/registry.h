@@ -30,6 +30,14 @@ const char *ft_tracefs_root(char *err, size_t errlen);
  */
 void ft_error_log_line(char *log, char *out, size_t outlen);
 
+/*
+ * Write all of value to the tracefs file at path (truncated first; "" just
+ * clears it).  The list files (set_ftrace_filter, set_graph_function...) take
+ * one name per write() and say so with a short count: the rest is written
+ * again until none is left.  0, or -1 with errno.
+ */
+int ft_write_file(const char *path, const char *value);
+
 /* A process's start time (clock ticks since boot), telling it from a later one with its pid; 0 if gone. */
 unsigned long long ftr_start_time(pid_t pid);
 
@@ -40,6 +48,20 @@ int ftr_register(const char *name);
  * temporary files), so that reset of a killed run removes them too.
  */
 int ftr_note_output(const char *name, const char *output);
+enum ft_reset_action {
+	FT_RESET_REMOVED,	/* the instance is gone */
+	FT_RESET_KEPT,		/* its owner still runs (without force) */
+	FT_RESET_FAILED,	/* rmdir refused; why says how */
+	FT_RESET_FILES,		/* a killed recording's raw per-CPU files removed; name: "OUT.cpu*" */
+};
+
+/*
+ * Remove a killed recording's files beside output (OUTPUT.cpuN, .part,
+ * .recover), telling fn (when not NULL) with FT_RESET_FILES.
+ */
+typedef void (*ft_reset_fn)(enum ft_reset_action act, const char *name, const char *why,
+			    void *arg);
+void ftr_remove_outputs(const char *output, ft_reset_fn fn, void *arg);
 /* Forget name (its instance is gone). */
 void ftr_unregister(const char *name);
 
@@ -50,16 +72,8 @@ void ftr_unregister(const char *name);
  */
 pid_t ftr_owner(const char *name, bool *alive);
 
-enum ft_reset_action {
-	FT_RESET_REMOVED,	/* the instance is gone */
-	FT_RESET_KEPT,		/* its owner still runs (without force) */
-	FT_RESET_FAILED,	/* rmdir refused; why says how */
-	FT_RESET_FILES,		/* a killed recording's raw per-CPU files removed; name: "OUT.cpu*" */
-};
 
-/* Told about each instance reset looked at; why is a short phrase ("owner pid 12 is gone"). */
-typedef void (*ft_reset_fn)(enum ft_reset_action act, const char *name, const char *why,
-			    void *arg);
+/* ft_reset_fn (above) is told about each instance reset looked at; why is a short phrase ("owner pid 12 is gone"). */
 
 /*
  * ft_reset() with a narrower prefix (which must start with FT_INSTANCE_PREFIX)

@@ -69,11 +69,10 @@ static int inst_write(struct ft_session *s, const char *rel, const char *val,
 {
 	if (top_save(s, rel, err, errlen) < 0)
 		return -1;
-	errno = 0;
-	if (tracefs_instance_file_write(s->inst, rel, val) >= 0)
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", s->dir, rel);
+	if (ft_write_file(path, val) == 0)
 		return 0;
-	if (!errno)
-		errno = EIO;
 	set_err(err, errlen, "tracefs refused writing '%s' to %s/%s: %s", val, s->dir, rel,
 		strerror(errno));
 	return -1;
@@ -148,6 +147,11 @@ struct ft_session *ft_session_new_top(const char *purpose, char *err, size_t err
 fail:
 	ft_session_destroy(s);
 	return NULL;
+}
+
+int ft_session_note_output(struct ft_session *s, const char *output)
+{
+	return s->top ? ftt_note_output(s->top, output) : ftr_note_output(s->name, output);
 }
 
 bool ft_session_is_top(const struct ft_session *s)

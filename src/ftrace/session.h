@@ -28,6 +28,12 @@ struct ft_session *ft_session_new(char *err, size_t errlen);
  */
 struct ft_session *ft_session_new_top(const char *purpose, char *err, size_t errlen);
 bool ft_session_is_top(const struct ft_session *s);
+/*
+ * Where the run stages per-CPU data (record's OUTPUT.cpuN, an absolute path):
+ * noted beside the instance in the registry, or in the top level's state
+ * file, so that `tracekit reset` after a SIGKILL removes the files too.
+ */
+int ft_session_note_output(struct ft_session *s, const char *output);
 /* Stop tracing and remove the instance (events, filters, pids go with it). Safe on NULL. */
 void ft_session_destroy(struct ft_session *s);
 

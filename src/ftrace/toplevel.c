@@ -29,6 +29,7 @@ struct ftt_saved {
 struct ftt_state {
 	char *root;
 	char *purpose;
+	char *output;	/* record's output: its OUTPUT.cpuN staging files, or NULL */
 	struct ftt_saved *saved;
 	int nsaved;
 };
@@ -64,15 +65,7 @@ static int write_rel(const char *root, const char *rel, const char *value)
 {
 	char path[4096];
 	path_of(path, sizeof(path), root, rel);
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t len = strlen(value);
-	ssize_t n = len ? write(fd, value, len) : 0;
-	int e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)len ? 0 : -1;
+	return ft_write_file(path, value);
 }
 
 /* What to write to rel to get back the state its text shows. */
@@ -116,6 +109,8 @@ static int write_state(const struct ftt_state *t)
 		return -1;
 	pid_t pid = getpid();
 	fprintf(f, "pid %d\nstart %llu\npurpose %s\n", (int)pid, ftr_start_time(pid), t->purpose);
+	if (t->output)
+		fprintf(f, "output %s\n", t->output);
 	for (int i = 0; i < t->nsaved; i++)
 		fprintf(f, "save %s\t%s\n", t->saved[i].rel, t->saved[i].value);
 	if (fclose(f) != 0 || rename(tmp, FTT_STATE_FILE) < 0) {
@@ -154,6 +149,10 @@ static struct ftt_state *load_state(const char *root, pid_t *pid, bool *alive)
 			free(t->purpose);
 			t->purpose = xstrdup(line + 8);
 		}
+		if (!strncmp(line, "output ", 7)) {
+			free(t->output);
+			t->output = xstrdup(line + 7);
+		}
 		char *tab = strchr(line, '\t');
 		if (strncmp(line, "save ", 5) || !tab)
 			continue;
@@ -175,6 +174,7 @@ static void free_state(struct ftt_state *t)
 	}
 	free(t->saved);
 	free(t->purpose);
+	free(t->output);
 	free(t->root);
 	free(t);
 }
@@ -244,6 +244,8 @@ static int settle_previous(const char *root, char *err, size_t errlen)
 		return -1;
 	}
 	restore_all(old, NULL);
+	if (old->output)
+		ftr_remove_outputs(old->output, NULL, NULL);
 	free_state(old);
 	unlink(FTT_STATE_FILE);
 	return 0;
@@ -287,6 +289,13 @@ struct ftt_state *ftt_claim(const char *root, const char *purpose, bool buffer, 
 	return t;
 }
 
+int ftt_note_output(struct ftt_state *t, const char *output)
+{
+	free(t->output);
+	t->output = xstrdup(output);
+	return write_state(t);
+}
+
 int ftt_write(struct ftt_state *t, const char *rel, const char *value, char *err, size_t errlen)
 {
 	if (ftt_save(t, rel, err, errlen) < 0)
@@ -309,11 +318,12 @@ void ftt_release(struct ftt_state *t)
 }
 
 int ftt_reset(bool force, pid_t *owner, bool *alive, char *what, size_t whatlen,
-	      char *err, size_t errlen)
+	      char *output, size_t outlen, char *err, size_t errlen)
 {
 	const char *root = ft_tracefs_root(err, errlen);
 	if (!root)
 		return -1;
+	*output = '\0';
 	struct ftt_state *t = load_state(root, owner, alive);
 	if (!t)
 		return 0;
@@ -325,7 +335,8 @@ int ftt_reset(bool force, pid_t *owner, bool *alive, char *what, size_t whatlen,
 	restore_all(t, &sb);
 	snprintf(what, whatlen, "%s", sb_str(&sb));
 	sb_free(&sb);
-	free_state(t);
 	unlink(FTT_STATE_FILE);
+	snprintf(output, outlen, "%s", t->output ? t->output : "");
+	free_state(t);
 	return 1;
 }

@@ -35,15 +35,21 @@ struct ftt_state *ftt_claim(const char *root, const char *purpose, bool buffer, 
 int ftt_save(struct ftt_state *t, const char *rel, char *err, size_t errlen);
 /* ftt_save, then write value; err names the file. */
 int ftt_write(struct ftt_state *t, const char *rel, const char *value, char *err, size_t errlen);
+/*
+ * Note where the run writes per-CPU data (record's OUTPUT.cpuN staging
+ * files), so that reset of a killed run removes them too.
+ */
+int ftt_note_output(struct ftt_state *t, const char *output);
 /* Write back every saved value (newest first) and release the top level. Safe on NULL. */
 void ftt_release(struct ftt_state *t);
 
 /*
  * For reset: when the top level's borrower is gone (or force), restore its
  * settings.  Returns 1 restored, 0 nothing to do (or kept: *owner set and
- * *alive true), -1 with err.  what: the files restored, "a, b, c".
+ * *alive true), -1 with err.  what: the files restored, "a, b, c"; output:
+ * where the run staged its data (ftr_remove_outputs removes it), "" if none.
  */
 int ftt_reset(bool force, pid_t *owner, bool *alive, char *what, size_t whatlen,
-	      char *err, size_t errlen);
+	      char *output, size_t outlen, char *err, size_t errlen);
 
 #endif

@@ -57,10 +57,10 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
-/* The output's absolute path in the registry entry name (see ftr_note_output). */
-static void note_output(const char *name, const char *output)
+/* The output's absolute path: what reset is told (the run's working directory is not its). */
+static bool output_abs(const char *output, char *abs, size_t len)
 {
-	char dir[4096], abs[4200];
+	char dir[4096];
 	const char *slash = strrchr(output, '/');
 	const char *base = slash ? slash + 1 : output;
 	if (slash)
@@ -69,10 +69,18 @@ static void note_output(const char *name, const char *output)
 		snprintf(dir, sizeof(dir), ".");
 	char *real = realpath(dir[0] ? dir : "/", NULL);
 	if (!real)
-		return;
-	snprintf(abs, sizeof(abs), "%s/%s", strcmp(real, "/") ? real : "", base);
+		return false;
+	snprintf(abs, len, "%s/%s", strcmp(real, "/") ? real : "", base);
 	free(real);
-	ftr_note_output(name, abs);
+	return true;
+}
+
+/* In the registry entry name (see ftr_note_output). */
+static void note_output(const char *name, const char *output)
+{
+	char abs[4200];
+	if (output_abs(output, abs, sizeof(abs)))
+		ftr_note_output(name, abs);
 }
 
 /* Every thread and descendant of pid now, from /proc (later ones come through event-fork). */
@@ -416,9 +424,15 @@ int rec_run(const struct rec_options *o)
 		goto fail;
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
+	char abs[4200];
 	if (!ft_session_is_top(s)) {
 		note_output(ft_instance_name(s), output);
 		note_recover(s, o, output, child.pid);
+	} else if (output_abs(output, abs, sizeof(abs)) &&
+		   ft_session_note_output(s, abs) < 0) {
+		snprintf(err, sizeof(err), "cannot note %.200s for reset: %s (it could not remove "
+			 "a killed run's %.200s.cpuN)", output, strerror(errno), output);
+		goto fail;
 	}
 	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), output, (unsigned)sysconf(_SC_PAGESIZE),
 		      o->max_bytes, err, sizeof(err));

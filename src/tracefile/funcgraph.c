@@ -45,7 +45,7 @@ bool fg_parse(struct tep_event *ev, struct tep_record *rec, struct fg_event *out
 	if (!field(ev, rec, "func", &v))
 		return false;
 	out->func = v;
-	if (!field(ev, rec, "depth", &v))
+	if (!field(ev, rec, "depth", &v) || v > FG_MAX_DEPTH)
 		return false;
 	out->depth = (int)v;
 	if (out->entry)

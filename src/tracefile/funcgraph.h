@@ -34,8 +34,15 @@ struct fg_event {
 };
 
 /*
- * Whether ev is ftrace:funcgraph_entry or funcgraph_exit, and its fields.
- * Readers that build call trees (calls, view, export) use this.
+ * Deeper than any kernel nests calls (6.1 follows 50): a depth past it is a
+ * corrupt record, which would have the printer indent for billions of columns.
+ */
+#define FG_MAX_DEPTH 1024
+
+/*
+ * Whether ev is ftrace:funcgraph_entry or funcgraph_exit (with a depth of
+ * FG_MAX_DEPTH at most), and its fields.  Readers that build call trees
+ * (calls, view, export) use this.
  */
 bool fg_parse(struct tep_event *ev, struct tep_record *rec, struct fg_event *out);
 

@@ -2,7 +2,9 @@
 """e2e tests of `tracekit view`: pages made from real recordings, checked in
 Debian's chromium driven headless by view_browser.mjs (npm's playwright-core).
 
-    test_view.py CASE --progs DIR [--shot FILE]   # run one case (DIR: the built tests/progs)
+    test_view.py CASE --progs DIR [--shot FILE] [--funcgraph DAT]
+                                                 # run one case (DIR: the built tests/progs;
+                                                 # DAT: view-function-graph's recording)
     test_view.py --list                          # the case names
 
 The expected numbers come from `tracekit report --stat` on the same file.
@@ -66,14 +68,18 @@ def stat(dat):
     return total, types, cpus
 
 
-def browser(html, *args):
-    """What chromium saw on the page (view_browser.mjs's JSON)."""
+def browser_ready():
     if not os.access(CHROMIUM, os.X_OK):
         raise Skip('%s not found (apt-get install chromium, or scripts/install-deps.sh)' % CHROMIUM)
     if not os.path.isdir(os.path.join(HERE, 'node_modules', 'playwright-core')):
         raise Skip('playwright-core is not installed (npm ci in tests/e2e, or scripts/install-deps.sh)')
     if not shutil.which('node'):
         raise Skip('node not found (apt-get install nodejs)')
+
+
+def browser(html, *args):
+    """What chromium saw on the page (view_browser.mjs's JSON)."""
+    browser_ready()
     rc, out, err = run(['node', os.path.join(HERE, 'view_browser.mjs'), html] + list(args),
                        timeout=180)
     expect(rc == 0, 'view_browser.mjs failed (%d): %s' % (rc, err[-2000:]))
@@ -363,8 +369,117 @@ def view_bad_input(_):
         env.close()
 
 
+def same_duration(text, ns):
+    """Whether a duration as the page writes it ("14.963 us", "1.094 ms") is ns, to its digits."""
+    m = re.match(r'(\d+)(?:\.(\d+))? (s|ms|us|ns)$', text)
+    expect(m, 'not a duration: %r' % text)
+    unit = {'s': 1e9, 'ms': 1e6, 'us': 1e3, 'ns': 1}[m.group(3)]
+    value = float(m.group(1) + '.' + (m.group(2) or '0')) * unit
+    return abs(value - ns) <= unit / 10 ** len(m.group(2) or '') / 2 + 0.5
+
+
+def calls_drawn(html, *args):
+    """What chromium drew of the page's flame chart (view_calls.mjs's JSON)."""
+    browser_ready()
+    rc, out, err = run(['node', os.path.join(HERE, 'view_calls.mjs'), html] + list(args),
+                       timeout=180)
+    expect(rc == 0, 'view_calls.mjs failed (%d): %s' % (rc, err[-2000:]))
+    seen = json.loads(out)
+    expect(not seen['errors'], 'errors on the page: %s' % seen['errors'])
+    expect(not seen['requests'], 'the page made network requests: %s' % seen['requests'])
+    return seen
+
+
+def rgb(hexcol):
+    return [int(hexcol[i:i + 2], 16) for i in (1, 3, 5)]
+
+
+def check_flame(dat, html, shot=None):
+    """
+    The flame chart of a function_graph recording as drawn, against `tracekit calls`
+    on the same file: a calls lane under the task's lane, a row per depth as deep as
+    the call tree; each call wide enough drawn in its function's colour at its depth,
+    inside its caller's slice, its tooltip naming it with the kernel's duration (the
+    one calls adds up); a column of the outermost call where it ran its own code blank
+    one row down.
+    """
+    rc, out, err = run([tracekit(), 'calls', '--json', '--top', '0', '--min-percent', '0', dat])
+    expect(rc == 0, 'calls failed (%d): %s' % (rc, err))
+    calls = json.loads(out)
+    fns = {f['function']: f for f in calls['functions']}
+
+    def depth(nodes):
+        return max((1 + depth(n.get('children', [])) for n in nodes), default=0)
+    want_rows = max(depth(proc.get('children', [])) for proc in calls['tree'])
+    seen = calls_drawn(html, *(['--screenshot', shot] if shot else []))
+    kinds = [(lane['kind'], lane.get('pid')) for lane in seen['lanes']]
+    k = next((i for i, kp in enumerate(kinds) if kp[0] == 'calls'), -1)
+    expect(k > 0 and kinds[k - 1] == ('task', kinds[k][1]),
+           'no calls lane right under its task lane: %s' % kinds)
+    expect(seen['rows'] == min(want_rows, 24),
+           '%d rows drawn, the call tree is %d deep' % (seen['rows'], want_rows))
+    expect('function calls (function_graph)' in seen['legend'], 'legend: %r' % seen['legend'])
+    drawn = seen['calls']
+    expect(len(drawn) >= 10 and len({c['depth'] for c in drawn}) >= 3,
+           'only %d calls (%d depths) wide enough to check' %
+           (len(drawn), len({c['depth'] for c in drawn})))
+    once = 0
+    for c in drawn:
+        expect(c['fn'] in fns, '%s drawn, not among calls\' functions' % c['fn'])
+        expect(all(abs(a - b) <= 8 for a, b in zip(c['drawn'], rgb(c['colour']))),
+               '%s at depth %d drawn %s, its colour is %s' %
+               (c['fn'], c['depth'], c['drawn'], c['colour']))
+        m = re.match(r'(\S+)\(\)  (\S+ \S+)\ndepth (\d+), self ', c['tip'])
+        expect(m and m.group(1) == c['fn'] and int(m.group(3)) == c['depth'],
+               'the tooltip over %s (depth %d) says %r' % (c['fn'], c['depth'], c['tip']))
+        expect(same_duration(m.group(2), c['ns']), 'tooltip %r for %d ns' % (c['tip'], c['ns']))
+        if fns[c['fn']]['calls'] == 1:
+            once += 1
+            expect(c['ns'] == fns[c['fn']]['total_ns'],
+                   '%s drawn %d ns long, calls says %d' % (c['fn'], c['ns'],
+                                                         fns[c['fn']]['total_ns']))
+    expect(once >= 3, 'only %d functions called once to compare with calls' % once)
+    expect(seen['outside_parent'] == 0, '%d calls drawn outside their caller' %
+           seen['outside_parent'])
+    col = seen.get('self_column')
+    expect(col and all(abs(a - b) <= 8 for a, b in zip(col['top'], rgb(seen['top']['colour']))),
+           'the outermost call %s is not drawn where it runs its own code: %s' %
+           (seen['top']['fn'], col))
+    expect(min(col['below']) >= 245, 'a callee drawn where none ran: %s' % col)
+    return seen
+
+
+FUNCGRAPH_FIXTURE = os.path.join(HERE, '..', 'fixtures', 'funcgraph-fsync.dat')
+
+
+@case
+def view_function_graph(_):
+    """function_graph calls of a lab recording (tests/fixtures) as a flame chart."""
+    env = Env()
+    try:
+        # A copy: the page is written beside it, not in the source tree.
+        dat = env.path('funcgraph.dat')
+        shutil.copyfile(OPTIONS.get('funcgraph') or FUNCGRAPH_FIXTURE, dat)
+        html = env.view(dat)
+        seen = check_flame(dat, html, OPTIONS.get('shot'))
+        lane = next(lane for lane in seen['lanes'] if lane['kind'] == 'calls')
+        expect(lane['n'] == seen['exits_listed'],
+               '%d calls drawn, %d funcgraph exits listed' % (lane['n'], seen['exits_listed']))
+        # Past --max-events the calls stop with the events kept: the page stays bounded.
+        total, types, _ = stat(dat)
+        cap = total - types.get('ftrace:funcgraph_exit', 0) // 2
+        capped = calls_drawn(env.view(dat, '--max-events', str(cap)))
+        lane = next((lane for lane in capped['lanes'] if lane['kind'] == 'calls'), None)
+        expect(lane and 0 < lane['n'] == capped['exits_listed'] < seen['exits_listed'] and
+               'the first %d ' % cap in capped['notice'],
+               'capped page: calls lane %s, %d exits kept, notice %r' %
+               (lane, capped['exits_listed'], capped['notice']))
+    finally:
+        env.close()
+
+
 def setup(argv):
-    for opt in ('--progs', '--shot'):
+    for opt in ('--progs', '--shot', '--funcgraph'):
         if opt in argv:
             OPTIONS[opt[2:]] = argv[argv.index(opt) + 1]
     if 'progs' not in OPTIONS:
@@ -372,4 +487,4 @@ def setup(argv):
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv, 'test_view.py CASE --progs DIR [--shot FILE] | --list', setup))
+    sys.exit(main(sys.argv, 'test_view.py CASE --progs DIR [--shot FILE] [--funcgraph DAT] | --list', setup))

@@ -22,6 +22,10 @@
 	const STATE_COL = ['', '#38a169', '#e53e3e', '#cbd5e0', '#ed8936'];
 	const SYS_COL = '#2b6cb0', HIT_COL = '#ecc94b';
 	const USER_COL = '#dd6b20';
+	/* function_graph calls: one row per call depth, warm colours by function (a flame chart). */
+	const FG_ROW_H = 12;
+	const FG_COLS = ['#f6ad55', '#fc8181', '#f6e05e', '#ed8936', '#e9a23b', '#f4a582', '#d6a33a',
+		'#f08a5d', '#e6b655', '#f7c873', '#ee9b8f', '#dd8f4e'];
 	/*
 	 * Task colours on the CPU lanes: the recorded command's threads take the distinct,
 	 * saturated ones in pid order (picked far apart from each other, at least ~100 in RGB
@@ -141,9 +145,36 @@
 		lane.user = spanLane(order.map((i) => um[i]), order.map((i) => um[i + 1]),
 			order.map((i) => um[i + 2]));
 		lane.user.maxLen = order.reduce((m, i) => Math.max(m, um[i + 1] - um[i]), 0);
+		lane.calls = callsLane(lane);
 		taskLaneOf.set(pid, lane);
 		return lane;
 	}
+	/*
+	 * A task's function_graph calls ([start, end, depth, function, the kernel's
+	 * duration] per call, from view_calls.c): a lane of its own under the task's, a
+	 * row per depth.  In a row one thread's calls follow each other without
+	 * overlapping, as a lane's spans do.  Drawn on the trace clock (entry to exit);
+	 * the tooltip gives the kernel's duration, which report and calls print.
+	 */
+	function callsLane(task) {
+		const fc = (D.fgCalls || {})[task.pid];
+		if (!fc || !fc.length)
+			return null;
+		const byDepth = [];
+		for (let i = 0; i + 4 < fc.length; i += 5)
+			(byDepth[fc[i + 2]] = byDepth[fc[i + 2]] || []).push(i);
+		const rows = [];
+		for (let d = 0; d < byDepth.length; d++) {
+			const r = (byDepth[d] || []).sort((a, b) => fc[a] - fc[b]);
+			const row = spanLane(r.map((i) => fc[i]), r.map((i) => fc[i + 1]), r.map((i) => fc[i + 3]));
+			row.durs = r.map((i) => fc[i + 4]);
+			rows.push(row);
+		}
+		return { kind: 'calls', pid: task.pid, task: task, rows: rows, n: fc.length / 5,
+			label: '\u21b3 calls ' + task.pid, h: rows.length * FG_ROW_H + 4 };
+	}
+	const fnName = (k) => (D.fgFuncs || [])[k] || '?';
+	const fnColour = (k) => FG_COLS[((k * 2654435761) >>> 0) % FG_COLS.length];
 	const taskLanes = D.tasks.filter((t) => t[2]).map((t) => taskLane(t[0]));
 	taskLanes.sort((a, b) => a.pid - b.pid);
 	const palIndex = new Map(taskLanes.map((l, k) => [l.pid, k]));
@@ -157,11 +188,20 @@
 	const ovLanes = truncated ? cpuLanes.map((l) => ({ kind: 'ov', cpu: l.cpu,
 		label: 'CPU ' + l.cpu + ' busy' })) : [];
 	/* The lanes shown: pinned ones first, hidden ones left out; added task lanes at the end. */
-	const allLanes = cpuLanes.concat(ovLanes, taskLanes);
+	const allLanes = cpuLanes.concat(ovLanes, taskLanes.flatMap((l) => l.calls ? [l, l.calls] : [l]));
 	const pinned = [], hidden = new Set();
-	let lanes = [];
+	let lanes = [], tops = [];
+	const laneH = (l) => l.h || LANE_H;
+	/* Lanes differ in height (a calls lane has a row per depth): their tops, once per layout. */
 	function layout() {
 		lanes = pinned.concat(allLanes.filter((l) => !pinned.includes(l) && !hidden.has(l)));
+		tops = [];
+		let y = AXIS_H;
+		for (const l of lanes) {
+			tops.push(y);
+			y += laneH(l);
+		}
+		tops.push(y);
 	}
 	layout();
 
@@ -236,6 +276,15 @@
 		const sw = el('span', { class: 'sw' });
 		sw.style.background = SYS_COL;
 		legend.append(sw, 'in a syscall (strip under the state)');
+	}
+	if (taskLanes.some((l) => l.calls)) {
+		const sw = el('span', { class: 'sw' });
+		sw.style.background = FG_COLS[0];
+		legend.append(sw, 'function calls (function_graph): a row per depth, up to ' +
+			D.fgDepth + ' levels');
+		if (D.fgCut)
+			legend.append(el('span', { id: 'fg-cut' }, ' (' + D.fgCut + (D.fgCut === 1 ?
+				' call' : ' calls') + ' deeper than ' + D.fgDepth + ' levels not drawn)'));
 	}
 	if (taskLanes.some((l) => l.user.starts.length)) {
 		const sw = el('span', { class: 'sw' });
@@ -324,6 +373,11 @@
 		sys_enter: (f) => 'NR ' + f.id + ' ' + sysName(f.id) + ' ' + f.args,
 		sys_exit: (f) => 'NR ' + f.id + ' ' + sysName(f.id) + ' = ' + f.ret,
 	};
+	/* function_graph in the nested form of trace-cmd report (func() {, then } and the duration) */
+	FORMATS.funcgraph_entry = (f) => ' '.repeat(2 * f.depth) + f.func + '() {';
+	FORMATS.funcgraph_exit = (f) => ' '.repeat(2 * f.depth) + '} ' +
+		fmtDur(f.rettime - f.calltime) + ' /* ' + f.func + ' */';
+	FORMATS.function = (f) => f.ip + ' <-- ' + f.parent_ip;
 	FORMATS.sched_wakeup = FORMATS.sched_wakeup_new = FORMATS.sched_waking;
 	function fieldsOf(i) {
 		const e = ev[i], ty = types[e[3]], f = {};
@@ -336,7 +390,8 @@
 		if (!ty)
 			return '';
 		const fmt = FORMATS[ty.short];
-		if (fmt && (ty.short.startsWith('sched_') || ty.name.startsWith('raw_syscalls:')))
+		if (fmt && (ty.short.startsWith('sched_') || ty.name.startsWith('raw_syscalls:') ||
+			ty.name.startsWith('ftrace:')))
 			return fmt(fieldsOf(i));
 		const parts = [];
 		for (let k = 0; k < ty.fields.length; k++)
@@ -381,7 +436,7 @@
 
 	/* ---- drawing ---- */
 	const ctx = canvas.getContext('2d');
-	function laneY(i) { return AXIS_H + i * LANE_H; }
+	function laneY(i) { return tops[i]; }
 
 	/*
 	 * How long the lane's spans (or only those of value val) cover [ta, tb): the
@@ -551,7 +606,7 @@
 	function draw() {
 		const dpr = window.devicePixelRatio || 1;
 		width = wrap.clientWidth || 800;
-		const height = AXIS_H + lanes.length * LANE_H + 4;
+		const height = tops[lanes.length] + 4;
 		canvas.width = width * dpr; canvas.height = height * dpr;
 		canvas.style.height = height + 'px';
 		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -564,7 +619,7 @@
 		lanes.forEach((lane, i) => {
 			const y = laneY(i);
 			if (i % 2)
-				ctx.fillStyle = '#fbfbfb', ctx.fillRect(LABEL_W, y, width, LANE_H);
+				ctx.fillStyle = '#fbfbfb', ctx.fillRect(LABEL_W, y, width, laneH(lane));
 			if (lane.kind === 'cpu') {
 				drawSpans(lane, y + 2, LANE_H - TICK_H - 4, (pid) => pid ? colour(pid) : null,
 					(k) => commOf(lane.vals[k]) + ' ' + lane.vals[k]);
@@ -579,6 +634,9 @@
 				drawUser(lane.user, y, 3);
 				if (hits && hits.pid.has(lane.pid))
 					drawHits(hits.pid.get(lane.pid), y);
+			} else if (lane.kind === 'calls') {
+				lane.rows.forEach((row, d) => drawSpans(row, y + 2 + d * FG_ROW_H, FG_ROW_H - 1,
+					fnColour, (k) => fnName(row.vals[k])));
 			} else {
 				drawOverview(lane.cpu, y + 2, LANE_H - 4);
 			}
@@ -628,8 +686,38 @@
 
 	/* ---- picking ---- */
 	function laneAt(y) {
-		const i = Math.floor((y - AXIS_H) / LANE_H);
+		const i = lowerBound(tops, y + 1) - 1;
 		return i >= 0 && i < lanes.length ? lanes[i] : null;
+	}
+	/* The call under (x, y) on a calls lane: its row (depth) and index there, or null. */
+	function callAt(lane, x, y) {
+		const d = Math.floor((y - laneY(lanes.indexOf(lane)) - 2) / FG_ROW_H);
+		const row = lane.rows[d];
+		const k = row ? spanAt(row, tOf(x)) : -1;
+		return k < 0 ? null : { depth: d, row: row, k: k };
+	}
+	/* A call's own time: its duration less that of the calls it made (the row below, inside it). */
+	function selfTime(lane, c) {
+		const a = c.row.starts[c.k], b = c.row.ends[c.k], below = lane.rows[c.depth + 1];
+		let inner = 0;
+		for (let i = below ? lowerBound(below.starts, a) : 0; below && i < below.starts.length &&
+			below.starts[i] < b; i++)
+			inner += below.durs[i];
+		return Math.max(c.row.durs[c.k] - inner, 0);
+	}
+	function describeCall(lane, x, y) {
+		const c = callAt(lane, x, y);
+		if (!c)
+			return fmtTs(tOf(x)) + '  ' + commOf(lane.pid) + ' ' + lane.pid + ': no call here';
+		const a = c.row.starts[c.k], b = c.row.ends[c.k], dur = Math.max(b - a, 1);
+		const kd = c.row.durs[c.k];
+		/* The slice spans entry to exit on the trace clock, which may run apart from the kernel's. */
+		const apart = Math.abs(dur - kd) > Math.max(1000, kd / 100) ?
+			'\n' + fmtDur(b - a) + ' on the trace clock (' + D.clock + ')' : '';
+		return fnName(c.row.vals[c.k]) + '()  ' + fmtDur(kd) + '\ndepth ' + c.depth +
+			', self ' + fmtDur(selfTime(lane, c)) + ', ' + commOf(lane.pid) + ' ' + lane.pid +
+			'\n' + fmtRel(a, dur / 1000, dur) + ' \u2013 ' + fmtRel(b, dur / 1000, dur) + '  (' +
+			fmtTs(a) + ' \u2013 ' + fmtTs(b) + ')' + apart;
 	}
 	function nearestEvent(lane, x) {
 		if (!lane || !lane.evT || !lane.evT.length)
@@ -728,7 +816,9 @@
 		}
 		ctx.lineWidth = 1;
 	}
-	function describe(lane, x) {
+	function describe(lane, x, y) {
+		if (lane.kind === 'calls')
+			return describeCall(lane, x, y);
 		const e = nearestEvent(lane, x);
 		if (e >= 0)
 			return evText(e);
@@ -893,7 +983,7 @@
 				fmtTs(t) +
 				' on the trace clock (' + D.clock + ')';
 		} else {
-			tip.textContent = describe(lane, e.offsetX);
+			tip.textContent = describe(lane, e.offsetX, e.offsetY);
 			const s = lane.kind === 'task' && nearestEvent(lane, e.offsetX) < 0 ?
 				spanAt(lane, tOf(e.offsetX)) : -1;
 			hover = s >= 0 ? { lane: lane, span: s, why: why(lane, s) } : null;
@@ -981,6 +1071,8 @@
 			hidden.delete(lane);
 			if (!allLanes.includes(lane))
 				allLanes.push(lane);
+			if (lane.calls && !allLanes.includes(lane.calls))
+				allLanes.push(lane.calls);
 		} else {
 			return false;
 		}
@@ -996,13 +1088,16 @@
 	/* For tests and the console: the state, and the same actions the mouse has. */
 	window.tracekitView = {
 		data: D, get lanes() {
-			return lanes.map((l) => ({ kind: l.kind, label: l.label, pid: l.pid, cpu: l.cpu }));
+			return lanes.map((l, i) => ({ kind: l.kind, label: l.label, pid: l.pid, cpu: l.cpu,
+				top: tops[i], h: laneH(l), rows: l.rows ? l.rows.length : undefined, n: l.n }));
 		},
 		view: () => [v0, v1], zoom: zoom, pan: pan, setView: setView, select: (i) => select(i, true),
-		selected: () => selected, xOf: xOf, laneY: laneY, showLane: showLane,
+		selected: () => selected, xOf: xOf, tOf: tOf, laneY: laneY, showLane: showLane,
+		fnColour: fnColour,
 		search: (q) => { search.value = q; applySearch(); },
 		/* where a CPU lane's spans are drawn, below laneY(i) */
-		geometry: { labelW: LABEL_W, bandTop: 2, bandH: LANE_H - TICK_H - 4 },
+		geometry: { labelW: LABEL_W, bandTop: 2, bandH: LANE_H - TICK_H - 4, fgRowTop: 2,
+			fgRowH: FG_ROW_H },
 	};
 	applySearch();
 	draw();
