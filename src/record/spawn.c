@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "spawn.h"
+#include "util/stopsig.h"
 #include "util/strbuf.h"
 
 int rec_spawn_held(char **argv, struct rec_child *c, char *err, size_t errlen)
@@ -29,8 +30,7 @@ int rec_spawn_held(char **argv, struct rec_child *c, char *err, size_t errlen)
 		char b;
 		close(go[1]);
 		close(failed[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		child_signals_as_inherited();
 		if (read(go[0], &b, 1) != 1)
 			_exit(127);	/* the recording was abandoned */
 		execvp(argv[0], argv);

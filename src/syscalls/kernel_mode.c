@@ -149,10 +149,7 @@ static int spawn_held(struct run *r, char err[], size_t errlen)
 	}
 	if (r->child == 0) {
 		char b;
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
+		child_signals_as_inherited();
 		if (read(go[0], &b, 1) != 1)
 			_exit(127);
 		execv(path, r->o->argv);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util/die.h"
+#include "util/stopsig.h"
 #include "util/tidmap.h"
 
 
@@ -60,7 +61,7 @@ struct sc_output *out_open(const struct sc_options *o, char *err, size_t errlen)
 		w->main.piped = true;
 		setvbuf(w->main.f, NULL, _IOLBF, 0);
 		/* The command may stop reading: a failed write, not a fatal SIGPIPE. */
-		signal(SIGPIPE, SIG_IGN);
+		ignore_sigpipe();
 	} else if (o->outfile && !o->ff) {
 		w->main.f = fopen(o->outfile, o->append ? "ae" : "we");
 		if (!w->main.f) {

@@ -33,6 +33,7 @@
 #include "seccomp.h"
 #include "threads.h"
 #include "util/die.h"
+#include "util/stopsig.h"
 
 struct tracer {
 	struct tr_options o;
@@ -134,6 +135,7 @@ struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char
 	}
 	if (pid == 0) {
 		close(pfd[0]);
+		child_signals_as_inherited();
 		kill(getpid(), SIGSTOP);
 		int e = o->user ? become_user(o->user) : 0;
 		if (!e && filter)
@@ -260,6 +262,7 @@ struct tracer *tracer_spawn_daemonized(char *const argv[], const struct tr_optio
 		if (read(sync[0], &ready, 1) != 1)
 			_exit(1);
 		close(sync[0]);
+		child_signals_as_inherited();
 		int e = o->user ? become_user(o->user) : 0;
 		if (!e && filter)
 			e = tr_seccomp_install(filter);

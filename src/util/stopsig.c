@@ -2,13 +2,37 @@
 #include "util/stopsig.h"
 
 #include <signal.h>
+#include <stdbool.h>
+
+/* The signals tracekit takes over, and how it found each (restored for its commands). */
+static const int taken[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+#define NTAKEN (sizeof(taken) / sizeof(taken[0]))
+static struct sigaction first[NTAKEN];
+static bool saved[NTAKEN];
+
+static void take(unsigned i, void (*handler)(int))
+{
+	struct sigaction sa = { .sa_handler = handler };
+	sigemptyset(&sa.sa_mask);
+	sigaction(taken[i], &sa, saved[i] ? NULL : &first[i]);
+	saved[i] = true;
+}
+
+void ignore_sigpipe(void)
+{
+	take(3, SIG_IGN);
+}
 
 void catch_stop_signals(void (*fn)(int))
 {
-	struct sigaction sa = { .sa_handler = fn };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	for (unsigned i = 0; i < 3; i++)
+		take(i, fn);
+	ignore_sigpipe();
+}
+
+void child_signals_as_inherited(void)
+{
+	for (unsigned i = 0; i < NTAKEN; i++)
+		if (saved[i])
+			sigaction(taken[i], &first[i], NULL);
 }

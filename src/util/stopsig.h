@@ -12,4 +12,15 @@
 
 void catch_stop_signals(void (*fn)(int));
 
+/* SIGPIPE ignored in tracekit, its first disposition remembered for the commands it runs. */
+void ignore_sigpipe(void);
+
+/*
+ * In a forked child before it execs a user's command: the signals tracekit
+ * ignores for itself back as tracekit found them (an ignored signal stays
+ * ignored across exec, so `tracekit record -- yes | head` would never see its
+ * SIGPIPE otherwise), and the stop signals at their defaults.
+ */
+void child_signals_as_inherited(void);
+
 #endif

@@ -239,6 +239,26 @@ def record_missing_command(env):
     expect('/nonexistent/program' in err, 'the error names the command: %r' % err)
 
 
+def sigpipe_ignored(status_text):
+    m = re.search(r'^SigIgn:\s+([0-9a-f]+)$', status_text, re.M)
+    expect(m, 'no SigIgn line in: %r' % status_text)
+    return bool(int(m.group(1), 16) & (1 << (signal.SIGPIPE - 1)))
+
+
+@with_env
+def record_command_keeps_its_signals(env):
+    """tracekit ignores SIGPIPE for itself; the command gets it as tracekit found it."""
+    rc, out, err = env.record('-e', 'sched:sched_switch', '-q', 'grep', 'SigIgn', '/proc/self/status')
+    expect(rc == 0, 'record failed: %s' % err)
+    expect(not sigpipe_ignored(out), 'the recorded command runs with SIGPIPE ignored: %r' % out)
+    # Ignored by whoever started tracekit: passed on, as a shell passes it on.
+    p = start(['sh', '-c', 'trap "" PIPE; exec "$0" "$@"', tracekit(), 'record', '-o', env.out,
+               '-e', 'sched:sched_switch', '-q', 'grep', 'SigIgn', '/proc/self/status'], cwd=env.dir)
+    rc, out, err = finish(p, 120)
+    env.check_clean(p.pid)
+    expect(rc == 0 and sigpipe_ignored(out), 'an inherited SIG_IGN is kept: %r %r' % (out, err))
+
+
 OLD_TRACE = b'an earlier recording the user keeps\n'
 
 
