@@ -286,7 +286,7 @@ int pl_run(const struct pl_options *o)
 		goto fail;
 	if (!(s = ft_session_new(err, sizeof(err))) ||
 	    ft_set_clock(s, "mono", err, sizeof(err)) < 0 ||
-	    rec_spawn_held(o->argv, &child, err, sizeof(err)) < 0 ||
+	    rec_spawn_held(NULL, o->argv, &child, err, sizeof(err)) < 0 ||
 	    ft_set_pids(s, &child.pid, 1, true, err, sizeof(err)) < 0 ||
 	    ft_enable_events(s, lv.group, err, sizeof(err)) < 0)
 		goto fail;

@@ -387,7 +387,7 @@ int rec_run(const struct rec_options *o)
 			  o->buffer_kb, err, sizeof(err));
 	if (!u && err[0])
 		goto fail;
-	if (o->argv && rec_spawn_held(o->argv, &child, err, sizeof(err)) < 0)
+	if (o->argv && rec_spawn_held(NULL, o->argv, &child, err, sizeof(err)) < 0)
 		goto fail;
 	if (o->follow_command && child.pid > 0) {
 		pids = xmalloc(sizeof(pid_t));

@@ -14,7 +14,7 @@
 #include "util/stopsig.h"
 #include "util/strbuf.h"
 
-int rec_spawn_held(char **argv, struct rec_child *c, char *err, size_t errlen)
+int rec_spawn_held(const char *path, char **argv, struct rec_child *c, char *err, size_t errlen)
 {
 	int go[2], failed[2];
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(failed, O_CLOEXEC) < 0) {
@@ -33,7 +33,10 @@ int rec_spawn_held(char **argv, struct rec_child *c, char *err, size_t errlen)
 		child_signals_as_inherited();
 		if (read(go[0], &b, 1) != 1)
 			_exit(127);	/* the recording was abandoned */
-		execvp(argv[0], argv);
+		if (path)
+			execv(path, argv);
+		else
+			execvp(argv[0], argv);
 		int e = errno;
 		if (write(failed[1], &e, sizeof(e)) < 0)
 			_exit(127);

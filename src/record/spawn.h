@@ -1,7 +1,7 @@
 /*
  * A command forked and held before its exec until the tracing around it is
  * ready (pids set, events on), so its first instruction is already traced.
- * Shared by record and probe trace.
+ * Shared by record, probe trace and syscalls --kernel.
  */
 #ifndef TRACEKIT_RECORD_SPAWN_H
 #define TRACEKIT_RECORD_SPAWN_H
@@ -16,8 +16,13 @@ struct rec_child {
 	int failed;	/* read: errno of a failed exec */
 };
 
-/* 0, or -1 with err.  Closing go without writing makes the child exit 127. */
-int rec_spawn_held(char **argv, struct rec_child *c, char *err, size_t errlen);
+/*
+ * 0, or -1 with err.  Closing go without writing makes the child exit 127.
+ * path: the program to exec (NULL: argv[0] looked up in PATH).  A path in a
+ * page the child has written is one the kernel-side syscall tracer can read at
+ * the execve (syscalls --kernel resolves it first for that reason).
+ */
+int rec_spawn_held(const char *path, char **argv, struct rec_child *c, char *err, size_t errlen);
 
 /*
  * Let the held command exec: 0, or -1 with err when it is gone (a Ctrl-C to

@@ -26,6 +26,7 @@
 #include "kernel_events.h"
 #include "kernel_ftrace.h"
 #include "kernel_plan.h"
+#include "record/spawn.h"
 #include "tracee/tracee.h"
 #include "util/die.h"
 #include "util/stopsig.h"
@@ -133,35 +134,16 @@ static void drain(struct run *r, uint64_t upto)
 static int spawn_held(struct run *r, char err[], size_t errlen)
 {
 	char path[4096];
+	struct rec_child held;
 	if (tr_resolve(r->o->argv[0], path, sizeof(path)) < 0) {
 		snprintf(err, errlen, "cannot run '%s': %s", r->o->argv[0], strerror(errno));
 		return -1;
 	}
-	int go[2], failed[2];
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(failed, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+	if (rec_spawn_held(path, r->o->argv, &held, err, errlen) < 0)
 		return -1;
-	}
-	r->child = fork();
-	if (r->child < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		return -1;
-	}
-	if (r->child == 0) {
-		char b;
-		child_signals_as_inherited();
-		if (read(go[0], &b, 1) != 1)
-			_exit(127);
-		execv(path, r->o->argv);
-		int e = errno;
-		if (write(failed[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(failed[1]);
-	r->go = go[1];
-	r->exec_err = failed[0];
+	r->child = held.pid;
+	r->go = held.go;
+	r->exec_err = held.failed;
 	return 0;
 }
 

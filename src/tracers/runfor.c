@@ -36,7 +36,7 @@ int tr_run_for(char **argv, double duration, const char *verb, char *err, size_t
 	stop_requested = 0;
 	catch_stop_signals(on_stop);
 	if (argv) {
-		if (rec_spawn_held(argv, &c, err, errlen) < 0 ||
+		if (rec_spawn_held(NULL, argv, &c, err, errlen) < 0 ||
 		    rec_release_held(&c, argv[0], err, errlen) < 0)
 			return -1;
 	} else if (!duration) {
