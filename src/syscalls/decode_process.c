@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <linux/sched.h>
 
+#include "print_pid.h"
 #include "print_signal.h"
 #include "print_time.h"
 
@@ -61,6 +62,7 @@ static void p_clone_flags(struct sc_call *c, uint64_t v)
 SC_DECODER(clone, MEM_BYTES_OUT(2, sizeof(int)))
 {
 	uint64_t flags = c->args[0];
+	c->rv = SC_RV_TID;
 	if (c->entering) {
 		out(c, "child_stack=");
 		p_addr(c, c->args[1]);
@@ -72,10 +74,9 @@ SC_DECODER(clone, MEM_BYTES_OUT(2, sizeof(int)))
 		return 0;
 	}
 	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
-		int v;
 		out(c, ", parent_tid=");
-		if (!p_failed_addr(c, c->args[2]) && p_fetch(c, c->args[2], &v, sizeof(v)) == 0)
-			out(c, "[%d]", v);
+		if (!p_failed_addr(c, c->args[2]))
+			p_pid_at(c, c->args[2], SC_PT_TID);
 	}
 	if (flags & CLONE_SETTLS) {
 		out(c, ", tls=");
@@ -122,8 +123,9 @@ static void p_clone_args(struct sc_call *c, const struct clone_args *a, size_t s
 		p_sig(c, (int)a->exit_signal);
 	else
 		out(c, "%llu", (unsigned long long)a->exit_signal);
-	out(c, ", stack=%#llx, stack_size=%#llx", (unsigned long long)a->stack,
-	    (unsigned long long)a->stack_size);
+	out(c, ", stack=");
+	p_addr(c, a->stack);
+	out(c, ", stack_size=%#llx", (unsigned long long)a->stack_size);
 	if (a->flags & CLONE_SETTLS)
 		out(c, ", tls=%#llx", (unsigned long long)a->tls);
 	if (a->set_tid || a->set_tid_size)
@@ -154,6 +156,7 @@ SC_DECODER(clone3, MEM_CLONE_ARGS)
 	struct clone_args a = { 0 };
 	size_t size = clone3_len(c);
 	bool held = size >= CLONE_ARGS_MIN && sc_mem_read(c, c->args[0], &a, size) == 0;
+	c->rv = SC_RV_TID;
 	if (c->entering) {
 		if (size < CLONE_ARGS_MIN)
 			p_addr(c, c->args[0]);
@@ -167,8 +170,11 @@ SC_DECODER(clone3, MEM_CLONE_ARGS)
 			out(c, "%spidfd=%#llx", sep, (unsigned long long)a.pidfd);
 			sep = ", ";
 		}
-		if (a.flags & CLONE_PARENT_SETTID)
-			out(c, "%sparent_tid=[%lld]", sep, (long long)c->ret);
+		if (a.flags & CLONE_PARENT_SETTID) {
+			out(c, "%sparent_tid=[", sep);
+			p_pid(c, (int)c->ret, SC_PT_TID);
+			out(c, "]");
+		}
 		out(c, "}");
 	}
 	out(c, ", %llu", (unsigned long long)c->args[1]);
@@ -179,6 +185,32 @@ SC_DECODER(clone3, MEM_CLONE_ARGS)
 SC_DECODER(noargs)
 {
 	(void)c;
+	return SC_DONE;
+}
+
+/* Calls whose only output is a pid: each names which id it is. */
+SC_DECODER(getpid)
+{
+	c->rv = SC_RV_TGID;
+	return SC_DONE;
+}
+
+SC_DECODER(gettid)
+{
+	c->rv = SC_RV_TID;
+	return SC_DONE;
+}
+
+SC_DECODER(getpgrp)
+{
+	c->rv = SC_RV_PGID;
+	return SC_DONE;
+}
+
+/* fork and vfork */
+SC_DECODER(fork)
+{
+	c->rv = SC_RV_TGID;
 	return SC_DONE;
 }
 
@@ -225,8 +257,10 @@ static void p_wait_status(struct sc_call *c, int st)
 SC_DECODER(wait4, MEM_STRUCT_OUT(1, int), MEM_STRUCT_OUT(3, struct rusage))
 {
 	int st;
+	c->rv = SC_RV_TGID;
 	if (c->entering) {
-		out(c, "%d, ", (int)c->args[0]);
+		p_pid_tgid_pgid(c, (int)c->args[0]);
+		p_sep(c);
 		return 0;
 	}
 	if (c->ret == 0 || sc_failed(c))
@@ -250,6 +284,10 @@ SC_DECODER(waitid, MEM_STRUCT_OUT(2, siginfo_t), MEM_STRUCT_OUT(4, struct rusage
 		p_sep(c);
 		if ((unsigned)c->args[0] == P_PIDFD)
 			p_fd(c, c->args[1]);
+		else if ((unsigned)c->args[0] == P_PID)
+			p_pid(c, (int)c->args[1], SC_PT_TGID);
+		else if ((unsigned)c->args[0] == P_PGID)
+			p_pid(c, (int)c->args[1], SC_PT_PGID);
 		else
 			p_int(c, c->args[1]);
 		p_sep(c);
@@ -284,7 +322,8 @@ SC_DECODER(exit_group)
 
 SC_DECODER(pidfd_open)
 {
-	out(c, "%d, ", (int)c->args[0]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
 	p_flags(c, &xlat_pidfd_open_flags, (unsigned)c->args[1], "PIDFD_???");
 	c->rv = SC_RV_FD;
 	return SC_DONE;
@@ -292,14 +331,23 @@ SC_DECODER(pidfd_open)
 
 SC_DECODER(setpgid)
 {
-	out(c, "%d, %d", (int)c->args[0], (int)c->args[1]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
+	p_pid(c, (int)c->args[1], SC_PT_PGID);
 	return SC_DONE;
 }
 
-/* getpgid and getsid: one pid. */
 SC_DECODER(getpgid)
 {
-	p_int(c, c->args[0]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	c->rv = SC_RV_PGID;
+	return SC_DONE;
+}
+
+SC_DECODER(getsid)
+{
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	c->rv = SC_RV_SID;
 	return SC_DONE;
 }
 
@@ -340,7 +388,8 @@ SC_DECODER(get_robust_list, MEM_STRUCT_OUT(1, uint64_t), MEM_STRUCT_OUT(2, uint6
 {
 	uint64_t v;
 	if (c->entering) {
-		out(c, "%d, ", (int)c->args[0]);
+		p_pid(c, (int)c->args[0], SC_PT_TID);
+		p_sep(c);
 		return 0;
 	}
 	if (!p_failed_addr(c, c->args[1]) && p_fetch(c, c->args[1], &v, sizeof(v)) == 0)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "print_pid.h"
 #include "print_signal.h"
 
 #define SC_SIGRTMIN 32
@@ -153,7 +154,9 @@ static void p_si_code(struct sc_call *c, int code, int signo)
 
 static void p_si_source(struct sc_call *c, const siginfo_t *si)
 {
-	out(c, ", si_pid=%d, si_uid=", si->si_pid);
+	out(c, ", si_pid=");
+	p_pid(c, si->si_pid, SC_PT_TGID);
+	out(c, ", si_uid=");
 	if (si->si_uid == (uid_t)-1)
 		out(c, "-1");
 	else
