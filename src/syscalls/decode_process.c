@@ -11,6 +11,7 @@
 
 #include "print_pid.h"
 #include "print_signal.h"
+#include "print_stat.h"
 #include "print_time.h"
 
 /* ---- exec ---------------------------------------------------------------- */
@@ -91,33 +92,88 @@ SC_DECODER(clone, MEM_BYTES_OUT(2, sizeof(int)))
 
 /* The first 64 bytes of struct clone_args (up to tls) are the minimum the kernel takes. */
 #define CLONE_ARGS_MIN 64
+/* Past the struct this build knows the kernel wants zeros: strace shows those up to a page. */
+#define CLONE_ARGS_TAIL_MAX 4096
+#define SET_TID_MAX 32		/* the kernel's nesting limit of PID namespaces */
+
+static size_t clone3_known(const struct sc_call *c)
+{
+	return c->args[1] < sizeof(struct clone_args) ? (size_t)c->args[1] : sizeof(struct clone_args);
+}
 
 static size_t clone3_len(const struct sc_call *c)
 {
-	return c->args[1] < sizeof(struct clone_args) ? (size_t)c->args[1] : sizeof(struct clone_args);
+	return c->args[1] < CLONE_ARGS_TAIL_MAX ? (size_t)c->args[1] : CLONE_ARGS_TAIL_MAX;
+}
+
+/* clone's and clone3's flags as one set: unknown bits last, or "0x... /\* CLONE_??? *\/" alone. */
+static void p_clone3_flags(struct sc_call *c, uint64_t v)
+{
+	static struct xlat_entry both[64];
+	static struct xlat all = { .name = "clone_flags+clone3_flags", .e = both };
+	if (!all.n) {
+		for (size_t i = 0; i < xlat_clone_flags.n && all.n < 64; i++)
+			both[all.n++] = xlat_clone_flags.e[i];
+		for (size_t i = 0; i < xlat_clone3_flags.n && all.n < 64; i++)
+			both[all.n++] = xlat_clone3_flags.e[i];
+	}
+	p_flags(c, &all, v, "CLONE_???");
+}
+
+/* The bytes past the known struct: nothing when all zero, "???" when unreadable. */
+static bool p_clone3_tail(struct sc_call *c, const char *prefix)
+{
+	size_t known = clone3_known(c), len = clone3_len(c);
+	if (len <= known)
+		return false;
+	const unsigned char *p;
+	long n = sc_mem_peek(c, c->args[0] + known, len - known, &p);
+	if (n < (long)(len - known)) {
+		out(c, "%s???", prefix);
+		return true;
+	}
+	size_t i = 0;
+	while (i < (size_t)n && !p[i])
+		i++;
+	if (i == (size_t)n)
+		return false;
+	size_t shown = (size_t)n < c->fmt->strsize ? (size_t)n : c->fmt->strsize;
+	out(c, "%s/* bytes %zu..%zu */ ", prefix, known, len - 1);
+	p_hex_bytes(c, p, shown, shown < (size_t)n);
+	return true;
+}
+
+static void p_set_tid(struct sc_call *c, const struct clone_args *a)
+{
+	int ids[SET_TID_MAX];
+	out(c, ", set_tid=");
+	if (!a->set_tid || !a->set_tid_size || a->set_tid_size > SET_TID_MAX ||
+	    sc_mem_read(c, a->set_tid, ids, a->set_tid_size * sizeof(int)) < 0) {
+		p_addr(c, a->set_tid);
+	} else {
+		for (size_t i = 0; i < a->set_tid_size; i++)
+			out(c, "%s%d", i ? ", " : "[", ids[i]);
+		out(c, "]");
+	}
+	out(c, ", set_tid_size=%llu", (unsigned long long)a->set_tid_size);
 }
 
 static void p_clone_args(struct sc_call *c, const struct clone_args *a, size_t size)
 {
 	out(c, "{flags=");
-	uint64_t rest = a->flags;
-	/* clone's and clone3's flags print as one set, clone's first. */
-	uint64_t clone3_only = 0;
-	for (size_t i = 0; i < xlat_clone3_flags.n; i++)
-		clone3_only |= xlat_clone3_flags.e[i].val;
-	if (rest & ~clone3_only) {
-		p_flags(c, &xlat_clone_flags, rest & ~clone3_only, NULL);
-		if (rest & clone3_only)
-			out(c, "|");
+	p_clone3_flags(c, a->flags);
+	if (a->flags & CLONE_PIDFD) {
+		out(c, ", pidfd=");
+		p_addr(c, a->pidfd);
 	}
-	if (rest & clone3_only || !rest)
-		p_flags(c, &xlat_clone3_flags, rest & clone3_only, NULL);
-	if (a->flags & CLONE_PIDFD)
-		out(c, ", pidfd=%#llx", (unsigned long long)a->pidfd);
-	if (a->flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
-		out(c, ", child_tid=%#llx", (unsigned long long)a->child_tid);
-	if (a->flags & CLONE_PARENT_SETTID)
-		out(c, ", parent_tid=%#llx", (unsigned long long)a->parent_tid);
+	if (a->flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		out(c, ", child_tid=");
+		p_addr(c, a->child_tid);
+	}
+	if (a->flags & CLONE_PARENT_SETTID) {
+		out(c, ", parent_tid=");
+		p_addr(c, a->parent_tid);
+	}
 	out(c, ", exit_signal=");
 	if (a->exit_signal < 0x7fffffff)
 		p_sig(c, (int)a->exit_signal);
@@ -126,35 +182,51 @@ static void p_clone_args(struct sc_call *c, const struct clone_args *a, size_t s
 	out(c, ", stack=");
 	p_addr(c, a->stack);
 	out(c, ", stack_size=%#llx", (unsigned long long)a->stack_size);
-	if (a->flags & CLONE_SETTLS)
-		out(c, ", tls=%#llx", (unsigned long long)a->tls);
+	if (a->flags & CLONE_SETTLS) {
+		out(c, ", tls=");
+		p_addr(c, a->tls);
+	}
 	if (a->set_tid || a->set_tid_size)
-		out(c, ", set_tid=%#llx, set_tid_size=%llu", (unsigned long long)a->set_tid,
-		    (unsigned long long)a->set_tid_size);
+		p_set_tid(c, a);
 	if (size > offsetof(struct clone_args, cgroup) && (a->cgroup || a->flags & CLONE_INTO_CGROUP))
 		out(c, ", cgroup=%llu", (unsigned long long)a->cgroup);
+	p_clone3_tail(c, ", ");
 	out(c, "}");
 }
 
-/*
- * At exit strace shows what the kernel stored behind the pointers in the
- * struct ("=> {parent_tid=[1234]}").  A spec cannot follow a pointer inside
- * a struct, but for parent_tid the kernel stores the child's tid, which is
- * the call's return value; a pidfd is not known and shows as its address.
- */
-static bool clone3_has_exit_part(const struct clone_args *a)
+/* An int the kernel stored at addr: [n], NULL, or the address when unreadable. */
+static void p_stored_int(struct sc_call *c, uint64_t addr, bool is_pid)
 {
-	return a->flags & (CLONE_PIDFD | CLONE_PARENT_SETTID);
+	int v;
+	if (!addr) {
+		out(c, "NULL");
+	} else if (sc_mem_read(c, addr, &v, sizeof(v)) < 0) {
+		p_addr(c, addr);
+	} else if (is_pid) {
+		out(c, "[");
+		p_pid(c, v, SC_PT_TID);
+		out(c, "]");
+	} else {
+		out(c, "[");
+		p_fd(c, (uint64_t)v);
+		out(c, "]");
+	}
 }
 
-/* A length from clone3_len, capped (.size) at the struct this build knows. */
-#define MEM_CLONE_ARGS { .arg = 0, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .len_src = SC_LEN_FN,	\
-			 .len_fn = clone3_len, .size = sizeof(struct clone_args) }
+/* Length: clone3_len, capped (.size) at the tail strace shows. */
+#define MEM_CLONE_ARGS { .arg = 0, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT, .len_src = SC_LEN_FN, \
+			 .len_fn = clone3_len, .size = CLONE_ARGS_TAIL_MAX }
 
-SC_DECODER(clone3, MEM_CLONE_ARGS)
+/* At exit strace shows what the kernel stored behind pidfd and parent_tid: "=> {parent_tid=[1234]}". */
+SC_DECODER(clone3, MEM_CLONE_ARGS,
+	   MEM_DEREF_IN(0, offsetof(struct clone_args, set_tid), SET_TID_MAX * sizeof(int)),
+	   { .arg = 0, .off = offsetof(struct clone_args, pidfd), .kind = SC_MEM_DEREF,
+	     .when = SC_AT_EXIT, .size = sizeof(int) },
+	   { .arg = 0, .off = offsetof(struct clone_args, parent_tid), .kind = SC_MEM_DEREF,
+	     .when = SC_AT_EXIT, .size = sizeof(int) })
 {
 	struct clone_args a = { 0 };
-	size_t size = clone3_len(c);
+	size_t size = clone3_known(c);
 	bool held = size >= CLONE_ARGS_MIN && sc_mem_read(c, c->args[0], &a, size) == 0;
 	c->rv = SC_RV_TID;
 	if (c->entering) {
@@ -162,20 +234,24 @@ SC_DECODER(clone3, MEM_CLONE_ARGS)
 			p_addr(c, c->args[0]);
 		else if (p_fetch(c, c->args[0], &a, size) == 0)
 			p_clone_args(c, &a, size);
-		if (held && clone3_has_exit_part(&a))
+		if (held && (a.flags & (CLONE_PIDFD | CLONE_PARENT_SETTID) || clone3_len(c) > size))
 			return 0;
 	} else if (held && !sc_failed(c)) {
 		const char *sep = " => {";
 		if (a.flags & CLONE_PIDFD) {
-			out(c, "%spidfd=%#llx", sep, (unsigned long long)a.pidfd);
+			out(c, "%spidfd=", sep);
+			p_stored_int(c, a.pidfd, false);
 			sep = ", ";
 		}
 		if (a.flags & CLONE_PARENT_SETTID) {
-			out(c, "%sparent_tid=[", sep);
-			p_pid(c, (int)c->ret, SC_PT_TID);
-			out(c, "]");
+			out(c, "%sparent_tid=", sep);
+			p_stored_int(c, a.parent_tid, true);
+			sep = ", ";
 		}
-		out(c, "}");
+		if (p_clone3_tail(c, sep))
+			sep = ", ";
+		if (sep[0] == ',')
+			out(c, "}");
 	}
 	out(c, ", %llu", (unsigned long long)c->args[1]);
 	return c->entering ? SC_DONE : 0;
