@@ -30,10 +30,13 @@ void p_sig(struct sc_call *c, int sig)
 {
 	char buf[16];
 	const char *s = sc_sig_str(sig, buf, sizeof(buf));
-	if (s)
-		out(c, "%s", s);
-	else
+	/* -X raw: the number; -X verbose: the number and the name as a comment */
+	if (!s || xlat_style != XLAT_STYLE_ABBREV)
 		out(c, "%d", sig);
+	if (s && xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " /* %s */", s);
+	else if (s && xlat_style == XLAT_STYLE_ABBREV)
+		out(c, "%s", s);
 }
 
 static unsigned popcount_bytes(const unsigned char *b, size_t n)
