@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 
+#include "print_pid.h"
 #include "decoder.h"
 
 SC_DECODER(unshare)
@@ -32,7 +33,10 @@ struct kcmp_epoll_slot_ {
 SC_DECODER(kcmp, MEM_BYTES_IN(4, sizeof(struct kcmp_epoll_slot_)))
 {
 	int type = (int)c->args[2];
-	out(c, "%d, %d, ", (int)c->args[0], (int)c->args[1]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
+	p_pid(c, (int)c->args[1], SC_PT_TGID);
+	p_sep(c);
 	p_xval(c, &xlat_kcmp_types, (unsigned)type, "KCMP_???");
 	switch (type) {
 	case 0:	/* KCMP_FILE: two descriptors */
@@ -87,8 +91,15 @@ static void sb_ioprio(struct strbuf *sb, unsigned prio)
 
 static void p_ioprio_who(struct sc_call *c)
 {
-	p_xval(c, &xlat_ioprio_who, (unsigned)c->args[0], "IOPRIO_WHO_???");
-	out(c, ", %d", (int)c->args[1]);
+	unsigned which = (unsigned)c->args[0];
+	p_xval(c, &xlat_ioprio_who, which, "IOPRIO_WHO_???");
+	p_sep(c);
+	if (which == 1)		/* IOPRIO_WHO_PROCESS */
+		p_pid(c, (int)c->args[1], SC_PT_TGID);
+	else if (which == 2)	/* IOPRIO_WHO_PGRP */
+		p_pid(c, (int)c->args[1], SC_PT_PGID);
+	else
+		out(c, "%d", (int)c->args[1]);
 }
 
 SC_DECODER(ioprio_get)

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "print_pid.h"
 #include "decoder.h"
 #include "print_net.h"
 
@@ -119,7 +120,8 @@ SC_DECODER(set_mempolicy_home_node)
 SC_DECODER(migrate_pages, MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, migrate_mask_len),
 	   MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY, migrate_mask_len))
 {
-	out(c, "%d, %" PRIu64 ", ", (int)c->args[0], c->args[1]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	out(c, ", %" PRIu64 ", ", c->args[1]);
 	p_nodemask(c, c->args[2], c->args[1]);
 	p_sep(c);
 	p_nodemask(c, c->args[3], c->args[1]);
@@ -179,7 +181,8 @@ SC_DECODER(move_pages, MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, count_longs),
 {
 	uint64_t n = c->args[1];
 	if (c->entering) {
-		out(c, "%d, %" PRIu64 ", ", (int)c->args[0], n);
+		p_pid(c, (int)c->args[0], SC_PT_TGID);
+		out(c, ", %" PRIu64 ", ", n);
 		pn_array(c, c->args[2], n, sizeof(uint64_t), p_page, NULL);
 		p_sep(c);
 		pn_array(c, c->args[3], n, sizeof(int), p_node, NULL);
