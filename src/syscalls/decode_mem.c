@@ -275,12 +275,13 @@ static void p_remote_iov(struct sc_call *c, uint64_t addr, uint64_t cnt)
 	for (uint64_t i = 0; i < cnt && i < SC_VEC_MAX; i++) {
 		if (i)
 			p_sep(c);
-		if (c->fmt && i >= c->fmt->strsize && !c->fmt->verbose) {
-			out(c, "...");
-			break;
-		}
+		/* an unreadable element is told before the -s limit, as strace does */
 		if (sc_mem_read(c, addr + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
 			out(c, "... /* %#llx */", (unsigned long long)(addr + i * sizeof(iov)));
+			break;
+		}
+		if (c->fmt && i >= c->fmt->strsize && !c->fmt->verbose) {
+			out(c, "...");
 			break;
 		}
 		out(c, "{iov_base=");
