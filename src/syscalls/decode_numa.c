@@ -189,7 +189,8 @@ SC_DECODER(move_pages, MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, count_longs),
 		p_sep(c);
 		return 0;
 	}
-	if (sc_failed(c))
+	/* as strace does: no pages show as [] even when the call failed */
+	if (sc_failed(c) && n)
 		p_addr(c, c->args[4]);
 	else
 		pn_array(c, c->args[4], n, sizeof(int), p_page_status, NULL);
