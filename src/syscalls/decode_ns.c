@@ -30,6 +30,17 @@ struct kcmp_epoll_slot_ {
 	uint32_t efd, tfd, toff;
 };
 
+/* fd in process pid (as the tracee numbers it): -y shows its path there. */
+static void p_fd_of(struct sc_call *c, int pid, int fd)
+{
+	struct sc_call there = *c;
+	there.tid = sc_pid_translate(c->tid, pid, SC_PT_TGID);
+	if (there.tid > 0)
+		p_fd(&there, (uint64_t)fd);
+	else
+		out(c, "%d", fd);
+}
+
 SC_DECODER(kcmp, MEM_BYTES_IN(4, sizeof(struct kcmp_epoll_slot_)))
 {
 	int type = (int)c->args[2];
@@ -40,11 +51,16 @@ SC_DECODER(kcmp, MEM_BYTES_IN(4, sizeof(struct kcmp_epoll_slot_)))
 	p_xval(c, &xlat_kcmp_types, (unsigned)type, "KCMP_???");
 	switch (type) {
 	case 0:	/* KCMP_FILE: two descriptors */
-		out(c, ", %d, %d", (int)c->args[3], (int)c->args[4]);
+		p_sep(c);
+		p_fd_of(c, (int)c->args[0], (int)c->args[3]);
+		p_sep(c);
+		p_fd_of(c, (int)c->args[1], (int)c->args[4]);
 		break;
 	case 7: {	/* KCMP_EPOLL_TFD: a descriptor and the slot in pid2's epoll */
 		struct kcmp_epoll_slot_ s;
-		out(c, ", %d, ", (int)c->args[3]);
+		p_sep(c);
+		p_fd_of(c, (int)c->args[0], (int)c->args[3]);
+		p_sep(c);
 		if (p_fetch(c, c->args[4], &s, sizeof(s)) == 0)
 			out(c, "{efd=%d, tfd=%d, toff=%u}", (int)s.efd, (int)s.tfd, s.toff);
 		break;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "decoder.h"
+#include "print_pid.h"
 
 static unsigned strsize(const struct sc_call *c)
 {
@@ -78,7 +79,7 @@ static void quote_chars(struct strbuf *o, const unsigned char *s, size_t n, int 
 static void p_fd_text(struct sc_call *c, int fd)
 {
 	char path[4096];
-	int len = c->fmt->fd_path(c->fmt->fd_ctx, c->tid, fd, path, sizeof(path));
+	int len = c->fmt->fd_path(c->fmt->fd_ctx, sc_pid_proc(c->tid), fd, path, sizeof(path));
 	if (len < 0)
 		return;
 	path[len] = '\0';

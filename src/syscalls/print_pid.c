@@ -211,6 +211,14 @@ static int translate_for(pid_t tracee, int id, enum sc_pid_type type, int *proc)
 	return translate(ns, tracee_proc, id, type, proc);
 }
 
+pid_t sc_pid_proc(pid_t tid)
+{
+	int proc;
+	if (proc_is_ours() || !tracee_ns(tid, &proc))
+		return tid;
+	return proc;
+}
+
 int sc_pid_translate(pid_t tracee, int id, enum sc_pid_type type)
 {
 	int proc;

@@ -18,6 +18,9 @@ enum sc_pid_type { SC_PT_TID, SC_PT_TGID, SC_PT_PGID, SC_PT_SID };
  */
 int sc_pid_translate(pid_t tracee, int id, enum sc_pid_type type);
 
+/* The number /proc knows tid (ours) by: they differ when /proc is an outer namespace's. */
+pid_t sc_pid_proc(pid_t tid);
+
 /* 2, or 2 /\* 1234 in strace's PID NS *\/ with --pidns-translation, 2<comm> with -Y. */
 void p_pid(struct sc_call *c, int pid, enum sc_pid_type type);
 /* kill's and wait4's first argument: a process, or -pgid for a process group. */
