@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "print_pid.h"
 #include "print_net.h"
 
 #define OPTVAL_MAX 4096u	/* option bytes copied; far above any struct printed */
@@ -198,7 +199,9 @@ static void p_ucred_at(struct sc_call *c, uint64_t addr)
 	struct ucred uc;
 	if (p_fetch(c, addr, &uc, sizeof(uc)) < 0)
 		return;
-	out(c, "{pid=%d, uid=", uc.pid);
+	out(c, "{pid=");
+	p_pid(c, uc.pid, SC_PT_TGID);
+	out(c, ", uid=");
 	out(c, uc.uid == (uid_t)-1 ? "-1" : "%u", uc.uid);
 	out(c, ", gid=");
 	out(c, uc.gid == (gid_t)-1 ? "-1" : "%u", uc.gid);
@@ -238,7 +241,9 @@ static void p_int_fields_partial(struct sc_call *c, uint64_t addr, int rlen,
 		}
 		if (p_fetch(c, addr + (uint64_t)i * 4, &v, sizeof(v)) < 0)
 			break;
-		if (ids && i > 0 && v != -1)
+		if (ids && i == 0)	/* ucred's pid */
+			p_pid(c, v, SC_PT_TGID);
+		else if (ids && v != -1)
 			out(c, "%u", (unsigned)v);
 		else
 			out(c, "%d", v);
