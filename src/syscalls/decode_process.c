@@ -59,6 +59,8 @@ static void p_clone_flags(struct sc_call *c, uint64_t v)
 	}
 }
 
+static void p_stored_int(struct sc_call *c, uint64_t addr, bool is_pid);
+
 /* x86_64 order: flags, stack, parent_tid, child_tid, tls; strace prints the stack first. */
 SC_DECODER(clone, MEM_BYTES_OUT(2, sizeof(int)))
 {
@@ -76,8 +78,10 @@ SC_DECODER(clone, MEM_BYTES_OUT(2, sizeof(int)))
 	}
 	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
 		out(c, ", parent_tid=");
-		if (!p_failed_addr(c, c->args[2]))
+		if (flags & CLONE_PARENT_SETTID)
 			p_pid_at(c, c->args[2], SC_PT_TID);
+		else		/* CLONE_PIDFD alone: the kernel stored the pidfd there */
+			p_stored_int(c, c->args[2], false);
 	}
 	if (flags & CLONE_SETTLS) {
 		out(c, ", tls=");
