@@ -412,6 +412,10 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 	}
 	case TR_READY:	/* not asked for (ready_events) */
 		break;
+	case TR_STRANGER:
+		if (!(s->o->quiet_set & SC_QUIET_ATTACH))
+			errmsg("Detached unknown pid %d", (int)ev->tid);
+		break;
 	case TR_STRAY_EXIT:
 		if (!(s->o->quiet_set & SC_QUIET_EXIT))
 			errmsg("Exit of unknown pid %d ignored", (int)ev->tid);
