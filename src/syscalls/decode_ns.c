@@ -74,11 +74,36 @@ SC_DECODER(kcmp, MEM_BYTES_IN(4, sizeof(struct kcmp_epoll_slot_)))
 	return SC_DONE;
 }
 
+/* The process a pidfd of the tracee refers to: fdinfo's "Pid:" line; 0 when unknown. */
+static pid_t pidfd_pid(struct sc_call *c, int pidfd)
+{
+	char path[64], line[128];
+	pid_t pid = 0;
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)sc_pid_proc(c->tid), pidfd);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid > 0 ? pid : 0;
+}
+
 SC_DECODER(pidfd_getfd)
 {
 	p_fd(c, c->args[0]);
 	p_sep(c);
-	out(c, "%d, ", (int)c->args[1]);
+	/* -y: the descriptor as the pidfd's process has it */
+	pid_t owner = c->fmt && c->fmt->yflag ? pidfd_pid(c, (int)c->args[0]) : 0;
+	if (owner) {
+		struct sc_call there = *c;
+		there.tid = owner;
+		p_fd(&there, c->args[1]);
+		out(c, ", ");
+	} else {
+		out(c, "%d, ", (int)c->args[1]);
+	}
 	p_hex(c, (unsigned)c->args[2]);
 	c->rv = SC_RV_FD;
 	return SC_DONE;
