@@ -151,6 +151,7 @@ struct sc_fmt {
 	int (*fd_path)(void *ctx, pid_t tid, int fd, char *buf, size_t len);
 	void *fd_ctx;
 	unsigned decode_pids;	/* --decode-pids= bits (session.h): pid comments, -Y comm */
+	unsigned decode_fds;	/* --decode-fds= bits (opts.h) when not all or nothing, else 0 */
 };
 
 /* ---- one call ------------------------------------------------------------ */

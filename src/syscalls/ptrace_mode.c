@@ -568,7 +568,8 @@ int sc_run_ptrace(struct sc_options *o)
 	if (o->stack)
 		s.unwind = tr_unwind_new();
 	if (o->fmt.yflag) {
-		s.fdpath = tr_fdpath_new(o->fmt.yflag);
+		s.fdpath = tr_fdpath_new(o->fmt.decode_fds ? (int)o->fmt.decode_fds | TR_FD_KINDS :
+					 o->fmt.yflag);
 		o->fmt.fd_path = tr_fd_path;
 		o->fmt.fd_ctx = s.fdpath;
 	}
