@@ -489,41 +489,32 @@ SC_DECODER(rseq)
 	return SC_DONE;
 }
 
-/* PER_LINUX|ADDR_NO_RANDOMIZE: a type in the low byte, flags above it. */
-static void sp_personality(char *buf, size_t len, unsigned v)
+/* PER_LINUX|ADDR_NO_RANDOMIZE: a type in the low byte, flags above it (each after -X). */
+static void sb_personality(struct strbuf *sb, unsigned v)
 {
-	const char *t = xlat_str(&xlat_personality_types, v & 0xff);
-	int n = t ? snprintf(buf, len, "%s", t)
-		  : snprintf(buf, len, "%#x /* PER_??? */", v & 0xff);
-	v &= ~0xffu;
-	for (size_t i = 0; i < xlat_personality_flags.n && n < (int)len; i++) {
-		unsigned f = (unsigned)xlat_personality_flags.e[i].val;
-		if ((v & f) == f) {
-			n += snprintf(buf + n, len - (size_t)n, "|%s", xlat_personality_flags.e[i].str);
-			v &= ~f;
-		}
+	sb_xlat(sb, &xlat_personality_types, v & 0xff, "PER_???");
+	if (v & ~0xffu) {
+		sb_addc(sb, '|');
+		sb_flags(sb, &xlat_personality_flags, v & ~0xffu, NULL);
 	}
-	if (v && n < (int)len)
-		snprintf(buf + n, len - (size_t)n, "|%#x", v);
 }
 
 SC_DECODER(personality)
 {
-	char buf[sizeof(c->rv_extra) - 2];
 	unsigned v = (unsigned)c->args[0];
 	if (c->entering) {
-		if (v == 0xffffffff) {
+		if (v == 0xffffffff)
 			out(c, "0xffffffff");
-		} else {
-			sp_personality(buf, sizeof(buf), v);
-			out(c, "%s", buf);
-		}
+		else
+			sb_personality(c->out, v);
 		return 0;
 	}
 	c->rv = SC_RV_HEX;
 	if (!sc_failed(c)) {
-		sp_personality(buf, sizeof(buf), (unsigned)c->ret);
-		snprintf(c->rv_extra, sizeof(c->rv_extra), "(%s)", buf);
+		struct strbuf sb = STRBUF_INIT;
+		sb_personality(&sb, (unsigned)c->ret);
+		snprintf(c->rv_extra, sizeof(c->rv_extra), "(%s)", sb_str(&sb));
+		sb_free(&sb);
 	}
 	return 0;
 }

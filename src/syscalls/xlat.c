@@ -63,7 +63,8 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 	int known = 0;
 	for (size_t i = 0; i < x->n && !known; i++)
 		known = x->e[i].val && (val & x->e[i].val) == x->e[i].val;
-	sb_printf(sb, " /* %s */", known || !dflt ? sb_str(&names) : dflt);
+	if (known || dflt)
+		sb_printf(sb, " /* %s */", known ? sb_str(&names) : dflt);
 	sb_free(&names);
 }
 
