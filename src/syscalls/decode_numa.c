@@ -58,9 +58,20 @@ static void p_mpol_mode(struct sc_call *c, uint64_t arg)
 		p_xval(c, &xlat_mpol_modes, mode, "MPOL_???");
 	} else if (!name) {
 		p_flags(c, &xlat_mpol_mode_flags, arg, "MPOL_???");
-	} else {
+	} else if (xlat_style == XLAT_STYLE_ABBREV) {
 		out(c, "%s|", name);
 		p_flags(c, &xlat_mpol_mode_flags, flags, NULL);
+	} else {
+		/* -X raw and verbose: one number, verbose naming mode and flags together */
+		out(c, "%#" PRIx64, arg);
+		if (xlat_style == XLAT_STYLE_VERBOSE) {
+			struct strbuf names = STRBUF_INIT;
+			xlat_style = XLAT_STYLE_ABBREV;
+			sb_flags(&names, &xlat_mpol_mode_flags, flags, NULL);
+			xlat_style = XLAT_STYLE_VERBOSE;
+			out(c, " /* %s|%s */", name, sb_str(&names));
+			sb_free(&names);
+		}
 	}
 }
 
