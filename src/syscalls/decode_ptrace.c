@@ -1,16 +1,19 @@
 /*
  * ptrace: the request, the pid (translated with --pidns-translation), and
  * addr and data as each request uses them, including what the kernel wrote
- * back (PEEK*, GETSIGINFO, PEEKSIGINFO, GET_SYSCALL_INFO...).  Register sets
- * (GETREGS, GETFPREGS, GETREGSET) print as addresses: their structs are not
- * decoded yet.
+ * back (PEEK*, GETSIGINFO, PEEKSIGINFO, GET_SYSCALL_INFO...), and the x86-64
+ * register sets (GETREGS, GETFPREGS, and the NT_PRSTATUS / NT_FPREGSET regsets).
  */
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <elf.h>
+#include <sys/uio.h>
 #include <linux/ptrace.h>
 
 #include "print_pid.h"
+#include "print_regs.h"
 #include "print_signal.h"
 
 #define SIGINFO_SIZE sizeof(siginfo_t)
@@ -60,7 +63,63 @@ static size_t data_len(const struct sc_call *c)
 		return addr < SYSCALL_INFO_SIZE ? (size_t)addr : SYSCALL_INFO_SIZE;
 	case PTRACE_SECCOMP_GET_METADATA:
 		return 2 * sizeof(uint64_t);
+	case PTRACE_GETREGS:
+	case PTRACE_SETREGS:
+		return SC_GP_REGS_SIZE;
+	case PTRACE_GETFPREGS:
+	case PTRACE_SETFPREGS:
+		return SC_FP_REGS_SIZE;
+	case PTRACE_GETREGSET:
+	case PTRACE_SETREGSET:
+		return sizeof(struct iovec);
 	}
+	return 0;
+}
+
+/* A regset's buffer (iov_base) by its NT_ type: registers we know, else the address. */
+static void p_regset(struct sc_call *c, uint64_t nt, const struct iovec *iov)
+{
+	uint64_t base = (uint64_t)(uintptr_t)iov->iov_base;
+	if (nt == NT_PRSTATUS)
+		p_gp_regs(c, base, iov->iov_len);
+	else if (nt == NT_FPREGSET)
+		p_fp_regs(c, base, iov->iov_len);
+	else
+		p_addr(c, base);
+}
+
+/* SETREGSET at entry, GETREGSET at exit: {iov_base=REGS, iov_len=N}; the length the kernel left after =>. */
+static int p_regset_iov(struct sc_call *c)
+{
+	uint64_t nt = c->args[2], data = c->args[3];
+	bool set = c->args[0] == PTRACE_SETREGSET;
+	struct iovec iov;
+	if (sc_mem_read(c, data, &iov, sizeof(iov)) < 0) {
+		/* an iovec that cannot be read at entry is all there is to print */
+		if (c->entering || !set)
+			p_addr(c, data);
+		else
+			out(c, "}");
+		return c->entering ? SC_DONE : 0;
+	}
+	if (c->entering) {
+		uint64_t *len = malloc(sizeof(*len));
+		if (len)
+			*len = iov.iov_len;
+		c->priv = len;
+		if (!set)
+			return 0;
+	}
+	uint64_t old = c->priv ? *(uint64_t *)c->priv : iov.iov_len;
+	if (c->entering || !set) {
+		out(c, "{iov_base=");
+		p_regset(c, nt, &iov);
+		out(c, ", iov_len=%" PRIu64, set || c->entering ? (uint64_t)iov.iov_len : old);
+	}
+	if (!c->entering && old != iov.iov_len)
+		out(c, " => %" PRIu64, (uint64_t)iov.iov_len);
+	if (!c->entering)
+		out(c, "}");
 	return 0;
 }
 
@@ -228,14 +287,28 @@ static int ptrace_exit(struct sc_call *c)
 	case PTRACE_GET_SYSCALL_INFO:
 		p_syscall_info(c);
 		break;
+	case PTRACE_GETREGS:
+		p_gp_regs(c, data, SC_GP_REGS_SIZE);
+		break;
+	case PTRACE_GETFPREGS:
+		p_fp_regs(c, data, SC_FP_REGS_SIZE);
+		break;
+	case PTRACE_GETREGSET:
+	case PTRACE_SETREGSET:
+		p_regset_iov(c);
+		break;
 	default:
 		p_addr(c, data);
 	}
 	return 0;
 }
 
+/* The regset buffer an iovec at data points to (read for any request: it is only looked at for regsets). */
+#define MEM_REGSET { .arg = 3, .off = 0, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT, \
+		     .size = SC_FP_REGS_SIZE }
+
 SC_DECODER(ptrace, MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY | SC_AT_EXIT, data_len),
-	   MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, addr_len))
+	   MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, addr_len), MEM_REGSET)
 {
 	uint64_t req = c->args[0], addr = c->args[2], data = c->args[3];
 	if (!c->entering)
@@ -269,9 +342,15 @@ SC_DECODER(ptrace, MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY | SC_AT_EXIT, data_len),
 		p_peeksiginfo_args(c, addr);
 		break;
 	case PTRACE_SETREGS:
-	case PTRACE_SETFPREGS:
-		p_addr(c, data);
+		p_gp_regs(c, data, SC_GP_REGS_SIZE);
 		return SC_DONE;
+	case PTRACE_SETFPREGS:
+		p_fp_regs(c, data, SC_FP_REGS_SIZE);
+		return SC_DONE;
+	case PTRACE_GETREGSET:
+	case PTRACE_SETREGSET:
+		p_xval(c, &xlat_nt_descriptor_types, addr, "NT_???");
+		break;
 	case PTRACE_GETREGS:
 	case PTRACE_GETFPREGS:
 		return 0;	/* the registers' address, at exit */
@@ -300,6 +379,9 @@ SC_DECODER(ptrace, MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY | SC_AT_EXIT, data_len),
 	case PTRACE_SETSIGMASK:
 		p_sigset(c, data, addr);
 		return SC_DONE;
+	case PTRACE_GETREGSET:
+	case PTRACE_SETREGSET:
+		return p_regset_iov(c);
 	}
 	if (data_at_exit(req))
 		return 0;
