@@ -55,14 +55,10 @@ static size_t data_len(const struct sc_call *c)
 	case PTRACE_GETSIGMASK:
 	case PTRACE_SETSIGMASK:
 		return addr < SIGSET_MAX ? (size_t)addr : SIGSET_MAX;
-	case PTRACE_PEEKSIGINFO:
-		if (c->entering || c->ret <= 0)
-			return 0;
-		return (size_t)(c->ret < PEEKSIGINFO_MAX ? c->ret : PEEKSIGINFO_MAX) * SIGINFO_SIZE;
 	case PTRACE_GET_SYSCALL_INFO:
 		return addr < SYSCALL_INFO_SIZE ? (size_t)addr : SYSCALL_INFO_SIZE;
 	case PTRACE_SECCOMP_GET_METADATA:
-		return 2 * sizeof(uint64_t);
+		return addr < 2 * sizeof(uint64_t) ? (size_t)addr : 2 * sizeof(uint64_t);
 	case PTRACE_GETREGS:
 	case PTRACE_SETREGS:
 		return SC_GP_REGS_SIZE;
@@ -121,6 +117,14 @@ static int p_regset_iov(struct sc_call *c)
 	if (!c->entering)
 		out(c, "}");
 	return 0;
+}
+
+/* PEEKSIGINFO's siginfos, as many as the call returned: read at exit only. */
+static size_t peeked_len(const struct sc_call *c)
+{
+	if (c->args[0] != PTRACE_PEEKSIGINFO || c->ret <= 0)
+		return 0;
+	return (size_t)(c->ret < PEEKSIGINFO_MAX ? c->ret : PEEKSIGINFO_MAX) * SIGINFO_SIZE;
 }
 
 static size_t addr_len(const struct sc_call *c)
@@ -252,6 +256,35 @@ static void p_u64_at(struct sc_call *c, uint64_t addr)
 		out(c, "[%#" PRIx64 "]", v);
 }
 
+/* {filter_off=N at entry; the flags the kernel wrote at exit, if the caller's size held them. */
+static int p_seccomp_metadata(struct sc_call *c)
+{
+	uint64_t data = c->args[3], size = c->args[2], md[2];
+	if (c->entering) {
+		if (size < sizeof(md[0])) {
+			p_addr(c, data);
+			return SC_DONE;
+		}
+		if (p_fetch(c, data, &md[0], sizeof(md[0])) < 0)
+			return SC_DONE;
+		out(c, "{filter_off=%" PRIu64, md[0]);
+		return 0;
+	}
+	if (!sc_failed(c) && size > sizeof(md[0])) {
+		out(c, ", ");
+		if (size < sizeof(md) || sc_mem_read(c, data, md, sizeof(md)) < 0) {
+			out(c, "???");
+		} else {
+			out(c, "flags=");
+			p_flags(c, &xlat_seccomp_filter_flags, md[1], "SECCOMP_FILTER_FLAG_???");
+			if (size > sizeof(md))
+				out(c, ", ...");
+		}
+	}
+	out(c, "}");
+	return 0;
+}
+
 static int ptrace_exit(struct sc_call *c)
 {
 	uint64_t req = c->args[0], data = c->args[3];
@@ -297,6 +330,9 @@ static int ptrace_exit(struct sc_call *c)
 	case PTRACE_SETREGSET:
 		p_regset_iov(c);
 		break;
+	case PTRACE_SECCOMP_GET_METADATA:
+		p_seccomp_metadata(c);
+		break;
 	default:
 		p_addr(c, data);
 	}
@@ -308,7 +344,8 @@ static int ptrace_exit(struct sc_call *c)
 		     .size = SC_FP_REGS_SIZE }
 
 SC_DECODER(ptrace, MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY | SC_AT_EXIT, data_len),
-	   MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, addr_len), MEM_REGSET)
+	   MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, addr_len), MEM_REGSET,
+	   MEM_FN(3, SC_MEM_BUF, SC_AT_EXIT, peeked_len))
 {
 	uint64_t req = c->args[0], addr = c->args[2], data = c->args[3];
 	if (!c->entering)
@@ -382,6 +419,8 @@ SC_DECODER(ptrace, MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY | SC_AT_EXIT, data_len),
 	case PTRACE_GETREGSET:
 	case PTRACE_SETREGSET:
 		return p_regset_iov(c);
+	case PTRACE_SECCOMP_GET_METADATA:
+		return p_seccomp_metadata(c);
 	}
 	if (data_at_exit(req))
 		return 0;

@@ -212,9 +212,24 @@ static void p_si_sys(struct sc_call *c, const siginfo_t *si)
 	if (e && e->name)
 		out(c, ", si_syscall=__NR_%s", e->name);
 	else
-		out(c, ", si_syscall=%d", si->si_syscall);
+		out(c, ", si_syscall=%u", (unsigned)si->si_syscall);
 	out(c, ", si_arch=");
 	p_xval(c, &xlat_audit_arch, si->si_arch, "AUDIT_ARCH_???");
+}
+
+/* What some fault codes add: the poisoned page's size, the bounds violated, the key. */
+static void p_si_fault_extra(struct sc_call *c, const siginfo_t *si)
+{
+	if (si->si_signo == SIGBUS && (si->si_code == BUS_MCEERR_AR || si->si_code == BUS_MCEERR_AO)) {
+		out(c, ", si_addr_lsb=%#x", (unsigned)(unsigned short)si->si_addr_lsb);
+	} else if (si->si_signo == SIGSEGV && si->si_code == SEGV_BNDERR) {
+		out(c, ", si_lower=");
+		p_addr(c, (uint64_t)(uintptr_t)si->si_lower);
+		out(c, ", si_upper=");
+		p_addr(c, (uint64_t)(uintptr_t)si->si_upper);
+	} else if (si->si_signo == SIGSEGV && si->si_code == SEGV_PKUERR) {
+		out(c, ", si_pkey=%u", (unsigned)si->si_pkey);
+	}
 }
 
 static void p_si_kernel(struct sc_call *c, const siginfo_t *si)
@@ -237,6 +252,7 @@ static void p_si_kernel(struct sc_call *c, const siginfo_t *si)
 	case SIGTRAP:
 		out(c, ", si_addr=");
 		p_addr(c, (uint64_t)(uintptr_t)si->si_addr);
+		p_si_fault_extra(c, si);
 		return;
 	case SIGSYS:
 		p_si_sys(c, si);
