@@ -137,6 +137,19 @@ static void p_mreq6(struct sc_call *c, uint64_t addr)
 	out(c, "}");
 }
 
+/* struct group_req (MCAST_JOIN_GROUP, MCAST_LEAVE_GROUP): an interface and a group address. */
+static void p_group_req(struct sc_call *c, uint64_t addr)
+{
+	struct group_req g;
+	if (p_fetch(c, addr, &g, sizeof(g)) < 0)
+		return;
+	out(c, "{gr_interface=");
+	pn_ifindex(c, g.gr_interface);
+	out(c, ", gr_group=");
+	p_sockaddr(c, addr + offsetof(struct group_req, gr_group), sizeof(g.gr_group));
+	out(c, "}");
+}
+
 /* The value strace prints when no level-specific rule applies. */
 static void p_optval_default(struct sc_call *c, uint64_t addr, int len)
 {
@@ -180,6 +193,14 @@ static void p_setsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 			p_addr(c, addr);
 		else
 			p_mreq6(c, addr);
+		return;
+	}
+	if ((level == SOL_IP || level == SOL_IPV6) &&
+	    (name == MCAST_JOIN_GROUP || name == MCAST_LEAVE_GROUP)) {
+		if (len < (int)sizeof(struct group_req))
+			p_addr(c, addr);
+		else
+			p_group_req(c, addr);
 		return;
 	}
 	p_optval_default(c, addr, len);
