@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "print_pid.h"
 #include "decoder.h"
 #include "print_stat.h"
 
@@ -28,8 +29,10 @@ static void p_flock(struct sc_call *c, uint64_t addr, bool getlk)
 	out(c, ", l_whence=");
 	p_xval(c, &xlat_whence, (uint16_t)fl.l_whence, "SEEK_???");
 	out(c, ", l_start=%" PRId64 ", l_len=%" PRId64, (int64_t)fl.l_start, (int64_t)fl.l_len);
-	if (getlk)
-		out(c, ", l_pid=%d", fl.l_pid);
+	if (getlk) {
+		out(c, ", l_pid=");
+		p_pid(c, fl.l_pid, SC_PT_TGID);
+	}
 	out(c, "}");
 }
 
@@ -40,7 +43,9 @@ static void p_owner_ex(struct sc_call *c, uint64_t addr)
 		return;
 	out(c, "{type=");
 	p_xval(c, &xlat_f_owner_types, (unsigned)o.type, "F_OWNER_???");
-	out(c, ", pid=%d}", o.pid);
+	out(c, ", pid=");
+	p_pid(c, o.pid, o.type == F_OWNER_TID ? SC_PT_TID : o.type == F_OWNER_PGRP ? SC_PT_PGID : SC_PT_TGID);
+	out(c, "}");
 }
 
 /* The result comment of the getters: "(flags FD_CLOEXEC)". */
@@ -80,6 +85,9 @@ static int fcntl_entry(struct sc_call *c, unsigned cmd, uint64_t arg)
 		p_flags(c, &xlat_fd_flags, arg, "FD_???");
 		return SC_DONE;
 	case F_SETOWN:
+		p_sep(c);
+		p_pid_tgid_pgid(c, (int)arg);
+		return SC_DONE;
 	case F_SETPIPE_SZ:
 		out(c, ", %d", (int)arg);
 		return SC_DONE;
@@ -124,6 +132,8 @@ static int fcntl_entry(struct sc_call *c, unsigned cmd, uint64_t arg)
 		p_signal(c, arg);
 		return SC_DONE;
 	case F_GETOWN:
+		c->rv = SC_RV_TGID;	/* a negative owner is a process group: printed plain */
+		return SC_DONE;
 	case F_GETPIPE_SZ:
 		return SC_DONE;
 	case F_GETFD:

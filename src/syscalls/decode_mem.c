@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 
+#include "print_pid.h"
 #include "decoder.h"
 
 #define HUGE_SHIFT 26
@@ -274,12 +275,13 @@ static void p_remote_iov(struct sc_call *c, uint64_t addr, uint64_t cnt)
 	for (uint64_t i = 0; i < cnt && i < SC_VEC_MAX; i++) {
 		if (i)
 			p_sep(c);
-		if (c->fmt && i >= c->fmt->strsize && !c->fmt->verbose) {
-			out(c, "...");
-			break;
-		}
+		/* an unreadable element is told before the -s limit, as strace does */
 		if (sc_mem_read(c, addr + i * sizeof(iov), &iov, sizeof(iov)) < 0) {
 			out(c, "... /* %#llx */", (unsigned long long)(addr + i * sizeof(iov)));
+			break;
+		}
+		if (c->fmt && i >= c->fmt->strsize && !c->fmt->verbose) {
+			out(c, "...");
 			break;
 		}
 		out(c, "{iov_base=");
@@ -293,7 +295,8 @@ static void p_remote_iov(struct sc_call *c, uint64_t addr, uint64_t cnt)
 SC_DECODER(process_vm_readv, MEM_IOVEC_OUT(1, 2), MEM_ARRAY_IN(3, struct iovec, 4))
 {
 	if (c->entering) {
-		out(c, "%d, ", (int)c->args[0]);
+		p_pid(c, (int)c->args[0], SC_PT_TGID);
+		p_sep(c);
 		return 0;
 	}
 	if (sc_failed(c))
@@ -308,7 +311,8 @@ SC_DECODER(process_vm_readv, MEM_IOVEC_OUT(1, 2), MEM_ARRAY_IN(3, struct iovec, 
 
 SC_DECODER(process_vm_writev, MEM_IOVEC_IN(1, 2), MEM_ARRAY_IN(3, struct iovec, 4))
 {
-	out(c, "%d, ", (int)c->args[0]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
 	p_iov(c, c->args[1], c->args[2], -1);
 	out(c, ", %llu, ", (unsigned long long)c->args[2]);
 	p_remote_iov(c, c->args[3], c->args[4]);

@@ -8,6 +8,7 @@
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 
+#include "print_pid.h"
 #include "print_signal.h"
 #include "print_time.h"
 
@@ -28,7 +29,7 @@ SC_DECODER(sched_get_priority_max)
 SC_DECODER(sched_getscheduler)
 {
 	if (c->entering) {
-		p_int(c, c->args[0]);
+		p_pid(c, (int)c->args[0], SC_PT_TGID);
 		return 0;
 	}
 	if (sc_failed(c))
@@ -52,7 +53,8 @@ static void p_sched_param(struct sc_call *c, uint64_t addr)
 SC_DECODER(sched_setscheduler, MEM_STRUCT_IN(2, int))
 {
 	unsigned policy = (unsigned)c->args[1];
-	out(c, "%d, ", (int)c->args[0]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
 	if (!xlat_str(&xlat_schedulers, policy & ~0x40000000u)) {
 		p_xval(c, &xlat_schedulers, policy, "SCHED_???");	/* unknown: the whole value */
 	} else {
@@ -67,7 +69,8 @@ SC_DECODER(sched_setscheduler, MEM_STRUCT_IN(2, int))
 
 SC_DECODER(sched_setparam, MEM_STRUCT_IN(1, int))
 {
-	out(c, "%d, ", (int)c->args[0]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
 	p_sched_param(c, c->args[1]);
 	return SC_DONE;
 }
@@ -75,7 +78,8 @@ SC_DECODER(sched_setparam, MEM_STRUCT_IN(1, int))
 SC_DECODER(sched_getparam, MEM_STRUCT_OUT(1, int))
 {
 	if (c->entering) {
-		out(c, "%d, ", (int)c->args[0]);
+		p_pid(c, (int)c->args[0], SC_PT_TGID);
+		p_sep(c);
 		return 0;
 	}
 	if (!p_failed_addr(c, c->args[1]))
@@ -86,7 +90,8 @@ SC_DECODER(sched_getparam, MEM_STRUCT_OUT(1, int))
 SC_DECODER(sched_rr_get_interval, MEM_STRUCT_OUT(1, struct timespec))
 {
 	if (c->entering) {
-		out(c, "%d, ", (int)c->args[0]);
+		p_pid(c, (int)c->args[0], SC_PT_TGID);
+		p_sep(c);
 		return 0;
 	}
 	if (!p_failed_addr(c, c->args[1]))
@@ -140,7 +145,8 @@ static size_t affinity_arg_len(const struct sc_call *c)
 SC_DECODER(sched_getaffinity, MEM_CPU_MASK(SC_AT_EXIT, affinity_ret_len))
 {
 	if (c->entering) {
-		out(c, "%d, %llu, ", (int)c->args[0], (unsigned long long)c->args[1]);
+		p_pid(c, (int)c->args[0], SC_PT_TGID);
+		out(c, ", %llu, ", (unsigned long long)c->args[1]);
 		return 0;
 	}
 	if (sc_failed(c))
@@ -152,7 +158,8 @@ SC_DECODER(sched_getaffinity, MEM_CPU_MASK(SC_AT_EXIT, affinity_ret_len))
 
 SC_DECODER(sched_setaffinity, MEM_CPU_MASK(SC_AT_ENTRY, affinity_arg_len))
 {
-	out(c, "%d, %llu, ", (int)c->args[0], (unsigned long long)c->args[1]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	out(c, ", %llu, ", (unsigned long long)c->args[1]);
 	p_cpu_mask(c, c->args[2], c->args[1]);
 	return SC_DONE;
 }

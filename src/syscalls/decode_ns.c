@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 
+#include "print_pid.h"
 #include "decoder.h"
 
 SC_DECODER(unshare)
@@ -29,18 +30,37 @@ struct kcmp_epoll_slot_ {
 	uint32_t efd, tfd, toff;
 };
 
+/* fd in process pid (as the tracee numbers it): -y shows its path there. */
+static void p_fd_of(struct sc_call *c, int pid, int fd)
+{
+	struct sc_call there = *c;
+	there.tid = sc_pid_translate(c->tid, pid, SC_PT_TGID);
+	if (there.tid > 0)
+		p_fd(&there, (uint64_t)fd);
+	else
+		out(c, "%d", fd);
+}
+
 SC_DECODER(kcmp, MEM_BYTES_IN(4, sizeof(struct kcmp_epoll_slot_)))
 {
 	int type = (int)c->args[2];
-	out(c, "%d, %d, ", (int)c->args[0], (int)c->args[1]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
+	p_pid(c, (int)c->args[1], SC_PT_TGID);
+	p_sep(c);
 	p_xval(c, &xlat_kcmp_types, (unsigned)type, "KCMP_???");
 	switch (type) {
 	case 0:	/* KCMP_FILE: two descriptors */
-		out(c, ", %d, %d", (int)c->args[3], (int)c->args[4]);
+		p_sep(c);
+		p_fd_of(c, (int)c->args[0], (int)c->args[3]);
+		p_sep(c);
+		p_fd_of(c, (int)c->args[1], (int)c->args[4]);
 		break;
 	case 7: {	/* KCMP_EPOLL_TFD: a descriptor and the slot in pid2's epoll */
 		struct kcmp_epoll_slot_ s;
-		out(c, ", %d, ", (int)c->args[3]);
+		p_sep(c);
+		p_fd_of(c, (int)c->args[0], (int)c->args[3]);
+		p_sep(c);
 		if (p_fetch(c, c->args[4], &s, sizeof(s)) == 0)
 			out(c, "{efd=%d, tfd=%d, toff=%u}", (int)s.efd, (int)s.tfd, s.toff);
 		break;
@@ -54,11 +74,36 @@ SC_DECODER(kcmp, MEM_BYTES_IN(4, sizeof(struct kcmp_epoll_slot_)))
 	return SC_DONE;
 }
 
+/* The process a pidfd of the tracee refers to: fdinfo's "Pid:" line; 0 when unknown. */
+static pid_t pidfd_pid(struct sc_call *c, int pidfd)
+{
+	char path[64], line[128];
+	pid_t pid = 0;
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)sc_pid_proc(c->tid), pidfd);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid > 0 ? pid : 0;
+}
+
 SC_DECODER(pidfd_getfd)
 {
 	p_fd(c, c->args[0]);
 	p_sep(c);
-	out(c, "%d, ", (int)c->args[1]);
+	/* -y: the descriptor as the pidfd's process has it */
+	pid_t owner = c->fmt && c->fmt->yflag ? pidfd_pid(c, (int)c->args[0]) : 0;
+	if (owner) {
+		struct sc_call there = *c;
+		there.tid = owner;
+		p_fd(&there, c->args[1]);
+		out(c, ", ");
+	} else {
+		out(c, "%d, ", (int)c->args[1]);
+	}
 	p_hex(c, (unsigned)c->args[2]);
 	c->rv = SC_RV_FD;
 	return SC_DONE;
@@ -87,8 +132,15 @@ static void sb_ioprio(struct strbuf *sb, unsigned prio)
 
 static void p_ioprio_who(struct sc_call *c)
 {
-	p_xval(c, &xlat_ioprio_who, (unsigned)c->args[0], "IOPRIO_WHO_???");
-	out(c, ", %d", (int)c->args[1]);
+	unsigned which = (unsigned)c->args[0];
+	p_xval(c, &xlat_ioprio_who, which, "IOPRIO_WHO_???");
+	p_sep(c);
+	if (which == 1)		/* IOPRIO_WHO_PROCESS */
+		p_pid(c, (int)c->args[1], SC_PT_TGID);
+	else if (which == 2)	/* IOPRIO_WHO_PGRP */
+		p_pid(c, (int)c->args[1], SC_PT_PGID);
+	else
+		out(c, "%d", (int)c->args[1]);
 }
 
 SC_DECODER(ioprio_get)

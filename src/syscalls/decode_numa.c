@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "print_pid.h"
 #include "decoder.h"
 #include "print_net.h"
 
@@ -57,9 +58,20 @@ static void p_mpol_mode(struct sc_call *c, uint64_t arg)
 		p_xval(c, &xlat_mpol_modes, mode, "MPOL_???");
 	} else if (!name) {
 		p_flags(c, &xlat_mpol_mode_flags, arg, "MPOL_???");
-	} else {
+	} else if (xlat_style == XLAT_STYLE_ABBREV) {
 		out(c, "%s|", name);
 		p_flags(c, &xlat_mpol_mode_flags, flags, NULL);
+	} else {
+		/* -X raw and verbose: one number, verbose naming mode and flags together */
+		out(c, "%#" PRIx64, arg);
+		if (xlat_style == XLAT_STYLE_VERBOSE) {
+			struct strbuf names = STRBUF_INIT;
+			xlat_style = XLAT_STYLE_ABBREV;
+			sb_flags(&names, &xlat_mpol_mode_flags, flags, NULL);
+			xlat_style = XLAT_STYLE_VERBOSE;
+			out(c, " /* %s|%s */", name, sb_str(&names));
+			sb_free(&names);
+		}
 	}
 }
 
@@ -119,7 +131,8 @@ SC_DECODER(set_mempolicy_home_node)
 SC_DECODER(migrate_pages, MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, migrate_mask_len),
 	   MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY, migrate_mask_len))
 {
-	out(c, "%d, %" PRIu64 ", ", (int)c->args[0], c->args[1]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	out(c, ", %" PRIu64 ", ", c->args[1]);
 	p_nodemask(c, c->args[2], c->args[1]);
 	p_sep(c);
 	p_nodemask(c, c->args[3], c->args[1]);
@@ -179,14 +192,16 @@ SC_DECODER(move_pages, MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, count_longs),
 {
 	uint64_t n = c->args[1];
 	if (c->entering) {
-		out(c, "%d, %" PRIu64 ", ", (int)c->args[0], n);
+		p_pid(c, (int)c->args[0], SC_PT_TGID);
+		out(c, ", %" PRIu64 ", ", n);
 		pn_array(c, c->args[2], n, sizeof(uint64_t), p_page, NULL);
 		p_sep(c);
 		pn_array(c, c->args[3], n, sizeof(int), p_node, NULL);
 		p_sep(c);
 		return 0;
 	}
-	if (sc_failed(c))
+	/* as strace does: no pages show as [] even when the call failed */
+	if (sc_failed(c) && n)
 		p_addr(c, c->args[4]);
 	else
 		pn_array(c, c->args[4], n, sizeof(int), p_page_status, NULL);

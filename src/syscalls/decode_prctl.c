@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "print_pid.h"
 #include "decoder.h"
 #include "print_signal.h"
 
@@ -282,7 +283,16 @@ static int pr_sched_core(struct sc_call *c)
 	p_xval(c, &xlat_pr_sched_core_cmds, (unsigned)c->args[1], "PR_SCHED_CORE_???");
 	unsigned type = (unsigned)c->args[3];
 	const char *tn = xlat_str(&xlat_pr_sched_core_pidtypes, type);
-	out(c, ", %d, %#x /* %s */, ", (int)c->args[2], type, tn ? tn : "PIDTYPE_???");
+	p_sep(c);
+	if (type <= 3)	/* PIDTYPE_PID, _TGID, _PGID, _SID */
+		p_pid(c, (int)c->args[2], (enum sc_pid_type[]){ SC_PT_TID, SC_PT_TGID, SC_PT_PGID, SC_PT_SID }[type]);
+	else
+		out(c, "%d", (int)c->args[2]);
+	/* the number always, its name as a comment but with -X raw */
+	out(c, ", %#x", type);
+	if (xlat_style != XLAT_STYLE_RAW)
+		out(c, " /* %s */", tn ? tn : "PIDTYPE_???");
+	p_sep(c);
 	if ((unsigned)c->args[1] == 0)	/* PR_SCHED_CORE_GET: the cookie at exit */
 		return 0;
 	p_addr(c, c->args[4]);
@@ -343,10 +353,12 @@ static int pr_special(struct sc_call *c, unsigned op)
 		return SC_DONE;
 	case PR_SET_PTRACER:
 		p_sep(c);
-		if ((int)a2 == -1)
+		if ((int)a2 != -1)
+			p_pid(c, (int)a2, SC_PT_TGID);
+		else if (xlat_style == XLAT_STYLE_ABBREV)
 			out(c, "PR_SET_PTRACER_ANY");
 		else
-			out(c, "%d", (int)a2);
+			out(c, xlat_style == XLAT_STYLE_RAW ? "-1" : "-1 /* PR_SET_PTRACER_ANY */");
 		return SC_DONE;
 	case PR_CAP_AMBIENT:
 		p_sep(c);

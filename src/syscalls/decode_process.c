@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 #include <linux/sched.h>
 
+#include "print_pid.h"
 #include "print_signal.h"
+#include "print_stat.h"
 #include "print_time.h"
 
 /* ---- exec ---------------------------------------------------------------- */
@@ -57,10 +59,13 @@ static void p_clone_flags(struct sc_call *c, uint64_t v)
 	}
 }
 
+static void p_stored_int(struct sc_call *c, uint64_t addr, bool is_pid);
+
 /* x86_64 order: flags, stack, parent_tid, child_tid, tls; strace prints the stack first. */
 SC_DECODER(clone, MEM_BYTES_OUT(2, sizeof(int)))
 {
 	uint64_t flags = c->args[0];
+	c->rv = SC_RV_TID;
 	if (c->entering) {
 		out(c, "child_stack=");
 		p_addr(c, c->args[1]);
@@ -72,10 +77,11 @@ SC_DECODER(clone, MEM_BYTES_OUT(2, sizeof(int)))
 		return 0;
 	}
 	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
-		int v;
 		out(c, ", parent_tid=");
-		if (!p_failed_addr(c, c->args[2]) && p_fetch(c, c->args[2], &v, sizeof(v)) == 0)
-			out(c, "[%d]", v);
+		if (flags & CLONE_PARENT_SETTID)
+			p_pid_at(c, c->args[2], SC_PT_TID);
+		else		/* CLONE_PIDFD alone: the kernel stored the pidfd there */
+			p_stored_int(c, c->args[2], false);
 	}
 	if (flags & CLONE_SETTLS) {
 		out(c, ", tls=");
@@ -90,86 +96,166 @@ SC_DECODER(clone, MEM_BYTES_OUT(2, sizeof(int)))
 
 /* The first 64 bytes of struct clone_args (up to tls) are the minimum the kernel takes. */
 #define CLONE_ARGS_MIN 64
+/* Past the struct this build knows the kernel wants zeros: strace shows those up to a page. */
+#define CLONE_ARGS_TAIL_MAX 4096
+#define SET_TID_MAX 32		/* the kernel's nesting limit of PID namespaces */
+
+static size_t clone3_known(const struct sc_call *c)
+{
+	return c->args[1] < sizeof(struct clone_args) ? (size_t)c->args[1] : sizeof(struct clone_args);
+}
 
 static size_t clone3_len(const struct sc_call *c)
 {
-	return c->args[1] < sizeof(struct clone_args) ? (size_t)c->args[1] : sizeof(struct clone_args);
+	return c->args[1] < CLONE_ARGS_TAIL_MAX ? (size_t)c->args[1] : CLONE_ARGS_TAIL_MAX;
+}
+
+/* clone's and clone3's flags as one set: unknown bits last, or "0x... /\* CLONE_??? *\/" alone. */
+static void p_clone3_flags(struct sc_call *c, uint64_t v)
+{
+	static struct xlat_entry both[64];
+	static struct xlat all = { .name = "clone_flags+clone3_flags", .e = both };
+	if (!all.n) {
+		for (size_t i = 0; i < xlat_clone_flags.n && all.n < 64; i++)
+			both[all.n++] = xlat_clone_flags.e[i];
+		for (size_t i = 0; i < xlat_clone3_flags.n && all.n < 64; i++)
+			both[all.n++] = xlat_clone3_flags.e[i];
+	}
+	p_flags(c, &all, v, "CLONE_???");
+}
+
+/* The bytes past the known struct: nothing when all zero, "???" when unreadable. */
+static bool p_clone3_tail(struct sc_call *c, const char *prefix)
+{
+	size_t known = clone3_known(c), len = clone3_len(c);
+	if (len <= known)
+		return false;
+	const unsigned char *p;
+	long n = sc_mem_peek(c, c->args[0] + known, len - known, &p);
+	if (n < (long)(len - known)) {
+		out(c, "%s???", prefix);
+		return true;
+	}
+	size_t i = 0;
+	while (i < (size_t)n && !p[i])
+		i++;
+	if (i == (size_t)n)
+		return false;
+	size_t shown = (size_t)n < c->fmt->strsize ? (size_t)n : c->fmt->strsize;
+	out(c, "%s/* bytes %zu..%zu */ ", prefix, known, len - 1);
+	p_hex_bytes(c, p, shown, shown < (size_t)n);
+	return true;
+}
+
+static void p_set_tid(struct sc_call *c, const struct clone_args *a)
+{
+	int ids[SET_TID_MAX];
+	out(c, ", set_tid=");
+	if (!a->set_tid || !a->set_tid_size || a->set_tid_size > SET_TID_MAX ||
+	    sc_mem_read(c, a->set_tid, ids, a->set_tid_size * sizeof(int)) < 0) {
+		p_addr(c, a->set_tid);
+	} else {
+		for (size_t i = 0; i < a->set_tid_size; i++)
+			out(c, "%s%d", i ? ", " : "[", ids[i]);
+		out(c, "]");
+	}
+	out(c, ", set_tid_size=%llu", (unsigned long long)a->set_tid_size);
 }
 
 static void p_clone_args(struct sc_call *c, const struct clone_args *a, size_t size)
 {
 	out(c, "{flags=");
-	uint64_t rest = a->flags;
-	/* clone's and clone3's flags print as one set, clone's first. */
-	uint64_t clone3_only = 0;
-	for (size_t i = 0; i < xlat_clone3_flags.n; i++)
-		clone3_only |= xlat_clone3_flags.e[i].val;
-	if (rest & ~clone3_only) {
-		p_flags(c, &xlat_clone_flags, rest & ~clone3_only, NULL);
-		if (rest & clone3_only)
-			out(c, "|");
+	p_clone3_flags(c, a->flags);
+	if (a->flags & CLONE_PIDFD) {
+		out(c, ", pidfd=");
+		p_addr(c, a->pidfd);
 	}
-	if (rest & clone3_only || !rest)
-		p_flags(c, &xlat_clone3_flags, rest & clone3_only, NULL);
-	if (a->flags & CLONE_PIDFD)
-		out(c, ", pidfd=%#llx", (unsigned long long)a->pidfd);
-	if (a->flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
-		out(c, ", child_tid=%#llx", (unsigned long long)a->child_tid);
-	if (a->flags & CLONE_PARENT_SETTID)
-		out(c, ", parent_tid=%#llx", (unsigned long long)a->parent_tid);
+	if (a->flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		out(c, ", child_tid=");
+		p_addr(c, a->child_tid);
+	}
+	if (a->flags & CLONE_PARENT_SETTID) {
+		out(c, ", parent_tid=");
+		p_addr(c, a->parent_tid);
+	}
 	out(c, ", exit_signal=");
 	if (a->exit_signal < 0x7fffffff)
 		p_sig(c, (int)a->exit_signal);
 	else
 		out(c, "%llu", (unsigned long long)a->exit_signal);
-	out(c, ", stack=%#llx, stack_size=%#llx", (unsigned long long)a->stack,
-	    (unsigned long long)a->stack_size);
-	if (a->flags & CLONE_SETTLS)
-		out(c, ", tls=%#llx", (unsigned long long)a->tls);
+	out(c, ", stack=");
+	p_addr(c, a->stack);
+	out(c, ", stack_size=%#llx", (unsigned long long)a->stack_size);
+	if (a->flags & CLONE_SETTLS) {
+		out(c, ", tls=");
+		p_addr(c, a->tls);
+	}
 	if (a->set_tid || a->set_tid_size)
-		out(c, ", set_tid=%#llx, set_tid_size=%llu", (unsigned long long)a->set_tid,
-		    (unsigned long long)a->set_tid_size);
+		p_set_tid(c, a);
 	if (size > offsetof(struct clone_args, cgroup) && (a->cgroup || a->flags & CLONE_INTO_CGROUP))
 		out(c, ", cgroup=%llu", (unsigned long long)a->cgroup);
+	p_clone3_tail(c, ", ");
 	out(c, "}");
 }
 
-/*
- * At exit strace shows what the kernel stored behind the pointers in the
- * struct ("=> {parent_tid=[1234]}").  A spec cannot follow a pointer inside
- * a struct, but for parent_tid the kernel stores the child's tid, which is
- * the call's return value; a pidfd is not known and shows as its address.
- */
-static bool clone3_has_exit_part(const struct clone_args *a)
+/* An int the kernel stored at addr: [n], NULL, or the address when unreadable. */
+static void p_stored_int(struct sc_call *c, uint64_t addr, bool is_pid)
 {
-	return a->flags & (CLONE_PIDFD | CLONE_PARENT_SETTID);
+	int v;
+	if (!addr) {
+		out(c, "NULL");
+	} else if (sc_mem_read(c, addr, &v, sizeof(v)) < 0) {
+		p_addr(c, addr);
+	} else if (is_pid) {
+		out(c, "[");
+		p_pid(c, v, SC_PT_TID);
+		out(c, "]");
+	} else {
+		out(c, "[");
+		p_fd(c, (uint64_t)v);
+		out(c, "]");
+	}
 }
 
-/* A length from clone3_len, capped (.size) at the struct this build knows. */
-#define MEM_CLONE_ARGS { .arg = 0, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .len_src = SC_LEN_FN,	\
-			 .len_fn = clone3_len, .size = sizeof(struct clone_args) }
+/* Length: clone3_len, capped (.size) at the tail strace shows. */
+#define MEM_CLONE_ARGS { .arg = 0, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT, .len_src = SC_LEN_FN, \
+			 .len_fn = clone3_len, .size = CLONE_ARGS_TAIL_MAX }
 
-SC_DECODER(clone3, MEM_CLONE_ARGS)
+/* At exit strace shows what the kernel stored behind pidfd and parent_tid: "=> {parent_tid=[1234]}". */
+SC_DECODER(clone3, MEM_CLONE_ARGS,
+	   MEM_DEREF_IN(0, offsetof(struct clone_args, set_tid), SET_TID_MAX * sizeof(int)),
+	   { .arg = 0, .off = offsetof(struct clone_args, pidfd), .kind = SC_MEM_DEREF,
+	     .when = SC_AT_EXIT, .size = sizeof(int) },
+	   { .arg = 0, .off = offsetof(struct clone_args, parent_tid), .kind = SC_MEM_DEREF,
+	     .when = SC_AT_EXIT, .size = sizeof(int) })
 {
 	struct clone_args a = { 0 };
-	size_t size = clone3_len(c);
+	size_t size = clone3_known(c);
 	bool held = size >= CLONE_ARGS_MIN && sc_mem_read(c, c->args[0], &a, size) == 0;
+	c->rv = SC_RV_TID;
 	if (c->entering) {
 		if (size < CLONE_ARGS_MIN)
 			p_addr(c, c->args[0]);
 		else if (p_fetch(c, c->args[0], &a, size) == 0)
 			p_clone_args(c, &a, size);
-		if (held && clone3_has_exit_part(&a))
+		if (held && (a.flags & (CLONE_PIDFD | CLONE_PARENT_SETTID) || clone3_len(c) > size))
 			return 0;
 	} else if (held && !sc_failed(c)) {
 		const char *sep = " => {";
 		if (a.flags & CLONE_PIDFD) {
-			out(c, "%spidfd=%#llx", sep, (unsigned long long)a.pidfd);
+			out(c, "%spidfd=", sep);
+			p_stored_int(c, a.pidfd, false);
 			sep = ", ";
 		}
-		if (a.flags & CLONE_PARENT_SETTID)
-			out(c, "%sparent_tid=[%lld]", sep, (long long)c->ret);
-		out(c, "}");
+		if (a.flags & CLONE_PARENT_SETTID) {
+			out(c, "%sparent_tid=", sep);
+			p_stored_int(c, a.parent_tid, true);
+			sep = ", ";
+		}
+		if (p_clone3_tail(c, sep))
+			sep = ", ";
+		if (sep[0] == ',')
+			out(c, "}");
 	}
 	out(c, ", %llu", (unsigned long long)c->args[1]);
 	return c->entering ? SC_DONE : 0;
@@ -179,6 +265,32 @@ SC_DECODER(clone3, MEM_CLONE_ARGS)
 SC_DECODER(noargs)
 {
 	(void)c;
+	return SC_DONE;
+}
+
+/* Calls whose only output is a pid: each names which id it is. */
+SC_DECODER(getpid)
+{
+	c->rv = SC_RV_TGID;
+	return SC_DONE;
+}
+
+SC_DECODER(gettid)
+{
+	c->rv = SC_RV_TID;
+	return SC_DONE;
+}
+
+SC_DECODER(getpgrp)
+{
+	c->rv = SC_RV_PGID;
+	return SC_DONE;
+}
+
+/* fork and vfork */
+SC_DECODER(fork)
+{
+	c->rv = SC_RV_TGID;
 	return SC_DONE;
 }
 
@@ -225,8 +337,10 @@ static void p_wait_status(struct sc_call *c, int st)
 SC_DECODER(wait4, MEM_STRUCT_OUT(1, int), MEM_STRUCT_OUT(3, struct rusage))
 {
 	int st;
+	c->rv = SC_RV_TGID;
 	if (c->entering) {
-		out(c, "%d, ", (int)c->args[0]);
+		p_pid_tgid_pgid(c, (int)c->args[0]);
+		p_sep(c);
 		return 0;
 	}
 	if (c->ret == 0 || sc_failed(c))
@@ -250,6 +364,10 @@ SC_DECODER(waitid, MEM_STRUCT_OUT(2, siginfo_t), MEM_STRUCT_OUT(4, struct rusage
 		p_sep(c);
 		if ((unsigned)c->args[0] == P_PIDFD)
 			p_fd(c, c->args[1]);
+		else if ((unsigned)c->args[0] == P_PID)
+			p_pid(c, (int)c->args[1], SC_PT_TGID);
+		else if ((unsigned)c->args[0] == P_PGID)
+			p_pid(c, (int)c->args[1], SC_PT_PGID);
 		else
 			p_int(c, c->args[1]);
 		p_sep(c);
@@ -284,7 +402,8 @@ SC_DECODER(exit_group)
 
 SC_DECODER(pidfd_open)
 {
-	out(c, "%d, ", (int)c->args[0]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
 	p_flags(c, &xlat_pidfd_open_flags, (unsigned)c->args[1], "PIDFD_???");
 	c->rv = SC_RV_FD;
 	return SC_DONE;
@@ -292,14 +411,23 @@ SC_DECODER(pidfd_open)
 
 SC_DECODER(setpgid)
 {
-	out(c, "%d, %d", (int)c->args[0], (int)c->args[1]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
+	p_pid(c, (int)c->args[1], SC_PT_PGID);
 	return SC_DONE;
 }
 
-/* getpgid and getsid: one pid. */
 SC_DECODER(getpgid)
 {
-	p_int(c, c->args[0]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	c->rv = SC_RV_PGID;
+	return SC_DONE;
+}
+
+SC_DECODER(getsid)
+{
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	c->rv = SC_RV_SID;
 	return SC_DONE;
 }
 
@@ -340,7 +468,8 @@ SC_DECODER(get_robust_list, MEM_STRUCT_OUT(1, uint64_t), MEM_STRUCT_OUT(2, uint6
 {
 	uint64_t v;
 	if (c->entering) {
-		out(c, "%d, ", (int)c->args[0]);
+		p_pid(c, (int)c->args[0], SC_PT_TID);
+		p_sep(c);
 		return 0;
 	}
 	if (!p_failed_addr(c, c->args[1]) && p_fetch(c, c->args[1], &v, sizeof(v)) == 0)
@@ -360,41 +489,32 @@ SC_DECODER(rseq)
 	return SC_DONE;
 }
 
-/* PER_LINUX|ADDR_NO_RANDOMIZE: a type in the low byte, flags above it. */
-static void sp_personality(char *buf, size_t len, unsigned v)
+/* PER_LINUX|ADDR_NO_RANDOMIZE: a type in the low byte, flags above it (each after -X). */
+static void sb_personality(struct strbuf *sb, unsigned v)
 {
-	const char *t = xlat_str(&xlat_personality_types, v & 0xff);
-	int n = t ? snprintf(buf, len, "%s", t)
-		  : snprintf(buf, len, "%#x /* PER_??? */", v & 0xff);
-	v &= ~0xffu;
-	for (size_t i = 0; i < xlat_personality_flags.n && n < (int)len; i++) {
-		unsigned f = (unsigned)xlat_personality_flags.e[i].val;
-		if ((v & f) == f) {
-			n += snprintf(buf + n, len - (size_t)n, "|%s", xlat_personality_flags.e[i].str);
-			v &= ~f;
-		}
+	sb_xlat(sb, &xlat_personality_types, v & 0xff, "PER_???");
+	if (v & ~0xffu) {
+		sb_addc(sb, '|');
+		sb_flags(sb, &xlat_personality_flags, v & ~0xffu, NULL);
 	}
-	if (v && n < (int)len)
-		snprintf(buf + n, len - (size_t)n, "|%#x", v);
 }
 
 SC_DECODER(personality)
 {
-	char buf[sizeof(c->rv_extra) - 2];
 	unsigned v = (unsigned)c->args[0];
 	if (c->entering) {
-		if (v == 0xffffffff) {
+		if (v == 0xffffffff)
 			out(c, "0xffffffff");
-		} else {
-			sp_personality(buf, sizeof(buf), v);
-			out(c, "%s", buf);
-		}
+		else
+			sb_personality(c->out, v);
 		return 0;
 	}
 	c->rv = SC_RV_HEX;
 	if (!sc_failed(c)) {
-		sp_personality(buf, sizeof(buf), (unsigned)c->ret);
-		snprintf(c->rv_extra, sizeof(c->rv_extra), "(%s)", buf);
+		struct strbuf sb = STRBUF_INIT;
+		sb_personality(&sb, (unsigned)c->ret);
+		snprintf(c->rv_extra, sizeof(c->rv_extra), "(%s)", sb_str(&sb));
+		sb_free(&sb);
 	}
 	return 0;
 }

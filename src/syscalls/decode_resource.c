@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
+#include "print_pid.h"
 #include "print_time.h"
 
 /* strace's rlimit numbers: 8192*1024 for whole kibibytes, RLIM64_INFINITY for none. */
@@ -57,7 +58,8 @@ SC_DECODER(setrlimit, MEM_BYTES_IN(1, 16))
 SC_DECODER(prlimit64, MEM_BYTES_IN(2, 16), MEM_BYTES_OUT(3, 16))
 {
 	if (c->entering) {
-		out(c, "%d, ", (int)c->args[0]);
+		p_pid(c, (int)c->args[0], SC_PT_TGID);
+		p_sep(c);
 		p_resource(c, c->args[1]);
 		p_sep(c);
 		p_rlimit(c, c->args[2], "RLIM64_INFINITY");
@@ -85,16 +87,29 @@ SC_DECODER(getrusage, MEM_STRUCT_OUT(1, struct rusage))
 	return 0;
 }
 
+/* PRIO_PROCESS, pid or PRIO_PGRP, pgid: which pids those are (PRIO_USER: a uid). */
+static void p_prio_who(struct sc_call *c)
+{
+	unsigned which = (unsigned)c->args[0];
+	p_xval(c, &xlat_priorities, which, "PRIO_???");
+	p_sep(c);
+	if (which == PRIO_PROCESS)
+		p_pid(c, (int)c->args[1], SC_PT_TGID);
+	else if (which == PRIO_PGRP)
+		p_pid(c, (int)c->args[1], SC_PT_PGID);
+	else
+		out(c, "%d", (int)c->args[1]);
+}
+
 SC_DECODER(getpriority)
 {
-	p_xval(c, &xlat_priorities, (unsigned)c->args[0], "PRIO_???");
-	out(c, ", %d", (int)c->args[1]);
+	p_prio_who(c);
 	return SC_DONE;
 }
 
 SC_DECODER(setpriority)
 {
-	p_xval(c, &xlat_priorities, (unsigned)c->args[0], "PRIO_???");
-	out(c, ", %d, %d", (int)c->args[1], (int)c->args[2]);
+	p_prio_who(c);
+	out(c, ", %d", (int)c->args[2]);
 	return SC_DONE;
 }

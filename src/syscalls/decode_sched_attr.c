@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "print_pid.h"
 #include "decoder.h"
 
 struct sched_attr_ {
@@ -79,7 +80,8 @@ SC_DECODER(sched_setattr, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, set_len), MEM_BYTES
 {
 	uint32_t size;
 	if (c->entering) {
-		out(c, "%d, ", (int)c->args[0]);
+		p_pid(c, (int)c->args[0], SC_PT_TGID);
+		p_sep(c);
 		p_sched_attr(c, c->args[1], 0);
 		return 0;
 	}
@@ -94,7 +96,8 @@ SC_DECODER(sched_getattr, MEM_FN(1, SC_MEM_BUF, SC_AT_EXIT, get_len))
 {
 	unsigned size = (unsigned)c->args[2];
 	if (c->entering) {
-		out(c, "%d, ", (int)c->args[0]);
+		p_pid(c, (int)c->args[0], SC_PT_TGID);
+		p_sep(c);
 		return 0;
 	}
 	if (size && !sc_failed(c))

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 
+#include "print_pid.h"
 #include "print_signal.h"
 
 /* rt_sigaction(SIGINT, {sa_handler=..., ...}, NULL, 8) */
@@ -97,7 +98,8 @@ SC_DECODER(rt_sigtimedwait, MEM_SIGSET_IN(0, 3), MEM_STRUCT_OUT(1, siginfo_t),
 
 SC_DECODER(rt_sigqueueinfo, MEM_STRUCT_IN(2, siginfo_t))
 {
-	out(c, "%d, ", (int)c->args[0]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
 	p_sig(c, (int)c->args[1]);
 	p_sep(c);
 	p_siginfo(c, c->args[2]);
@@ -106,7 +108,10 @@ SC_DECODER(rt_sigqueueinfo, MEM_STRUCT_IN(2, siginfo_t))
 
 SC_DECODER(rt_tgsigqueueinfo, MEM_STRUCT_IN(3, siginfo_t))
 {
-	out(c, "%d, %d, ", (int)c->args[0], (int)c->args[1]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
+	p_pid(c, (int)c->args[1], SC_PT_TID);
+	p_sep(c);
 	p_sig(c, (int)c->args[2]);
 	p_sep(c);
 	p_siginfo(c, c->args[3]);
@@ -121,27 +126,33 @@ SC_DECODER(pidfd_send_signal, MEM_STRUCT_IN(2, siginfo_t))
 	p_sep(c);
 	p_siginfo(c, c->args[2]);
 	p_sep(c);
-	p_flags(c, &xlat_pidfd_send_signal_flags, (unsigned)c->args[3], "PIDFD_SIGNAL_???");
+	/* strace 6.1 prints these flags as a number: the names came with later kernels */
+	p_hex(c, (unsigned)c->args[3]);
 	return SC_DONE;
 }
 
 SC_DECODER(kill)
 {
-	out(c, "%d, ", (int)c->args[0]);
+	p_pid_tgid_pgid(c, (int)c->args[0]);
+	p_sep(c);
 	p_sig(c, (int)c->args[1]);
 	return SC_DONE;
 }
 
 SC_DECODER(tkill)
 {
-	out(c, "%d, ", (int)c->args[0]);
+	p_pid(c, (int)c->args[0], SC_PT_TID);
+	p_sep(c);
 	p_sig(c, (int)c->args[1]);
 	return SC_DONE;
 }
 
 SC_DECODER(tgkill)
 {
-	out(c, "%d, %d, ", (int)c->args[0], (int)c->args[1]);
+	p_pid(c, (int)c->args[0], SC_PT_TGID);
+	p_sep(c);
+	p_pid(c, (int)c->args[1], SC_PT_TID);
+	p_sep(c);
 	p_sig(c, (int)c->args[2]);
 	return SC_DONE;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "print_pid.h"
 #include "print_net.h"
 
 #define OPTVAL_MAX 4096u	/* option bytes copied; far above any struct printed */
@@ -136,6 +137,19 @@ static void p_mreq6(struct sc_call *c, uint64_t addr)
 	out(c, "}");
 }
 
+/* struct group_req (MCAST_JOIN_GROUP, MCAST_LEAVE_GROUP): an interface and a group address. */
+static void p_group_req(struct sc_call *c, uint64_t addr)
+{
+	struct group_req g;
+	if (p_fetch(c, addr, &g, sizeof(g)) < 0)
+		return;
+	out(c, "{gr_interface=");
+	pn_ifindex(c, g.gr_interface);
+	out(c, ", gr_group=");
+	p_sockaddr(c, addr + offsetof(struct group_req, gr_group), sizeof(g.gr_group));
+	out(c, "}");
+}
+
 /* The value strace prints when no level-specific rule applies. */
 static void p_optval_default(struct sc_call *c, uint64_t addr, int len)
 {
@@ -181,6 +195,14 @@ static void p_setsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 			p_mreq6(c, addr);
 		return;
 	}
+	if ((level == SOL_IP || level == SOL_IPV6) &&
+	    (name == MCAST_JOIN_GROUP || name == MCAST_LEAVE_GROUP)) {
+		if (len < (int)sizeof(struct group_req))
+			p_addr(c, addr);
+		else
+			p_group_req(c, addr);
+		return;
+	}
 	p_optval_default(c, addr, len);
 }
 
@@ -198,7 +220,9 @@ static void p_ucred_at(struct sc_call *c, uint64_t addr)
 	struct ucred uc;
 	if (p_fetch(c, addr, &uc, sizeof(uc)) < 0)
 		return;
-	out(c, "{pid=%d, uid=", uc.pid);
+	out(c, "{pid=");
+	p_pid(c, uc.pid, SC_PT_TGID);
+	out(c, ", uid=");
 	out(c, uc.uid == (uid_t)-1 ? "-1" : "%u", uc.uid);
 	out(c, ", gid=");
 	out(c, uc.gid == (gid_t)-1 ? "-1" : "%u", uc.gid);
@@ -238,7 +262,9 @@ static void p_int_fields_partial(struct sc_call *c, uint64_t addr, int rlen,
 		}
 		if (p_fetch(c, addr + (uint64_t)i * 4, &v, sizeof(v)) < 0)
 			break;
-		if (ids && i > 0 && v != -1)
+		if (ids && i == 0)	/* ucred's pid */
+			p_pid(c, v, SC_PT_TGID);
+		else if (ids && v != -1)
 			out(c, "%u", (unsigned)v);
 		else
 			out(c, "%d", v);

@@ -150,6 +150,8 @@ struct sc_fmt {
 	/* Path of fd in tid (for -y); returns length or -1. NULL: no -y. */
 	int (*fd_path)(void *ctx, pid_t tid, int fd, char *buf, size_t len);
 	void *fd_ctx;
+	unsigned decode_pids;	/* --decode-pids= bits (session.h): pid comments, -Y comm */
+	unsigned decode_fds;	/* --decode-fds= bits (opts.h) when not all or nothing, else 0 */
 };
 
 /* ---- one call ------------------------------------------------------------ */
@@ -163,6 +165,10 @@ enum sc_rv {
 	SC_RV_FD,		/* a new descriptor: -y prints its path */
 	SC_RV_NONE,		/* "= ?" (exit, exit_group, rt_sigreturn when no return) */
 	SC_RV_RAW,		/* -e raw=: the value in hex, whatever the call */
+	SC_RV_TID,		/* a pid (print_pid.h): gettid, clone */
+	SC_RV_TGID,		/* getpid, fork, wait4 */
+	SC_RV_PGID,		/* getpgrp, getpgid */
+	SC_RV_SID,		/* getsid */
 };
 
 /* Return value of a decoder at entry: nothing left to print at exit but the return value. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "print_pid.h"
 
 void sc_call_reset(struct sc_call *c)
 {
@@ -130,6 +131,16 @@ void sc_format_ret(const struct sc_call *c, struct strbuf *sb, bool injected)
 		tmp.out = sb;
 		sb_add(sb, " = ");
 		p_fd(&tmp, (uint64_t)c->ret);
+		break;
+	}
+	case SC_RV_TID:
+	case SC_RV_TGID:
+	case SC_RV_PGID:
+	case SC_RV_SID: {
+		struct sc_call tmp = *c;
+		tmp.out = sb;
+		sb_add(sb, " = ");
+		p_pid(&tmp, (int)c->ret, (enum sc_pid_type)(c->rv - SC_RV_TID));
 		break;
 	}
 	default:

@@ -7,6 +7,20 @@
 #include "lines.h"
 #include "print_signal.h"
 
+/* Descriptor calls whose first argument is not a descriptor: they make one. */
+static bool first_arg_is_fd(const char *name)
+{
+	static const char *const makers[] = {
+		"pidfd_open", "eventfd", "eventfd2", "epoll_create", "epoll_create1", "inotify_init",
+		"inotify_init1", "memfd_create", "memfd_secret", "perf_event_open", "fanotify_init",
+		"timerfd_create", "userfaultfd", "pipe", "pipe2", "socket", "socketpair",
+	};
+	for (size_t i = 0; i < sizeof(makers) / sizeof(makers[0]); i++)
+		if (!strcmp(name, makers[i]))
+			return false;
+	return true;
+}
+
 bool sc_touches_path(struct sc_call *c, const char *const *paths, int npaths)
 {
 	const struct sc_entry *e = c->ent;
@@ -25,7 +39,7 @@ bool sc_touches_path(struct sc_call *c, const char *const *paths, int npaths)
 					return true;
 		}
 	}
-	if (e->classes & SC_DESC) {
+	if (e->classes & SC_DESC && first_arg_is_fd(e->name)) {
 		char link[64], target[4096];
 		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)c->tid, (int)c->args[0]);
 		ssize_t n = readlink(link, target, sizeof(target) - 1);

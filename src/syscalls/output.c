@@ -355,7 +355,18 @@ void out_call_gone(struct sc_output *w, pid_t tid, const char *name, bool no_ret
 	sb_reset(&w->tmp);
 	prefix(w, s, tid, NULL, NULL, &w->tmp);
 	sb_printf(&w->tmp, "<... %s resumed>", name);
-	finish(w, s, &w->tmp, 0, ")", " = ?");
+	finish(w, s, &w->tmp, 0, no_return ? ")" : " <unfinished ...>)", " = ?");
+}
+
+void out_call_pid_changed(struct sc_output *w, pid_t tid, pid_t leader)
+{
+	struct stream *s = stream_for(w, tid);
+	if (s->open_tid != tid)
+		return;
+	s->open_tid = 0;
+	sb_printf(&s->line, " <pid changed to %d ...>\n", (int)leader);
+	emit(w, s, &s->line);
+	sb_reset(&s->line);
 }
 
 void out_call_detached(struct sc_output *w, pid_t tid)

@@ -51,6 +51,8 @@ void out_call_exit(struct sc_output *w, pid_t tid, const struct timespec *real,
 void out_call_gone(struct sc_output *w, pid_t tid, const char *name, bool no_return);
 /* We let go of tid inside a call: its open line ends " <detached ...>". */
 void out_call_detached(struct sc_output *w, pid_t tid);
+/* A thread's execve made it the leader: its open line ends " <pid changed to LEADER ...>". */
+void out_call_pid_changed(struct sc_output *w, pid_t tid, pid_t leader);
 /* Whole lines: "--- SIGCHLD {...} ---", "+++ exited with 0 +++". */
 void out_event(struct sc_output *w, pid_t tid, const struct timespec *real,
 	       const struct timespec *mono, const char *text);

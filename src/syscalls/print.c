@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "decoder.h"
+#include "print_pid.h"
 
 static unsigned strsize(const struct sc_call *c)
 {
@@ -78,7 +79,7 @@ static void quote_chars(struct strbuf *o, const unsigned char *s, size_t n, int 
 static void p_fd_text(struct sc_call *c, int fd)
 {
 	char path[4096];
-	int len = c->fmt->fd_path(c->fmt->fd_ctx, c->tid, fd, path, sizeof(path));
+	int len = c->fmt->fd_path(c->fmt->fd_ctx, sc_pid_proc(c->tid), fd, path, sizeof(path));
 	if (len < 0)
 		return;
 	path[len] = '\0';
@@ -90,9 +91,15 @@ static void p_fd_text(struct sc_call *c, int fd)
 		len -= (int)dl;
 	sb_addc(c->out, '<');
 	/* A file name is quoted as strings are, without the quotes, and < > escaped too. */
-	if (path[0] == '/')
-		quote_chars(c->out, (const unsigned char *)path, (size_t)len, 0, "<>");
-	else
+	if (path[0] == '/') {
+		/* -yy's <char M:m> after a device's path is ours, not the name's */
+		char *dev = strrchr(path, '<');
+		size_t name_len = dev && path[len - 1] == '>' &&
+			(!strncmp(dev, "<char ", 6) || !strncmp(dev, "<block ", 7)) ?
+			(size_t)(dev - path) : (size_t)len;
+		quote_chars(c->out, (const unsigned char *)path, name_len, 0, "<>");
+		sb_addn(c->out, path + name_len, (size_t)len - name_len);
+	} else
 		sb_addn(c->out, path, (size_t)len);
 	sb_addc(c->out, '>');
 	if (gone)

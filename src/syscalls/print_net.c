@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "print_pid.h"
 #include "print_net.h"
 #include "print_time.h"
 
@@ -316,7 +317,9 @@ static void cmsg_creds(struct sc_call *c, const unsigned char *d, size_t len)
 	struct ucred uc;
 	(void)len;
 	memcpy(&uc, d, sizeof(uc));
-	out(c, "{pid=%d, ", uc.pid);
+	out(c, "{pid=");
+	p_pid(c, uc.pid, SC_PT_TGID);
+	out(c, ", ");
 	p_id(c, "uid", uc.uid);
 	out(c, ", ");
 	p_id(c, "gid", uc.gid);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "print_pid.h"
 #include "print_signal.h"
 
 #define SC_SIGRTMIN 32
@@ -25,14 +26,28 @@ const char *sc_sig_str(int sig, char *buf, size_t len)
 	return NULL;
 }
 
+/* num (already formatted) under -X: raw alone, verbose with the name as a comment, else the name. */
+static void p_styled(struct sc_call *c, const char *num, const char *name)
+{
+	if (!name || xlat_style != XLAT_STYLE_ABBREV)
+		out(c, "%s", num);
+	if (name && xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " /* %s */", name);
+	else if (name && xlat_style == XLAT_STYLE_ABBREV)
+		out(c, "%s", name);
+}
+
 void p_sig(struct sc_call *c, int sig)
 {
 	char buf[16];
 	const char *s = sc_sig_str(sig, buf, sizeof(buf));
-	if (s)
-		out(c, "%s", s);
-	else
+	/* -X raw: the number; -X verbose: the number and the name as a comment */
+	if (!s || xlat_style != XLAT_STYLE_ABBREV)
 		out(c, "%d", sig);
+	if (s && xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " /* %s */", s);
+	else if (s && xlat_style == XLAT_STYLE_ABBREV)
+		out(c, "%s", s);
 }
 
 static unsigned popcount_bytes(const unsigned char *b, size_t n)
@@ -66,11 +81,10 @@ void p_sigset_val(struct sc_call *c, const uint64_t *words, size_t nbytes)
 		int sig = (int)i + 1;
 		char buf[16];
 		const char *s = sc_sig_str(sig, buf, sizeof(buf));
+		char num[16];
+		snprintf(num, sizeof(num), "%d", sig);
 		out(c, "%c", sep);
-		if (s)
-			out(c, "%s", s + 3);
-		else
-			out(c, "%d", sig);
+		p_styled(c, num, s ? s + 3 : NULL);
 		sep = ' ';
 	}
 	if (sep == '[')
@@ -145,15 +159,16 @@ static void p_si_code(struct sc_call *c, int code, int signo)
 	const struct xlat *x = si_code_table(signo);
 	if (!s && x)
 		s = xlat_str(x, v);
-	if (s)
-		out(c, "%s", s);
-	else
-		out(c, "%#x", (unsigned)code);
+	char num[16];
+	snprintf(num, sizeof(num), "%#x", (unsigned)code);
+	p_styled(c, num, s);
 }
 
 static void p_si_source(struct sc_call *c, const siginfo_t *si)
 {
-	out(c, ", si_pid=%d, si_uid=", si->si_pid);
+	out(c, ", si_pid=");
+	p_pid(c, si->si_pid, SC_PT_TGID);
+	out(c, ", si_uid=");
 	if (si->si_uid == (uid_t)-1)
 		out(c, "-1");
 	else
@@ -164,6 +179,13 @@ static void p_si_value(struct sc_call *c, const siginfo_t *si)
 {
 	out(c, ", si_int=%d, si_ptr=", si->si_int);
 	p_addr(c, (uint64_t)(uintptr_t)si->si_ptr);
+}
+
+/* SIGIO's band and descriptor (-y: the descriptor's path). */
+static void p_si_band_fd(struct sc_call *c, const siginfo_t *si)
+{
+	out(c, ", si_band=%ld, si_fd=", si->si_band);
+	p_fd(c, (uint64_t)(int64_t)si->si_fd);
 }
 
 /* Sent by a process (kill, sigqueue, timers): si_code <= 0. */
@@ -179,7 +201,7 @@ static void p_si_user(struct sc_call *c, const siginfo_t *si)
 		p_si_value(c, si);
 		return;
 	case SI_SIGIO:
-		out(c, ", si_band=%ld, si_fd=%d", si->si_band, si->si_fd);
+		p_si_band_fd(c, si);
 		return;
 	}
 	p_si_source(c, si);
@@ -203,12 +225,29 @@ static void p_si_sys(struct sc_call *c, const siginfo_t *si)
 	p_addr(c, (uint64_t)(uintptr_t)si->si_call_addr);
 	if (si->si_arch == 0xc000003eu)	/* AUDIT_ARCH_X86_64: our table's numbers */
 		e = sc_by_nr(si->si_syscall);
+	char num[16], name[64];
+	snprintf(num, sizeof(num), "%u", (unsigned)si->si_syscall);
 	if (e && e->name)
-		out(c, ", si_syscall=__NR_%s", e->name);
-	else
-		out(c, ", si_syscall=%d", si->si_syscall);
+		snprintf(name, sizeof(name), "__NR_%s", e->name);
+	out(c, ", si_syscall=");
+	p_styled(c, num, e && e->name ? name : NULL);
 	out(c, ", si_arch=");
 	p_xval(c, &xlat_audit_arch, si->si_arch, "AUDIT_ARCH_???");
+}
+
+/* What some fault codes add: the poisoned page's size, the bounds violated, the key. */
+static void p_si_fault_extra(struct sc_call *c, const siginfo_t *si)
+{
+	if (si->si_signo == SIGBUS && (si->si_code == BUS_MCEERR_AR || si->si_code == BUS_MCEERR_AO)) {
+		out(c, ", si_addr_lsb=%#x", (unsigned)(unsigned short)si->si_addr_lsb);
+	} else if (si->si_signo == SIGSEGV && si->si_code == SEGV_BNDERR) {
+		out(c, ", si_lower=");
+		p_addr(c, (uint64_t)(uintptr_t)si->si_lower);
+		out(c, ", si_upper=");
+		p_addr(c, (uint64_t)(uintptr_t)si->si_upper);
+	} else if (si->si_signo == SIGSEGV && si->si_code == SEGV_PKUERR) {
+		out(c, ", si_pkey=%u", (unsigned)si->si_pkey);
+	}
 }
 
 static void p_si_kernel(struct sc_call *c, const siginfo_t *si)
@@ -231,13 +270,14 @@ static void p_si_kernel(struct sc_call *c, const siginfo_t *si)
 	case SIGTRAP:
 		out(c, ", si_addr=");
 		p_addr(c, (uint64_t)(uintptr_t)si->si_addr);
+		p_si_fault_extra(c, si);
 		return;
 	case SIGSYS:
 		p_si_sys(c, si);
 		return;
 	case SIGIO:
 		if (si->si_code >= POLL_IN && si->si_code <= POLL_HUP)
-			out(c, ", si_band=%ld, si_fd=%d", si->si_band, si->si_fd);
+			p_si_band_fd(c, si);
 		return;
 	}
 	if (si->si_pid || si->si_uid)
@@ -256,10 +296,10 @@ void p_siginfo_val(struct sc_call *c, const siginfo_t *si)
 		p_si_code(c, si->si_code, si->si_signo);
 		if (si->si_errno) {
 			const char *e = si->si_errno > 0 ? sc_errname(si->si_errno) : NULL;
-			if (e)
-				out(c, ", si_errno=%s", e);
-			else
-				out(c, ", si_errno=%u", (unsigned)si->si_errno);
+			char num[16];
+			snprintf(num, sizeof(num), "%u", (unsigned)si->si_errno);
+			out(c, ", si_errno=");
+			p_styled(c, num, e);
 		}
 		if (si->si_code <= 0)
 			p_si_user(c, si);

@@ -377,7 +377,18 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 	case TR_EXEC:
 		if (ev->old_tid != ev->tid) {
 			/* The exec'ing thread became the leader: its call in flight moves with it. */
-			thread_free(tidmap_del(&s->threads, ev->tid));
+			struct thread *leader = tidmap_del(&s->threads, ev->tid);
+			cut_short(s, ev->tid, leader);
+			thread_free(leader);
+			if (s->o->summary != 1 && !s->o->json) {
+				out_call_pid_changed(s->w, ev->old_tid, ev->tid);
+				if (!(s->o->quiet_set & SC_QUIET_THREAD_EXECVE)) {
+					char text[64];
+					snprintf(text, sizeof(text), "+++ superseded by execve in pid %d +++",
+						 (int)ev->old_tid);
+					out_event(s->w, ev->tid, &ev->ts, &ev->mono, text);
+				}
+			}
 			struct thread *th = tidmap_del(&s->threads, ev->old_tid);
 			if (th) {
 				th->call.tid = ev->tid;
@@ -411,6 +422,10 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		break;
 	}
 	case TR_READY:	/* not asked for (ready_events) */
+		break;
+	case TR_STRANGER:
+		if (!(s->o->quiet_set & SC_QUIET_ATTACH))
+			errmsg("Detached unknown pid %d", (int)ev->tid);
 		break;
 	case TR_STRAY_EXIT:
 		if (!(s->o->quiet_set & SC_QUIET_EXIT))
@@ -553,7 +568,8 @@ int sc_run_ptrace(struct sc_options *o)
 	if (o->stack)
 		s.unwind = tr_unwind_new();
 	if (o->fmt.yflag) {
-		s.fdpath = tr_fdpath_new(o->fmt.yflag);
+		s.fdpath = tr_fdpath_new(o->fmt.decode_fds ? (int)o->fmt.decode_fds | TR_FD_KINDS :
+					 o->fmt.yflag);
 		o->fmt.fd_path = tr_fd_path;
 		o->fmt.fd_ctx = s.fdpath;
 	}

@@ -59,7 +59,12 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 		return;
 	struct strbuf names = STRBUF_INIT;
 	flags_names(&names, x, val, NULL);
-	sb_printf(sb, " /* %s */", sb_str(&names));
+	/* no known bit: the comment names the table's unknown instead of repeating the number */
+	int known = 0;
+	for (size_t i = 0; i < x->n && !known; i++)
+		known = x->e[i].val && (val & x->e[i].val) == x->e[i].val;
+	if (known || dflt)
+		sb_printf(sb, " /* %s */", known ? sb_str(&names) : dflt);
 	sb_free(&names);
 }
 

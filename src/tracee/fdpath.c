@@ -40,14 +40,15 @@
 #endif
 
 struct tr_fdpath {
-	int level;
+	int kinds;	/* TR_FD_* */
 };
 
 struct tr_fdpath *tr_fdpath_new(int level)
 {
 	struct tr_fdpath *p = xcalloc(1, sizeof(*p));
 
-	p->level = level;
+	p->kinds = level & TR_FD_KINDS ? level & ~TR_FD_KINDS :
+		   level >= 2 ? TR_FD_PATH | TR_FD_SOCKET | TR_FD_DEV | TR_FD_PIDFD : TR_FD_PATH;
 	return p;
 }
 
@@ -426,18 +427,22 @@ static void device_describe(const char *fdlink, const char *target, struct strbu
 		sb_add(out, deleted);
 }
 
-static void describe(pid_t tid, int fd, const char *fdlink, const char *target,
+static void describe(int kinds, pid_t tid, int fd, const char *fdlink, const char *target,
 		     struct strbuf *out)
 {
 	unsigned long inode;
 	char end;
 
-	if (sscanf(target, "socket:[%lu%c", &inode, &end) == 2 && end == ']' &&
-	    sk_describe(fdlink, inode, out))
+	if (kinds & TR_FD_SOCKET && sscanf(target, "socket:[%lu%c", &inode, &end) == 2 &&
+	    end == ']' && sk_describe(fdlink, inode, out))
 		return;
-	if (!strcmp(target, "anon_inode:[pidfd]") && pidfd_describe(tid, fd, out))
+	if (kinds & TR_FD_PIDFD && !strcmp(target, "anon_inode:[pidfd]") &&
+	    pidfd_describe(tid, fd, out))
 		return;
-	device_describe(fdlink, target, out);
+	if (kinds & TR_FD_DEV)
+		device_describe(fdlink, target, out);
+	else if (kinds & TR_FD_PATH)
+		sb_add(out, target);
 }
 
 int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
@@ -457,10 +462,14 @@ int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 		return -1;
 	target[n] = '\0';
 
-	if (p->level >= 2 && fd != AT_FDCWD)
-		describe(tid, fd, fdlink, target, &out);
-	else
+	if (fd != AT_FDCWD && p->kinds & ~TR_FD_PATH)
+		describe(p->kinds, tid, fd, fdlink, target, &out);
+	else if (p->kinds & TR_FD_PATH)
 		sb_add(&out, target);
+	if (!out.len) {
+		sb_free(&out);
+		return -1;	/* nothing of this fd is asked for */
+	}
 
 	size_t copy = out.len < len - 1 ? out.len : len - 1;
 	memcpy(buf, sb_str(&out), copy);

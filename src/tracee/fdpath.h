@@ -22,7 +22,9 @@
 
 struct tr_fdpath;
 
-/* level 1: -y, 2: -yy. */
+/* What --decode-fds= describes: level 1 (-y) paths, 2 (-yy) everything, or a set of these. */
+enum { TR_FD_PATH = 1, TR_FD_SOCKET = 2, TR_FD_DEV = 4, TR_FD_PIDFD = 8, TR_FD_KINDS = 16 };
+/* level: 1 or 2, or TR_FD_KINDS with the kinds to describe. */
 struct tr_fdpath *tr_fdpath_new(int level);
 void tr_fdpath_free(struct tr_fdpath *p);
 /*

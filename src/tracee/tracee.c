@@ -752,6 +752,14 @@ int tracer_run(struct tracer *t)
 			continue;
 		}
 		struct thr *th = thr_find(&t->thr, tid);
+		if (!th && !t->o.follow) {
+			/* CLONE_PTRACE hands us a child we did not ask for: it runs on untraced */
+			int sig = WSTOPSIG(status);
+			ptrace(PTRACE_DETACH, tid, 0, sig == SIGSTOP || status >> 16 ? 0 : sig);
+			struct tr_event ev = { .kind = TR_STRANGER, .tid = tid, .tgid = tid };
+			emit(t, &ev, NULL);
+			continue;
+		}
 		if (!th) {
 			/* A new child can stop before its parent's fork event arrives. */
 			th = thr_add(&t->thr, tid);

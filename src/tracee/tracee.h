@@ -27,6 +27,7 @@ enum tr_kind {
 	TR_DETACHED,		/* let go (Ctrl-C on -p) */
 	TR_READY,		/* with ready_events: a thread's first stop under trace (seized, new child) */
 	TR_STRAY_EXIT,		/* a child we never traced ended (a CLONE_PARENT child of the command) */
+	TR_STRANGER,		/* a process we never asked for stopped (CLONE_PTRACE without follow): let go */
 };
 
 struct tr_event {

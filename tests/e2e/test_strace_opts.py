@@ -409,6 +409,66 @@ def fault_exit_group(tmp):
                for l in lines), 'a failed exit_group returns: %r' % lines)
 
 
+# --- processes and threads -------------------------------------------------------------
+
+def pids_masked(lines):
+    """masked(), and every number of four or more digits (pids) made N."""
+    return [re.sub(r'\b\d{4,}\b', 'N', l) for l in masked(lines)]
+
+
+@case
+def thread_execve(tmp):
+    """A thread's execve: <pid changed to ...> and +++ superseded by execve ... +++, as strace."""
+    tracekit_only()
+    prog = ('import os, threading, time\n'
+            'threading.Thread(target=lambda: os.execv("/bin/true", ["true"])).start()\n'
+            'time.sleep(10)\n')
+    ref, ours = (pids_masked(x) for x in both(tmp, '-f', '-qq', '-e', 'trace=execve',
+                                              sys.executable, '-c', prog))
+    expect(any('superseded by execve in pid' in l for l in ref), 'strace shows it: %r' % ref)
+    expect(ref == ours, 'lines differ from strace\'s:\n  strace:   %r\n  tracekit: %r' % (ref, ours))
+
+
+@case
+def clone_ptrace_detached(tmp):
+    """Without -f a CLONE_PTRACE child is not traced: 'Detached unknown pid N' on stderr."""
+    prog = ('import ctypes, os\n'
+            'r = ctypes.CDLL(None, use_errno=True).syscall(56, 0x2000 | 17, 0, 0, 0, 0)\n'
+            'os._exit(0) if r == 0 else os.waitpid(r, 0)\n')
+    # -o alone implies -q, which would hide the message
+    rc, lines, err = trace(tmp, '--quiet=personality', '-e', 'trace=none', sys.executable, '-c', prog)
+    expect_exit0(rc, err)
+    expect(re.search(r': Detached unknown pid \d+$', err, re.M), 'said on stderr: %r' % err)
+
+
+@case
+def decode_fds_kinds(tmp):
+    """--decode-fds=pidfd shows a pidfd's process and nothing for a file, as strace."""
+    tracekit_only()
+    prog = 'import os\nos.pidfd_open(os.getpid())\nos.open("/dev/null", os.O_RDONLY)\n'
+    for kinds in ('pidfd', 'path', 'socket'):
+        ref, ours = (pids_masked(x) for x in both(tmp, '--decode-fds=' + kinds, '-e',
+                                                  'trace=pidfd_open,openat', sys.executable, '-c', prog))
+        expect(ref == ours, '%s: lines differ from strace\'s:\n  strace:   %r\n  tracekit: %r'
+               % (kinds, ref, ours))
+
+
+@case
+def xlat_signals(tmp):
+    """-X raw and verbose print signal numbers, in arguments and in siginfo."""
+    tracekit_only()
+    for style in ('raw', 'verbose'):
+        ref, ours = (pids_masked(x) for x in both(tmp, '-X', style, '-e', 'trace=kill,rt_sigtimedwait',
+                                                  '-e', 'signal=none', sys.executable, '-c',
+                                                  'import os, signal\n'
+                                                  'signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])\n'
+                                                  'os.kill(os.getpid(), signal.SIGUSR1)\n'
+                                                  'signal.sigtimedwait([signal.SIGUSR1], 1)\n'))
+        expect(any('kill(N, 10' in l for l in ours), '-X %s: the signal as a number: %r' % (style, ours))
+        expect(ref == ours, '-X %s: lines differ from strace\'s:\n  strace:   %r\n  tracekit: %r'
+               % (style, ref, ours))
+
+
 def main(argv):
     if argv[1:] == ['--list']:
         print('\n'.join(CASES))

@@ -4,7 +4,7 @@
 #   test_syscalls_vs_strace.sh CASE [PROGRAM]
 #
 # CASE is a bundled program (files procs signals sockets memory polling time
-# threads; PROGRAM is its path) or an everyday one (ls cat cp tar shpipe
+# threads pidns; PROGRAM is its path) or an everyday one (ls cat cp tar shpipe
 # python).  The binary comes from $TRACEKIT; with TRACER=strace the second
 # run is strace too, which checks the test itself.  compare.py does the work;
 # this script picks the command, the threshold and the scheduling-dependent
@@ -45,11 +45,16 @@ need_prog() {
 min=1.0
 racy=
 aslr=
+targs=
 case $case_name in
 files|signals|sockets|memory|polling|time)
 	need_prog; set -- "$prog" ;;
 procs|threads)
 	need_prog; racy=futex; set -- "$prog" ;;
+pidns)
+	# A child in a new PID namespace: pids print with --pidns-translation's
+	# comments.  Its clone3 child's SIGCHLD may come before or after clone3 returns.
+	need_prog; racy=SIGCHLD; targs=--tracer-args=--pidns-translation; set -- "$prog" ;;
 ls)
 	# The listing written to stdout shows /proc's link count (one per
 	# process) and /tmp's mtime, which other tests change: one line may differ.
@@ -88,6 +93,6 @@ esac
 [ "${1:-}" = --setup ] || set -- -- "$@"
 # Two runs of one program can differ by a signal landing mid-call (a restarted clone
 # in the shell's trace): a mismatch gets one more pair of runs, judged the same way.
-python3 "$here/compare.py" --min-match "$min" --racy "$racy" $aslr --timeout 120 "$@" && exit 0
+python3 "$here/compare.py" --min-match "$min" --racy "$racy" $aslr $targs --timeout 120 "$@" && exit 0
 echo "retrying once: a second pair of runs"
-exec python3 "$here/compare.py" --min-match "$min" --racy "$racy" $aslr --timeout 120 "$@"
+exec python3 "$here/compare.py" --min-match "$min" --racy "$racy" $aslr $targs --timeout 120 "$@"

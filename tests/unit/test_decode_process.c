@@ -68,8 +68,10 @@ static void test_clone3_thread_prints_args_and_parent_tid(void)
 		.child_tid = 0x7f5a8d285990, .parent_tid = 0x7f5a8d285990, .exit_signal = 0,
 		.stack = 0x7f5a8ca85000, .stack_size = 0x7fff80, .tls = 0x7f5a8d2856c0,
 	};
+	int tid = 19860;	/* what the kernel stored at parent_tid */
 	dh_init(&d, SYS_clone3, 0x1000, 88, 0, 0, 0, 0);
 	dh_mem(&d, SC_AT_ENTRY, 0x1000, &a, 88);
+	dh_mem(&d, SC_AT_EXIT, 0x7f5a8d285990, &tid, sizeof(tid));
 	CHECK_STR(dh_run(&d, 19860), "clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|"
 		  "CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, "
 		  "child_tid=0x7f5a8d285990, parent_tid=0x7f5a8d285990, exit_signal=0, "

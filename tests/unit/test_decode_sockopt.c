@@ -150,6 +150,30 @@ static void test_ip_add_membership(void)
 	dh_free(&d);
 }
 
+/* MCAST_JOIN_GROUP: the interface and the group's sockaddr; shorter than the struct, the address. */
+static void test_mcast_join_group(void)
+{
+	struct dh d;
+	struct group_req g;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&g.gr_group;
+	memset(&g, 0, sizeof(g));
+	g.gr_interface = 0;
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(65535);
+	sin->sin_addr.s_addr = htonl(0xe0000003);
+	dh_init(&d, SYS_setsockopt, 0, IPPROTO_IP, MCAST_JOIN_GROUP, 0x1000, sizeof(g), 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &g, sizeof(g));
+	CHECK_STR(dh_run(&d, 0), "setsockopt(0, SOL_IP, MCAST_JOIN_GROUP, {gr_interface=0, "
+		  "gr_group={sa_family=AF_INET, sin_port=htons(65535), sin_addr=inet_addr(\"224.0.0.3\")}}, "
+		  "136) = 0");
+	dh_free(&d);
+	dh_init(&d, SYS_setsockopt, 0, IPPROTO_IP, MCAST_JOIN_GROUP, 0x1000, sizeof(g) - 1, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &g, sizeof(g) - 1);
+	CHECK_STR(dh_run(&d, -22), "setsockopt(0, SOL_IP, MCAST_JOIN_GROUP, 0x1000, 135) = "
+		  "-1 EINVAL (Invalid argument)");
+	dh_free(&d);
+}
+
 /* A struct the kernel wrote only part of: whole fields, then the rest in hex. */
 static void test_getsockopt_partial_linger_and_peercred(void)
 {
@@ -207,4 +231,5 @@ TK_MAIN(TK_CASE(test_ipv6_mreq_interface_name),
 	TK_CASE(test_getsockopt_changed_length),
 	TK_CASE(test_getsockopt_null_length_and_failure),
 	TK_CASE(test_unknown_level_and_name),
-	TK_CASE(test_ip_add_membership))
+	TK_CASE(test_ip_add_membership),
+	TK_CASE(test_mcast_join_group))

@@ -1,0 +1,31 @@
+/*
+ * Pids as decoders print them: the number the tracee passed or got, and with
+ * --pidns-translation (-Y: the command name) what that number means here.
+ */
+#ifndef TRACEKIT_SYSCALLS_PRINT_PID_H
+#define TRACEKIT_SYSCALLS_PRINT_PID_H
+
+#include <sys/types.h>
+
+#include "decoder.h"
+
+/* Which id of a process a number is: each has its own NS line in /proc/PID/status. */
+enum sc_pid_type { SC_PT_TID, SC_PT_TGID, SC_PT_PGID, SC_PT_SID };
+
+/*
+ * The id that the PID namespace of tracee (a tid as the tracer numbers it)
+ * calls id, as the tracer's namespace numbers it; 0 when unknown.
+ */
+int sc_pid_translate(pid_t tracee, int id, enum sc_pid_type type);
+
+/* The number /proc knows tid (ours) by: they differ when /proc is an outer namespace's. */
+pid_t sc_pid_proc(pid_t tid);
+
+/* 2, or 2 /\* 1234 in strace's PID NS *\/ with --pidns-translation, 2<comm> with -Y. */
+void p_pid(struct sc_call *c, int pid, enum sc_pid_type type);
+/* kill's and wait4's first argument: a process, or -pgid for a process group. */
+void p_pid_tgid_pgid(struct sc_call *c, int pid);
+/* An int holding a pid at addr ([2 /\* ... *\/]); the address when not held. */
+void p_pid_at(struct sc_call *c, uint64_t addr, enum sc_pid_type type);
+
+#endif
