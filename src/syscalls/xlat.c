@@ -59,8 +59,44 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 		return;
 	struct strbuf names = STRBUF_INIT;
 	flags_names(&names, x, val, NULL);
-	sb_printf(sb, " /* %s */", sb_str(&names));
+	/* No name among the bits: the dflt comment ("0x40 /\* MS_??? *\/"), or nothing. */
+	if (strncmp(sb_str(&names), "0x", 2) != 0)
+		sb_printf(sb, " /* %s */", sb_str(&names));
+	else if (dflt)
+		sb_printf(sb, " /* %s */", dflt);
 	sb_free(&names);
+}
+
+void sb_xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg)
+{
+	enum xlat_style style = xlat_style;
+	if (style == XLAT_STYLE_RAW) {
+		sb_printf(sb, val ? "%#" PRIx64 : "0", val);
+		return;
+	}
+	if (style == XLAT_STYLE_VERBOSE)
+		sb_printf(sb, val ? "%#" PRIx64 " /* " : "0 /* ", val);
+	/* The parts read as in the default style, names only, whatever -X says. */
+	xlat_style = XLAT_STYLE_ABBREV;
+	parts(sb, val, arg);
+	xlat_style = style;
+	if (style == XLAT_STYLE_VERBOSE)
+		sb_add(sb, " */");
+}
+
+int sb_xlat_d(struct strbuf *sb, const struct xlat *x, int64_t val, const char *dflt)
+{
+	const char *s = xlat_str(x, (uint64_t)val);
+	if (s && xlat_style == XLAT_STYLE_ABBREV) {
+		sb_add(sb, s);
+		return 1;
+	}
+	sb_printf(sb, "%" PRId64, val);
+	if (xlat_style == XLAT_STYLE_RAW)
+		return s != NULL;
+	if (s || dflt)
+		sb_printf(sb, " /* %s */", s ? s : dflt);
+	return s != NULL;
 }
 
 static void flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)
