@@ -67,21 +67,34 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 	sb_free(&names);
 }
 
-void sb_xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg)
+static void xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg,
+		   const char *numfmt)
 {
 	enum xlat_style style = xlat_style;
 	if (style == XLAT_STYLE_RAW) {
-		sb_printf(sb, val ? "%#" PRIx64 : "0", val);
+		sb_printf(sb, val ? numfmt : "0", val);
 		return;
 	}
-	if (style == XLAT_STYLE_VERBOSE)
-		sb_printf(sb, val ? "%#" PRIx64 " /* " : "0 /* ", val);
+	if (style == XLAT_STYLE_VERBOSE) {
+		sb_printf(sb, val ? numfmt : "0", val);
+		sb_add(sb, " /* ");
+	}
 	/* The parts read as in the default style, names only, whatever -X says. */
 	xlat_style = XLAT_STYLE_ABBREV;
 	parts(sb, val, arg);
 	xlat_style = style;
 	if (style == XLAT_STYLE_VERBOSE)
 		sb_add(sb, " */");
+}
+
+void sb_xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg)
+{
+	xparts(sb, val, parts, arg, "%#" PRIx64);
+}
+
+void sb_xparts_dec(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg)
+{
+	xparts(sb, val, parts, arg, "%" PRIu64);
 }
 
 int sb_xlat_d(struct strbuf *sb, const struct xlat *x, int64_t val, const char *dflt)

@@ -51,6 +51,8 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
  */
 typedef void (*sb_parts_fn)(struct strbuf *sb, uint64_t val, const void *arg);
 void sb_xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg);
+/* The same with the number in decimal (quotactl's QCMD()). */
+void sb_xparts_dec(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg);
 /* sb_xlat for a signed value printed in decimal: -1 /\* PR_SET_PTRACER_ANY *\/ */
 int sb_xlat_d(struct strbuf *sb, const struct xlat *x, int64_t val, const char *dflt);
 
