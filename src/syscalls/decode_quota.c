@@ -287,7 +287,7 @@ static int q_rest(struct sc_call *c)
 SC_DECODER(quotactl, MEM_PATH(1), MEM_PATH(3), MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY | SC_AT_EXIT, q_len))
 {
 	if (c->entering) {
-		sb_xparts_dec(c->out, (unsigned)c->args[0], sb_qcmd, NULL);
+		sb_xparts_how(c->out, (unsigned)c->args[0], SB_XP_UDEC, sb_qcmd, NULL);
 		p_sep(c);
 		p_path(c, c->args[1]);
 	}
@@ -299,7 +299,7 @@ SC_DECODER(quotactl_fd, MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY | SC_AT_EXIT, q_len))
 	if (c->entering) {
 		p_fd(c, c->args[0]);
 		p_sep(c);
-		sb_xparts_dec(c->out, (unsigned)c->args[1], sb_qcmd, NULL);
+		sb_xparts_how(c->out, (unsigned)c->args[1], SB_XP_UDEC, sb_qcmd, NULL);
 	}
 	return q_rest(c);
 }

@@ -143,6 +143,7 @@ typedef long (*sc_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
 struct sc_fmt {
 	unsigned strsize;	/* -s: max string bytes printed (default 32) */
 	bool verbose;		/* -v: print structs and arrays whole */
+	bool by_addr;		/* -e verbose=!NAME: structs print as their address */
 	int xflag;		/* -x: 1 non-ascii strings in hex, 2 (-xx) all in hex,
 				   3 (--strings-in-hex=non-ascii-chars) non-ascii bytes as \xNN */
 	int yflag;		/* -y: 1 fd paths, 2 (-yy) also socket details */

@@ -274,7 +274,7 @@ int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len)
 		sb_add(c->out, "NULL");
 		return -1;
 	}
-	if (sc_mem_read(c, addr, buf, len) < 0) {
+	if ((c->fmt && c->fmt->by_addr) || sc_mem_read(c, addr, buf, len) < 0) {
 		p_addr(c, addr);
 		return -1;
 	}

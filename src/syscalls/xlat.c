@@ -67,10 +67,12 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 	sb_free(&names);
 }
 
-static void xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg,
-		   const char *numfmt)
+void sb_xparts_how(struct strbuf *sb, uint64_t val, unsigned how, sb_parts_fn parts,
+		   const void *arg)
 {
 	enum xlat_style style = xlat_style;
+	const char *numfmt = how & SB_XP_DEC ? "%" PRId64 : how & SB_XP_UDEC ? "%" PRIu64
+										: "%#" PRIx64;
 	if (style == XLAT_STYLE_RAW) {
 		sb_printf(sb, val ? numfmt : "0", val);
 		return;
@@ -79,8 +81,9 @@ static void xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const voi
 		sb_printf(sb, val ? numfmt : "0", val);
 		sb_add(sb, " /* ");
 	}
-	/* The parts read as in the default style, names only, whatever -X says. */
-	xlat_style = XLAT_STYLE_ABBREV;
+	/* The parts read as in the default style, names only, unless asked to keep -X. */
+	if (!(how & SB_XP_KEEP_STYLE))
+		xlat_style = XLAT_STYLE_ABBREV;
 	parts(sb, val, arg);
 	xlat_style = style;
 	if (style == XLAT_STYLE_VERBOSE)
@@ -89,12 +92,7 @@ static void xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const voi
 
 void sb_xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg)
 {
-	xparts(sb, val, parts, arg, "%#" PRIx64);
-}
-
-void sb_xparts_dec(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg)
-{
-	xparts(sb, val, parts, arg, "%" PRIu64);
+	sb_xparts_how(sb, val, SB_XP_HEX, parts, arg);
 }
 
 int sb_xlat_d(struct strbuf *sb, const struct xlat *x, int64_t val, const char *dflt)
