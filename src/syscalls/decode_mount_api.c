@@ -117,7 +117,9 @@ struct mount_attr_ {
 
 #define MOUNT_ATTR_IDMAP_ 0x00100000u
 
-SC_DECODER(mount_setattr, MEM_PATH(1), MEM_BYTES_IN(3, sizeof(struct mount_attr_)))
+SC_DECODER(mount_setattr, MEM_PATH(1),
+	   { .arg = 3, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .len_src = SC_LEN_ARG, .len_arg = 4,
+	     .size = 4096 })
 {
 	struct mount_attr_ a;
 	uint64_t size = c->args[4];
@@ -139,6 +141,7 @@ SC_DECODER(mount_setattr, MEM_PATH(1), MEM_BYTES_IN(3, sizeof(struct mount_attr_
 			out(c, "%llu", (unsigned long long)a.userns_fd);
 		else
 			p_fd(c, a.userns_fd);
+		p_struct_tail(c, c->args[3], sizeof(a), size);
 		out(c, "}");
 	}
 	out(c, ", %llu", (unsigned long long)size);

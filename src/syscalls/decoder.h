@@ -248,6 +248,12 @@ void p_buf_or_addr(struct sc_call *c, uint64_t addr, int64_t len);
 void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis);
 void p_flags(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt);
 void p_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt);
+/*
+ * The bytes of an extensible struct past the part this tracekit knows (size
+ * the caller's, known ours), before its "}": nothing when they are all zero,
+ * ", /\* bytes 32..39 *\/ \"\x80...\"" when not, ", ???" when unreadable.
+ */
+void p_struct_tail(struct sc_call *c, uint64_t addr, size_t known, uint64_t size);
 /* Read a struct into buf; prints the address and returns -1 when not held. */
 int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len);
 void p_strv(struct sc_call *c, uint64_t addr);		/* ["ls", "-l"] */
