@@ -388,7 +388,7 @@ static void p_mq_attr(struct sc_call *c, uint64_t addr, bool decode_flags)
 
 SC_DECODER(mq_open, MEM_PATH(0), MEM_STRUCT_IN(3, struct mq_attr))
 {
-	uint64_t flags = c->args[1];
+	uint64_t flags = (unsigned)c->args[1];	/* an int */
 	p_path(c, c->args[0]);
 	p_sep(c);
 	p_xval(c, &xlat_open_access_modes, flags & O_ACCMODE, NULL);
@@ -397,7 +397,7 @@ SC_DECODER(mq_open, MEM_PATH(0), MEM_STRUCT_IN(3, struct mq_attr))
 		p_flags(c, &xlat_open_flags, flags & ~(uint64_t)O_ACCMODE, NULL);
 	}
 	if (flags & O_CREAT) {
-		out(c, ", %#03o, ", (unsigned)c->args[2]);
+		out(c, ", %#03o, ", (unsigned)c->args[2] & 0xffffu);	/* umode_t */
 		p_mq_attr(c, c->args[3], false);
 	}
 	c->rv = SC_RV_FD;
@@ -441,7 +441,7 @@ SC_DECODER(mq_timedreceive, MEM_BUF_OUT_RET(1), MEM_BYTES_OUT(3, sizeof(unsigned
 	return 0;
 }
 
-SC_DECODER(mq_notify, MEM_STRUCT_IN(1, struct sigevent))
+SC_DECODER(mq_notify, MEM_BYTES_IN(1, SC_SIGEVENT_SIZE))
 {
 	p_fd(c, c->args[0]);
 	p_sep(c);
