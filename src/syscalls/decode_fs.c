@@ -583,6 +583,12 @@ SC_DECODER(fremovexattr, MEM_STR_IN(1))
 
 /* ---- inotify and fanotify ------------------------------------------------ */
 
+SC_DECODER(inotify_init)
+{
+	c->rv = SC_RV_FD;
+	return SC_DONE;
+}
+
 SC_DECODER(inotify_init1)
 {
 	p_flags(c, &xlat_inotify_init_flags, (unsigned)c->args[0], "IN_???");
