@@ -18,7 +18,7 @@
 #define ARRAY_CAP (64u * 1024)	/* bytes of one array copied at most */
 #define IOV_CAP 1024u		/* UIO_MAXIOV */
 #define STRV_CAP 4096u		/* pointers followed in argv/envp */
-#define CTRL_CAP 4096u		/* msg_control bytes */
+#define CTRL_CAP (128u * 1024)	/* msg_control bytes: the kernel's optmem_max, as strace */
 
 struct fetch {
 	struct sc_call *c;
