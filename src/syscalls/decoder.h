@@ -198,11 +198,34 @@ struct sc_call {
 	};									\
 	static int sc_decode_##fn(struct sc_call *c)
 
+/*
+ * The descriptors and paths (addresses of strings in the snapshot) -P
+ * matches a call by.  Without .trace_args: the MEM_PATH arguments, and
+ * argument 0 of a %desc call.
+ */
+struct sc_trace_args {
+	int fd[3];
+	int nfd;
+	uint64_t path[2];
+	int npath;
+};
+
 struct sc_decoder {
 	const char *name;
 	int (*decode)(struct sc_call *c);
 	struct sc_mem_spec mem[SC_MEM_MAX + 1];
+	/* -P: what the call names, when the generic rule (see sc_trace_args) is wrong for it. */
+	void (*trace_args)(const struct sc_call *c, struct sc_trace_args *t);
 };
+
+/* SC_DECODER for a call whose -P arguments a function says (see .trace_args). */
+#define SC_DECODER_FDS(fn, trace_fn, ...)					\
+	static int sc_decode_##fn(struct sc_call *c);				\
+	const struct sc_decoder sc_dec_##fn = {					\
+		.name = #fn, .decode = sc_decode_##fn, .mem = { __VA_ARGS__ },	\
+		.trace_args = (trace_fn)					\
+	};									\
+	static int sc_decode_##fn(struct sc_call *c)
 
 /* ---- reading the snapshot ----------------------------------------------- */
 
