@@ -285,7 +285,10 @@ static int pr_spec(struct sc_call *c, bool set)
 	c->rv = SC_RV_HEX;
 	/* Only known bits earn a comment: an unknown 0x20 is the number alone. */
 	struct strbuf sb = STRBUF_INIT;
+	enum xlat_style style = xlat_style;
+	xlat_style = XLAT_STYLE_ABBREV;
 	sb_spec_flags(&sb, (uint64_t)c->ret, NULL);
+	xlat_style = style;
 	if (strncmp(sb_str(&sb), "0x", 2) != 0)
 		rv_parts(c, sb_spec_flags, NULL);
 	sb_free(&sb);
