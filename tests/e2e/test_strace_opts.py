@@ -178,6 +178,12 @@ def raw_all(tmp):
 
 
 @case
+def verbose_qualifier(tmp):
+    # Calls left out of verbose= print their structures as addresses.
+    same_lines(tmp, '-e', 'verbose=!newfstatat', '-e', 'trace=newfstatat,prlimit64', 'cat', '/dev/null')
+
+
+@case
 def xlat_raw(tmp):
     rc, lines, err = trace(tmp, '-X', 'raw', '-e', 'trace=access', 'true')
     expect_exit0(rc, err)
