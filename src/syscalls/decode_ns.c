@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "decoder.h"
+#include "ioprio.h"
 
 SC_DECODER(unshare)
 {
@@ -77,8 +78,8 @@ SC_DECODER(process_mrelease)
 #define IOPRIO_CLASS_SHIFT_ 13
 #define IOPRIO_DATA_MASK_ ((1u << IOPRIO_CLASS_SHIFT_) - 1)
 
-/* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) */
-static void sb_ioprio(struct strbuf *sb, uint64_t v, const void *unused)
+/* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4); aio's iocbs print theirs with it too. */
+void sb_ioprio(struct strbuf *sb, uint64_t v, const void *unused)
 {
 	unsigned prio = (unsigned)v;
 	(void)unused;

@@ -49,6 +49,7 @@ enum sc_mem_kind {
 	SC_MEM_MMSGHDR,	/* struct mmsghdr[count], each like SC_MEM_MSGHDR */
 	SC_MEM_STRV,	/* NULL-terminated array of string pointers (argv, envp) */
 	SC_MEM_DEREF,	/* the pointer stored at arg + off, then .size bytes where it points */
+	SC_MEM_IOCBV,	/* struct iocb *[count], each iocb and its buffer or iovec (io_submit) */
 };
 
 enum sc_when {

@@ -7,6 +7,7 @@
  * succeed only read (IPC limits, keyctl capabilities) or undo what they did.
  */
 #include <fcntl.h>
+#include <linux/aio_abi.h>
 #include <linux/bpf.h>
 #include <linux/capability.h>
 #include <linux/fanotify.h>
@@ -124,6 +125,33 @@ static void do_misc(void)
 	syscall(SYS_mq_open, NULL, 0x87654321UL << 32, 0, NULL);
 }
 
+/* An AIO context, a write and a vector read to a bad descriptor, no events. */
+static void do_aio(void)
+{
+	aio_context_t ctx = 0;
+	static char data[] = "aio data";
+	struct iovec iov[2] = { { data, 3 }, { data + 3, 5 } };
+	struct iocb w, r;
+	struct iocb *cbs[3] = { &w, &r, NULL };
+	struct timespec ts = { 0, 1000 };
+	memset(&w, 0, sizeof(w));
+	memset(&r, 0, sizeof(r));
+	w.aio_data = 0xfeedface;
+	w.aio_lio_opcode = IOCB_CMD_PWRITE;
+	w.aio_fildes = (uint32_t)-1;
+	w.aio_buf = (uintptr_t)data;
+	w.aio_nbytes = sizeof(data);
+	r.aio_lio_opcode = IOCB_CMD_PREADV;
+	r.aio_fildes = (uint32_t)-1;
+	r.aio_buf = (uintptr_t)iov;
+	r.aio_nbytes = 2;
+	if (syscall(SYS_io_setup, 2, &ctx) < 0)
+		return;
+	syscall(SYS_io_submit, ctx, 3L, cbs);
+	syscall(SYS_io_getevents, ctx, 0L, 1L, NULL, &ts);
+	syscall(SYS_io_destroy, ctx);
+}
+
 /* A control message with three timestamps, to a bad descriptor. */
 static void do_cmsg(void)
 {
@@ -154,6 +182,7 @@ int main(void)
 	do_io_uring();
 	do_bpf();
 	do_misc();
+	do_aio();
 	do_cmsg();
 	return 0;
 }
