@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 
 #include "decoder.h"
+#include "print_bpf_filter.h"
 #include "print_signal.h"
 
 #define TASK_COMM_LEN 16
@@ -418,9 +419,9 @@ static int pr_special(struct sc_call *c, unsigned op)
 		p_xval(c, &xlat_seccomp_mode, a2, "SECCOMP_MODE_???");
 		if (a2 == 1)
 			return SC_DONE;
-		if (a2 == 2) {	/* the filter program is not decoded yet: its address */
+		if (a2 == 2) {	/* SECCOMP_MODE_FILTER: the program */
 			p_sep(c);
-			p_addr(c, a3);
+			p_seccomp_fprog(c, a3);
 			return SC_DONE;
 		}
 		p_args_from(c, 2);
@@ -477,7 +478,8 @@ static int pr_special(struct sc_call *c, unsigned op)
 }
 
 SC_DECODER(prctl, MEM_STR_IN(1), MEM_BYTES_OUT(1, TASK_COMM_LEN), MEM_STR_IN(4),
-	   MEM_BYTES_OUT(4, sizeof(uint64_t)))
+	   MEM_BYTES_OUT(4, sizeof(uint64_t)), MEM_BYTES_IN(2, 16),
+	   MEM_DEREF_IN(2, 8, SC_BPF_FILTER_MAX))
 {
 	unsigned op = (unsigned)c->args[0];
 	const struct pr_row *r = pr_row(op);

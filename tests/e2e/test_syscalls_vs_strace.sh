@@ -4,7 +4,7 @@
 #   test_syscalls_vs_strace.sh CASE [PROGRAM]
 #
 # CASE is a bundled program (files procs signals sockets memory polling time
-# threads sysapi, sysapi-xraw and sysapi-xverbose with -X raw/verbose; PROGRAM is its path) or an everyday one (ls cat cp tar shpipe
+# threads sysapi, sysapi-v/-xraw/-xverbose with -v, -X raw/verbose; PROGRAM is its path) or an everyday one (ls cat cp tar shpipe
 # python).  The binary comes from $TRACEKIT; with TRACER=strace the second
 # run is strace too, which checks the test itself.  compare.py does the work;
 # this script picks the command, the threshold and the scheduling-dependent
@@ -49,6 +49,8 @@ sysapi_calls=prctl,quotactl,quotactl_fd,msgctl,shmctl,semctl,keyctl,io_uring_set
 case $case_name in
 files|signals|sockets|memory|polling|time|sysapi)
 	need_prog; set -- "$prog" ;;
+sysapi-v)
+	need_prog; set -- "--tracer-args=-v" --only "$sysapi_calls" -- "$prog" ;;
 sysapi-xraw|sysapi-xverbose)
 	# Only the program's own calls: how libc's start-up calls print under -X is
 	# the everyday decoders' business (files, memory).
