@@ -1,7 +1,9 @@
 /*
  * System administration: host and domain names, process accounting, the
- * kernel log (syslog), reboot, I/O port access, swap, kernel modules.
+ * kernel log (syslog), reboot, I/O port access, swap, kernel modules, _sysctl.
  */
+#include <stddef.h>
+#include <linux/sysctl.h>
 #include <string.h>
 
 #include "decoder.h"
@@ -211,5 +213,26 @@ SC_DECODER(kexec_file_load, MEM_BUF_IN(3, 2))
 	p_buf(c, c->args[3], (int64_t)c->args[2]);
 	p_sep(c);
 	p_flags(c, &xlat_kexec_file_load_flags, c->args[4], "KEXEC_FILE_???");
+	return SC_DONE;
+}
+
+/*
+ * _sysctl: the struct __sysctl_args; the name vector prints by address (strace
+ * spells out CTL_* names, not done here).
+ */
+SC_DECODER(_sysctl, MEM_STRUCT_IN(0, struct __sysctl_args))
+{
+	struct __sysctl_args a;
+	if (p_fetch(c, c->args[0], &a, sizeof(a)) < 0)
+		return SC_DONE;
+	out(c, "{name=");
+	p_addr(c, (uint64_t)(uintptr_t)a.name);
+	out(c, ", nlen=%d, oldval=", a.nlen);
+	p_addr(c, (uint64_t)(uintptr_t)a.oldval);
+	out(c, ", oldlenp=");
+	p_addr(c, (uint64_t)(uintptr_t)a.oldlenp);
+	out(c, ", newval=");
+	p_addr(c, (uint64_t)(uintptr_t)a.newval);
+	out(c, ", newlen=%zu}", a.newlen);
 	return SC_DONE;
 }

@@ -158,7 +158,12 @@ static void p_cap_data(struct sc_call *c, uint64_t hdr_addr, uint64_t addr)
 	struct __user_cap_header_struct h;
 	struct __user_cap_data_struct d[2] = { 0 };
 	size_t n = 2;
-	if (sc_mem_read(c, hdr_addr, &h, sizeof(h)) == 0 && h.version == _LINUX_CAPABILITY_VERSION_1)
+	/* No header to say the version: strace prints the data by address. */
+	if (sc_mem_read(c, hdr_addr, &h, sizeof(h)) < 0) {
+		p_addr(c, addr);
+		return;
+	}
+	if (h.version == _LINUX_CAPABILITY_VERSION_1)
 		n = 1;
 	if (p_fetch(c, addr, d, n * sizeof(d[0])) < 0)
 		return;

@@ -583,6 +583,12 @@ SC_DECODER(fremovexattr, MEM_STR_IN(1))
 
 /* ---- inotify and fanotify ------------------------------------------------ */
 
+SC_DECODER(inotify_init)
+{
+	c->rv = SC_RV_FD;
+	return SC_DONE;
+}
+
 SC_DECODER(inotify_init1)
 {
 	p_flags(c, &xlat_inotify_init_flags, (unsigned)c->args[0], "IN_???");
@@ -638,7 +644,7 @@ SC_DECODER(fanotify_mark, MEM_PATH(4))
 	p_flags(c, &xlat_fan_event_flags, c->args[2], "FAN_???");
 	p_sep(c);
 	if ((int)c->args[3] == -1)
-		out(c, "FAN_NOFD");
+		sb_xlat_d(c->out, &xlat_fan_nofd, -1, NULL);
 	else
 		p_dirfd(c, c->args[3]);
 	p_sep(c);
@@ -670,8 +676,11 @@ SC_DECODER(mount, MEM_PATH(0), MEM_PATH(1), MEM_STR_IN(2), MEM_STR_IN(4))
 	else
 		p_str(c, c->args[2]);
 	p_sep(c);
-	if (magic)
-		out(c, "MS_MGC_VAL%s", flags ? "|" : "");
+	if (magic) {
+		p_xval(c, &xlat_mount_magic, MS_MGC_VAL_, NULL);
+		if (flags)
+			out(c, "|");
+	}
 	if (flags || !magic)
 		p_flags(c, &xlat_mount_flags, flags, "MS_???");
 	p_sep(c);

@@ -83,8 +83,12 @@ SC_DECODER(shmget)
 	flags &= ~SHM_HUGE_BITS;
 	if (flags || !huge)
 		p_flags_nonzero(c, &xlat_shm_resource_flags, flags);
-	if (huge)
-		out(c, "%s%u<<SHM_HUGE_SHIFT", flags ? "|" : "", huge >> 26);
+	if (huge) {
+		/* The shift by name, by number under -X raw, both under -X verbose. */
+		out(c, "%s%u<<", flags ? "|" : "", huge >> 26);
+		out(c, xlat_style == XLAT_STYLE_ABBREV ? "SHM_HUGE_SHIFT" :
+		       xlat_style == XLAT_STYLE_RAW ? "26" : "26 /* SHM_HUGE_SHIFT */");
+	}
 	if (flags || huge)
 		out(c, "|");
 	out(c, "%#03o", (unsigned)c->args[2] & 0777u);
@@ -131,6 +135,8 @@ struct ctl_desc {
 	const char *dflt;
 	unsigned stat, stat_any;	/* SHM_STAT, SHM_STAT_ANY and kin */
 	void (*print)(struct sc_call *c, uint64_t addr, unsigned cmd);
+	unsigned info;		/* SHM_INFO and kin; IPC_INFO goes to .print_info too */
+	void (*print_info)(struct sc_call *c, uint64_t addr, unsigned cmd);
 };
 
 static bool is_stat(const struct ctl_desc *d, unsigned cmd)
@@ -142,9 +148,12 @@ static int decode_ctl(struct sc_call *c, const struct ctl_desc *d, uint64_t raw_
 		      uint64_t addr)
 {
 	unsigned cmd = (unsigned)raw_cmd & ~IPC_64_FLAG;
+	bool info = cmd == IPC_INFO || cmd == d->info;
 	if (!c->entering) {
 		if (sc_failed(c))
 			p_addr(c, addr);
+		else if (info)
+			d->print_info(c, addr, cmd);
 		else
 			d->print(c, addr, cmd);
 		return 0;
@@ -155,15 +164,32 @@ static int decode_ctl(struct sc_call *c, const struct ctl_desc *d, uint64_t raw_
 		d->print(c, addr, cmd);
 		return SC_DONE;
 	}
-	if (is_stat(d, cmd))
+	if (is_stat(d, cmd) || info)
 		return 0;
-	/* IPC_INFO and the *_INFO commands: their structs are not decoded yet. */
 	p_addr(c, addr);
 	return SC_DONE;
 }
 
+/* IPC_INFO fills a struct shminfo, SHM_INFO a struct shm_info. */
+static void p_shm_info(struct sc_call *c, uint64_t addr, unsigned cmd)
+{
+	union {
+		struct shminfo i;
+		struct shm_info s;
+	} u;
+	if (p_fetch(c, addr, &u, cmd == IPC_INFO ? sizeof(u.i) : sizeof(u.s)) < 0)
+		return;
+	if (cmd == IPC_INFO)
+		out(c, "{shmmax=%lu, shmmin=%lu, shmmni=%lu, shmseg=%lu, shmall=%lu}", u.i.shmmax,
+		    u.i.shmmin, u.i.shmmni, u.i.shmseg, u.i.shmall);
+	else
+		out(c, "{used_ids=%d, shm_tot=%lu, shm_rss=%lu, shm_swp=%lu, swap_attempts=%lu, "
+		    "swap_successes=%lu}", u.s.used_ids, u.s.shm_tot, u.s.shm_rss, u.s.shm_swp,
+		    u.s.swap_attempts, u.s.swap_successes);
+}
+
 static const struct ctl_desc shm_ctl = { &xlat_shmctl_cmds, "SHM_???", SHM_STAT, SHM_STAT_ANY,
-					 p_shmid_ds };
+					 p_shmid_ds, SHM_INFO, p_shm_info };
 
 SC_DECODER(shmctl, MEM_STRUCT_IN(2, struct shmid_ds), MEM_STRUCT_OUT(2, struct shmid_ds))
 {
@@ -228,8 +254,20 @@ static void p_semid_ds(struct sc_call *c, uint64_t addr, unsigned cmd)
 	out(c, "}");
 }
 
+/* IPC_INFO and SEM_INFO both fill a struct seminfo. */
+static void p_sem_info(struct sc_call *c, uint64_t addr, unsigned cmd)
+{
+	struct seminfo i;
+	(void)cmd;
+	if (p_fetch(c, addr, &i, sizeof(i)) < 0)
+		return;
+	out(c, "{semmap=%d, semmni=%d, semmns=%d, semmnu=%d, semmsl=%d, semopm=%d, semume=%d, "
+	    "semusz=%d, semvmx=%d, semaem=%d}", i.semmap, i.semmni, i.semmns, i.semmnu, i.semmsl,
+	    i.semopm, i.semume, i.semusz, i.semvmx, i.semaem);
+}
+
 static const struct ctl_desc sem_ctl = { &xlat_semctl_cmds, "SEM_???", SEM_STAT, SEM_STAT_ANY,
-					 p_semid_ds };
+					 p_semid_ds, SEM_INFO, p_sem_info };
 
 SC_DECODER(semctl, MEM_STRUCT_IN(3, struct semid_ds), MEM_STRUCT_OUT(3, struct semid_ds))
 {
@@ -309,8 +347,20 @@ static void p_msqid_ds(struct sc_call *c, uint64_t addr, unsigned cmd)
 	out(c, "}");
 }
 
+/* IPC_INFO and MSG_INFO both fill a struct msginfo. */
+static void p_msg_info(struct sc_call *c, uint64_t addr, unsigned cmd)
+{
+	struct msginfo i;
+	(void)cmd;
+	if (p_fetch(c, addr, &i, sizeof(i)) < 0)
+		return;
+	out(c, "{msgpool=%d, msgmap=%d, msgmax=%d, msgmnb=%d, msgmni=%d, msgssz=%d, msgtql=%d, "
+	    "msgseg=%u}", i.msgpool, i.msgmap, i.msgmax, i.msgmnb, i.msgmni, i.msgssz, i.msgtql,
+	    (unsigned)i.msgseg);
+}
+
 static const struct ctl_desc msg_ctl = { &xlat_msgctl_cmds, "MSG_???", MSG_STAT, MSG_STAT_ANY,
-					 p_msqid_ds };
+					 p_msqid_ds, MSG_INFO, p_msg_info };
 
 SC_DECODER(msgctl, MEM_STRUCT_IN(2, struct msqid_ds), MEM_STRUCT_OUT(2, struct msqid_ds))
 {
@@ -338,7 +388,7 @@ static void p_mq_attr(struct sc_call *c, uint64_t addr, bool decode_flags)
 
 SC_DECODER(mq_open, MEM_PATH(0), MEM_STRUCT_IN(3, struct mq_attr))
 {
-	uint64_t flags = c->args[1];
+	uint64_t flags = (unsigned)c->args[1];	/* an int */
 	p_path(c, c->args[0]);
 	p_sep(c);
 	p_xval(c, &xlat_open_access_modes, flags & O_ACCMODE, NULL);
@@ -347,7 +397,7 @@ SC_DECODER(mq_open, MEM_PATH(0), MEM_STRUCT_IN(3, struct mq_attr))
 		p_flags(c, &xlat_open_flags, flags & ~(uint64_t)O_ACCMODE, NULL);
 	}
 	if (flags & O_CREAT) {
-		out(c, ", %#03o, ", (unsigned)c->args[2]);
+		out(c, ", %#03o, ", (unsigned)c->args[2] & 0xffffu);	/* umode_t */
 		p_mq_attr(c, c->args[3], false);
 	}
 	c->rv = SC_RV_FD;
@@ -391,7 +441,7 @@ SC_DECODER(mq_timedreceive, MEM_BUF_OUT_RET(1), MEM_BYTES_OUT(3, sizeof(unsigned
 	return 0;
 }
 
-SC_DECODER(mq_notify, MEM_STRUCT_IN(1, struct sigevent))
+SC_DECODER(mq_notify, MEM_BYTES_IN(1, SC_SIGEVENT_SIZE))
 {
 	p_fd(c, c->args[0]);
 	p_sep(c);

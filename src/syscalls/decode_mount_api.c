@@ -2,6 +2,8 @@
  * The new mount API: fsopen, fspick, fsmount, move_mount, open_tree.
  * Each returns a descriptor (or 0) and takes flags of its own.
  */
+#include <sys/mount.h>
+
 #include "decoder.h"
 #include "print_stat.h"
 
@@ -34,7 +36,14 @@ SC_DECODER(fsmount)
 	return SC_DONE;
 }
 
-SC_DECODER(move_mount, MEM_PATH(1), MEM_PATH(3))
+/* -P: both directory descriptors and both paths. */
+static void move_mount_trace(const struct sc_call *c, struct sc_trace_args *t)
+{
+	*t = (struct sc_trace_args){ .fd = { (int)c->args[0], (int)c->args[2] }, .nfd = 2,
+				     .path = { c->args[1], c->args[3] }, .npath = 2 };
+}
+
+SC_DECODER_FDS(move_mount, move_mount_trace, MEM_PATH(1), MEM_PATH(3))
 {
 	p_dirfd_path(c, c->args[0], c->args[1]);
 	p_sep(c);
@@ -64,7 +73,20 @@ static size_t fsconfig_binary_len(const struct sc_call *c)
 }
 
 /* fsconfig: the key and value's meaning depend on the command. */
-SC_DECODER(fsconfig, MEM_STR_IN(2), MEM_PATH(3),
+/*
+ * -P, as strace: not the context descriptor, only what a command points at:
+ * FSCONFIG_SET_FD's descriptor, FSCONFIG_SET_PATH*'s directory and path.
+ */
+static void fsconfig_trace(const struct sc_call *c, struct sc_trace_args *t)
+{
+	unsigned cmd = (unsigned)c->args[1];
+	if (cmd == FSCONFIG_SET_FD || cmd == FSCONFIG_SET_PATH || cmd == FSCONFIG_SET_PATH_EMPTY)
+		t->fd[t->nfd++] = (int)c->args[4];
+	if (cmd == FSCONFIG_SET_PATH || cmd == FSCONFIG_SET_PATH_EMPTY)
+		t->path[t->npath++] = c->args[3];
+}
+
+SC_DECODER_FDS(fsconfig, fsconfig_trace, MEM_STR_IN(2), MEM_PATH(3),
 	   MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY, fsconfig_binary_len))
 {
 	unsigned cmd = (unsigned)c->args[1];
@@ -117,7 +139,9 @@ struct mount_attr_ {
 
 #define MOUNT_ATTR_IDMAP_ 0x00100000u
 
-SC_DECODER(mount_setattr, MEM_PATH(1), MEM_BYTES_IN(3, sizeof(struct mount_attr_)))
+SC_DECODER(mount_setattr, MEM_PATH(1),
+	   { .arg = 3, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .len_src = SC_LEN_ARG, .len_arg = 4,
+	     .size = 4096 })
 {
 	struct mount_attr_ a;
 	uint64_t size = c->args[4];
@@ -139,6 +163,7 @@ SC_DECODER(mount_setattr, MEM_PATH(1), MEM_BYTES_IN(3, sizeof(struct mount_attr_
 			out(c, "%llu", (unsigned long long)a.userns_fd);
 		else
 			p_fd(c, a.userns_fd);
+		p_struct_tail(c, c->args[3], sizeof(a), size);
 		out(c, "}");
 	}
 	out(c, ", %llu", (unsigned long long)size);

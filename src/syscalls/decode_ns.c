@@ -6,6 +6,7 @@
 
 #include "print_pid.h"
 #include "decoder.h"
+#include "ioprio.h"
 
 SC_DECODER(unshare)
 {
@@ -122,9 +123,11 @@ SC_DECODER(process_mrelease)
 #define IOPRIO_CLASS_SHIFT_ 13
 #define IOPRIO_DATA_MASK_ ((1u << IOPRIO_CLASS_SHIFT_) - 1)
 
-/* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) */
-static void sb_ioprio(struct strbuf *sb, unsigned prio)
+/* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4); aio's iocbs print theirs with it too. */
+void sb_ioprio(struct strbuf *sb, uint64_t v, const void *unused)
 {
+	unsigned prio = (unsigned)v;
+	(void)unused;
 	sb_add(sb, "IOPRIO_PRIO_VALUE(");
 	sb_xlat(sb, &xlat_ioprio_class, prio >> IOPRIO_CLASS_SHIFT_, "IOPRIO_CLASS_???");
 	sb_printf(sb, ", %u)", prio & IOPRIO_DATA_MASK_);
@@ -149,9 +152,9 @@ SC_DECODER(ioprio_get)
 		p_ioprio_who(c);
 		return 0;
 	}
-	if (!sc_failed(c)) {
+	if (!sc_failed(c) && xlat_style != XLAT_STYLE_RAW) {
 		struct strbuf sb = STRBUF_INIT;
-		sb_ioprio(&sb, (unsigned)c->ret);
+		sb_ioprio(&sb, (unsigned)c->ret, NULL);
 		snprintf(c->rv_extra, sizeof(c->rv_extra), "(%s)", sb.buf ? sb.buf : "");
 		sb_free(&sb);
 	}
@@ -162,6 +165,8 @@ SC_DECODER(ioprio_set)
 {
 	p_ioprio_who(c);
 	p_sep(c);
-	sb_ioprio(c->out, (unsigned)c->args[2]);
+	/* An int: -X raw prints it signed, -X verbose with the parts in -X verbose too. */
+	sb_xparts_how(c->out, (uint64_t)(int64_t)(int)c->args[2], SB_XP_DEC | SB_XP_KEEP_STYLE,
+		      sb_ioprio, NULL);
 	return SC_DONE;
 }

@@ -179,8 +179,10 @@ static bool p_page_status(struct sc_call *c, const void *elem, size_t size, void
 	int v;
 	memcpy(&v, elem, sizeof(v));
 	const char *name = v < 0 && v > -4096 ? sc_errname(-v) : NULL;
-	if (name)
+	if (name && xlat_style == XLAT_STYLE_ABBREV)
 		out(c, "-%s", name);
+	else if (name && xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, "%d /* -%s */", v, name);
 	else
 		out(c, "%d", v);
 	return true;

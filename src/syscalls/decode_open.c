@@ -112,19 +112,31 @@ SC_DECODER(openat2, MEM_PATH(1), MEM_STRUCT_IN(2, struct open_how))
 /* The flags print in hex only when none are set: "0x0" is not strace's style. */
 #define MFD_NAME_MAX_LEN_ (255 - 6)	/* 255 minus "memfd:" */
 
+#define MFD_HUGE_BITS_ (0x3fu << 26)	/* MFD_HUGE_MASK << MFD_HUGE_SHIFT */
+
+/* MFD_CLOEXEC|MFD_HUGETLB|21<<MFD_HUGE_SHIFT */
+static void sb_memfd_flags(struct strbuf *sb, uint64_t v, const void *unused)
+{
+	unsigned flags = (unsigned)v & ~MFD_HUGE_BITS_;
+	(void)unused;
+	if (flags) {
+		sb_flags(sb, &xlat_memfd_flags, flags, "MFD_???");
+		sb_addc(sb, '|');
+	}
+	sb_printf(sb, "%u<<MFD_HUGE_SHIFT", ((unsigned)v & MFD_HUGE_BITS_) >> 26);
+}
+
 SC_DECODER(memfd_create, MEM_STR_IN(0))
 {
 	p_str_max(c, c->args[0], MFD_NAME_MAX_LEN_ + 1);
 	p_sep(c);
 	unsigned flags = (unsigned)c->args[1];
-	unsigned huge = flags & (0x3fu << 26);	/* MFD_HUGE_MASK << MFD_HUGE_SHIFT */
-	flags &= ~huge;
-	if (!flags && !huge)
+	if (flags & MFD_HUGE_BITS_)
+		sb_xparts(c->out, flags, sb_memfd_flags, NULL);
+	else if (!flags)
 		out(c, "0");
-	else if (flags || !huge)
+	else
 		p_flags(c, &xlat_memfd_flags, flags, "MFD_???");
-	if (huge)
-		out(c, "%s%u<<MFD_HUGE_SHIFT", flags ? "|" : "", huge >> 26);
 	c->rv = SC_RV_FD;
 	return SC_DONE;
 }

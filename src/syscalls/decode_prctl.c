@@ -10,6 +10,7 @@
 
 #include "print_pid.h"
 #include "decoder.h"
+#include "print_bpf_filter.h"
 #include "print_signal.h"
 
 #define TASK_COMM_LEN 16
@@ -96,8 +97,13 @@ static void ret_flags(struct sc_call *c, const struct xlat *x)
 	if (sc_failed(c) || c->ret == 0)
 		return;
 	c->rv = SC_RV_HEX;
+	if (xlat_style == XLAT_STYLE_RAW)
+		return;
 	struct strbuf sb = STRBUF_INIT;
+	enum xlat_style style = xlat_style;
+	xlat_style = XLAT_STYLE_ABBREV;	/* the names, as strace prints them in any -X */
 	sb_flags(&sb, x, (uint64_t)c->ret, NULL);
+	xlat_style = style;
 	if (sb.buf && strncmp(sb.buf, "0x", 2) != 0)
 		snprintf(c->rv_extra, sizeof(c->rv_extra), "(%s)", sb.buf);
 	sb_free(&sb);
@@ -195,8 +201,8 @@ static int pr_row_exit(struct sc_call *c, const struct pr_row *r)
 #define MTE_TAG_SHIFT_ 3
 #define MTE_TAG_MASK_ (0xffffull << MTE_TAG_SHIFT_)
 
-/* PR_SVE_VL_INHERIT|0x40: a vector length and its flags. */
-static void sb_vl(struct strbuf *sb, const struct xlat *x, uint64_t v)
+/* PR_SVE_VL_INHERIT|0x40: a vector length and its flags (x: the flags' table). */
+static void sb_vl(struct strbuf *sb, uint64_t v, const void *x)
 {
 	uint64_t flags = v & ~(uint64_t)SVE_VL_LEN_MASK_;
 	if (flags) {
@@ -207,8 +213,9 @@ static void sb_vl(struct strbuf *sb, const struct xlat *x, uint64_t v)
 }
 
 /* !PR_TAGGED_ADDR_ENABLE|PR_MTE_TCF_SYNC|0x3<<PR_MTE_TAG_SHIFT */
-static void sb_tagged(struct strbuf *sb, uint64_t v)
+static void sb_tagged(struct strbuf *sb, uint64_t v, const void *unused)
 {
+	(void)unused;
 	uint64_t rest = v & ~(TAGGED_ENABLE_ | MTE_TCF_MASK_ | MTE_TAG_MASK_);
 	sb_add(sb, v & TAGGED_ENABLE_ ? "PR_TAGGED_ADDR_ENABLE|" : "!PR_TAGGED_ADDR_ENABLE|");
 	sb_xlat(sb, &xlat_pr_mte_tcf, v & MTE_TCF_MASK_, NULL);
@@ -219,11 +226,19 @@ static void sb_tagged(struct strbuf *sb, uint64_t v)
 		sb_printf(sb, "|%#" PRIx64, rest);
 }
 
-static void rv_from(struct sc_call *c, struct strbuf *sb)
+/* The return value in hex, its parts after it in parentheses unless -X raw. */
+static void rv_parts(struct sc_call *c, sb_parts_fn parts, const void *arg)
 {
 	c->rv = SC_RV_HEX;
-	snprintf(c->rv_extra, sizeof(c->rv_extra), "(%s)", sb->buf ? sb->buf : "");
-	sb_free(sb);
+	if (xlat_style == XLAT_STYLE_RAW)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	enum xlat_style style = xlat_style;
+	xlat_style = XLAT_STYLE_ABBREV;
+	parts(&sb, (uint64_t)c->ret, arg);
+	xlat_style = style;
+	snprintf(c->rv_extra, sizeof(c->rv_extra), "(%s)", sb_str(&sb));
+	sb_free(&sb);
 }
 
 static int pr_vl(struct sc_call *c, const struct xlat *x, bool set)
@@ -232,17 +247,24 @@ static int pr_vl(struct sc_call *c, const struct xlat *x, bool set)
 		if (!set)
 			return 0;
 		p_sep(c);
-		sb_vl(c->out, x, c->args[1]);
+		if (c->args[1] & ~(uint64_t)SVE_VL_LEN_MASK_)
+			sb_xparts(c->out, c->args[1], sb_vl, x);
+		else
+			p_hex(c, c->args[1]);
 		return 0;
 	}
-	if (sc_failed(c) || c->ret == 0)
+	if (sc_failed(c))
 		return 0;
-	struct strbuf sb = STRBUF_INIT;
-	if (!((uint64_t)c->ret & ~(uint64_t)SVE_VL_LEN_MASK_))
-		return 0;
-	sb_vl(&sb, x, (uint64_t)c->ret);
-	rv_from(c, &sb);
+	c->rv = SC_RV_HEX;
+	if ((uint64_t)c->ret & ~(uint64_t)SVE_VL_LEN_MASK_)
+		rv_parts(c, sb_vl, x);
 	return 0;
+}
+
+static void sb_spec_flags(struct strbuf *sb, uint64_t v, const void *unused)
+{
+	(void)unused;
+	sb_flags(sb, &xlat_pr_spec_get_flags, v, NULL);
 }
 
 static int pr_spec(struct sc_call *c, bool set)
@@ -263,9 +285,15 @@ static int pr_spec(struct sc_call *c, bool set)
 	if (sc_failed(c) || what > PR_SPEC_MAX_)
 		return 0;
 	c->rv = SC_RV_HEX;
+	/* Only known bits earn a comment: an unknown 0x20 is the number alone. */
 	struct strbuf sb = STRBUF_INIT;
-	sb_flags(&sb, &xlat_pr_spec_get_flags, (uint64_t)c->ret, NULL);
-	rv_from(c, &sb);
+	enum xlat_style style = xlat_style;
+	xlat_style = XLAT_STYLE_ABBREV;
+	sb_spec_flags(&sb, (uint64_t)c->ret, NULL);
+	xlat_style = style;
+	if (strncmp(sb_str(&sb), "0x", 2) != 0)
+		rv_parts(c, sb_spec_flags, NULL);
+	sb_free(&sb);
 	return 0;
 }
 
@@ -355,10 +383,8 @@ static int pr_special(struct sc_call *c, unsigned op)
 		p_sep(c);
 		if ((int)a2 != -1)
 			p_pid(c, (int)a2, SC_PT_TGID);
-		else if (xlat_style == XLAT_STYLE_ABBREV)
-			out(c, "PR_SET_PTRACER_ANY");
 		else
-			out(c, xlat_style == XLAT_STYLE_RAW ? "-1" : "-1 /* PR_SET_PTRACER_ANY */");
+			sb_xlat_d(c->out, &xlat_pr_ptracer, (int)a2, NULL);
 		return SC_DONE;
 	case PR_CAP_AMBIENT:
 		p_sep(c);
@@ -403,9 +429,9 @@ static int pr_special(struct sc_call *c, unsigned op)
 		p_xval(c, &xlat_seccomp_mode, a2, "SECCOMP_MODE_???");
 		if (a2 == 1)
 			return SC_DONE;
-		if (a2 == 2) {	/* the filter program is not decoded yet: its address */
+		if (a2 == 2) {	/* SECCOMP_MODE_FILTER: the program */
 			p_sep(c);
-			p_addr(c, a3);
+			p_seccomp_fprog(c, a3);
 			return SC_DONE;
 		}
 		p_args_from(c, 2);
@@ -424,7 +450,7 @@ static int pr_special(struct sc_call *c, unsigned op)
 		return pr_spec(c, true);
 	case PR_SET_TAGGED_ADDR_CTRL:
 		p_sep(c);
-		sb_tagged(c->out, a2);
+		sb_xparts(c->out, a2, sb_tagged, NULL);
 		p_args_from(c, 2);
 		return SC_DONE;
 	case PR_GET_TAGGED_ADDR_CTRL: {
@@ -432,11 +458,8 @@ static int pr_special(struct sc_call *c, unsigned op)
 			p_args_from(c, 1);
 			return 0;
 		}
-		if (sc_failed(c))
-			return 0;
-		struct strbuf sb = STRBUF_INIT;
-		sb_tagged(&sb, (uint64_t)c->ret);
-		rv_from(c, &sb);
+		if (!sc_failed(c))
+			rv_parts(c, sb_tagged, NULL);
 		return 0;
 	}
 	case PR_PAC_RESET_KEYS:
@@ -465,7 +488,8 @@ static int pr_special(struct sc_call *c, unsigned op)
 }
 
 SC_DECODER(prctl, MEM_STR_IN(1), MEM_BYTES_OUT(1, TASK_COMM_LEN), MEM_STR_IN(4),
-	   MEM_BYTES_OUT(4, sizeof(uint64_t)))
+	   MEM_BYTES_OUT(4, sizeof(uint64_t)), MEM_BYTES_IN(2, 16),
+	   MEM_DEREF_IN(2, 8, SC_BPF_FILTER_MAX))
 {
 	unsigned op = (unsigned)c->args[0];
 	const struct pr_row *r = pr_row(op);

@@ -49,6 +49,7 @@ enum sc_mem_kind {
 	SC_MEM_MMSGHDR,	/* struct mmsghdr[count], each like SC_MEM_MSGHDR */
 	SC_MEM_STRV,	/* NULL-terminated array of string pointers (argv, envp) */
 	SC_MEM_DEREF,	/* the pointer stored at arg + off, then .size bytes where it points */
+	SC_MEM_IOCBV,	/* struct iocb *[count], each iocb and its buffer or iovec (io_submit) */
 };
 
 enum sc_when {
@@ -83,7 +84,7 @@ struct sc_mem_spec {
 	size_t (*len_fn)(const struct sc_call *c);
 };
 
-#define SC_MEM_MAX 6
+#define SC_MEM_MAX 8	/* the kernel mode copies the first KM_COPY_MAX (6) */
 
 /* Spec shorthands, named from the kernel's point of view: IN is read by the kernel. */
 #define MEM_PATH(a)		{ .arg = (a), .kind = SC_MEM_STR, .when = SC_AT_ENTRY, .len_src = SC_LEN_PATH }
@@ -143,6 +144,7 @@ typedef long (*sc_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
 struct sc_fmt {
 	unsigned strsize;	/* -s: max string bytes printed (default 32) */
 	bool verbose;		/* -v: print structs and arrays whole */
+	bool by_addr;		/* -e verbose=!NAME: structs print as their address */
 	int xflag;		/* -x: 1 non-ascii strings in hex, 2 (-xx) all in hex,
 				   3 (--strings-in-hex=non-ascii-chars) non-ascii bytes as \xNN */
 	int yflag;		/* -y: 1 fd paths, 2 (-yy) also socket details */
@@ -203,11 +205,34 @@ struct sc_call {
 	};									\
 	static int sc_decode_##fn(struct sc_call *c)
 
+/*
+ * The descriptors and paths (addresses of strings in the snapshot) -P
+ * matches a call by.  Without .trace_args: the MEM_PATH arguments, and
+ * argument 0 of a %desc call.
+ */
+struct sc_trace_args {
+	int fd[3];
+	int nfd;
+	uint64_t path[2];
+	int npath;
+};
+
 struct sc_decoder {
 	const char *name;
 	int (*decode)(struct sc_call *c);
 	struct sc_mem_spec mem[SC_MEM_MAX + 1];
+	/* -P: what the call names, when the generic rule (see sc_trace_args) is wrong for it. */
+	void (*trace_args)(const struct sc_call *c, struct sc_trace_args *t);
 };
+
+/* SC_DECODER for a call whose -P arguments a function says (see .trace_args). */
+#define SC_DECODER_FDS(fn, trace_fn, ...)					\
+	static int sc_decode_##fn(struct sc_call *c);				\
+	const struct sc_decoder sc_dec_##fn = {					\
+		.name = #fn, .decode = sc_decode_##fn, .mem = { __VA_ARGS__ },	\
+		.trace_args = (trace_fn)					\
+	};									\
+	static int sc_decode_##fn(struct sc_call *c)
 
 /* ---- reading the snapshot ----------------------------------------------- */
 
@@ -253,6 +278,12 @@ void p_buf_or_addr(struct sc_call *c, uint64_t addr, int64_t len);
 void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis);
 void p_flags(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt);
 void p_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt);
+/*
+ * The bytes of an extensible struct past the part this tracekit knows (size
+ * the caller's, known ours), before its "}": nothing when they are all zero,
+ * ", /\* bytes 32..39 *\/ \"\x80...\"" when not, ", ???" when unreadable.
+ */
+void p_struct_tail(struct sc_call *c, uint64_t addr, size_t known, uint64_t size);
 /* Read a struct into buf; prints the address and returns -1 when not held. */
 int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len);
 void p_strv(struct sc_call *c, uint64_t addr);		/* ["ls", "-l"] */

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Generate the syscall table (C) from syscalls.tbl and the decoder sources.
 
-A decoder exists when some source file says SC_DECODER(name, ...).  A line whose
-decoder column is the syscall's own name uses that decoder when one is written
-and raw arguments until then; a line naming any other decoder (a shared one,
+A decoder exists when some source file says SC_DECODER(name, ...) (or
+SC_DECODER_FDS(name, ...)).  A line whose decoder column is the syscall's own name uses that decoder
+when one is written and raw arguments until then; a line naming any other decoder (a shared one,
 such as pread64 -> pread) must name one that exists, so a typo cannot silently
 fall back to raw printing.
 """
@@ -19,7 +19,7 @@ def main():
     decoders = set()
     for src in sources:
         with open(src) as f:
-            decoders.update(re.findall(r"^SC_DECODER\((\w+)", f.read(), re.M))
+            decoders.update(re.findall(r"^SC_DECODER(?:_FDS)?\((\w+)", f.read(), re.M))
     rows = []
     with open(tbl) as f:
         for lineno, line in enumerate(f, 1):

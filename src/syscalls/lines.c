@@ -21,35 +21,58 @@ static bool first_arg_is_fd(const char *name)
 	return true;
 }
 
+/* Is descriptor fd of tid open on one of paths? */
+static bool fd_is_path(pid_t tid, int fd, const char *const *paths, int npaths)
+{
+	char link[64], target[4096];
+	if (fd < 0)
+		return false;
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, fd);
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	for (int i = 0; i < npaths; i++)
+		if (strcmp(target, paths[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool str_is_path(struct sc_call *c, uint64_t addr, const char *const *paths, int npaths)
+{
+	const unsigned char *p;
+	long n = sc_mem_peek(c, addr, 4096, &p);
+	if (n <= 0 || !memchr(p, 0, (size_t)n))
+		return false;
+	for (int i = 0; i < npaths; i++)
+		if (strcmp((const char *)p, paths[i]) == 0)
+			return true;
+	return false;
+}
+
 bool sc_touches_path(struct sc_call *c, const char *const *paths, int npaths)
 {
 	const struct sc_entry *e = c->ent;
+	struct sc_trace_args t = { .nfd = 0 };
 	if (!e)
 		return false;
-	if (e->dec) {
-		for (const struct sc_mem_spec *m = e->dec->mem; m->kind; m++) {
-			if (m->kind != SC_MEM_STR || m->len_src != SC_LEN_PATH)
-				continue;
-			const unsigned char *p;
-			long n = sc_mem_peek(c, c->args[m->arg], 4096, &p);
-			if (n <= 0 || !memchr(p, 0, (size_t)n))
-				continue;
-			for (int i = 0; i < npaths; i++)
-				if (strcmp((const char *)p, paths[i]) == 0)
+	if (e->dec && e->dec->trace_args) {
+		e->dec->trace_args(c, &t);
+	} else {
+		if (e->dec)
+			for (const struct sc_mem_spec *m = e->dec->mem; m->kind; m++)
+				if (m->kind == SC_MEM_STR && m->len_src == SC_LEN_PATH &&
+				    str_is_path(c, c->args[m->arg], paths, npaths))
 					return true;
-		}
+		if (e->classes & SC_DESC && first_arg_is_fd(e->name))
+			t.fd[t.nfd++] = (int)c->args[0];
 	}
-	if (e->classes & SC_DESC && first_arg_is_fd(e->name)) {
-		char link[64], target[4096];
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)c->tid, (int)c->args[0]);
-		ssize_t n = readlink(link, target, sizeof(target) - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			for (int i = 0; i < npaths; i++)
-				if (strcmp(target, paths[i]) == 0)
-					return true;
-		}
-	}
+	for (int k = 0; k < t.npath; k++)
+		if (str_is_path(c, t.path[k], paths, npaths))
+			return true;
+	for (int k = 0; k < t.nfd; k++)
+		if (fd_is_path(c->tid, t.fd[k], paths, npaths))
+			return true;
 	return false;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <linux/aio_abi.h>
 
 #include "../util/die.h"
 #include "decoder.h"
@@ -18,7 +19,7 @@
 #define ARRAY_CAP (64u * 1024)	/* bytes of one array copied at most */
 #define IOV_CAP 1024u		/* UIO_MAXIOV */
 #define STRV_CAP 4096u		/* pointers followed in argv/envp */
-#define CTRL_CAP 4096u		/* msg_control bytes */
+#define CTRL_CAP (128u * 1024)	/* msg_control bytes: the kernel's optmem_max, as strace */
 
 struct fetch {
 	struct sc_call *c;
@@ -167,6 +168,26 @@ static void grab_msghdr(struct fetch *f, uint64_t addr)
 	grab(f, (uint64_t)(uintptr_t)m.msg_control, cap(m.msg_controllen, CTRL_CAP));
 }
 
+/* io_submit's iocb pointers, each iocb, and what a write or vector iocb points at. */
+static void grab_iocbv(struct fetch *f, uint64_t addr, size_t cnt)
+{
+	cnt = cap(cnt, IOV_CAP);
+	for (size_t i = 0; i < cnt; i++) {
+		uint64_t p = 0;
+		struct iocb cb;
+		if (grab(f, addr + i * sizeof(p), sizeof(p)) < sizeof(p))
+			return;
+		memcpy(&p, f->c->mem.r[f->c->mem.n - 1].data, sizeof(p));
+		if (!p || grab(f, p, sizeof(cb)) < sizeof(cb))
+			continue;
+		memcpy(&cb, f->c->mem.r[f->c->mem.n - 1].data, sizeof(cb));
+		if (cb.aio_lio_opcode == IOCB_CMD_PWRITE)
+			grab(f, cb.aio_buf, cap(cb.aio_nbytes, strsize(f->c)));
+		else if (cb.aio_lio_opcode == IOCB_CMD_PREADV || cb.aio_lio_opcode == IOCB_CMD_PWRITEV)
+			grab_iov(f, cb.aio_buf, cb.aio_nbytes);
+	}
+}
+
 static void grab_strv(struct fetch *f, uint64_t addr)
 {
 	for (unsigned i = 0; i < STRV_CAP; i++) {
@@ -215,6 +236,9 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	case SC_MEM_STRV:
 		grab_strv(f, addr);
 		break;
+	case SC_MEM_IOCBV:
+		grab_iocbv(f, addr, n);
+		break;
 	case SC_MEM_DEREF: {
 		/* Only the target is kept: the struct holding the pointer has a spec of its own. */
 		uint64_t p = 0;
@@ -242,18 +266,34 @@ void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx)
 long sc_mem_peek(struct sc_call *c, uint64_t addr, size_t len, const unsigned char **p)
 {
 	unsigned now = c->entering ? SC_AT_ENTRY : SC_AT_EXIT;
-	/* Memory as it is now first: at exit, what the kernel wrote. */
+	const struct sc_region *best = NULL;
+	size_t best_avail = 0;
+	/*
+	 * Memory as it is now first: at exit, what the kernel wrote.  Two copies
+	 * can overlap (an iovec's 3 bytes inside a write's 9): a region holding
+	 * all len bytes wins, else the one holding most.
+	 */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = c->mem.n; i-- > 0;) {
 			const struct sc_region *r = &c->mem.r[i];
 			if ((r->when == now) != (pass == 0))
 				continue;
-			if (addr >= r->addr && addr < r->addr + r->len) {
+			if (addr < r->addr || addr >= r->addr + r->len)
+				continue;
+			size_t avail = (size_t)(r->addr + r->len - addr);
+			if (avail >= len) {
 				*p = r->data + (addr - r->addr);
-				size_t avail = (size_t)(r->addr + r->len - addr);
-				return (long)(avail < len ? avail : len);
+				return (long)len;
+			}
+			if (!best || avail > best_avail) {
+				best = r;
+				best_avail = avail;
 			}
 		}
+	}
+	if (best) {
+		*p = best->data + (addr - best->addr);
+		return (long)best_avail;
 	}
 	c->mem.misses++;
 	return -1;

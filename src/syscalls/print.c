@@ -275,13 +275,38 @@ void p_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dfl
 	sb_xlat(c->out, x, v, dflt);
 }
 
+void p_struct_tail(struct sc_call *c, uint64_t addr, size_t known, uint64_t size)
+{
+	const unsigned char *p;
+	if (size <= known)
+		return;
+	size_t want = size - known > 4096 ? 4096 : (size_t)(size - known);
+	long n = sc_mem_peek(c, addr + known, want, &p);
+	if (n < 0 || (size_t)n < want) {
+		sb_add(c->out, ", ???");
+		return;
+	}
+	size_t i;
+	for (i = 0; i < want && !p[i]; i++)
+		;
+	if (i == want)
+		return;
+	sb_printf(c->out, ", /* bytes %zu..%" PRIu64 " */ \"", known, size - 1);
+	size_t show = want < strsize(c) ? want : strsize(c);
+	for (i = 0; i < show; i++)
+		sb_printf(c->out, "\\x%02x", p[i]);
+	sb_addc(c->out, '"');
+	if (show < size - known)
+		sb_add(c->out, "...");
+}
+
 int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len)
 {
 	if (!addr) {
 		sb_add(c->out, "NULL");
 		return -1;
 	}
-	if (sc_mem_read(c, addr, buf, len) < 0) {
+	if ((c->fmt && c->fmt->by_addr) || sc_mem_read(c, addr, buf, len) < 0) {
 		p_addr(c, addr);
 		return -1;
 	}

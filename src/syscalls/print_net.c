@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <linux/errqueue.h>
 #include <linux/netlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -21,7 +22,7 @@
 
 #define SOCKADDR_MAX 128	/* sizeof(struct sockaddr_storage) */
 #define CMSG_HDR_SIZE sizeof(struct cmsghdr)
-#define CONTROL_MAX 4096u	/* what the engine copies of msg_control (mem.c) */
+#define CONTROL_MAX (128u * 1024)	/* msg_control bytes decoded: the kernel's optmem_max, as strace */
 
 static bool abbrev(const struct sc_call *c)
 {
@@ -347,6 +348,31 @@ static void cmsg_timespec(struct sc_call *c, const unsigned char *d, size_t len)
 	p_timespec_val(c, &ts);
 }
 
+/* SO_TIMESTAMPING: three timestamps (software, deprecated, hardware). */
+static void cmsg_timestamping(struct sc_call *c, const unsigned char *d, size_t len)
+{
+	(void)len;
+	out(c, "[");
+	for (int i = 0; i < 3; i++) {
+		if (i)
+			out(c, ", ");
+		cmsg_timespec(c, d + i * sizeof(struct timespec), sizeof(struct timespec));
+	}
+	out(c, "]");
+}
+
+/* IP_RECVERR: struct sock_extended_err, then the offender's address. */
+static void cmsg_recverr(struct sc_call *c, const unsigned char *d, size_t len)
+{
+	struct sock_extended_err e;
+	memcpy(&e, d, sizeof(e));
+	out(c, "{ee_errno=%u, ee_origin=%u, ee_type=%u, ee_code=%u, ee_info=%u, ee_data=%u, "
+	    "offender=", e.ee_errno, e.ee_origin, e.ee_type, e.ee_code, e.ee_info, e.ee_data);
+	pn_sockaddr_data(c, d + sizeof(e), (int)(len - sizeof(e) > SOCKADDR_MAX ? SOCKADDR_MAX
+										: len - sizeof(e)));
+	out(c, "}");
+}
+
 static void cmsg_pktinfo(struct sc_call *c, const unsigned char *d, size_t len)
 {
 	struct in_pktinfo pi;
@@ -411,6 +437,13 @@ static const struct cmsg_printer cmsg_printers[] = {
 	{ SOL_SOCKET, 3 /* SCM_SECURITY */, 1, cmsg_string },
 	{ SOL_SOCKET, 29 /* SO_TIMESTAMP_OLD */, sizeof(struct timeval), cmsg_timeval },
 	{ SOL_SOCKET, 35 /* SO_TIMESTAMPNS_OLD */, sizeof(struct timespec), cmsg_timespec },
+	{ SOL_SOCKET, 37 /* SO_TIMESTAMPING_OLD */, 3 * sizeof(struct timespec), cmsg_timestamping },
+	/* The _NEW ones hold 64-bit fields: on x86_64 the same layout as the _OLD ones. */
+	{ SOL_SOCKET, 63 /* SO_TIMESTAMP_NEW */, sizeof(struct timeval), cmsg_timeval },
+	{ SOL_SOCKET, 64 /* SO_TIMESTAMPNS_NEW */, sizeof(struct timespec), cmsg_timespec },
+	{ SOL_SOCKET, 65 /* SO_TIMESTAMPING_NEW */, 3 * sizeof(struct timespec), cmsg_timestamping },
+	{ SOL_IP, IP_RECVERR, sizeof(struct sock_extended_err) + sizeof(struct sockaddr_in),
+	  cmsg_recverr },
 	{ SOL_IP, IP_PKTINFO, sizeof(struct in_pktinfo), cmsg_pktinfo },
 	{ SOL_IP, IP_TTL, sizeof(unsigned), cmsg_uints },
 	{ SOL_IP, IP_TOS, 1, cmsg_bytes },
@@ -437,7 +470,8 @@ static void cmsg_type_data(struct sc_call *c, int level, int type, const unsigne
 		if (len >= p->min_len) {
 			out(c, ", cmsg_data=");
 			p->print(c, d, len);
-		} else if (len && p->print == cmsg_timeval) {
+		} else if (len && (p->print == cmsg_timeval || p->print == cmsg_timespec ||
+				   p->print == cmsg_timestamping)) {
 			out(c, ", cmsg_data=???");	/* strace's mark for a short timestamp */
 		}
 		return;

@@ -329,7 +329,8 @@ bool p_failed_addr(struct sc_call *c, uint64_t addr)
 void p_sigevent(struct sc_call *c, uint64_t addr)
 {
 	struct sigevent sev;
-	if (p_fetch(c, addr, &sev, sizeof(sev)) < 0)
+	memset(&sev, 0, sizeof(sev));
+	if (p_fetch(c, addr, &sev, SC_SIGEVENT_SIZE) < 0)
 		return;
 	out(c, "{");
 	if (sev.sigev_value.sival_ptr) {

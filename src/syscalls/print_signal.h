@@ -47,6 +47,8 @@ void p_siginfo(struct sc_call *c, uint64_t addr);
 /* A siginfo_t value: {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=...}. */
 void p_siginfo_val(struct sc_call *c, const siginfo_t *si);
 
+/* The part of a struct sigevent the kernel reads (value, signo, notify, thread fields). */
+#define SC_SIGEVENT_SIZE 32
 /* A struct sigevent held at addr, as timer_create and mq_notify take it. */
 void p_sigevent(struct sc_call *c, uint64_t addr);
 

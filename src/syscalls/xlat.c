@@ -59,13 +59,55 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 		return;
 	struct strbuf names = STRBUF_INIT;
 	flags_names(&names, x, val, NULL);
-	/* no known bit: the comment names the table's unknown instead of repeating the number */
-	int known = 0;
-	for (size_t i = 0; i < x->n && !known; i++)
-		known = x->e[i].val && (val & x->e[i].val) == x->e[i].val;
-	if (known || dflt)
-		sb_printf(sb, " /* %s */", known ? sb_str(&names) : dflt);
+	/* No name among the bits: the dflt comment ("0x40 /\* MS_??? *\/"), or nothing. */
+	if (strncmp(sb_str(&names), "0x", 2) != 0)
+		sb_printf(sb, " /* %s */", sb_str(&names));
+	else if (dflt)
+		sb_printf(sb, " /* %s */", dflt);
 	sb_free(&names);
+}
+
+void sb_xparts_how(struct strbuf *sb, uint64_t val, unsigned how, sb_parts_fn parts,
+		   const void *arg)
+{
+	enum xlat_style style = xlat_style;
+	const char *numfmt = how & SB_XP_DEC ? "%" PRId64 : how & SB_XP_UDEC ? "%" PRIu64
+										: "%#" PRIx64;
+	if (style == XLAT_STYLE_RAW) {
+		sb_printf(sb, val ? numfmt : "0", val);
+		return;
+	}
+	if (style == XLAT_STYLE_VERBOSE) {
+		sb_printf(sb, val ? numfmt : "0", val);
+		sb_add(sb, " /* ");
+	}
+	/* The parts read as in the default style, names only, unless asked to keep -X. */
+	if (!(how & SB_XP_KEEP_STYLE))
+		xlat_style = XLAT_STYLE_ABBREV;
+	parts(sb, val, arg);
+	xlat_style = style;
+	if (style == XLAT_STYLE_VERBOSE)
+		sb_add(sb, " */");
+}
+
+void sb_xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg)
+{
+	sb_xparts_how(sb, val, SB_XP_HEX, parts, arg);
+}
+
+int sb_xlat_d(struct strbuf *sb, const struct xlat *x, int64_t val, const char *dflt)
+{
+	const char *s = xlat_str(x, (uint64_t)val);
+	if (s && xlat_style == XLAT_STYLE_ABBREV) {
+		sb_add(sb, s);
+		return 1;
+	}
+	sb_printf(sb, "%" PRId64, val);
+	if (xlat_style == XLAT_STYLE_RAW)
+		return s != NULL;
+	if (s || dflt)
+		sb_printf(sb, " /* %s */", s ? s : dflt);
+	return s != NULL;
 }
 
 static void flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)

@@ -44,6 +44,23 @@ int sb_xlat(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *d
  */
 void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt);
 
+/*
+ * A value strace prints from parts (PR_SVE_VL_INHERIT|0x40, a QCMD(), a
+ * shifted field): parts() writes them in the default style; -X raw prints the
+ * number instead, -X verbose the number with the parts as a comment.
+ */
+typedef void (*sb_parts_fn)(struct strbuf *sb, uint64_t val, const void *arg);
+void sb_xparts(struct strbuf *sb, uint64_t val, sb_parts_fn parts, const void *arg);
+/*
+ * The same with the number printed as how says (SB_XP_*), and with
+ * SB_XP_KEEP_STYLE the parts follow -X too (IOPRIO_PRIO_VALUE(0 /\* ... *\/, 4)).
+ */
+enum { SB_XP_HEX = 0, SB_XP_UDEC = 1, SB_XP_DEC = 2, SB_XP_KEEP_STYLE = 4 };
+void sb_xparts_how(struct strbuf *sb, uint64_t val, unsigned how, sb_parts_fn parts,
+		   const void *arg);
+/* sb_xlat for a signed value printed in decimal: -1 /\* PR_SET_PTRACER_ANY *\/ */
+int sb_xlat_d(struct strbuf *sb, const struct xlat *x, int64_t val, const char *dflt);
+
 /* The generated tables: extern const struct xlat xlat_<file>; */
 #include "xlat_tables.h"
 

@@ -178,6 +178,28 @@ def raw_all(tmp):
 
 
 @case
+def verbose_qualifier(tmp):
+    # Calls left out of verbose= print their structures as addresses.
+    same_lines(tmp, '-e', 'verbose=!newfstatat', '-e', 'trace=newfstatat,prlimit64', 'cat', '/dev/null')
+
+
+@case
+def path_call_fds(tmp):
+    # -P by the descriptors a call names besides its first: move_mount's target
+    # directory, fsconfig's aux descriptor (and not its context descriptor).
+    script = ('import ctypes, os\n'
+              'libc = ctypes.CDLL(None, use_errno=True)\n'
+              'fd = os.open("/dev/null", os.O_RDONLY)\n'
+              'libc.syscall(429, -100, b"no-such-dir", fd, b"x", 0)\n'
+              'libc.syscall(429, fd, b"", -100, b"no-such-dir", 4)\n'
+              'libc.syscall(431, fd, 6, b"key", None, 0)\n'
+              'libc.syscall(431, -1, 3, b"key", b"/nonexistent", fd)\n'
+              'libc.syscall(431, -1, 5, b"key", None, fd)\n')
+    same_lines(tmp, '-P', '/dev/null', '-e', 'trace=move_mount,fsconfig', '-e', 'signal=none',
+               'python3', '-c', script)
+
+
+@case
 def xlat_raw(tmp):
     rc, lines, err = trace(tmp, '-X', 'raw', '-e', 'trace=access', 'true')
     expect_exit0(rc, err)

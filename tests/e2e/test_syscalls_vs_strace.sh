@@ -4,7 +4,8 @@
 #   test_syscalls_vs_strace.sh CASE [PROGRAM]
 #
 # CASE is a bundled program (files procs signals sockets memory polling time
-# threads pidns; PROGRAM is its path) or an everyday one (ls cat cp tar shpipe
+# threads pidns sysapi, sysapi-v/-xraw/-xverbose with -v, -X raw/verbose; PROGRAM is its
+# path) or an everyday one (ls cat cp tar shpipe
 # python).  The binary comes from $TRACEKIT; with TRACER=strace the second
 # run is strace too, which checks the test itself.  compare.py does the work;
 # this script picks the command, the threshold and the scheduling-dependent
@@ -46,9 +47,16 @@ min=1.0
 racy=
 aslr=
 targs=
+sysapi_calls=prctl,quotactl,quotactl_fd,msgctl,shmctl,semctl,keyctl,io_uring_setup,io_uring_enter,bpf,inotify_init,memfd_create,mount_setattr,_sysctl,capset,fanotify_mark,ioprio_set,mq_open,sendmsg,io_setup,io_submit,io_getevents,io_destroy
 case $case_name in
-files|signals|sockets|memory|polling|time)
+files|signals|sockets|memory|polling|time|sysapi)
 	need_prog; set -- "$prog" ;;
+sysapi-v)
+	need_prog; set -- "--tracer-args=-v" --only "$sysapi_calls" -- "$prog" ;;
+sysapi-xraw|sysapi-xverbose)
+	# Only the program's own calls: how libc's start-up calls print under -X is
+	# the everyday decoders' business (files, memory).
+	need_prog; set -- "--tracer-args=-X ${case_name#sysapi-x}" --only "$sysapi_calls" -- "$prog" ;;
 procs|threads)
 	need_prog; racy=futex; set -- "$prog" ;;
 pidns)
@@ -90,7 +98,10 @@ procs@*--kernel*)
 	min=0.99 ;;
 esac
 
-[ "${1:-}" = --setup ] || set -- -- "$@"
+case ${1:-} in
+--setup|--tracer-args=*|--only) ;;
+*) set -- -- "$@" ;;
+esac
 # Two runs of one program can differ by a signal landing mid-call (a restarted clone
 # in the shell's trace): a mismatch gets one more pair of runs, judged the same way.
 python3 "$here/compare.py" --min-match "$min" --racy "$racy" $aslr $targs --timeout 120 "$@" && exit 0

@@ -1,0 +1,206 @@
+/*
+ * Kernel interfaces whose decoders print structs and composed values:
+ * prctl's SVE and tagged-address values, quotactl, SysV IPC info structs,
+ * keyctl, io_uring, bpf, extensible structs, control messages.  Most calls
+ * fail on purpose (bad descriptors, bad sizes) so that the output is the
+ * same on every run and nothing on the machine changes; the ones that
+ * succeed only read (IPC limits, keyctl capabilities) or undo what they did.
+ */
+#include <fcntl.h>
+#include <linux/aio_abi.h>
+#include <linux/bpf.h>
+#include <linux/capability.h>
+#include <linux/fanotify.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <linux/io_uring.h>
+#include <linux/keyctl.h>
+#include <linux/mount.h>
+#include <linux/quota.h>
+#include <linux/sysctl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/prctl.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progs.h"
+
+#ifndef __NR_quotactl_fd
+#define __NR_quotactl_fd 443
+#endif
+#ifndef __NR_mount_setattr
+#define __NR_mount_setattr 442
+#endif
+
+static void do_prctl(void)
+{
+	syscall(SYS_prctl, 50 /* PR_SVE_SET_VL */, 0x2ea57UL, 0, 0, 0);
+	syscall(SYS_prctl, 55 /* PR_SET_TAGGED_ADDR_CTRL */, 0x57ae57f4UL, 1, 2, 3);
+	syscall(SYS_prctl, PR_SET_SECUREBITS, 0xbadc0ded00000000UL, 0, 0, 0);
+	syscall(SYS_prctl, PR_GET_SPECULATION_CTRL, 0 /* PR_SPEC_STORE_BYPASS */, 0, 0, 0);
+}
+
+static void do_quota(void)
+{
+	uint32_t fmt = 0;
+	struct if_dqinfo di;
+	memset(&di, 0, sizeof(di));
+	di.dqi_flags = 0xdeadabcd;
+	syscall(SYS_quotactl, 0xbadc0ded, NULL, 0xca7faced, NULL);
+	syscall(SYS_quotactl, QCMD(Q_GETFMT, USRQUOTA), "/dev/null", 0, &fmt);
+	syscall(SYS_quotactl, QCMD(Q_SETINFO, GRPQUOTA), "/nonexistent", 0, &di);
+	syscall(SYS_quotactl, QCMD(Q_QUOTAON, PRJQUOTA), "/nonexistent", QFMT_VFS_V0, "/x");
+	syscall(__NR_quotactl_fd, -1, QCMD(Q_GETINFO, GRPQUOTA), 0, &di);
+}
+
+static void do_ipc(void)
+{
+	struct msginfo mi;
+	struct shminfo si;
+	struct seminfo se;
+	msgctl(0, IPC_INFO, (struct msqid_ds *)&mi);
+	shmctl(0, IPC_INFO, (struct shmid_ds *)&si);
+	semctl(0, 0, IPC_INFO, &se);
+}
+
+static void do_keyctl(void)
+{
+	unsigned char caps[2];
+	syscall(SYS_keyctl, 0xfacefeed, 1, 2, 3, 4);
+	syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_THREAD_KEYRING, 0);
+	syscall(SYS_keyctl, KEYCTL_SETPERM, 123456789, 0x3f3f0000);
+	syscall(SYS_keyctl, KEYCTL_SEARCH, KEY_SPEC_SESSION_KEYRING, "user", "no-such-key", 0);
+	syscall(SYS_keyctl, KEYCTL_CAPABILITIES, caps, sizeof(caps));
+}
+
+static void do_io_uring(void)
+{
+	struct io_uring_params p;
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_CLAMP | (1u << 20);
+	syscall(SYS_io_uring_setup, 1, NULL);
+	syscall(SYS_io_uring_setup, 2, &p);
+	syscall(SYS_io_uring_enter, -1, 1, 2, IORING_ENTER_GETEVENTS | 0x100, NULL, 8);
+}
+
+static void do_bpf(void)
+{
+	union bpf_attr a;
+	memset(&a, 0, sizeof(a));
+	a.prog_type = 32;
+	a.insn_cnt = 3;
+	a.kern_version = (5 << 16) | (10 << 8);
+	syscall(SYS_bpf, BPF_PROG_LOAD, &a, 128);
+}
+
+static void do_misc(void)
+{
+	struct mount_attr_big {
+		struct mount_attr a;
+		uint64_t extra;
+	} ma;
+	struct __sysctl_args sa;
+	struct __user_cap_data_struct cd[2];
+	memset(&ma, 0, sizeof(ma));
+	ma.a.attr_set = MOUNT_ATTR_RDONLY;
+	ma.extra = 0x8081828384858687ULL;
+	memset(&sa, 0, sizeof(sa));
+	memset(cd, 0, sizeof(cd));
+	int fd = syscall(SYS_inotify_init);
+	if (fd >= 0)
+		close(fd);
+	syscall(SYS_memfd_create, "x", MFD_HUGETLB | (21u << 26) | 0x80u);
+	syscall(__NR_mount_setattr, -1, "/", 0, &ma, sizeof(ma));
+	syscall(SYS__sysctl, &sa);
+	syscall(SYS_capset, (void *)8, cd);
+	syscall(SYS_fanotify_mark, -1, 0, 0, -1, NULL);
+	syscall(SYS_ioprio_set, 2, 0, -87097619);
+	syscall(SYS_mq_open, NULL, 0x87654321UL << 32, 0, NULL);
+}
+
+/* An AIO context, a write and a vector read to a bad descriptor, no events. */
+static void do_aio(void)
+{
+	aio_context_t ctx = 0;
+	static char data[] = "aio data";
+	struct iovec iov[2] = { { data, 3 }, { data + 3, 5 } };
+	struct iocb w, r;
+	struct iocb *cbs[3] = { &w, &r, NULL };
+	struct timespec ts = { 0, 1000 };
+	memset(&w, 0, sizeof(w));
+	memset(&r, 0, sizeof(r));
+	w.aio_data = 0xfeedface;
+	w.aio_lio_opcode = IOCB_CMD_PWRITE;
+	w.aio_fildes = (uint32_t)-1;
+	w.aio_buf = (uintptr_t)data;
+	w.aio_nbytes = sizeof(data);
+	r.aio_lio_opcode = IOCB_CMD_PREADV;
+	r.aio_fildes = (uint32_t)-1;
+	r.aio_buf = (uintptr_t)iov;
+	r.aio_nbytes = 2;
+	if (syscall(SYS_io_setup, 2, &ctx) < 0)
+		return;
+	syscall(SYS_io_submit, ctx, 3L, cbs);
+	syscall(SYS_io_getevents, ctx, 0L, 1L, NULL, &ts);
+	syscall(SYS_io_destroy, ctx);
+}
+
+/* A control message with three timestamps, to a bad descriptor. */
+static void do_cmsg(void)
+{
+	union {
+		char buf[CMSG_SPACE(3 * sizeof(struct timespec))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr mh;
+	memset(&u, 0, sizeof(u));
+	memset(&mh, 0, sizeof(mh));
+	struct cmsghdr *cm = (struct cmsghdr *)u.buf;
+	cm->cmsg_len = CMSG_LEN(3 * sizeof(struct timespec));
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = 37;	/* SO_TIMESTAMPING_OLD */
+	struct timespec ts[3] = { { 1, 2 }, { 3, 4 }, { 5, 6 } };
+	memcpy(CMSG_DATA(cm), ts, sizeof(ts));
+	mh.msg_control = u.buf;
+	mh.msg_controllen = sizeof(u.buf);
+	sendmsg(-1, &mh, 0);
+}
+
+/* Last: a seccomp filter that allows everything (getpid returns EPERM's number 1 as data). */
+static void do_seccomp(void)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_K | BPF_JEQ, 0xfffff, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 1),
+		BPF_STMT(BPF_ALU | BPF_K | BPF_AND, 0xff),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+	syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	syscall(SYS_prctl, PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+int main(void)
+{
+	do_prctl();
+	do_quota();
+	do_ipc();
+	do_keyctl();
+	do_io_uring();
+	do_bpf();
+	do_misc();
+	do_aio();
+	do_cmsg();
+	do_seccomp();
+	return 0;
+}
