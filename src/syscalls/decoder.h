@@ -247,6 +247,12 @@ void p_buf_or_addr(struct sc_call *c, uint64_t addr, int64_t len);
 void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis);
 void p_flags(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt);
 void p_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt);
+/*
+ * A value whose names come from several tables (a type and its flags, as in
+ * mmap's MAP_PRIVATE|MAP_ANONYMOUS): -X raw prints it as one number, -X
+ * verbose the number and then abbrev's names in a comment, like strace.
+ */
+void p_compound(struct sc_call *c, uint64_t v, void (*abbrev)(struct sc_call *c, uint64_t v));
 /* Read a struct into buf; prints the address and returns -1 when not held. */
 int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len);
 void p_strv(struct sc_call *c, uint64_t addr);		/* ["ls", "-l"] */

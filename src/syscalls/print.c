@@ -268,6 +268,23 @@ void p_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dfl
 	sb_xlat(c->out, x, v, dflt);
 }
 
+void p_compound(struct sc_call *c, uint64_t v, void (*abbrev)(struct sc_call *c, uint64_t v))
+{
+	enum xlat_style style = xlat_style;
+	if (style == XLAT_STYLE_ABBREV) {
+		abbrev(c, v);
+		return;
+	}
+	out(c, v ? "%#llx" : "0", (unsigned long long)v);
+	if (style == XLAT_STYLE_RAW)
+		return;
+	xlat_style = XLAT_STYLE_ABBREV;
+	out(c, " /* ");
+	abbrev(c, v);
+	out(c, " */");
+	xlat_style = style;
+}
+
 int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len)
 {
 	if (!addr) {
