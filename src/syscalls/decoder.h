@@ -253,6 +253,13 @@ void p_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dfl
  * verbose the number and then abbrev's names in a comment, like strace.
  */
 void p_compound(struct sc_call *c, uint64_t v, void (*abbrev)(struct sc_call *c, uint64_t v));
+/*
+ * The bytes of an extensible struct (open_how, clone_args) past the part
+ * known, from offset known to size: nothing when all are zero, ", ???" when
+ * unreadable, else ", /\* bytes K..N *\/ "\x.."" as strace shows them.
+ */
+void p_struct_tail(struct sc_call *c, uint64_t addr, size_t known, uint64_t size);
+#define SC_STRUCT_TAIL_MAX 4096	/* bytes of a struct looked at, as strace (a page) */
 /* Read a struct into buf; prints the address and returns -1 when not held. */
 int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len);
 void p_strv(struct sc_call *c, uint64_t addr);		/* ["ls", "-l"] */

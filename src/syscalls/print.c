@@ -171,6 +171,32 @@ void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis
 		sb_add(o, "...");
 }
 
+void p_struct_tail(struct sc_call *c, uint64_t addr, size_t known, uint64_t size)
+{
+	if (size <= known)
+		return;
+	if (size > SC_STRUCT_TAIL_MAX)
+		size = SC_STRUCT_TAIL_MAX;
+	size_t len = size - known;
+	const unsigned char *p;
+	if (sc_mem_peek(c, addr + known, len, &p) != (long)len) {
+		sb_add(c->out, ", ???");
+		return;
+	}
+	size_t i = 0;
+	while (i < len && !p[i])
+		i++;
+	if (i == len)
+		return;
+	size_t shown = len < strsize(c) ? len : strsize(c);
+	sb_printf(c->out, ", /* bytes %zu..%zu */ \"", known, (size_t)size - 1);
+	sb_grow(c->out, shown * 4 + 8);
+	quote_chars(c->out, p, shown, 1, NULL);
+	sb_addc(c->out, '"');
+	if (shown < len)
+		sb_add(c->out, "...");
+}
+
 /* A NUL-terminated string of at most max bytes from the snapshot. */
 static void print_cstr(struct sc_call *c, uint64_t addr, size_t max)
 {
