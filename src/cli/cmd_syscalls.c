@@ -494,6 +494,7 @@ static int resolve(struct sc_options *o, struct parse_state *ps)
 		ps->decode_fds = ps->y_short > 1 ? 0xf : SC_DFD_PATH;
 	}
 	o->fmt.yflag = ps->decode_fds & (SC_DFD_SOCKET | SC_DFD_DEV) ? 2 : ps->decode_fds ? 1 : 0;
+	o->fmt.decode_fds = ps->decode_fds;
 	if (o->daemonize_long) {
 		if (o->daemonize) {
 			errmsg("-D and --daemonize cannot be provided simultaneously");

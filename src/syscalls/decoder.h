@@ -146,6 +146,7 @@ struct sc_fmt {
 	int xflag;		/* -x: 1 non-ascii strings in hex, 2 (-xx) all in hex,
 				   3 (--strings-in-hex=non-ascii-chars) non-ascii bytes as \xNN */
 	int yflag;		/* -y: 1 fd paths, 2 (-yy) also socket details */
+	unsigned decode_fds;	/* --decode-fds kinds (SC_DFD_* in opts.h), 0 if not given */
 	bool raw_ret_hex;	/* not used yet */
 	/* Path of fd in tid (for -y); returns length or -1. NULL: no -y. */
 	int (*fd_path)(void *ctx, pid_t tid, int fd, char *buf, size_t len);

@@ -493,6 +493,7 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 	if (o->fmt.yflag) {
 		/* Resolved from /proc when printed, a moment after the call (see docs/syscalls.md). */
 		p->fdpath = tr_fdpath_new(o->fmt.yflag);
+		tr_fdpath_set_kinds(p->fdpath, o->fmt.decode_fds);
 		p->fds = km_fds_new();
 		o->fmt.fd_path = fd_path;
 		o->fmt.fd_ctx = p;

@@ -89,11 +89,16 @@ static void p_fd_text(struct sc_call *c, int fd)
 	if (gone)
 		len -= (int)dl;
 	sb_addc(c->out, '<');
-	/* A file name is quoted as strings are, without the quotes, and < > escaped too. */
+	/* A file name is quoted as strings are, without the quotes, and < > escaped too;
+	 * what follows a NUL (a device's <char 1:3>) is printed as it is. */
+	const char *nul = memchr(path, '\0', (size_t)len);
+	size_t name = nul ? (size_t)(nul - path) : (size_t)len;
 	if (path[0] == '/')
-		quote_chars(c->out, (const unsigned char *)path, (size_t)len, 0, "<>");
+		quote_chars(c->out, (const unsigned char *)path, name, 0, "<>");
 	else
-		sb_addn(c->out, path, (size_t)len);
+		sb_addn(c->out, path, name);
+	if (nul)
+		sb_addn(c->out, nul + 1, (size_t)len - name - 1);
 	sb_addc(c->out, '>');
 	if (gone)
 		sb_add(c->out, "(deleted)");

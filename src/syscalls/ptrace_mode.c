@@ -554,6 +554,7 @@ int sc_run_ptrace(struct sc_options *o)
 		s.unwind = tr_unwind_new();
 	if (o->fmt.yflag) {
 		s.fdpath = tr_fdpath_new(o->fmt.yflag);
+		tr_fdpath_set_kinds(s.fdpath, o->fmt.decode_fds);
 		o->fmt.fd_path = tr_fd_path;
 		o->fmt.fd_ctx = s.fdpath;
 	}
