@@ -214,6 +214,9 @@ int sc_mem_read(struct sc_call *c, uint64_t addr, void *buf, size_t len);
  */
 long sc_mem_peek(struct sc_call *c, uint64_t addr, size_t len, const unsigned char **p);
 
+/* True when the copy holding addr stopped at unreadable tracee memory. */
+bool sc_mem_cut(struct sc_call *c, uint64_t addr);
+
 /* ---- the engine side: fill the snapshot from a spec ---------------------- */
 
 void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx);

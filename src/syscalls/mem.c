@@ -149,7 +149,7 @@ static void grab_iov(struct fetch *f, uint64_t addr, size_t cnt)
 		size_t held = got / sizeof(struct iovec);	/* the elements before unreadable memory */
 		memcpy(iov, f->c->mem.r[f->c->mem.n - 1].data, held * sizeof(struct iovec));
 		for (size_t i = 0; i < held; i++)
-			grab(f, (uint64_t)(uintptr_t)iov[i].iov_base, cap(iov[i].iov_len, strsize(f->c)));
+			grab(f, (uint64_t)(uintptr_t)iov[i].iov_base, cap(iov[i].iov_len, strsize(f->c) + 1));
 		if (held < k)
 			return;
 		done += k;
@@ -191,9 +191,10 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 		grab_str(f, addr, n);
 		break;
 	case SC_MEM_BUF:
-		/* .size caps a variable length; uncapped buffers print as strings, up to -s. */
+		/* .size caps a variable length; uncapped buffers print as strings, up to -s
+		 * (and one byte more, which strace requires to be readable too). */
 		if (s->len_src != SC_LEN_FIXED)
-			n = cap(n, s->size ? s->size : s->len_src == SC_LEN_FN ? ARRAY_CAP : strsize(f->c));
+			n = cap(n, s->size ? s->size : s->len_src == SC_LEN_FN ? ARRAY_CAP : strsize(f->c) + 1);
 		grab(f, addr, n);
 		break;
 	case SC_MEM_ARRAY:
@@ -257,6 +258,19 @@ long sc_mem_peek(struct sc_call *c, uint64_t addr, size_t len, const unsigned ch
 	}
 	c->mem.misses++;
 	return -1;
+}
+
+bool sc_mem_cut(struct sc_call *c, uint64_t addr)
+{
+	const unsigned char *p;
+	if (sc_mem_peek(c, addr, 1, &p) < 0)
+		return true;
+	for (size_t i = c->mem.n; i-- > 0;) {
+		const struct sc_region *r = &c->mem.r[i];
+		if (addr >= r->addr && addr < r->addr + r->len && p == r->data + (addr - r->addr))
+			return r->short_read;
+	}
+	return false;
 }
 
 int sc_mem_read(struct sc_call *c, uint64_t addr, void *buf, size_t len)

@@ -268,13 +268,14 @@ void p_buf(struct sc_call *c, uint64_t addr, int64_t len)
 		return;
 	}
 	size_t want = (uint64_t)len < strsize(c) ? (size_t)len : strsize(c);
+	size_t more = (uint64_t)len > want ? want + 1 : want;
 	/*
 	 * strace reads one byte past -s and prints the address when that byte is
-	 * unreadable; the kernel mode's copies stop at -s, so only what is
-	 * printed is required here.
+	 * unreadable; the ptrace engine copies it (a copy cut short says it is
+	 * unreadable), the kernel mode's copies stop at -s.
 	 */
-	long n = sc_mem_peek(c, addr, want, &p);
-	if (n < 0 || (size_t)n < want) {
+	long n = sc_mem_peek(c, addr, more, &p);
+	if (n < 0 || (size_t)n < want || ((size_t)n < more && sc_mem_cut(c, addr))) {
 		p_addr(c, addr);
 		return;
 	}
