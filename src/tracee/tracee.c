@@ -366,11 +366,39 @@ bool tracer_single(const struct tracer *t)
 	return t->thr.n <= 1;
 }
 
+/*
+ * Without process_vm_readv (a kernel without it, or a seccomp filter that
+ * refuses it): a word at a time with PTRACE_PEEKDATA, as strace falls back.
+ */
+static long peek_read(pid_t tid, uint64_t addr, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		uint64_t at = (addr + got) & ~(uint64_t)7;
+		size_t skip = (size_t)(addr + got - at);
+		errno = 0;
+		long w = ptrace(PTRACE_PEEKDATA, tid, (void *)(uintptr_t)at, NULL);
+		if (errno)
+			break;
+		size_t take = sizeof(w) - skip < len - got ? sizeof(w) - skip : len - got;
+		memcpy((char *)buf + got, (char *)&w + skip, take);
+		got += take;
+	}
+	return got ? (long)got : -1;
+}
+
 long tracer_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
+	static bool no_vm_readv;
 	pid_t tid = (pid_t)(intptr_t)ctx;
+	if (no_vm_readv)
+		return peek_read(tid, addr, buf, len);
 	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
 	ssize_t n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	if (n < 0 && errno == ENOSYS) {
+		no_vm_readv = true;
+		return peek_read(tid, addr, buf, len);
+	}
 	if (n >= 0 || errno != EFAULT)
 		return n;
 	/* A range running into an unmapped page: take what precedes it, page by page. */
