@@ -6,7 +6,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <asm/ldt.h>
 #include <linux/sched.h>
 
 #include "print_signal.h"
@@ -179,6 +181,13 @@ SC_DECODER(clone3, MEM_CLONE_ARGS)
 SC_DECODER(noargs)
 {
 	(void)c;
+	return SC_DONE;
+}
+
+/* getuid and the other id getters cannot fail: strace prints what they return unsigned. */
+SC_DECODER(getid)
+{
+	c->rv = SC_RV_UDEC_NF;
 	return SC_DONE;
 }
 
@@ -395,6 +404,48 @@ SC_DECODER(arch_prctl, MEM_STRUCT_OUT(1, uint64_t))
 	if (req)
 		return arch_prctl_req(c);
 	return arch_prctl_get(c, code);
+}
+
+/* struct user_desc, strace's way: an entry number of -1 ("pick one") as -1. */
+static void p_user_desc(struct sc_call *c, uint64_t addr)
+{
+	struct user_desc u;
+	if (p_fetch(c, addr, &u, sizeof(u)) < 0)
+		return;
+	if (u.entry_number == (unsigned)-1)
+		out(c, "{entry_number=-1");
+	else
+		out(c, "{entry_number=%u", u.entry_number);
+	out(c, ", base_addr=%#08x, limit=%#08x, seg_32bit=%u, contents=%u, read_exec_only=%u"
+	    ", limit_in_pages=%u, seg_not_present=%u, useable=%u, lm=%u}",
+	    u.base_addr, u.limit, u.seg_32bit, u.contents, u.read_exec_only, u.limit_in_pages,
+	    u.seg_not_present, u.useable, u.lm);
+}
+
+SC_DECODER(modify_ldt, MEM_STRUCT_IN(1, struct user_desc))
+{
+	if (c->entering) {
+		out(c, "%d, ", (int)c->args[0]);
+		if (c->args[2] == sizeof(struct user_desc))
+			p_user_desc(c, c->args[1]);
+		else
+			p_addr(c, c->args[1]);
+		out(c, ", %llu", (unsigned long long)c->args[2]);
+		return 0;
+	}
+	/*
+	 * The kernel returns an int as unsigned: an error arrives as 4294967258,
+	 * which strace shows with the errno it stands for.
+	 */
+	uint64_t r = (uint64_t)c->ret;
+	if (!sc_failed(c) && r >= 0xfffff000 && r <= 0xffffffff) {
+		int err = (int)-(int32_t)r;
+		const char *name = sc_errname(err);
+		c->rv = SC_RV_UDEC;
+		snprintf(c->rv_extra, sizeof(c->rv_extra), "%s (%s)", name ? name : "E???",
+			 strerror(err));
+	}
+	return 0;
 }
 
 SC_DECODER(set_tid_address)

@@ -164,6 +164,7 @@ enum sc_rv {
 	SC_RV_FD,		/* a new descriptor: -y prints its path */
 	SC_RV_NONE,		/* "= ?" (exit, exit_group, rt_sigreturn when no return) */
 	SC_RV_RAW,		/* -e raw=: the value in hex, whatever the call */
+	SC_RV_UDEC_NF,		/* unsigned, and never an error: the call cannot fail (getuid) */
 };
 
 /* Return value of a decoder at entry: nothing left to print at exit but the return value. */

@@ -903,6 +903,10 @@ static int parse_expr(struct sc_filter *f, const char *expr, char *err, size_t e
 
 bool sc_filter_traced(const struct sc_filter *f, long nr)
 {
+	/* As strace: a number no syscall has is always shown (syscall_0x1c3(...)). */
+	const struct sc_entry *e = sc_by_nr(nr);
+	if (!e || !e->name)
+		return true;
 	return nset_has(&f->qual[SC_QUAL_TRACE], nr);
 }
 
