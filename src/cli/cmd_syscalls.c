@@ -507,6 +507,7 @@ static int resolve(struct sc_options *o, struct parse_state *ps)
 	}
 	o->fmt.yflag = ps->decode_fds & (SC_DFD_SOCKET | SC_DFD_DEV) ? 2 : ps->decode_fds ? 1 : 0;
 	o->fmt.decode_fds = ps->decode_fds;
+	o->fmt.pid_comm = o->decode_pids & SC_DPID_COMM;
 	if (o->daemonize_long) {
 		if (o->daemonize) {
 			errmsg("-D and --daemonize cannot be provided simultaneously");

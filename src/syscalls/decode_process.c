@@ -184,6 +184,13 @@ SC_DECODER(noargs)
 	return SC_DONE;
 }
 
+/* getpid, getppid, gettid: -Y shows the comm of the pid returned. */
+SC_DECODER(getpid)
+{
+	c->rv = SC_RV_PID;
+	return SC_DONE;
+}
+
 /* getuid and the other id getters cannot fail: strace prints what they return unsigned. */
 SC_DECODER(getid)
 {

@@ -106,7 +106,10 @@ SC_DECODER(rt_sigqueueinfo, MEM_STRUCT_IN(2, siginfo_t))
 
 SC_DECODER(rt_tgsigqueueinfo, MEM_STRUCT_IN(3, siginfo_t))
 {
-	out(c, "%d, %d, ", (int)c->args[0], (int)c->args[1]);
+	p_pid(c, c->args[0]);
+	p_sep(c);
+	p_pid(c, c->args[1]);
+	p_sep(c);
 	p_sig(c, (int)c->args[2]);
 	p_sep(c);
 	p_siginfo(c, c->args[3]);
@@ -127,21 +130,26 @@ SC_DECODER(pidfd_send_signal, MEM_STRUCT_IN(2, siginfo_t))
 
 SC_DECODER(kill)
 {
-	out(c, "%d, ", (int)c->args[0]);
+	p_pid(c, c->args[0]);
+	p_sep(c);
 	p_sig(c, (int)c->args[1]);
 	return SC_DONE;
 }
 
 SC_DECODER(tkill)
 {
-	out(c, "%d, ", (int)c->args[0]);
+	p_pid(c, c->args[0]);
+	p_sep(c);
 	p_sig(c, (int)c->args[1]);
 	return SC_DONE;
 }
 
 SC_DECODER(tgkill)
 {
-	out(c, "%d, %d, ", (int)c->args[0], (int)c->args[1]);
+	p_pid(c, c->args[0]);
+	p_sep(c);
+	p_pid(c, c->args[1]);
+	p_sep(c);
 	p_sig(c, (int)c->args[2]);
 	return SC_DONE;
 }

@@ -147,6 +147,7 @@ struct sc_fmt {
 				   3 (--strings-in-hex=non-ascii-chars) non-ascii bytes as \xNN */
 	int yflag;		/* -y: 1 fd paths, 2 (-yy) also socket details */
 	unsigned decode_fds;	/* --decode-fds kinds (SC_DFD_* in opts.h), 0 if not given */
+	bool pid_comm;		/* -Y, --decode-pids=comm: a pid is followed by <its comm> */
 	bool raw_ret_hex;	/* not used yet */
 	/* Path of fd in tid (for -y); returns length or -1. NULL: no -y. */
 	int (*fd_path)(void *ctx, pid_t tid, int fd, char *buf, size_t len);
@@ -165,6 +166,7 @@ enum sc_rv {
 	SC_RV_NONE,		/* "= ?" (exit, exit_group, rt_sigreturn when no return) */
 	SC_RV_RAW,		/* -e raw=: the value in hex, whatever the call */
 	SC_RV_UDEC_NF,		/* unsigned, and never an error: the call cannot fail (getuid) */
+	SC_RV_PID,		/* a pid: -Y adds its <comm> (getpid, getppid) */
 };
 
 /* Return value of a decoder at entry: nothing left to print at exit but the return value. */
@@ -239,7 +241,10 @@ void p_long(struct sc_call *c, uint64_t v);
 void p_ulong(struct sc_call *c, uint64_t v);
 void p_hex(struct sc_call *c, uint64_t v);
 void p_oct(struct sc_call *c, uint64_t v);		/* 0644 */
-void p_fd(struct sc_call *c, uint64_t fd);		/* 3, or 3</etc/passwd> with -y */
+void p_fd(struct sc_call *c, uint64_t fd);
+void p_pid(struct sc_call *c, uint64_t pid);		/* 42, or 42<comm> with -Y */
+/* "<comm>" quoted as strace quotes it ('<' and '>' escaped too). */
+void sb_comm(struct strbuf *sb, const char *comm, size_t n);		/* 3, or 3</etc/passwd> with -y */
 void p_dirfd(struct sc_call *c, uint64_t fd);		/* AT_FDCWD or p_fd */
 void p_path(struct sc_call *c, uint64_t addr);		/* "/etc/passwd" or the address */
 void p_str(struct sc_call *c, uint64_t addr);		/* NUL-terminated, up to -s */

@@ -126,6 +126,13 @@ void sc_format_ret(const struct sc_call *c, struct strbuf *sb, bool injected)
 	case SC_RV_RAW:
 		sb_printf(sb, c->ret ? " = %#" PRIx64 : " = 0", (uint64_t)c->ret);
 		break;
+	case SC_RV_PID: {
+		struct sc_call tmp = *c;
+		tmp.out = sb;
+		sb_add(sb, " = ");
+		p_pid(&tmp, (uint64_t)c->ret);
+		break;
+	}
 	case SC_RV_FD: {
 		struct sc_call tmp = *c;
 		tmp.out = sb;

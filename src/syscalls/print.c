@@ -112,6 +112,31 @@ void p_fd(struct sc_call *c, uint64_t fd)
 		p_fd_text(c, n);
 }
 
+void sb_comm(struct strbuf *sb, const char *comm, size_t n)
+{
+	sb_addc(sb, '<');
+	quote_chars(sb, (const unsigned char *)comm, n, 0, "<>");
+	sb_addc(sb, '>');
+}
+
+void p_pid(struct sc_call *c, uint64_t pid)
+{
+	int n = (int)pid;
+	sb_printf(c->out, "%d", n);
+	if (n <= 0 || !c->fmt || !c->fmt->pid_comm)
+		return;
+	char path[64], comm[64];
+	snprintf(path, sizeof(path), "/proc/%d/comm", n);
+	FILE *f = fopen(path, "re");
+	size_t len = f ? fread(comm, 1, sizeof(comm) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	if (len && comm[len - 1] == '\n')
+		len--;	/* the kernel's line end, not part of the name */
+	if (len)
+		sb_comm(c->out, comm, len);
+}
+
 void p_dirfd(struct sc_call *c, uint64_t fd)
 {
 	if ((int)fd == -100) {
