@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """e2e tests of strace's options in `tracekit syscalls`, one case per run.
 
-    test_strace_opts.py CASE [--sleeper PATH]
+    test_strace_opts.py CASE [--sleeper PATH] [--forms PATH]
     test_strace_opts.py --list
 
 Each case runs `tracekit syscalls ARGS` ($TRACEKIT); with TRACER=strace it
@@ -409,16 +409,48 @@ def fault_exit_group(tmp):
                for l in lines), 'a failed exit_group returns: %r' % lines)
 
 
+# --- forms of arguments: tests/progs/forms.c under several options ---------------------
+
+FORMS_CALLS = 'trace=mmap,mbind,getrlimit,utimensat,faccessat2,arch_prctl,modify_ldt,openat2'
+
+
+def forms():
+    path = OPTIONS.get('forms')
+    if not path or not os.access(path, os.X_OK):
+        raise Fail('the forms program is needed: --forms PATH')
+    return path
+
+
+@case
+def xlat_forms(tmp):
+    for style in ('abbrev', 'raw', 'verbose'):
+        same_lines(tmp, '-X', style, '-e', FORMS_CALLS, forms())
+
+
+@case
+def decode_fds_devices(tmp):
+    for opts in (['-yy'], ['--decode-fds=dev'], ['--decode-fds=socket'], ['-P', '/dev/full']):
+        same_lines(tmp, *opts, '-e', 'trace=dup2,fsync', forms())
+
+
+@case
+def buffer_limit(tmp):
+    same_lines(tmp, '-e', 'trace=writev', forms())
+
+
 def main(argv):
     if argv[1:] == ['--list']:
         print('\n'.join(CASES))
         return 0
     if len(argv) < 2 or argv[1] not in CASES:
-        print('usage: test_strace_opts.py CASE [--sleeper PATH] | --list', file=sys.stderr)
+        print('usage: test_strace_opts.py CASE [--sleeper PATH] [--forms PATH] | --list',
+              file=sys.stderr)
         return 2
     fn = CASES[argv[1]]
     if '--sleeper' in argv:
         OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
+    if '--forms' in argv:
+        OPTIONS['forms'] = os.path.abspath(argv[argv.index('--forms') + 1])
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda n, f: sys.exit('killed by signal %d' % n))
     try:
