@@ -463,6 +463,9 @@ static void test_error_and_retval_exclude_each_other(void)
 	CHECK(strstr(error_of("inject=chdir:poke_enter=@arg1=00:poke_enter=@arg2=00"),
 		     "invalid poke_enter") != NULL);
 	CHECK(strstr(error_of("inject=chdir:delay_enter=-1"), "invalid delay") != NULL);
+	/* one argument poked twice in one list: strace refuses it */
+	CHECK(strstr(error_of("inject=chdir:poke_enter=@arg1=00,@arg1=00"), "invalid poke_enter") != NULL);
+	CHECK(strcmp(error_of("inject=chdir:poke_enter=@arg1=00,@arg2=00"), "(accepted)") == 0);
 }
 
 static void test_injected_syscall_must_be_pure(void)
