@@ -47,7 +47,8 @@ static void test_trace_list_selects_only_named_syscalls(void)
 	CHECK(sc_filter_traced(f, SYS_open));
 	CHECK(sc_filter_traced(f, SYS_close));
 	CHECK(!sc_filter_traced(f, SYS_read));
-	CHECK(!sc_filter_traced(f, 1000));
+	/* a number no syscall has is shown whatever trace= says, as strace shows syscall_0x3e8() */
+	CHECK(sc_filter_traced(f, 1000));
 	CHECK(!sc_filter_traces_all(f));
 	sc_filter_free(f);
 }
