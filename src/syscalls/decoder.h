@@ -148,6 +148,7 @@ struct sc_fmt {
 	int yflag;		/* -y: 1 fd paths, 2 (-yy) also socket details */
 	unsigned decode_fds;	/* --decode-fds kinds (SC_DFD_* in opts.h), 0 if not given */
 	bool pid_comm;		/* -Y, --decode-pids=comm: a pid is followed by <its comm> */
+	bool addr_only;		/* -e verbose=!CALL: structures and arrays print as addresses */
 	bool raw_ret_hex;	/* not used yet */
 	/* Path of fd in tid (for -y); returns length or -1. NULL: no -y. */
 	int (*fd_path)(void *ctx, pid_t tid, int fd, char *buf, size_t len);

@@ -226,6 +226,18 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	}
 }
 
+/*
+ * Strings and data buffers, which strace prints whatever -e verbose= says;
+ * the rest (structures, arrays, vectors) it shows as addresses when the call
+ * is not verbose.
+ */
+static bool is_text(const struct sc_mem_spec *s)
+{
+	return s->kind == SC_MEM_STR ||
+	       (s->kind == SC_MEM_BUF && !s->size &&
+		(s->len_src == SC_LEN_ARG || s->len_src == SC_LEN_RET || s->len_src == SC_LEN_STRSIZE));
+}
+
 void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx)
 {
 	if (!c->ent || !c->ent->dec)
@@ -236,7 +248,7 @@ void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx)
 	 */
 	struct fetch f = { c, when, read, ctx };
 	for (const struct sc_mem_spec *s = c->ent->dec->mem; s->kind; s++)
-		if (s->when & when)
+		if ((s->when & when) && !(c->fmt && c->fmt->addr_only && !is_text(s)))
 			fetch_one(&f, s);
 }
 

@@ -159,6 +159,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	/* abbrev= lists the calls printed abbreviated: the others print whole, as with -v. */
 	th->fmt = s->o->fmt;
 	th->fmt.verbose = s->o->fmt.verbose || !sc_filter_in(s->o->filter, SC_QUAL_ABBREV, ev->nr);
+	th->fmt.addr_only = !sc_filter_in(s->o->filter, SC_QUAL_VERBOSE, ev->nr);
 	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
 	if (s->o->npaths && !sc_touches_path(c, s->o->paths, s->o->npaths)) {
 		th->shown = false;

@@ -434,6 +434,12 @@ def decode_fds_devices(tmp):
 
 
 @case
+def verbose_set(tmp):
+    same_lines(tmp, '-e', 'verbose=!execve,newfstatat', '-e', 'trace=execve,newfstatat,read',
+               'cat', '/etc/hostname')
+
+
+@case
 def buffer_limit(tmp):
     same_lines(tmp, '-e', 'trace=writev', forms())
 
