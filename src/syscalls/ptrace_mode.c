@@ -602,7 +602,13 @@ int sc_run_ptrace(struct sc_options *o)
 	status = tracer_run(t);
 	term_signal = tracer_term_signal(t);
 	active = NULL;
-	if (status < 0) {
+	if (status < 0 && o->as_strace) {
+		/* strace's words, and the child's exit it reports: its child exits 1 */
+		errmsg("exec: %s", strerror(-status));
+		if (!o->json && !(o->quiet_set & SC_QUIET_EXIT) && o->summary != 1)
+			out_event(s.w, tracer_command(t), NULL, NULL, "+++ exited with 1 +++");
+		status = 1;
+	} else if (status < 0) {
 		/* strace's status when the command cannot be executed */
 		errmsg("cannot run '%s': %s", o->argv[0], strerror(-status));
 		status = 1;

@@ -168,6 +168,10 @@ def strace_name(tmp):
            'messages: %r' % err)
     rc, out, err = run([link, '-e', 'trace=none', 'true'])
     expect(rc == 0 and err == '+++ exited with 0 +++\n', 'traces as syscalls: %d %r' % (rc, err))
+    # a command that cannot be executed: strace's words, and its child's exit
+    rc, out, err = run([link, '-e', 'trace=none', '/'])
+    expect(rc == 1 and err == '%s: exec: Permission denied\n+++ exited with 1 +++\n' % link,
+           'exec failure: %d %r' % (rc, err))
 
 
 # --- what is printed --------------------------------------------------------------------
