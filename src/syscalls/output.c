@@ -276,6 +276,17 @@ static void interrupt(struct sc_output *w, struct stream *s)
 	s->open_tid = 0;
 }
 
+void out_pid_changed(struct sc_output *w, pid_t old_tid, pid_t new_tid)
+{
+	struct stream *s = stream_for(w, old_tid);
+	if (s->open_tid != old_tid)
+		return;
+	sb_printf(&s->line, " <pid changed to %d ...>\n", (int)new_tid);
+	emit(w, s, &s->line);
+	sb_reset(&s->line);
+	s->open_tid = 0;
+}
+
 void out_call_entry(struct sc_output *w, pid_t tid, const struct timespec *real,
 		    const struct timespec *mono, const char *text)
 {

@@ -48,6 +48,8 @@ void out_call_entry(struct sc_output *w, pid_t tid, const struct timespec *real,
 void out_call_exit(struct sc_output *w, pid_t tid, const struct timespec *real,
 		   const struct timespec *mono, const char *name, const char *rest, const char *ret);
 /* A call that will not return (the thread died in it). */
+/* A thread's execve made it the leader: its open line ends " <pid changed to NEW ...>". */
+void out_pid_changed(struct sc_output *w, pid_t old_tid, pid_t new_tid);
 void out_call_gone(struct sc_output *w, pid_t tid, const char *name, bool no_return);
 /* We let go of tid inside a call: its open line ends " <detached ...>". */
 void out_call_detached(struct sc_output *w, pid_t tid);

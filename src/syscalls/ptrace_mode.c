@@ -378,6 +378,15 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 	case TR_EXEC:
 		if (ev->old_tid != ev->tid) {
 			/* The exec'ing thread became the leader: its call in flight moves with it. */
+			if (!s->o->json && s->o->summary != 1) {
+				out_pid_changed(s->w, ev->old_tid, ev->tid);
+				if (!(s->o->quiet_set & SC_QUIET_THREAD_EXECVE)) {
+					char text[80];
+					snprintf(text, sizeof(text), "+++ superseded by execve in pid %d +++",
+						 (int)ev->old_tid);
+					out_event(s->w, ev->tid, &ev->ts, &ev->mono, text);
+				}
+			}
 			thread_free(tidmap_del(&s->threads, ev->tid));
 			struct thread *th = tidmap_del(&s->threads, ev->old_tid);
 			if (th) {
