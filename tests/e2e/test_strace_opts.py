@@ -444,6 +444,20 @@ def verbose_set(tmp):
 
 
 @case
+def thread_execve(tmp):
+    """A thread's execve: <pid changed to N ...> and +++ superseded by execve in pid N +++."""
+    tracekit_only()
+    prog = OPTIONS.get('thread_exec')
+    if not prog:
+        raise Fail('the thread_exec program is needed: --thread-exec PATH')
+    for quiet in ([], ['--quiet=thread-execve']):
+        ref, ours = (masked([re.sub(r'\b\d{2,}\b', 'PID', l) for l in x])
+                     for x in both(tmp, '-f', '-e', 'trace=execve', *quiet, prog))
+        expect(ref == ours, 'lines differ from strace\'s:\n  strace:   %r\n  tracekit: %r' % (ref, ours))
+        expect(any('<pid changed to PID ...>' in l for l in ours), 'no pid change: %r' % ours)
+
+
+@case
 def buffer_limit(tmp):
     same_lines(tmp, '-e', 'trace=writev', forms())
 
@@ -459,6 +473,8 @@ def main(argv):
     fn = CASES[argv[1]]
     if '--sleeper' in argv:
         OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
+    if '--thread-exec' in argv:
+        OPTIONS['thread_exec'] = os.path.abspath(argv[argv.index('--thread-exec') + 1])
     if '--forms' in argv:
         OPTIONS['forms'] = os.path.abspath(argv[argv.index('--forms') + 1])
     for sig in (signal.SIGTERM, signal.SIGINT):
