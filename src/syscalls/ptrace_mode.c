@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,8 +155,11 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	th->shown = sc_filter_traced(s->o->filter, ev->nr);
 	th->injected = th->poked = th->delayed = false;
 	th->poke_exit = NULL;
-	if (!th->shown)
+	if (!th->shown) {
+		/* Its exit is not read, unless restart_syscall is traced and may resume it. */
+		act->quiet_exit = !sc_filter_traced(s->o->filter, SYS_restart_syscall);
 		return;
+	}
 	/* abbrev= lists the calls printed abbreviated: the others print whole, as with -v. */
 	th->fmt = s->o->fmt;
 	th->fmt.verbose = s->o->fmt.verbose || !sc_filter_in(s->o->filter, SC_QUAL_ABBREV, ev->nr);

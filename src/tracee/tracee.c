@@ -450,6 +450,13 @@ static void restart(struct tracer *t, struct thr *th, int sig)
 static void on_syscall_stop(struct tracer *t, struct thr *th)
 {
 	struct __ptrace_syscall_info info = { 0 };	/* valgrind cannot see the kernel fill it */
+	if (th->in_syscall && th->act.quiet_exit) {
+		/* The stop after a plain entry stop is its exit: one ptrace call fewer, as strace. */
+		th->in_syscall = false;
+		memset(&th->act, 0, sizeof(th->act));
+		restart(t, th, 0);
+		return;
+	}
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, th->tid, sizeof(info), &info) <= 0) {
 		restart(t, th, 0);
 		return;
@@ -477,6 +484,9 @@ static void on_syscall_stop(struct tracer *t, struct thr *th)
 			usleep(th->act.delay_enter_us);
 		if (th->act.skip)
 			set_reg(th->tid, offsetof(struct user_regs_struct, orig_rax), (uint64_t)-1);
+		/* only a plain entry stop is surely followed by its own exit stop */
+		if (th->seccomp_exit || th->act.skip || th->act.signal || th->act.delay_exit_us)
+			th->act.quiet_exit = false;
 		if (th->seccomp_exit)
 			ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L);
 		else

@@ -52,6 +52,7 @@ struct tr_action {
 	int64_t retval;		/* ...and make it return this (-errno for errors) */
 	int signal;		/* deliver this signal at exit (0: none) */
 	unsigned delay_enter_us, delay_exit_us;
+	bool quiet_exit;	/* nothing is wanted of the exit: not read, not reported */
 };
 
 struct tracer;
