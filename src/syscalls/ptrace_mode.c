@@ -38,6 +38,7 @@ struct thread {
 	bool injected;
 	long interrupted;	/* the call a signal interrupted (ERESTART_RESTARTBLOCK), or -1 */
 	struct timespec start_real, start_mono;
+	struct timeval start_stime;	/* system CPU time at entry: -c without -w sums its growth */
 	uint64_t ip;		/* -i: where the last call was made */
 	const char *poke_exit;	/* inject=...:poke_exit= of the call in flight */
 	bool poked, delayed;	/* tampered with: "(INJECTED: args)", "(DELAYED)" */
@@ -151,6 +152,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	th->printed_entry = false;
 	th->start_real = ev->ts;
 	th->start_mono = ev->mono;
+	th->start_stime = ev->stime;
 	th->ip = ev->ip;
 	th->shown = sc_filter_traced(s->o->filter, ev->nr);
 	th->injected = th->poked = th->delayed = false;
@@ -228,8 +230,13 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	if (!th->shown)
 		return;
 	double took = seconds_between(&th->start_mono, &ev->mono);
-	if (s->sum)
-		sc_summary_add(s->sum, c->nr, (uint64_t)(took * 1e9), sc_failed(c));
+	if (s->sum) {
+		/* as strace: the system CPU time the call took, or with -w its wall-clock time */
+		int64_t cpu_ns = (int64_t)(ev->stime.tv_sec - th->start_stime.tv_sec) * 1000000000 +
+				 (int64_t)(ev->stime.tv_usec - th->start_stime.tv_usec) * 1000;
+		uint64_t ns = s->o->wall ? (uint64_t)(took * 1e9) : cpu_ns > 0 ? (uint64_t)cpu_ns : 0;
+		sc_summary_add(s->sum, c->nr, ns, sc_failed(c));
+	}
 	if (s->o->summary == 1)
 		return;
 	if (!sc_filter_status(s->o->filter, c->ret, true)) {

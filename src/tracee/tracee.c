@@ -24,6 +24,7 @@
 #include <grp.h>
 #include <pwd.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -45,6 +46,7 @@ struct tracer {
 	unsigned processes;	/* distinct processes seen, for tracer_single() */
 	int exec_pipe;		/* the spawned child writes errno here if execve fails */
 	long spin_ns;		/* how long to poll for the next stop before sleeping */
+	struct rusage ru;	/* wait4's usage of the process of the last stop */
 	int exec_errno;
 	/* The processes we started from, fixed before running: tracer_stop() interrupts them. */
 	pid_t wake[8];
@@ -429,6 +431,7 @@ static int emit(struct tracer *t, struct tr_event *ev, struct tr_action *act)
 	if (!t->o.on_event)
 		return 0;
 	now(ev);
+	ev->stime = t->ru.ru_stime;
 	if (t->o.on_event(t, ev, act ? act : &none, t->o.ctx))
 		t->stop = 1;
 	return 0;
@@ -732,13 +735,13 @@ static void detach_all(struct tracer *t)
  * while (spin_ns), and sleep only when nothing comes.  With a single CPU to
  * run on, polling would only delay the tracee: then spin_ns is 0.
  */
-static pid_t wait_next(const struct tracer *t, int *status)
+static pid_t wait_next(struct tracer *t, int *status)
 {
 	if (t->spin_ns) {
 		struct timespec start, now;
 		clock_gettime(CLOCK_MONOTONIC, &start);
 		do {
-			pid_t tid = waitpid(-1, status, __WALL | WNOHANG);
+			pid_t tid = wait4(-1, status, __WALL | WNOHANG, &t->ru);
 			if (tid != 0)
 				return tid;
 			/* Anything else runnable here (the tracee itself, maybe) goes first. */
@@ -749,7 +752,7 @@ static pid_t wait_next(const struct tracer *t, int *status)
 	}
 	if (t->o.on_idle)
 		t->o.on_idle(t->o.ctx);
-	return waitpid(-1, status, __WALL);
+	return wait4(-1, status, __WALL, &t->ru);
 }
 
 /* TRACEKIT_SPIN_US overrides the polling window (0 turns it off). */

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -44,6 +45,7 @@ struct tr_event {
 	struct timespec ts;	/* CLOCK_REALTIME at the stop, for -t */
 	struct timespec mono;	/* CLOCK_MONOTONIC at the stop, for -T, -r, -c */
 	uint64_t ip, sp;	/* user registers at the stop, for -k */
+	struct timeval stime;	/* system CPU time of the stopped process (wait4), for -c */
 };
 
 /* What the caller wants done with a syscall, decided at its entry stop. */

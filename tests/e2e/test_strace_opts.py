@@ -321,6 +321,21 @@ def summary_overhead(tmp):
            '-O 1s takes each call to zero: %r' % lines)
 
 
+@case
+def summary_cpu_time(tmp):
+    """-c sums the system CPU time of each call (a sleep costs none), -w its wall-clock time."""
+    rc, lines, err = trace(tmp, '-c', '-e', 'trace=nanosleep,clock_nanosleep', 'sleep', '0.3')
+    expect_exit0(rc, err)
+    rows = [l for l in lines if l.endswith('nanosleep')]
+    expect(rows and all(float(l.split()[1]) < 0.1 for l in rows), '-c: CPU time: %r' % lines)
+    rc, lines, err = trace(tmp, '-c', '-w', '-e', 'trace=nanosleep,clock_nanosleep', 'sleep', '0.3')
+    rows = [l for l in lines if l.endswith('nanosleep')]
+    expect(rows and all(float(l.split()[1]) >= 0.29 for l in rows), '-cw: wall-clock: %r' % lines)
+    rc, lines, err = trace(tmp, '-c', '-w', '-O', '250000000ns', '-e', 'trace=nanosleep,clock_nanosleep',
+                           'sleep', '0.3')
+    expect_exit0(rc, err)
+
+
 # --- signals and descriptors ------------------------------------------------------------
 
 @case
