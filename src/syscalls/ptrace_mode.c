@@ -43,6 +43,7 @@ struct thread {
 	const char *poke_exit;	/* inject=...:poke_exit= of the call in flight */
 	bool poked, delayed;	/* tampered with: "(INJECTED: args)", "(DELAYED)" */
 	struct sc_fmt fmt;	/* the run's, with this call's abbrev= */
+	struct sc_inject_counts *inj_counts;	/* when= counts this thread's calls, as strace */
 };
 
 struct session {
@@ -90,6 +91,7 @@ static void thread_free(struct thread *th)
 	sc_call_reset(&th->call);
 	sc_mem_free(&th->call.mem);
 	sb_free(&th->text);
+	sc_inject_counts_free(th->inj_counts);
 	free(th);
 }
 
@@ -172,7 +174,12 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 		return;
 	}
 	/* As strace: only calls that are traced (trace=, -P) are tampered with. */
-	const struct sc_inject *inj = sc_filter_inject(s->o->filter, ev->nr);
+	const struct sc_inject *inj = NULL;
+	if (sc_filter_injects(s->o->filter, ev->nr)) {
+		if (!th->inj_counts)
+			th->inj_counts = sc_inject_counts_new();
+		inj = sc_filter_inject_counted(s->o->filter, th->inj_counts, ev->nr);
+	}
 	if (inj) {
 		th->injected = inj->error || inj->has_retval;
 		th->poke_exit = inj->poke_exit;
