@@ -420,6 +420,16 @@ def status_detached(tmp):
 
 
 @case
+def fault_counts_per_process(tmp):
+    """when=1 picks the first chdir of each process: the shell's and its subshell's."""
+    rc, lines, err = trace(tmp, '-f', '-qq', '-e', 'trace=chdir', '-e', 'fault=chdir:when=1',
+                           'sh', '-c', 'cd / 2>/dev/null; (cd / 2>/dev/null); true')
+    expect_exit0(rc, err)
+    injected = [l for l in lines if l.endswith('ENOSYS (Function not implemented) (INJECTED)')]
+    expect(len(injected) == 2, 'two first calls: %r' % lines)
+
+
+@case
 def fault_exit_group(tmp):
     rc, lines, err = trace(tmp, '-e', 'trace=exit_group', '-e', 'fault=exit_group:when=1',
                            'sh', '-c', 'exit 3')
