@@ -220,6 +220,8 @@ long sc_mem_peek(struct sc_call *c, uint64_t addr, size_t len, const unsigned ch
 
 /* True when the copy holding addr stopped at unreadable tracee memory. */
 bool sc_mem_cut(struct sc_call *c, uint64_t addr);
+/* For an engine whose copies stop at their cap, not only at unreadable memory (--kernel). */
+void sc_mem_uncut(struct sc_call *c);
 
 /* ---- the engine side: fill the snapshot from a spec ---------------------- */
 

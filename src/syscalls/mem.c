@@ -272,6 +272,12 @@ long sc_mem_peek(struct sc_call *c, uint64_t addr, size_t len, const unsigned ch
 	return -1;
 }
 
+void sc_mem_uncut(struct sc_call *c)
+{
+	for (size_t i = 0; i < c->mem.n; i++)
+		c->mem.r[i].short_read = false;
+}
+
 bool sc_mem_cut(struct sc_call *c, uint64_t addr)
 {
 	const unsigned char *p;
