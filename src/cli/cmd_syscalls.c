@@ -170,6 +170,19 @@ static long parse_num(const char *s, long max)
 	return v;
 }
 
+/* -P PATH: the path as given and, like strace, where it resolves to (a relative name).
+ * Each is a copy of our own, freed with the options. */
+static void add_trace_path(struct sc_options *o, const char *path)
+{
+	char *real = realpath(path, NULL);
+	o->paths = xrealloc(o->paths, sizeof(char *) * (size_t)(o->npaths + 2));
+	o->paths[o->npaths++] = xstrdup(path);
+	if (real && strcmp(real, path))
+		o->paths[o->npaths++] = real;
+	else
+		free(real);
+}
+
 static int add_pids(struct sc_options *o, const char *list)
 {
 	char *copy = xstrdup(list), *save = NULL;
@@ -351,8 +364,7 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 		return 0;
 	case 'p': return add_pids(o, optarg);
 	case 'P':
-		o->paths = xrealloc(o->paths, sizeof(char *) * (size_t)(o->npaths + 1));
-		o->paths[o->npaths++] = optarg;
+		add_trace_path(o, optarg);
 		return 0;
 	case 'q': ps->q_short++; return 0;
 	case 'r':
@@ -495,8 +507,7 @@ static int resolve(struct sc_options *o, struct parse_state *ps)
 	}
 	o->fmt.yflag = ps->decode_fds & (SC_DFD_SOCKET | SC_DFD_DEV) ? 2 : ps->decode_fds ? 1 : 0;
 	o->fmt.decode_pids = o->decode_pids;
-	if (ps->decode_fds != 0xf && ps->decode_fds != SC_DFD_PATH)
-		o->fmt.decode_fds = ps->decode_fds;
+	o->fmt.decode_fds = ps->decode_fds;
 	if (o->daemonize_long) {
 		if (o->daemonize) {
 			errmsg("-D and --daemonize cannot be provided simultaneously");
@@ -620,6 +631,8 @@ static int run(struct sc_options *o, int argc, char **argv)
 		status = o->kernel ? sc_run_kernel(o) : sc_run_ptrace(o);
 	sc_filter_free(o->filter);
 	free(o->pids);
+	for (int i = 0; i < o->npaths; i++)
+		free((char *)o->paths[i]);
 	free(o->paths);
 	free(o->env);
 	return status;

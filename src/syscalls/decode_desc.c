@@ -317,7 +317,8 @@ SC_DECODER(fallocate)
 SC_DECODER(fadvise64)
 {
 	p_fd(c, c->args[0]);
-	out(c, ", %" PRId64 ", %" PRId64 ", ", (int64_t)c->args[1], (int64_t)c->args[2]);
+	/* the offset is loff_t, the length size_t */
+	out(c, ", %" PRId64 ", %" PRIu64 ", ", (int64_t)c->args[1], c->args[2]);
 	p_xval(c, &xlat_fadvise_advice, (unsigned)c->args[3], "POSIX_FADV_???");
 	return SC_DONE;
 }

@@ -76,10 +76,14 @@ SC_DECODER(epoll_wait, MEM_ARRAY_OUT_RET(1, struct epoll_event))
 	return 0;
 }
 
+/* Printed at exit: when the call failed, strace shows the pointers as addresses. */
 static void p_sigmask_tail(struct sc_call *c)
 {
 	p_sep(c);
-	p_sigset(c, c->args[4], c->args[5]);
+	if (sc_failed(c))
+		p_addr(c, c->args[4]);
+	else
+		p_sigset(c, c->args[4], c->args[5]);
 	out(c, ", %" PRIu64, c->args[5]);
 }
 
@@ -98,7 +102,10 @@ SC_DECODER(epoll_pwait2, MEM_ARRAY_OUT_RET(1, struct epoll_event),
 {
 	epoll_wait_common(c);
 	if (!c->entering) {
-		p_timespec(c, c->args[3]);
+		if (sc_failed(c))
+			p_addr(c, c->args[3]);
+		else
+			p_timespec(c, c->args[3]);
 		p_sigmask_tail(c);
 	}
 	return 0;

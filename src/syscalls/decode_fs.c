@@ -232,12 +232,18 @@ SC_DECODER(fchownat, MEM_PATH(1))
 
 static void p_utime_ts(struct sc_call *c, const struct timespec *t)
 {
-	if (t->tv_nsec == UTIME_NOW_) {
-		out(c, "UTIME_NOW");
-		return;
-	}
-	if (t->tv_nsec == UTIME_OMIT_) {
-		out(c, "UTIME_OMIT");
+	const char *special = t->tv_nsec == UTIME_NOW_ ? "UTIME_NOW" :
+			      t->tv_nsec == UTIME_OMIT_ ? "UTIME_OMIT" : NULL;
+	if (special) {
+		/* -X raw and verbose show the struct; verbose names it in a comment. */
+		if (xlat_style == XLAT_STYLE_ABBREV) {
+			out(c, "%s", special);
+			return;
+		}
+		out(c, "{tv_sec=%lld, tv_nsec=%llu}", (long long)t->tv_sec,
+		    (unsigned long long)t->tv_nsec);
+		if (xlat_style == XLAT_STYLE_VERBOSE)
+			out(c, " /* %s */", special);
 		return;
 	}
 	out(c, "{tv_sec=%lld, tv_nsec=%llu}", (long long)t->tv_sec, (unsigned long long)t->tv_nsec);

@@ -17,7 +17,7 @@ static void p_xval_bare(struct sc_call *c, const struct xlat *x, unsigned v)
 	if (s)
 		out(c, "%s", s);
 	else
-		out(c, "%u", v);
+		out(c, "%#x", v);
 }
 
 /* FUTEX_OP_SET<<28|0<<12|FUTEX_OP_CMP_GT<<24|0x1: the packed FUTEX_WAKE_OP operation. */

@@ -23,7 +23,7 @@ static void p_prot(struct sc_call *c, uint64_t prot)
 }
 
 /* MAP_PRIVATE|MAP_ANONYMOUS|21<<MAP_HUGE_SHIFT: type, flags, then the huge page size. */
-static void p_mmap_flags(struct sc_call *c, uint64_t flags)
+static void p_mmap_flags_abbrev(struct sc_call *c, uint64_t flags)
 {
 	p_xval(c, &xlat_mmap_types, flags & MAP_TYPE, "MAP_???");
 	uint64_t huge = flags & HUGE_MASK;
@@ -34,6 +34,11 @@ static void p_mmap_flags(struct sc_call *c, uint64_t flags)
 	}
 	if (huge)
 		out(c, "|%llu<<MAP_HUGE_SHIFT", (unsigned long long)(huge >> HUGE_SHIFT));
+}
+
+static void p_mmap_flags(struct sc_call *c, uint64_t flags)
+{
+	p_compound(c, flags, p_mmap_flags_abbrev);
 }
 
 SC_DECODER(mmap)

@@ -49,7 +49,7 @@ static void p_nodemask(struct sc_call *c, uint64_t addr, uint64_t maxnode)
 }
 
 /* MPOL_BIND|MPOL_F_STATIC_NODES: a mode and its flags. */
-static void p_mpol_mode(struct sc_call *c, uint64_t arg)
+static void p_mpol_mode_abbrev(struct sc_call *c, uint64_t arg)
 {
 	uint64_t flags = arg & MPOL_FLAGS_MASK_;
 	uint64_t mode = arg & ~(uint64_t)MPOL_FLAGS_MASK_;
@@ -73,6 +73,16 @@ static void p_mpol_mode(struct sc_call *c, uint64_t arg)
 			sb_free(&names);
 		}
 	}
+}
+
+/* Only a known mode with flags is one number under -X raw and verbose. */
+static void p_mpol_mode(struct sc_call *c, uint64_t arg)
+{
+	uint64_t mode = arg & ~(uint64_t)MPOL_FLAGS_MASK_;
+	if ((arg & MPOL_FLAGS_MASK_) && xlat_str(&xlat_mpol_modes, mode))
+		p_compound(c, arg, p_mpol_mode_abbrev);
+	else
+		p_mpol_mode_abbrev(c, arg);
 }
 
 SC_DECODER(mbind, MEM_FN(3, SC_MEM_BUF, SC_AT_ENTRY, mbind_mask_len))

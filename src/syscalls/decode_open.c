@@ -96,10 +96,17 @@ static void p_open_how(struct sc_call *c, uint64_t addr, uint64_t size)
 	}
 	out(c, ", resolve=");
 	p_flags(c, &xlat_resolve_flags, how.resolve, "RESOLVE_???");
+	p_struct_tail(c, addr, sizeof(how), size);
 	out(c, "}");
 }
 
-SC_DECODER(openat2, MEM_PATH(1), MEM_STRUCT_IN(2, struct open_how))
+/* struct open_how and the bytes a newer caller put past it, up to a page. */
+static size_t open_how_len(const struct sc_call *c)
+{
+	return c->args[3] < SC_STRUCT_TAIL_MAX ? c->args[3] : SC_STRUCT_TAIL_MAX;
+}
+
+SC_DECODER(openat2, MEM_PATH(1), MEM_FN(2, SC_MEM_BUF, SC_AT_ENTRY, open_how_len))
 {
 	p_dirfd_path(c, c->args[0], c->args[1]);
 	p_sep(c);

@@ -6,7 +6,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <asm/ldt.h>
 #include <linux/sched.h>
 
 #include "print_pid.h"
@@ -268,7 +270,7 @@ SC_DECODER(noargs)
 	return SC_DONE;
 }
 
-/* Calls whose only output is a pid: each names which id it is. */
+/* Calls whose only output is a pid: each names which id it is (--pidns-translation, -Y). */
 SC_DECODER(getpid)
 {
 	c->rv = SC_RV_TGID;
@@ -291,6 +293,13 @@ SC_DECODER(getpgrp)
 SC_DECODER(fork)
 {
 	c->rv = SC_RV_TGID;
+	return SC_DONE;
+}
+
+/* getuid and the other id getters cannot fail: strace prints what they return unsigned. */
+SC_DECODER(getid)
+{
+	c->rv = SC_RV_UDEC_NF;
 	return SC_DONE;
 }
 
@@ -433,21 +442,137 @@ SC_DECODER(getsid)
 
 /* ---- per-process knobs --------------------------------------------------- */
 
+#define ARCH_GET_FS_ 0x1003
+#define ARCH_GET_GS_ 0x1004
+#define ARCH_GET_CPUID_ 0x1011
+#define ARCH_GET_XCOMP_SUPP_ 0x1021
+#define ARCH_GET_XCOMP_PERM_ 0x1022
+#define ARCH_REQ_XCOMP_PERM_ 0x1023
+#define ARCH_GET_XCOMP_GUEST_PERM_ 0x1024
+#define ARCH_REQ_XCOMP_GUEST_PERM_ 0x1025
+
+/* An XSAVE feature mask: the number, then (unless -X raw) its names. */
+static void sb_xfeature_mask(struct strbuf *sb, uint64_t mask, const char *open, const char *close)
+{
+	uint64_t known = 0;
+	for (size_t i = 0; i < xlat_x86_xfeature_masks.n; i++)
+		known |= xlat_x86_xfeature_masks.e[i].val;
+	enum xlat_style style = xlat_style;
+	xlat_style = XLAT_STYLE_ABBREV;
+	sb_add(sb, open);
+	if (mask & known)
+		sb_flags(sb, &xlat_x86_xfeature_masks, mask, NULL);
+	else
+		sb_add(sb, "XFEATURE_MASK_???");
+	sb_add(sb, close);
+	xlat_style = style;
+}
+
+static int arch_prctl_get(struct sc_call *c, unsigned code)
+{
+	uint64_t v;
+	if (p_failed_addr(c, c->args[1]) || p_fetch(c, c->args[1], &v, sizeof(v)) < 0)
+		return 0;
+	if (code == ARCH_GET_FS_ || code == ARCH_GET_GS_) {
+		/* A base of 0 reads as a null pointer, as strace prints it. */
+		out(c, v ? "[%#llx]" : "[NULL]", (unsigned long long)v);
+		return 0;
+	}
+	out(c, v ? "[%#llx" : "[0", (unsigned long long)v);
+	if (v && xlat_style != XLAT_STYLE_RAW)
+		sb_xfeature_mask(c->out, v, " /* ", " */");
+	out(c, "]");
+	return 0;
+}
+
+/* ARCH_REQ_XCOMP_PERM: a feature number in, the permitted mask out. */
+static int arch_prctl_req(struct sc_call *c)
+{
+	if (c->entering) {
+		uint64_t nr = (unsigned)c->args[1];
+		const char *name = xlat_str(&xlat_x86_xfeatures, nr);
+		out(c, "%#llx", (unsigned long long)nr);
+		if (xlat_style != XLAT_STYLE_RAW)
+			out(c, " /* %s */", name ? name : "XFEATURE_???");
+		return 0;
+	}
+	c->rv = SC_RV_HEX;
+	if (c->ret > 0 && xlat_style != XLAT_STYLE_RAW) {
+		struct strbuf sb = STRBUF_INIT;
+		uint64_t known = 0;
+		for (size_t i = 0; i < xlat_x86_xfeature_masks.n; i++)
+			known |= xlat_x86_xfeature_masks.e[i].val;
+		if ((uint64_t)c->ret & known)
+			sb_xfeature_mask(&sb, (uint64_t)c->ret, "(", ")");
+		snprintf(c->rv_extra, sizeof(c->rv_extra), "%s", sb.buf ? sb_str(&sb) : "");
+		sb_free(&sb);
+	}
+	return 0;
+}
+
 SC_DECODER(arch_prctl, MEM_STRUCT_OUT(1, uint64_t))
 {
 	unsigned code = (unsigned)c->args[0];
-	bool get = code == 0x1003 || code == 0x1004;	/* ARCH_GET_FS, ARCH_GET_GS */
+	bool get = code == ARCH_GET_FS_ || code == ARCH_GET_GS_ ||
+		   code == ARCH_GET_XCOMP_SUPP_ || code == ARCH_GET_XCOMP_PERM_ ||
+		   code == ARCH_GET_XCOMP_GUEST_PERM_;
+	bool req = code == ARCH_REQ_XCOMP_PERM_ || code == ARCH_REQ_XCOMP_GUEST_PERM_;
 	if (c->entering) {
 		p_xval(c, &xlat_arch_prctl_codes, code, "ARCH_???");
+		if (code == ARCH_GET_CPUID_)	/* takes no argument */
+			return SC_DONE;
 		p_sep(c);
+		if (req)
+			return arch_prctl_req(c);
 		if (get)
 			return 0;
 		p_hex(c, c->args[1]);
 		return SC_DONE;
 	}
-	uint64_t v;
-	if (!p_failed_addr(c, c->args[1]) && p_fetch(c, c->args[1], &v, sizeof(v)) == 0)
-		out(c, "[%#llx]", (unsigned long long)v);
+	if (req)
+		return arch_prctl_req(c);
+	return arch_prctl_get(c, code);
+}
+
+/* struct user_desc, strace's way: an entry number of -1 ("pick one") as -1. */
+static void p_user_desc(struct sc_call *c, uint64_t addr)
+{
+	struct user_desc u;
+	if (p_fetch(c, addr, &u, sizeof(u)) < 0)
+		return;
+	if (u.entry_number == (unsigned)-1)
+		out(c, "{entry_number=-1");
+	else
+		out(c, "{entry_number=%u", u.entry_number);
+	out(c, ", base_addr=%#08x, limit=%#08x, seg_32bit=%u, contents=%u, read_exec_only=%u"
+	    ", limit_in_pages=%u, seg_not_present=%u, useable=%u, lm=%u}",
+	    u.base_addr, u.limit, u.seg_32bit, u.contents, u.read_exec_only, u.limit_in_pages,
+	    u.seg_not_present, u.useable, u.lm);
+}
+
+SC_DECODER(modify_ldt, MEM_STRUCT_IN(1, struct user_desc))
+{
+	if (c->entering) {
+		out(c, "%d, ", (int)c->args[0]);
+		if (c->args[2] == sizeof(struct user_desc))
+			p_user_desc(c, c->args[1]);
+		else
+			p_addr(c, c->args[1]);
+		out(c, ", %llu", (unsigned long long)c->args[2]);
+		return 0;
+	}
+	/*
+	 * The kernel returns an int as unsigned: an error arrives as 4294967258,
+	 * which strace shows with the errno it stands for.
+	 */
+	uint64_t r = (uint64_t)c->ret;
+	if (!sc_failed(c) && r >= 0xfffff000 && r <= 0xffffffff) {
+		int err = (int)-(int32_t)r;
+		const char *name = sc_errname(err);
+		c->rv = SC_RV_UDEC;
+		snprintf(c->rv_extra, sizeof(c->rv_extra), "%s (%s)", name ? name : "E???",
+			 strerror(err));
+	}
 	return 0;
 }
 

@@ -8,12 +8,19 @@
 /* strace's rlimit numbers: 8192*1024 for whole kibibytes, RLIM64_INFINITY for none. */
 static void p_rlim_val(struct sc_call *c, uint64_t v, const char *inf)
 {
+	bool kib = v > 1024 && v % 1024 == 0;
+	if (xlat_style != XLAT_STYLE_ABBREV || (v != UINT64_MAX && !kib)) {
+		out(c, "%llu", (unsigned long long)v);
+		if (xlat_style != XLAT_STYLE_VERBOSE || (v != UINT64_MAX && !kib))
+			return;
+		out(c, " /* ");
+	}
 	if (v == UINT64_MAX)
 		out(c, "%s", inf);
-	else if (v > 1024 && v % 1024 == 0)
-		out(c, "%llu*1024", (unsigned long long)(v / 1024));
 	else
-		out(c, "%llu", (unsigned long long)v);
+		out(c, "%llu*1024", (unsigned long long)(v / 1024));
+	if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " */");
 }
 
 static void p_rlimit(struct sc_call *c, uint64_t addr, const char *inf)

@@ -142,7 +142,7 @@ SC_DECODER(times, MEM_STRUCT_OUT(0, struct tms))
 	out(c, "{");
 	for (int i = 0; i < 4; i++) {
 		out(c, "%s%s=%llu", i ? ", " : "", names[i], (unsigned long long)v[i]);
-		if (v[i] > 0)	/* in seconds, at 100 ticks a second (USER_HZ) */
+		if (v[i] > 0 && xlat_style != XLAT_STYLE_RAW)	/* in seconds, at 100 ticks a second (USER_HZ) */
 			out(c, " /* %llu.%02llu s */", (unsigned long long)v[i] / 100,
 			    (unsigned long long)v[i] % 100);
 	}

@@ -148,12 +148,12 @@ struct sc_fmt {
 	int xflag;		/* -x: 1 non-ascii strings in hex, 2 (-xx) all in hex,
 				   3 (--strings-in-hex=non-ascii-chars) non-ascii bytes as \xNN */
 	int yflag;		/* -y: 1 fd paths, 2 (-yy) also socket details */
+	unsigned decode_fds;	/* --decode-fds kinds (SC_DFD_* in opts.h), 0 if not given */
 	bool raw_ret_hex;	/* not used yet */
 	/* Path of fd in tid (for -y); returns length or -1. NULL: no -y. */
 	int (*fd_path)(void *ctx, pid_t tid, int fd, char *buf, size_t len);
 	void *fd_ctx;
 	unsigned decode_pids;	/* --decode-pids= bits (session.h): pid comments, -Y comm */
-	unsigned decode_fds;	/* --decode-fds= bits (opts.h) when not all or nothing, else 0 */
 };
 
 /* ---- one call ------------------------------------------------------------ */
@@ -171,6 +171,7 @@ enum sc_rv {
 	SC_RV_TGID,		/* getpid, fork, wait4 */
 	SC_RV_PGID,		/* getpgrp, getpgid */
 	SC_RV_SID,		/* getsid */
+	SC_RV_UDEC_NF,		/* unsigned, and never an error: the call cannot fail (getuid) */
 };
 
 /* Return value of a decoder at entry: nothing left to print at exit but the return value. */
@@ -244,6 +245,11 @@ int sc_mem_read(struct sc_call *c, uint64_t addr, void *buf, size_t len);
  */
 long sc_mem_peek(struct sc_call *c, uint64_t addr, size_t len, const unsigned char **p);
 
+/* True when the copy holding addr stopped at unreadable tracee memory. */
+bool sc_mem_cut(struct sc_call *c, uint64_t addr);
+/* For an engine whose copies stop at their cap, not only at unreadable memory (--kernel). */
+void sc_mem_uncut(struct sc_call *c);
+
 /* ---- the engine side: fill the snapshot from a spec ---------------------- */
 
 void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx);
@@ -265,7 +271,9 @@ void p_long(struct sc_call *c, uint64_t v);
 void p_ulong(struct sc_call *c, uint64_t v);
 void p_hex(struct sc_call *c, uint64_t v);
 void p_oct(struct sc_call *c, uint64_t v);		/* 0644 */
-void p_fd(struct sc_call *c, uint64_t fd);		/* 3, or 3</etc/passwd> with -y */
+void p_fd(struct sc_call *c, uint64_t fd);
+/* "<comm>" quoted as strace quotes it ('<' and '>' escaped too). */
+void sb_comm(struct strbuf *sb, const char *comm, size_t n);		/* 3, or 3</etc/passwd> with -y */
 void p_dirfd(struct sc_call *c, uint64_t fd);		/* AT_FDCWD or p_fd */
 void p_path(struct sc_call *c, uint64_t addr);		/* "/etc/passwd" or the address */
 void p_str(struct sc_call *c, uint64_t addr);		/* NUL-terminated, up to -s */
@@ -279,11 +287,18 @@ void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis
 void p_flags(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt);
 void p_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt);
 /*
- * The bytes of an extensible struct past the part this tracekit knows (size
- * the caller's, known ours), before its "}": nothing when they are all zero,
- * ", /\* bytes 32..39 *\/ \"\x80...\"" when not, ", ???" when unreadable.
+ * A value whose names come from several tables (a type and its flags, as in
+ * mmap's MAP_PRIVATE|MAP_ANONYMOUS): -X raw prints it as one number, -X
+ * verbose the number and then abbrev's names in a comment, like strace.
+ */
+void p_compound(struct sc_call *c, uint64_t v, void (*abbrev)(struct sc_call *c, uint64_t v));
+/*
+ * The bytes of an extensible struct (open_how, clone_args) past the part
+ * known, from offset known to size: nothing when all are zero, ", ???" when
+ * unreadable, else ", /\* bytes K..N *\/ "\x.."" as strace shows them.
  */
 void p_struct_tail(struct sc_call *c, uint64_t addr, size_t known, uint64_t size);
+#define SC_STRUCT_TAIL_MAX 4096	/* bytes of a struct looked at, as strace (a page) */
 /* Read a struct into buf; prints the address and returns -1 when not held. */
 int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len);
 void p_strv(struct sc_call *c, uint64_t addr);		/* ["ls", "-l"] */

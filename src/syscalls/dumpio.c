@@ -10,7 +10,8 @@
 #define DUMP_CHUNK 65536	/* read from the tracee this much at a time */
 
 /* " | 00000  68 69 0a ...  hi.  |" lines, the offset at least 5 hex digits wide. */
-static void dump_bytes(struct strbuf *out, sc_read_fn rd, void *ctx, uint64_t addr, uint64_t len)
+static void dump_bytes(struct strbuf *out, sc_read_fn rd, void *ctx, pid_t pid, uint64_t addr,
+		       uint64_t len)
 {
 	if (!len || addr + len < addr)
 		return;
@@ -26,8 +27,8 @@ static void dump_bytes(struct strbuf *out, sc_read_fn rd, void *ctx, uint64_t ad
 			uint64_t want = len - i < DUMP_CHUNK ? len - i : DUMP_CHUNK;
 			if (rd(ctx, addr + i, buf, want) != (long)want) {
 				if (i)
-					sb_printf(out, " | <Cannot fetch %" PRIu64 " byte%s @%#" PRIx64 ">\n",
-						  want, want == 1 ? "" : "s", addr + i);
+					sb_printf(out, " | <Cannot fetch %" PRIu64 " byte%s from pid %d @%#"
+						  PRIx64 ">\n", want, want == 1 ? "" : "s", (int)pid, addr + i);
 				break;
 			}
 			got = i;
@@ -53,30 +54,31 @@ static void dump_bytes(struct strbuf *out, sc_read_fn rd, void *ctx, uint64_t ad
 }
 
 /* An iovec array: each buffer announced, then dumped, up to size bytes in all (-1: all). */
-static void dump_iov(struct strbuf *out, sc_read_fn rd, void *ctx, uint64_t iov, uint64_t n,
-		     uint64_t size)
+static void dump_iov(struct strbuf *out, sc_read_fn rd, void *ctx, pid_t pid, uint64_t iov,
+		     uint64_t n, uint64_t size)
 {
-	if (n > 1024)
+	uint64_t vec[2 * 1024];
+	/* All of the array or nothing, as strace: a vector it cannot read is not dumped. */
+	if (!n || n > 1024 || rd(ctx, iov, vec, 16 * n) != (long)(16 * n))
 		return;
 	for (uint64_t i = 0; i < n && size; i++) {
-		uint64_t v[2];
-		if (rd(ctx, iov + 16 * i, v, sizeof(v)) != (long)sizeof(v))
-			return;
+		uint64_t *v = vec + 2 * i;
 		uint64_t len = v[1] < size ? v[1] : size;
 		if (!len)
 			break;
 		size -= len;
 		sb_printf(out, " * %" PRIu64 " bytes in buffer %d\n", len, (int)i);
-		dump_bytes(out, rd, ctx, v[0], len);
+		dump_bytes(out, rd, ctx, pid, v[0], len);
 	}
 }
 
 /* The iovec of a struct msghdr (msg_iov at offset 16, msg_iovlen at 24). */
-static void dump_msghdr(struct strbuf *out, sc_read_fn rd, void *ctx, uint64_t msg, uint64_t size)
+static void dump_msghdr(struct strbuf *out, sc_read_fn rd, void *ctx, pid_t pid, uint64_t msg,
+			uint64_t size)
 {
 	uint64_t v[2];
 	if (rd(ctx, msg + 16, v, sizeof(v)) == (long)sizeof(v))
-		dump_iov(out, rd, ctx, v[0], v[1], size);
+		dump_iov(out, rd, ctx, pid, v[0], v[1], size);
 }
 
 static bool named(const char *name, const char *const *names)
@@ -100,18 +102,18 @@ void sc_dumpio(struct strbuf *out, const struct sc_call *c, const struct sc_filt
 	int fd = (int)c->args[0];
 	if (sc_filter_dump_fd(f, true, fd)) {
 		if (named(name, wr_buf))
-			dump_bytes(out, rd, ctx, c->args[1], c->args[2]);
+			dump_bytes(out, rd, ctx, c->tid, c->args[1], c->args[2]);
 		else if (named(name, wr_iov))
-			dump_iov(out, rd, ctx, c->args[1], c->args[2], UINT64_MAX);
+			dump_iov(out, rd, ctx, c->tid, c->args[1], c->args[2], UINT64_MAX);
 		else if (strcmp(name, "sendmsg") == 0)
-			dump_msghdr(out, rd, ctx, c->args[1], UINT64_MAX);
+			dump_msghdr(out, rd, ctx, c->tid, c->args[1], UINT64_MAX);
 	}
 	if (c->ret < 0 || !sc_filter_dump_fd(f, false, fd))
 		return;
 	if (named(name, rd_buf))
-		dump_bytes(out, rd, ctx, c->args[1], (uint64_t)c->ret);
+		dump_bytes(out, rd, ctx, c->tid, c->args[1], (uint64_t)c->ret);
 	else if (named(name, rd_iov))
-		dump_iov(out, rd, ctx, c->args[1], c->args[2], (uint64_t)c->ret);
+		dump_iov(out, rd, ctx, c->tid, c->args[1], c->args[2], (uint64_t)c->ret);
 	else if (strcmp(name, "recvmsg") == 0)
-		dump_msghdr(out, rd, ctx, c->args[1], (uint64_t)c->ret);
+		dump_msghdr(out, rd, ctx, c->tid, c->args[1], (uint64_t)c->ret);
 }

@@ -684,17 +684,21 @@ static int inject_delay(struct ctx *c, const char *val, bool enter, struct injec
 }
 
 /* The part after "KEY=" when tok starts with it, else NULL. */
-/* @argN=HEX[,@argM=HEX...]: N 1..7, HEX an even number of hex digits, at most 2048. */
+/* @argN=HEX[,@argM=HEX...]: N 1..7, each once, HEX an even number of hex digits, at most 2048. */
 static bool poke_valid(const char *spec)
 {
 	if (!*spec)
 		return false;
 	char *copy = xstrdup(spec), *save = NULL;
 	bool ok = true;
+	unsigned seen = 0;
 	for (char *t = strtok_r(copy, ",", &save); ok && t; t = strtok_r(NULL, ",", &save)) {
 		size_t n = strlen(t);
 		ok = n > 7 && strncmp(t, "@arg", 4) == 0 && t[4] >= '1' && t[4] <= '7' && t[5] == '=' &&
-		     (n - 6) % 2 == 0 && n - 6 <= 2048 && strspn(t + 6, "0123456789abcdefABCDEF") == n - 6;
+		     (n - 6) % 2 == 0 && n - 6 <= 2048 && strspn(t + 6, "0123456789abcdefABCDEF") == n - 6 &&
+		     !(seen & (1u << (t[4] - '0')));
+		if (ok)
+			seen |= 1u << (t[4] - '0');
 	}
 	free(copy);
 	return ok;
@@ -903,6 +907,10 @@ static int parse_expr(struct sc_filter *f, const char *expr, char *err, size_t e
 
 bool sc_filter_traced(const struct sc_filter *f, long nr)
 {
+	/* As strace: a number no syscall has is always shown (syscall_0x1c3(...)). */
+	const struct sc_entry *e = sc_by_nr(nr);
+	if (!e || !e->name)
+		return true;
 	return nset_has(&f->qual[SC_QUAL_TRACE], nr);
 }
 

@@ -99,7 +99,7 @@ void sc_format_ret(const struct sc_call *c, struct strbuf *sb, bool injected)
 		sb_add(sb, " = ?");
 		return;
 	}
-	if (sc_failed(c)) {
+	if (sc_failed(c) && c->rv != SC_RV_UDEC_NF) {
 		int err = (int)-c->ret;
 		const char *name = sc_errname(err);
 		bool restart = err >= 512 && err <= 516;
@@ -121,6 +121,7 @@ void sc_format_ret(const struct sc_call *c, struct strbuf *sb, bool injected)
 		sb_printf(sb, " = %#03" PRIo64, (uint64_t)c->ret);
 		break;
 	case SC_RV_UDEC:
+	case SC_RV_UDEC_NF:
 		sb_printf(sb, " = %" PRIu64, (uint64_t)c->ret);
 		break;
 	case SC_RV_RAW:

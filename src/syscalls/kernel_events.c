@@ -197,6 +197,7 @@ static void decode_entry(struct km_printer *p, struct thread *th, const struct k
 	struct sc_call *c = &th->call;
 	struct regions rg = { { a, b }, SC_AT_ENTRY };
 	sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
+	sc_mem_uncut(c);
 	sc_decode_entry(c);
 	th->entry_len = th->text.len;
 	if (p->o->npaths && !sc_touches_path(c, p->o->paths, p->o->npaths)) {
@@ -276,6 +277,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
 		goto held;
 	struct regions rg = { { h, NULL }, SC_AT_EXIT };
 	sc_mem_fetch(c, SC_AT_EXIT, read_regions, &rg);
+	sc_mem_uncut(c);
 	sc_decode_exit(c);
 	if (p->fds)
 		km_fds_update(p->fds, th->tgid, c);
@@ -493,6 +495,7 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 	if (o->fmt.yflag) {
 		/* Resolved from /proc when printed, a moment after the call (see docs/syscalls.md). */
 		p->fdpath = tr_fdpath_new(o->fmt.yflag);
+		tr_fdpath_set_kinds(p->fdpath, o->fmt.decode_fds);
 		p->fds = km_fds_new();
 		o->fmt.fd_path = fd_path;
 		o->fmt.fd_ctx = p;

@@ -7,6 +7,76 @@
 #include "lines.h"
 #include "print_signal.h"
 
+static bool path_listed(const char *path, const char *const *paths, int npaths)
+{
+	for (int i = 0; i < npaths; i++)
+		if (strcmp(path, paths[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool fd_listed(struct sc_call *c, int fd, const char *const *paths, int npaths)
+{
+	char link[64], target[4096];
+	if (fd < 0)
+		return false;
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)c->tid, fd);
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	return path_listed(target, paths, npaths);
+}
+
+/* Calls whose descriptors are not (only) argument 0, as strace's -P looks at them. */
+#define NO_FD 0xff
+static const struct {
+	const char *name;
+	unsigned char fd[2];
+} fd_args[] = {
+	{ "dup2", { 0, 1 } }, { "dup3", { 0, 1 } }, { "sendfile", { 0, 1 } },
+	{ "tee", { 0, 1 } }, { "kexec_file_load", { 0, 1 } },
+	{ "copy_file_range", { 0, 2 } }, { "splice", { 0, 2 } },
+	{ "linkat", { 0, 2 } }, { "renameat", { 0, 2 } }, { "renameat2", { 0, 2 } },
+	{ "move_mount", { 0, 2 } }, { "symlinkat", { 1, NO_FD } },
+	{ "mmap", { 4, NO_FD } }, { "epoll_ctl", { 2, NO_FD } },
+	{ "fanotify_mark", { 3, NO_FD } },
+};
+
+/* poll and ppoll: each struct pollfd's fd, from the snapshot. */
+static bool pollfds_listed(struct sc_call *c, const char *const *paths, int npaths)
+{
+	uint64_t n = c->args[1] > 1024 * 1024 ? 1024 * 1024 : c->args[1];
+	for (uint64_t i = 0; i < n; i++) {
+		int32_t fd;
+		if (sc_mem_read(c, c->args[0] + i * 8, &fd, sizeof(fd)) < 0)
+			return false;
+		if (fd_listed(c, fd, paths, npaths))
+			return true;
+	}
+	return false;
+}
+
+/* select and pselect6: the descriptors set in any of the three sets. */
+static bool fdsets_listed(struct sc_call *c, const char *const *paths, int npaths)
+{
+	int nfds = (int)c->args[0];
+	if (nfds <= 0)
+		return false;
+	if (nfds > 1024 * 1024)
+		nfds = 1024 * 1024;
+	size_t size = (((size_t)nfds + 63) / 64) * 8;
+	for (int a = 1; a <= 3; a++) {
+		const unsigned char *set;
+		if (!c->args[a] || sc_mem_peek(c, c->args[a], size, &set) != (long)size)
+			continue;
+		for (int fd = 0; fd < nfds; fd++)
+			if ((set[fd / 8] >> (fd % 8) & 1) && fd_listed(c, fd, paths, npaths))
+				return true;
+	}
+	return false;
+}
+
 /* Descriptor calls whose first argument is not a descriptor: they make one. */
 static bool first_arg_is_fd(const char *name)
 {
@@ -21,31 +91,19 @@ static bool first_arg_is_fd(const char *name)
 	return true;
 }
 
-/* Is descriptor fd of tid open on one of paths? */
-static bool fd_is_path(pid_t tid, int fd, const char *const *paths, int npaths)
+/* A decoder's own list of what its call names (move_mount, fsconfig ...). */
+static bool traced_args_listed(struct sc_call *c, const char *const *paths, int npaths)
 {
-	char link[64], target[4096];
-	if (fd < 0)
-		return false;
-	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, fd);
-	ssize_t n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
-		return false;
-	target[n] = '\0';
-	for (int i = 0; i < npaths; i++)
-		if (strcmp(target, paths[i]) == 0)
+	struct sc_trace_args t = { .nfd = 0 };
+	c->ent->dec->trace_args(c, &t);
+	for (int k = 0; k < t.npath; k++) {
+		const unsigned char *p;
+		long n = sc_mem_peek(c, t.path[k], 4096, &p);
+		if (n > 0 && memchr(p, 0, (size_t)n) && path_listed((const char *)p, paths, npaths))
 			return true;
-	return false;
-}
-
-static bool str_is_path(struct sc_call *c, uint64_t addr, const char *const *paths, int npaths)
-{
-	const unsigned char *p;
-	long n = sc_mem_peek(c, addr, 4096, &p);
-	if (n <= 0 || !memchr(p, 0, (size_t)n))
-		return false;
-	for (int i = 0; i < npaths; i++)
-		if (strcmp((const char *)p, paths[i]) == 0)
+	}
+	for (int k = 0; k < t.nfd; k++)
+		if (fd_listed(c, t.fd[k], paths, npaths))
 			return true;
 	return false;
 }
@@ -53,26 +111,39 @@ static bool str_is_path(struct sc_call *c, uint64_t addr, const char *const *pat
 bool sc_touches_path(struct sc_call *c, const char *const *paths, int npaths)
 {
 	const struct sc_entry *e = c->ent;
-	struct sc_trace_args t = { .nfd = 0 };
 	if (!e)
 		return false;
-	if (e->dec && e->dec->trace_args) {
-		e->dec->trace_args(c, &t);
-	} else {
-		if (e->dec)
-			for (const struct sc_mem_spec *m = e->dec->mem; m->kind; m++)
-				if (m->kind == SC_MEM_STR && m->len_src == SC_LEN_PATH &&
-				    str_is_path(c, c->args[m->arg], paths, npaths))
-					return true;
-		if (e->classes & SC_DESC && first_arg_is_fd(e->name))
-			t.fd[t.nfd++] = (int)c->args[0];
+	if (e->dec && e->dec->trace_args)
+		return traced_args_listed(c, paths, npaths);
+	if (e->dec) {
+		for (const struct sc_mem_spec *m = e->dec->mem; m->kind; m++) {
+			if (m->kind != SC_MEM_STR || m->len_src != SC_LEN_PATH)
+				continue;
+			const unsigned char *p;
+			long n = sc_mem_peek(c, c->args[m->arg], 4096, &p);
+			if (n <= 0 || !memchr(p, 0, (size_t)n))
+				continue;
+			if (path_listed((const char *)p, paths, npaths))
+				return true;
+		}
 	}
-	for (int k = 0; k < t.npath; k++)
-		if (str_is_path(c, t.path[k], paths, npaths))
-			return true;
-	for (int k = 0; k < t.nfd; k++)
-		if (fd_is_path(c->tid, t.fd[k], paths, npaths))
-			return true;
+	if (!e->name)
+		return false;
+	for (size_t i = 0; i < sizeof(fd_args) / sizeof(fd_args[0]); i++) {
+		if (strcmp(e->name, fd_args[i].name))
+			continue;
+		for (int k = 0; k < 2; k++)
+			if (fd_args[i].fd[k] != NO_FD &&
+			    fd_listed(c, (int)c->args[fd_args[i].fd[k]], paths, npaths))
+				return true;
+		return false;
+	}
+	if (!strcmp(e->name, "poll") || !strcmp(e->name, "ppoll"))
+		return pollfds_listed(c, paths, npaths);
+	if (!strcmp(e->name, "select") || !strcmp(e->name, "pselect6"))
+		return fdsets_listed(c, paths, npaths);
+	if (e->classes & SC_DESC && first_arg_is_fd(e->name))
+		return fd_listed(c, (int)c->args[0], paths, npaths);
 	return false;
 }
 

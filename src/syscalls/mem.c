@@ -150,7 +150,7 @@ static void grab_iov(struct fetch *f, uint64_t addr, size_t cnt)
 		size_t held = got / sizeof(struct iovec);	/* the elements before unreadable memory */
 		memcpy(iov, f->c->mem.r[f->c->mem.n - 1].data, held * sizeof(struct iovec));
 		for (size_t i = 0; i < held; i++)
-			grab(f, (uint64_t)(uintptr_t)iov[i].iov_base, cap(iov[i].iov_len, strsize(f->c)));
+			grab(f, (uint64_t)(uintptr_t)iov[i].iov_base, cap(iov[i].iov_len, strsize(f->c) + 1));
 		if (held < k)
 			return;
 		done += k;
@@ -212,9 +212,10 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 		grab_str(f, addr, n);
 		break;
 	case SC_MEM_BUF:
-		/* .size caps a variable length; uncapped buffers print as strings, up to -s. */
+		/* .size caps a variable length; uncapped buffers print as strings, up to -s
+		 * (and one byte more, which strace requires to be readable too). */
 		if (s->len_src != SC_LEN_FIXED)
-			n = cap(n, s->size ? s->size : s->len_src == SC_LEN_FN ? ARRAY_CAP : strsize(f->c));
+			n = cap(n, s->size ? s->size : s->len_src == SC_LEN_FN ? ARRAY_CAP : strsize(f->c) + 1);
 		grab(f, addr, n);
 		break;
 	case SC_MEM_ARRAY:
@@ -249,6 +250,18 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	}
 }
 
+/*
+ * Strings and data buffers, which strace prints whatever -e verbose= says;
+ * the rest (structures, arrays, vectors) it shows as addresses when the call
+ * is not verbose.
+ */
+static bool is_text(const struct sc_mem_spec *s)
+{
+	return s->kind == SC_MEM_STR ||
+	       (s->kind == SC_MEM_BUF && !s->size &&
+		(s->len_src == SC_LEN_ARG || s->len_src == SC_LEN_RET || s->len_src == SC_LEN_STRSIZE));
+}
+
 void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx)
 {
 	if (!c->ent || !c->ent->dec)
@@ -259,7 +272,7 @@ void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx)
 	 */
 	struct fetch f = { c, when, read, ctx };
 	for (const struct sc_mem_spec *s = c->ent->dec->mem; s->kind; s++)
-		if (s->when & when)
+		if ((s->when & when) && !(c->fmt && c->fmt->by_addr && !is_text(s)))
 			fetch_one(&f, s);
 }
 
@@ -297,6 +310,25 @@ long sc_mem_peek(struct sc_call *c, uint64_t addr, size_t len, const unsigned ch
 	}
 	c->mem.misses++;
 	return -1;
+}
+
+void sc_mem_uncut(struct sc_call *c)
+{
+	for (size_t i = 0; i < c->mem.n; i++)
+		c->mem.r[i].short_read = false;
+}
+
+bool sc_mem_cut(struct sc_call *c, uint64_t addr)
+{
+	const unsigned char *p;
+	if (sc_mem_peek(c, addr, 1, &p) < 0)
+		return true;
+	for (size_t i = c->mem.n; i-- > 0;) {
+		const struct sc_region *r = &c->mem.r[i];
+		if (addr >= r->addr && addr < r->addr + r->len && p == r->data + (addr - r->addr))
+			return r->short_read;
+	}
+	return false;
 }
 
 int sc_mem_read(struct sc_call *c, uint64_t addr, void *buf, size_t len)

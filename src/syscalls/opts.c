@@ -163,10 +163,11 @@ long sc_opt_overhead(const char *arg)
 	};
 	char *end;
 	double v = strtod(arg, &end);
-	if (end == arg || v < 0 || v > 1e6)
+	if (end == arg || !(v >= 0))
 		return -1;
+	/* the limit is on the time, whatever its unit: 456789012ns is fine, 1e7s is not */
 	for (size_t i = 0; i < ARRAY_LEN(units); i++)
 		if (strcmp(end, units[i].unit) == 0)
-			return (long)(v * units[i].ns + 0.5);
+			return v * units[i].ns <= 1e15 ? (long)(v * units[i].ns + 0.5) : -1;
 	return -1;
 }

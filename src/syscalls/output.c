@@ -182,21 +182,7 @@ static void add_comm(struct sc_output *w, struct strbuf *sb, pid_t tid)
 	} else {
 		return;
 	}
-	sb_addc(sb, '<');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)comm[i];
-		bool digit_next = i + 1 < n && comm[i + 1] >= '0' && comm[i + 1] <= '7';
-		/* strace quotes it as a string, '<' and '>' escaped too */
-		if (ch >= ' ' && ch < 0x7f && ch != '<' && ch != '>' && ch != '\\')
-			sb_addc(sb, (char)ch);
-		else if (ch == '\\')
-			sb_add(sb, "\\\\");
-		else if (strchr("\t\n\v\f\r", ch) && ch)
-			sb_printf(sb, "\\%c", "tnvfr"[strchr("\t\n\v\f\r", ch) - "\t\n\v\f\r"]);
-		else
-			sb_printf(sb, digit_next ? "\\%03o" : "\\%o", ch);
-	}
-	sb_addc(sb, '>');
+	sb_comm(sb, comm, n);
 }
 
 void out_remember_comm(struct sc_output *w, pid_t tid)

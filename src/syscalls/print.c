@@ -90,17 +90,16 @@ static void p_fd_text(struct sc_call *c, int fd)
 	if (gone)
 		len -= (int)dl;
 	sb_addc(c->out, '<');
-	/* A file name is quoted as strings are, without the quotes, and < > escaped too. */
-	if (path[0] == '/') {
-		/* -yy's <char M:m> after a device's path is ours, not the name's */
-		char *dev = strrchr(path, '<');
-		size_t name_len = dev && path[len - 1] == '>' &&
-			(!strncmp(dev, "<char ", 6) || !strncmp(dev, "<block ", 7)) ?
-			(size_t)(dev - path) : (size_t)len;
-		quote_chars(c->out, (const unsigned char *)path, name_len, 0, "<>");
-		sb_addn(c->out, path + name_len, (size_t)len - name_len);
-	} else
-		sb_addn(c->out, path, (size_t)len);
+	/* A file name is quoted as strings are, without the quotes, and < > escaped too;
+	 * what follows a NUL (a device's <char 1:3>) is printed as it is. */
+	const char *nul = memchr(path, '\0', (size_t)len);
+	size_t name = nul ? (size_t)(nul - path) : (size_t)len;
+	if (path[0] == '/')
+		quote_chars(c->out, (const unsigned char *)path, name, 0, "<>");
+	else
+		sb_addn(c->out, path, name);
+	if (nul)
+		sb_addn(c->out, nul + 1, (size_t)len - name - 1);
 	sb_addc(c->out, '>');
 	if (gone)
 		sb_add(c->out, "(deleted)");
@@ -112,6 +111,13 @@ void p_fd(struct sc_call *c, uint64_t fd)
 	sb_printf(c->out, "%d", n);
 	if (n >= 0 && c->fmt && c->fmt->yflag && c->fmt->fd_path)
 		p_fd_text(c, n);
+}
+
+void sb_comm(struct strbuf *sb, const char *comm, size_t n)
+{
+	sb_addc(sb, '<');
+	quote_chars(sb, (const unsigned char *)comm, n, 0, "<>");
+	sb_addc(sb, '>');
 }
 
 void p_dirfd(struct sc_call *c, uint64_t fd)
@@ -176,6 +182,32 @@ void p_quoted(struct sc_call *c, const unsigned char *s, size_t n, bool ellipsis
 	sb_addc(o, '"');
 	if (ellipsis)
 		sb_add(o, "...");
+}
+
+void p_struct_tail(struct sc_call *c, uint64_t addr, size_t known, uint64_t size)
+{
+	if (size <= known)
+		return;
+	if (size > SC_STRUCT_TAIL_MAX)
+		size = SC_STRUCT_TAIL_MAX;
+	size_t len = size - known;
+	const unsigned char *p;
+	if (sc_mem_peek(c, addr + known, len, &p) != (long)len) {
+		sb_add(c->out, ", ???");
+		return;
+	}
+	size_t i = 0;
+	while (i < len && !p[i])
+		i++;
+	if (i == len)
+		return;
+	size_t shown = len < strsize(c) ? len : strsize(c);
+	sb_printf(c->out, ", /* bytes %zu..%zu */ \"", known, (size_t)size - 1);
+	sb_grow(c->out, shown * 4 + 8);
+	quote_chars(c->out, p, shown, 1, NULL);
+	sb_addc(c->out, '"');
+	if (shown < len)
+		sb_add(c->out, "...");
 }
 
 /* A NUL-terminated string of at most max bytes from the snapshot. */
@@ -244,13 +276,14 @@ void p_buf(struct sc_call *c, uint64_t addr, int64_t len)
 		return;
 	}
 	size_t want = (uint64_t)len < strsize(c) ? (size_t)len : strsize(c);
+	size_t more = (uint64_t)len > want ? want + 1 : want;
 	/*
 	 * strace reads one byte past -s and prints the address when that byte is
-	 * unreadable; the kernel mode's copies stop at -s, so only what is
-	 * printed is required here.
+	 * unreadable; the ptrace engine copies it (a copy cut short says it is
+	 * unreadable), the kernel mode's copies stop at -s.
 	 */
-	long n = sc_mem_peek(c, addr, want, &p);
-	if (n < 0 || (size_t)n < want) {
+	long n = sc_mem_peek(c, addr, more, &p);
+	if (n < 0 || (size_t)n < want || ((size_t)n < more && sc_mem_cut(c, addr))) {
 		p_addr(c, addr);
 		return;
 	}
@@ -275,29 +308,21 @@ void p_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dfl
 	sb_xlat(c->out, x, v, dflt);
 }
 
-void p_struct_tail(struct sc_call *c, uint64_t addr, size_t known, uint64_t size)
+void p_compound(struct sc_call *c, uint64_t v, void (*abbrev)(struct sc_call *c, uint64_t v))
 {
-	const unsigned char *p;
-	if (size <= known)
-		return;
-	size_t want = size - known > 4096 ? 4096 : (size_t)(size - known);
-	long n = sc_mem_peek(c, addr + known, want, &p);
-	if (n < 0 || (size_t)n < want) {
-		sb_add(c->out, ", ???");
+	enum xlat_style style = xlat_style;
+	if (style == XLAT_STYLE_ABBREV) {
+		abbrev(c, v);
 		return;
 	}
-	size_t i;
-	for (i = 0; i < want && !p[i]; i++)
-		;
-	if (i == want)
+	out(c, v ? "%#llx" : "0", (unsigned long long)v);
+	if (style == XLAT_STYLE_RAW)
 		return;
-	sb_printf(c->out, ", /* bytes %zu..%" PRIu64 " */ \"", known, size - 1);
-	size_t show = want < strsize(c) ? want : strsize(c);
-	for (i = 0; i < show; i++)
-		sb_printf(c->out, "\\x%02x", p[i]);
-	sb_addc(c->out, '"');
-	if (show < size - known)
-		sb_add(c->out, "...");
+	xlat_style = XLAT_STYLE_ABBREV;
+	out(c, " /* ");
+	abbrev(c, v);
+	out(c, " */");
+	xlat_style = style;
 }
 
 int p_fetch(struct sc_call *c, uint64_t addr, void *buf, size_t len)

@@ -225,7 +225,7 @@ int sc_pid_translate(pid_t tracee, int id, enum sc_pid_type type)
 	return translate_for(tracee, id, type, &proc);
 }
 
-/* -Y: <comm> of /proc/<proc>, '<', '>' and the unprintable escaped. */
+/* -Y: <comm> of /proc/<proc>, quoted as the line leader's (sb_comm). */
 static void p_comm(struct sc_call *c, int proc)
 {
 	char path[64], comm[64];
@@ -237,15 +237,7 @@ static void p_comm(struct sc_call *c, int proc)
 	fclose(f);
 	if (n && comm[n - 1] == '\n')
 		n--;
-	sb_addc(c->out, '<');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)comm[i];
-		if (ch >= ' ' && ch < 0x7f && ch != '<' && ch != '>' && ch != '\\')
-			sb_addc(c->out, (char)ch);
-		else
-			sb_printf(c->out, "\\%03o", ch);
-	}
-	sb_addc(c->out, '>');
+	sb_comm(c->out, comm, n);
 }
 
 void p_pid(struct sc_call *c, int pid, enum sc_pid_type type)

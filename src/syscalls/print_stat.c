@@ -16,7 +16,7 @@ bool sc_verbose(const struct sc_call *c)
 }
 
 /* S_IFREG|0644; the set-id and sticky bits by name once a type is known. */
-void p_mode(struct sc_call *c, uint64_t mode)
+static void p_mode_abbrev(struct sc_call *c, uint64_t mode)
 {
 	unsigned m = (unsigned)mode;
 	const char *type = "";
@@ -31,9 +31,33 @@ void p_mode(struct sc_call *c, uint64_t mode)
 	    (m & S_ISVTX) ? "S_ISVTX|" : "", m & ~(unsigned)(S_IFMT | S_ISUID | S_ISGID | S_ISVTX));
 }
 
-void p_dev(struct sc_call *c, uint64_t dev)
+/* -X raw: the octal number; -X verbose: and its names, when it has any. */
+void p_mode(struct sc_call *c, uint64_t mode)
+{
+	unsigned m = (unsigned)mode;
+	enum xlat_style style = xlat_style;
+	if (style == XLAT_STYLE_ABBREV) {
+		p_mode_abbrev(c, mode);
+		return;
+	}
+	out(c, "%#03o", m);
+	if (style == XLAT_STYLE_RAW || !(m & (S_IFMT | S_ISUID | S_ISGID | S_ISVTX)))
+		return;
+	xlat_style = XLAT_STYLE_ABBREV;
+	out(c, " /* ");
+	p_mode_abbrev(c, mode);
+	out(c, " */");
+	xlat_style = style;
+}
+
+static void p_dev_abbrev(struct sc_call *c, uint64_t dev)
 {
 	out(c, "makedev(%#x, %#x)", major(dev), minor(dev));
+}
+
+void p_dev(struct sc_call *c, uint64_t dev)
+{
+	p_compound(c, dev, p_dev_abbrev);
 }
 
 void p_time_comment(struct sc_call *c, int64_t sec, uint64_t frac, int digits)

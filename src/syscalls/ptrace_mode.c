@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,12 @@ struct thread {
 	bool injected;
 	long interrupted;	/* the call a signal interrupted (ERESTART_RESTARTBLOCK), or -1 */
 	struct timespec start_real, start_mono;
+	struct timeval start_stime;	/* system CPU time at entry: -c without -w sums its growth */
 	uint64_t ip;		/* -i: where the last call was made */
 	const char *poke_exit;	/* inject=...:poke_exit= of the call in flight */
 	bool poked, delayed;	/* tampered with: "(INJECTED: args)", "(DELAYED)" */
 	struct sc_fmt fmt;	/* the run's, with this call's abbrev= */
+	struct sc_inject_counts *inj_counts;	/* when= counts this thread's calls, as strace */
 };
 
 struct session {
@@ -88,6 +91,7 @@ static void thread_free(struct thread *th)
 	sc_call_reset(&th->call);
 	sc_mem_free(&th->call.mem);
 	sb_free(&th->text);
+	sc_inject_counts_free(th->inj_counts);
 	free(th);
 }
 
@@ -150,12 +154,16 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	th->printed_entry = false;
 	th->start_real = ev->ts;
 	th->start_mono = ev->mono;
+	th->start_stime = ev->stime;
 	th->ip = ev->ip;
 	th->shown = sc_filter_traced(s->o->filter, ev->nr);
 	th->injected = th->poked = th->delayed = false;
 	th->poke_exit = NULL;
-	if (!th->shown)
+	if (!th->shown) {
+		/* Its exit is not read, unless restart_syscall is traced and may resume it. */
+		act->quiet_exit = !sc_filter_traced(s->o->filter, SYS_restart_syscall);
 		return;
+	}
 	/* abbrev= lists the calls printed abbreviated: the others print whole, as with -v. */
 	th->fmt = s->o->fmt;
 	th->fmt.verbose = s->o->fmt.verbose || !sc_filter_in(s->o->filter, SC_QUAL_ABBREV, ev->nr);
@@ -166,7 +174,12 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 		return;
 	}
 	/* As strace: only calls that are traced (trace=, -P) are tampered with. */
-	const struct sc_inject *inj = sc_filter_inject(s->o->filter, ev->nr);
+	const struct sc_inject *inj = NULL;
+	if (sc_filter_injects(s->o->filter, ev->nr)) {
+		if (!th->inj_counts)
+			th->inj_counts = sc_inject_counts_new();
+		inj = sc_filter_inject_counted(s->o->filter, th->inj_counts, ev->nr);
+	}
 	if (inj) {
 		th->injected = inj->error || inj->has_retval;
 		th->poke_exit = inj->poke_exit;
@@ -224,8 +237,13 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	if (!th->shown)
 		return;
 	double took = seconds_between(&th->start_mono, &ev->mono);
-	if (s->sum)
-		sc_summary_add(s->sum, c->nr, (uint64_t)(took * 1e9), sc_failed(c));
+	if (s->sum) {
+		/* as strace: the system CPU time the call took, or with -w its wall-clock time */
+		int64_t cpu_ns = (int64_t)(ev->stime.tv_sec - th->start_stime.tv_sec) * 1000000000 +
+				 (int64_t)(ev->stime.tv_usec - th->start_stime.tv_usec) * 1000;
+		uint64_t ns = s->o->wall ? (uint64_t)(took * 1e9) : cpu_ns > 0 ? (uint64_t)cpu_ns : 0;
+		sc_summary_add(s->sum, c->nr, ns, sc_failed(c));
+	}
 	if (s->o->summary == 1)
 		return;
 	if (!sc_filter_status(s->o->filter, c->ret, true)) {
@@ -569,8 +587,8 @@ int sc_run_ptrace(struct sc_options *o)
 	if (o->stack)
 		s.unwind = tr_unwind_new();
 	if (o->fmt.yflag) {
-		s.fdpath = tr_fdpath_new(o->fmt.decode_fds ? (int)o->fmt.decode_fds | TR_FD_KINDS :
-					 o->fmt.yflag);
+		s.fdpath = tr_fdpath_new(o->fmt.yflag);
+		tr_fdpath_set_kinds(s.fdpath, o->fmt.decode_fds);
 		o->fmt.fd_path = tr_fd_path;
 		o->fmt.fd_ctx = s.fdpath;
 	}
@@ -617,7 +635,13 @@ int sc_run_ptrace(struct sc_options *o)
 	status = tracer_run(t);
 	term_signal = tracer_term_signal(t);
 	active = NULL;
-	if (status < 0) {
+	if (status < 0 && o->as_strace) {
+		/* strace's words, and the child's exit it reports: its child exits 1 */
+		errmsg("exec: %s", strerror(-status));
+		if (!o->json && !(o->quiet_set & SC_QUIET_EXIT) && o->summary != 1)
+			out_event(s.w, tracer_command(t), NULL, NULL, "+++ exited with 1 +++");
+		status = 1;
+	} else if (status < 0) {
 		/* strace's status when the command cannot be executed */
 		errmsg("cannot run '%s': %s", o->argv[0], strerror(-status));
 		status = 1;

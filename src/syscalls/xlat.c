@@ -45,7 +45,7 @@ int sb_xlat(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *d
 	return 0;
 }
 
-static void flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt);
+static int flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt);
 
 void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)
 {
@@ -58,9 +58,8 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 	if (xlat_style == XLAT_STYLE_RAW || (val == 0 && !xlat_str(x, 0)))
 		return;
 	struct strbuf names = STRBUF_INIT;
-	flags_names(&names, x, val, NULL);
-	/* No name among the bits: the dflt comment ("0x40 /\* MS_??? *\/"), or nothing. */
-	if (strncmp(sb_str(&names), "0x", 2) != 0)
+	/* No name matched: strace's comment is the unknown-bits default, if any. */
+	if (flags_names(&names, x, val, NULL))
 		sb_printf(sb, " /* %s */", sb_str(&names));
 	else if (dflt)
 		sb_printf(sb, " /* %s */", dflt);
@@ -110,12 +109,13 @@ int sb_xlat_d(struct strbuf *sb, const struct xlat *x, int64_t val, const char *
 	return s != NULL;
 }
 
-static void flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)
+/* Returns how many names it printed. */
+static int flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)
 {
 	if (val == 0) {
 		const char *zero = xlat_str(x, 0);
 		sb_add(sb, zero ? zero : "0");
-		return;
+		return zero != NULL;
 	}
 	int printed = 0;
 	for (size_t i = 0; i < x->n; i++) {
@@ -134,4 +134,5 @@ static void flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, c
 		if (dflt && !printed)
 			sb_printf(sb, " /* %s */", dflt);
 	}
+	return printed;
 }

@@ -40,16 +40,20 @@
 #endif
 
 struct tr_fdpath {
-	int kinds;	/* TR_FD_* */
+	unsigned kinds;		/* TR_FD_* */
 };
 
 struct tr_fdpath *tr_fdpath_new(int level)
 {
 	struct tr_fdpath *p = xcalloc(1, sizeof(*p));
 
-	p->kinds = level & TR_FD_KINDS ? level & ~TR_FD_KINDS :
-		   level >= 2 ? TR_FD_PATH | TR_FD_SOCKET | TR_FD_DEV | TR_FD_PIDFD : TR_FD_PATH;
+	p->kinds = level >= 2 ? TR_FD_ALL : TR_FD_PATH;
 	return p;
+}
+
+void tr_fdpath_set_kinds(struct tr_fdpath *p, unsigned kinds)
+{
+	p->kinds = kinds;
 }
 
 void tr_fdpath_free(struct tr_fdpath *p)
@@ -408,41 +412,62 @@ static bool pidfd_describe(pid_t tid, int fd, struct strbuf *out)
 	return found;
 }
 
-/* path<char M:m> / path<block M:m>, inside any " (deleted)" suffix. */
-static void device_describe(const char *fdlink, const char *target, struct strbuf *out)
+/*
+ * A name the kernel ended in " (deleted)" that is really a file's name (the
+ * link and the name lead to the same inode), as strace checks.
+ */
+static bool deleted_is_name(const char *fdlink, const char *target)
+{
+	struct stat l, t;
+	return stat(fdlink, &l) == 0 && lstat(target, &t) == 0 &&
+	       l.st_ino == t.st_ino && l.st_dev == t.st_dev;
+}
+
+/* path\0<char M:m> / path\0<block M:m>, any " (deleted)" suffix after it. */
+static bool device_describe(const char *fdlink, const char *target, struct strbuf *out)
 {
 	static const char deleted[] = " (deleted)";
 	struct stat st;
 	size_t n = strlen(target), dl = sizeof(deleted) - 1;
-	bool gone = n > dl && !strcmp(target + n - dl, deleted);
+	bool gone = n > dl && !strcmp(target + n - dl, deleted) && !deleted_is_name(fdlink, target);
 
-	sb_add(out, target);
-	if (stat(fdlink, &st) < 0 || (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)))
-		return;
-	if (gone)
-		sb_truncate(out, n - dl);
+	if (target[0] != '/' || stat(fdlink, &st) < 0 || (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)))
+		return false;
+	sb_addn(out, target, gone ? n - dl : n);
+	sb_addc(out, '\0');
 	sb_printf(out, "<%s %u:%u>", S_ISCHR(st.st_mode) ? "char" : "block",
 		  major(st.st_rdev), minor(st.st_rdev));
 	if (gone)
 		sb_add(out, deleted);
+	return true;
 }
 
-static void describe(int kinds, pid_t tid, int fd, const char *fdlink, const char *target,
-		     struct strbuf *out)
+/* What the enabled kinds (TR_FD_*) say of fd; false when none applies. */
+static bool describe(const struct tr_fdpath *p, pid_t tid, int fd, const char *fdlink,
+		     const char *target, struct strbuf *out)
 {
+	static const char deleted[] = " (deleted)";
+	size_t n = strlen(target), dl = sizeof(deleted) - 1;
 	unsigned long inode;
 	char end;
 
-	if (kinds & TR_FD_SOCKET && sscanf(target, "socket:[%lu%c", &inode, &end) == 2 &&
-	    end == ']' && sk_describe(fdlink, inode, out))
-		return;
-	if (kinds & TR_FD_PIDFD && !strcmp(target, "anon_inode:[pidfd]") &&
-	    pidfd_describe(tid, fd, out))
-		return;
-	if (kinds & TR_FD_DEV)
-		device_describe(fdlink, target, out);
-	else if (kinds & TR_FD_PATH)
-		sb_add(out, target);
+	if (fd != AT_FDCWD) {
+		if ((p->kinds & TR_FD_SOCKET) && sscanf(target, "socket:[%lu%c", &inode, &end) == 2 &&
+		    end == ']' && sk_describe(fdlink, inode, out))
+			return true;
+		if ((p->kinds & TR_FD_DEV) && device_describe(fdlink, target, out))
+			return true;
+		if ((p->kinds & TR_FD_PIDFD) && !strcmp(target, "anon_inode:[pidfd]") &&
+		    pidfd_describe(tid, fd, out))
+			return true;
+	}
+	if (!(p->kinds & TR_FD_PATH))
+		return false;
+	sb_add(out, target);
+	/* A trailing NUL tells the printer the " (deleted)" is part of the name. */
+	if (n > dl && !strcmp(target + n - dl, deleted) && deleted_is_name(fdlink, target))
+		sb_addc(out, '\0');
+	return true;
 }
 
 int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
@@ -462,17 +487,12 @@ int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 		return -1;
 	target[n] = '\0';
 
-	if (fd != AT_FDCWD && p->kinds & ~TR_FD_PATH)
-		describe(p->kinds, tid, fd, fdlink, target, &out);
-	else if (p->kinds & TR_FD_PATH)
-		sb_add(&out, target);
-	if (!out.len) {
+	if (!describe(p, tid, fd, fdlink, target, &out)) {
 		sb_free(&out);
-		return -1;	/* nothing of this fd is asked for */
+		return -1;
 	}
-
 	size_t copy = out.len < len - 1 ? out.len : len - 1;
-	memcpy(buf, sb_str(&out), copy);
+	memcpy(buf, out.buf, copy);
 	buf[copy] = '\0';
 	sb_free(&out);
 	return (int)copy;

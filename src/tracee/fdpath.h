@@ -9,7 +9,10 @@
  *		pid:1234 (a pidfd)
  *
  * A deleted file's text ends in " (deleted)", as the kernel reports it;
- * strace prints that suffix outside the brackets: </tmp/x>(deleted).
+ * strace prints that suffix outside the brackets: </tmp/x>(deleted).  A NUL
+ * in the text ends the file name: what follows it is printed as is (the
+ * <char 1:3> of a device), and a name that really ends in " (deleted)" is
+ * followed by one.
  * Socket details come from NETLINK_SOCK_DIAG queries (inet_diag, unix_diag,
  * netlink_diag) by inode, as strace does; nothing is cached between calls,
  * since descriptors change under us.
@@ -22,10 +25,13 @@
 
 struct tr_fdpath;
 
-/* What --decode-fds= describes: level 1 (-y) paths, 2 (-yy) everything, or a set of these. */
-enum { TR_FD_PATH = 1, TR_FD_SOCKET = 2, TR_FD_DEV = 4, TR_FD_PIDFD = 8, TR_FD_KINDS = 16 };
-/* level: 1 or 2, or TR_FD_KINDS with the kinds to describe. */
+/* What to tell of a descriptor: strace's --decode-fds kinds. */
+enum { TR_FD_PATH = 1, TR_FD_SOCKET = 2, TR_FD_DEV = 4, TR_FD_PIDFD = 8, TR_FD_ALL = 0xf };
+
+/* level 1: -y (TR_FD_PATH), 2: -yy (TR_FD_ALL). */
 struct tr_fdpath *tr_fdpath_new(int level);
+/* Only these kinds (--decode-fds=dev,socket): a kind-less fd gets no text. */
+void tr_fdpath_set_kinds(struct tr_fdpath *p, unsigned kinds);
 void tr_fdpath_free(struct tr_fdpath *p);
 /*
  * The text for fd in thread tid (any thread: /proc/TID is used), in buf

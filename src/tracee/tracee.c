@@ -24,6 +24,7 @@
 #include <grp.h>
 #include <pwd.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -46,6 +47,7 @@ struct tracer {
 	unsigned processes;	/* distinct processes seen, for tracer_single() */
 	int exec_pipe;		/* the spawned child writes errno here if execve fails */
 	long spin_ns;		/* how long to poll for the next stop before sleeping */
+	struct rusage ru;	/* wait4's usage of the process of the last stop */
 	int exec_errno;
 	/* The processes we started from, fixed before running: tracer_stop() interrupts them. */
 	pid_t wake[8];
@@ -369,11 +371,39 @@ bool tracer_single(const struct tracer *t)
 	return t->thr.n <= 1;
 }
 
+/*
+ * Without process_vm_readv (a kernel without it, or a seccomp filter that
+ * refuses it): a word at a time with PTRACE_PEEKDATA, as strace falls back.
+ */
+static long peek_read(pid_t tid, uint64_t addr, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		uint64_t at = (addr + got) & ~(uint64_t)7;
+		size_t skip = (size_t)(addr + got - at);
+		errno = 0;
+		long w = ptrace(PTRACE_PEEKDATA, tid, (void *)(uintptr_t)at, NULL);
+		if (errno)
+			break;
+		size_t take = sizeof(w) - skip < len - got ? sizeof(w) - skip : len - got;
+		memcpy((char *)buf + got, (char *)&w + skip, take);
+		got += take;
+	}
+	return got ? (long)got : -1;
+}
+
 long tracer_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
+	static bool no_vm_readv;
 	pid_t tid = (pid_t)(intptr_t)ctx;
+	if (no_vm_readv)
+		return peek_read(tid, addr, buf, len);
 	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
 	ssize_t n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	if (n < 0 && errno == ENOSYS) {
+		no_vm_readv = true;
+		return peek_read(tid, addr, buf, len);
+	}
 	if (n >= 0 || errno != EFAULT)
 		return n;
 	/* A range running into an unmapped page: take what precedes it, page by page. */
@@ -404,6 +434,7 @@ static int emit(struct tracer *t, struct tr_event *ev, struct tr_action *act)
 	if (!t->o.on_event)
 		return 0;
 	now(ev);
+	ev->stime = t->ru.ru_stime;
 	if (t->o.on_event(t, ev, act ? act : &none, t->o.ctx))
 		t->stop = 1;
 	return 0;
@@ -425,6 +456,13 @@ static void restart(struct tracer *t, struct thr *th, int sig)
 static void on_syscall_stop(struct tracer *t, struct thr *th)
 {
 	struct __ptrace_syscall_info info = { 0 };	/* valgrind cannot see the kernel fill it */
+	if (th->in_syscall && th->act.quiet_exit) {
+		/* The stop after a plain entry stop is its exit: one ptrace call fewer, as strace. */
+		th->in_syscall = false;
+		memset(&th->act, 0, sizeof(th->act));
+		restart(t, th, 0);
+		return;
+	}
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, th->tid, sizeof(info), &info) <= 0) {
 		restart(t, th, 0);
 		return;
@@ -452,6 +490,9 @@ static void on_syscall_stop(struct tracer *t, struct thr *th)
 			usleep(th->act.delay_enter_us);
 		if (th->act.skip)
 			set_reg(th->tid, offsetof(struct user_regs_struct, orig_rax), (uint64_t)-1);
+		/* only a plain entry stop is surely followed by its own exit stop */
+		if (th->seccomp_exit || th->act.skip || th->act.signal || th->act.delay_exit_us)
+			th->act.quiet_exit = false;
 		if (th->seccomp_exit)
 			ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L);
 		else
@@ -697,13 +738,13 @@ static void detach_all(struct tracer *t)
  * while (spin_ns), and sleep only when nothing comes.  With a single CPU to
  * run on, polling would only delay the tracee: then spin_ns is 0.
  */
-static pid_t wait_next(const struct tracer *t, int *status)
+static pid_t wait_next(struct tracer *t, int *status)
 {
 	if (t->spin_ns) {
 		struct timespec start, now;
 		clock_gettime(CLOCK_MONOTONIC, &start);
 		do {
-			pid_t tid = waitpid(-1, status, __WALL | WNOHANG);
+			pid_t tid = wait4(-1, status, __WALL | WNOHANG, &t->ru);
 			if (tid != 0)
 				return tid;
 			/* Anything else runnable here (the tracee itself, maybe) goes first. */
@@ -714,7 +755,7 @@ static pid_t wait_next(const struct tracer *t, int *status)
 	}
 	if (t->o.on_idle)
 		t->o.on_idle(t->o.ctx);
-	return waitpid(-1, status, __WALL);
+	return wait4(-1, status, __WALL, &t->ru);
 }
 
 /* TRACEKIT_SPIN_US overrides the polling window (0 turns it off). */

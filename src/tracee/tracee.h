@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -45,6 +46,7 @@ struct tr_event {
 	struct timespec ts;	/* CLOCK_REALTIME at the stop, for -t */
 	struct timespec mono;	/* CLOCK_MONOTONIC at the stop, for -T, -r, -c */
 	uint64_t ip, sp;	/* user registers at the stop, for -k */
+	struct timeval stime;	/* system CPU time of the stopped process (wait4), for -c */
 };
 
 /* What the caller wants done with a syscall, decided at its entry stop. */
@@ -53,6 +55,7 @@ struct tr_action {
 	int64_t retval;		/* ...and make it return this (-errno for errors) */
 	int signal;		/* deliver this signal at exit (0: none) */
 	unsigned delay_enter_us, delay_exit_us;
+	bool quiet_exit;	/* nothing is wanted of the exit: not read, not reported */
 };
 
 struct tracer;

@@ -397,12 +397,19 @@ struct uw_walk {
 	int frames;
 };
 
+/* From libstdc++ (the Itanium C++ ABI's demangler): C++ frames read as written, as strace -k. */
+char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
+
 static void frame_print(struct strbuf *out, const struct uw_frame *fr)
 {
-	if (fr->sym)
+	if (fr->sym) {
+		int status = -1;
+		char *d = fr->sym[0] == '_' && fr->sym[1] == 'Z' ?
+			  __cxa_demangle(fr->sym, NULL, NULL, &status) : NULL;
 		sb_printf(out, " > %s(%s+0x%" PRIx64 ") [0x%" PRIx64 "]\n",
-			  fr->file, fr->sym, fr->sym_off, fr->file_off);
-	else
+			  fr->file, status == 0 ? d : fr->sym, fr->sym_off, fr->file_off);
+		free(d);
+	} else
 		sb_printf(out, " > %s() [0x%" PRIx64 "]\n", fr->file, fr->file_off);
 }
 

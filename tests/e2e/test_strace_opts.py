@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """e2e tests of strace's options in `tracekit syscalls`, one case per run.
 
-    test_strace_opts.py CASE [--sleeper PATH]
+    test_strace_opts.py CASE [--sleeper PATH] [--forms PATH]
     test_strace_opts.py --list
 
 Each case runs `tracekit syscalls ARGS` ($TRACEKIT); with TRACER=strace it
@@ -168,6 +168,10 @@ def strace_name(tmp):
            'messages: %r' % err)
     rc, out, err = run([link, '-e', 'trace=none', 'true'])
     expect(rc == 0 and err == '+++ exited with 0 +++\n', 'traces as syscalls: %d %r' % (rc, err))
+    # a command that cannot be executed: strace's words, and its child's exit
+    rc, out, err = run([link, '-e', 'trace=none', '/'])
+    expect(rc == 1 and err == '%s: exec: Permission denied\n+++ exited with 1 +++\n' % link,
+           'exec failure: %d %r' % (rc, err))
 
 
 # --- what is printed --------------------------------------------------------------------
@@ -339,6 +343,21 @@ def summary_overhead(tmp):
            '-O 1s takes each call to zero: %r' % lines)
 
 
+@case
+def summary_cpu_time(tmp):
+    """-c sums the system CPU time of each call (a sleep costs none), -w its wall-clock time."""
+    rc, lines, err = trace(tmp, '-c', '-e', 'trace=nanosleep,clock_nanosleep', 'sleep', '0.3')
+    expect_exit0(rc, err)
+    rows = [l for l in lines if l.endswith('nanosleep')]
+    expect(rows and all(float(l.split()[1]) < 0.1 for l in rows), '-c: CPU time: %r' % lines)
+    rc, lines, err = trace(tmp, '-c', '-w', '-e', 'trace=nanosleep,clock_nanosleep', 'sleep', '0.3')
+    rows = [l for l in lines if l.endswith('nanosleep')]
+    expect(rows and all(float(l.split()[1]) >= 0.29 for l in rows), '-cw: wall-clock: %r' % lines)
+    rc, lines, err = trace(tmp, '-c', '-w', '-O', '250000000ns', '-e', 'trace=nanosleep,clock_nanosleep',
+                           'sleep', '0.3')
+    expect_exit0(rc, err)
+
+
 # --- signals and descriptors ------------------------------------------------------------
 
 @case
@@ -423,6 +442,16 @@ def status_detached(tmp):
 
 
 @case
+def fault_counts_per_process(tmp):
+    """when=1 picks the first chdir of each process: the shell's and its subshell's."""
+    rc, lines, err = trace(tmp, '-f', '-qq', '-e', 'trace=chdir', '-e', 'fault=chdir:when=1',
+                           'sh', '-c', 'cd / 2>/dev/null; (cd / 2>/dev/null); true')
+    expect_exit0(rc, err)
+    injected = [l for l in lines if l.endswith('ENOSYS (Function not implemented) (INJECTED)')]
+    expect(len(injected) == 2, 'two first calls: %r' % lines)
+
+
+@case
 def fault_exit_group(tmp):
     rc, lines, err = trace(tmp, '-e', 'trace=exit_group', '-e', 'fault=exit_group:when=1',
                            'sh', '-c', 'exit 3')
@@ -436,6 +465,36 @@ def fault_exit_group(tmp):
 def pids_masked(lines):
     """masked(), and every number of four or more digits (pids) made N."""
     return [re.sub(r'\b\d{4,}\b', 'N', l) for l in masked(lines)]
+
+
+# --- forms of arguments: tests/progs/forms.c under several options ---------------------
+
+FORMS_CALLS = 'trace=mmap,mbind,getrlimit,utimensat,faccessat2,arch_prctl,modify_ldt,openat2'
+
+
+def forms():
+    path = OPTIONS.get('forms')
+    if not path or not os.access(path, os.X_OK):
+        raise Fail('the forms program is needed: --forms PATH')
+    return path
+
+
+@case
+def xlat_forms(tmp):
+    for style in ('abbrev', 'raw', 'verbose'):
+        same_lines(tmp, '-X', style, '-e', FORMS_CALLS, forms())
+
+
+@case
+def decode_fds_devices(tmp):
+    for opts in (['-yy'], ['--decode-fds=dev'], ['--decode-fds=socket'], ['-P', '/dev/full']):
+        same_lines(tmp, *opts, '-e', 'trace=dup2,fsync', forms())
+
+
+@case
+def verbose_set(tmp):
+    same_lines(tmp, '-e', 'verbose=!execve,newfstatat', '-e', 'trace=execve,newfstatat,read',
+               'cat', '/etc/hostname')
 
 
 @case
@@ -491,16 +550,41 @@ def xlat_signals(tmp):
                % (style, ref, ours))
 
 
+@case
+def thread_execve_quiet(tmp):
+    """A thread's execve: <pid changed to N ...> and +++ superseded by execve in pid N +++,
+    and --quiet=thread-execve, with a C program (tests/progs/thread_exec.c)."""
+    tracekit_only()
+    prog = OPTIONS.get('thread_exec')
+    if not prog:
+        raise Fail('the thread_exec program is needed: --thread-exec PATH')
+    for quiet in ([], ['--quiet=thread-execve']):
+        ref, ours = (masked([re.sub(r'\b\d{2,}\b', 'PID', l) for l in x])
+                     for x in both(tmp, '-f', '-e', 'trace=execve', *quiet, prog))
+        expect(ref == ours, 'lines differ from strace\'s:\n  strace:   %r\n  tracekit: %r' % (ref, ours))
+        expect(any('<pid changed to PID ...>' in l for l in ours), 'no pid change: %r' % ours)
+
+
+@case
+def buffer_limit(tmp):
+    same_lines(tmp, '-e', 'trace=writev', forms())
+
+
 def main(argv):
     if argv[1:] == ['--list']:
         print('\n'.join(CASES))
         return 0
     if len(argv) < 2 or argv[1] not in CASES:
-        print('usage: test_strace_opts.py CASE [--sleeper PATH] | --list', file=sys.stderr)
+        print('usage: test_strace_opts.py CASE [--sleeper PATH] [--forms PATH] | --list',
+              file=sys.stderr)
         return 2
     fn = CASES[argv[1]]
     if '--sleeper' in argv:
         OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
+    if '--thread-exec' in argv:
+        OPTIONS['thread_exec'] = os.path.abspath(argv[argv.index('--thread-exec') + 1])
+    if '--forms' in argv:
+        OPTIONS['forms'] = os.path.abspath(argv[argv.index('--forms') + 1])
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda n, f: sys.exit('killed by signal %d' % n))
     try:

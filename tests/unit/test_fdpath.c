@@ -22,15 +22,26 @@
 
 static char got[PATH_MAX + 256];
 
-/* tr_fd_path's text for our own fd at level, or "(error)". */
-static const char *fdpath(int level, int fd)
+/* tr_fd_path's text for our own fd with kinds (0: level's), or "(error)"; its NUL shown as '|'. */
+static const char *fdpath_kinds(int level, unsigned kinds, int fd)
 {
 	struct tr_fdpath *p = tr_fdpath_new(level);
 
-	if (tr_fd_path(p, getpid(), fd, got, sizeof(got)) < 0)
+	if (kinds)
+		tr_fdpath_set_kinds(p, kinds);
+	int n = tr_fd_path(p, getpid(), fd, got, sizeof(got));
+	if (n < 0)
 		snprintf(got, sizeof(got), "(error)");
+	for (int i = 0; i < n; i++)
+		if (!got[i])
+			got[i] = '|';
 	tr_fdpath_free(p);
 	return got;
+}
+
+static const char *fdpath(int level, int fd)
+{
+	return fdpath_kinds(level, 0, fd);
 }
 
 static unsigned long inode_of(int fd)
@@ -84,6 +95,22 @@ static void test_deleted_file_ends_in_deleted_suffix(void)
 	unlink(path);
 	snprintf(want, sizeof(want), "%s (deleted)", real);
 	CHECK_STR(fdpath(1, fd), want);
+	close(fd);
+}
+
+/* A live file whose name ends in " (deleted)": the name, then a NUL saying so. */
+static void test_name_ending_in_deleted_is_not_deleted(void)
+{
+	char dir[] = "/tmp/tk-fdpath-XXXXXX", path[PATH_MAX], real[PATH_MAX], want[PATH_MAX + 16];
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/f (deleted)", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0 && realpath(path, real) != NULL);
+	snprintf(want, sizeof(want), "%s|", real);
+	CHECK_STR(fdpath(1, fd), want);
+	unlink(path);
+	rmdir(dir);
 	close(fd);
 }
 
@@ -258,7 +285,21 @@ static void test_char_device_at_yy_adds_major_minor(void)
 	int fd = open("/dev/null", O_RDONLY);
 
 	CHECK_STR(fdpath(1, fd), "/dev/null");
-	CHECK_STR(fdpath(2, fd), "/dev/null<char 1:3>");
+	CHECK_STR(fdpath(2, fd), "/dev/null|<char 1:3>");
+	close(fd);
+}
+
+/* --decode-fds=dev: devices only; --decode-fds=socket: not a device. */
+static void test_decode_fds_kinds_limit_the_text(void)
+{
+	int fd = open("/dev/null", O_RDONLY);
+	int reg = open("/proc/self/exe", O_RDONLY);
+
+	CHECK_STR(fdpath_kinds(1, TR_FD_DEV, fd), "/dev/null|<char 1:3>");
+	CHECK_STR(fdpath_kinds(1, TR_FD_DEV, reg), "(error)");
+	CHECK_STR(fdpath_kinds(1, TR_FD_SOCKET, fd), "(error)");
+	CHECK_STR(fdpath_kinds(1, TR_FD_DEV, AT_FDCWD), "(error)");
+	close(reg);
 	close(fd);
 }
 
@@ -323,8 +364,10 @@ static void child_open_and_report(void)
 		struct stat st;
 		char buf[512];
 		fstat(fds[i], &st);
-		if (tr_fd_path(tp, getpid(), fds[i], buf, sizeof(buf)) >= 0)
-			printf("%d %s\n", fds[i], buf);
+		int len = tr_fd_path(tp, getpid(), fds[i], buf, sizeof(buf));
+		/* the NUL ending a device's name is not printed */
+		if (len >= 0)
+			printf("%d %s%s\n", fds[i], buf, (int)strlen(buf) < len ? buf + strlen(buf) + 1 : "");
 	}
 	tr_fdpath_free(tp);
 	unlink(un.sun_path);
@@ -406,6 +449,8 @@ static void test_yy_texts_match_strace_yy(void)
 
 TK_MAIN(TK_CASE(test_regular_file_is_its_path),
 	TK_CASE(test_deleted_file_ends_in_deleted_suffix),
+	TK_CASE(test_decode_fds_kinds_limit_the_text),
+	TK_CASE(test_name_ending_in_deleted_is_not_deleted),
 	TK_CASE(test_pipe_is_pipe_and_inode),
 	TK_CASE(test_socket_at_y_is_socket_and_inode),
 	TK_CASE(test_tcp_listener_at_yy_is_local_address),

@@ -87,6 +87,9 @@ static void test_overhead_defaults_to_microseconds(void)
 	CHECK_INT(sc_opt_overhead("-42"), -1);
 	CHECK_INT(sc_opt_overhead("x"), -1);
 	CHECK_INT(sc_opt_overhead("3h"), -1);
+	/* the limit is on the time, not on the number written */
+	CHECK_INT(sc_opt_overhead("456789012ns"), 456789012);
+	CHECK_INT(sc_opt_overhead("1e7s"), -1);
 }
 
 TK_MAIN(TK_CASE(test_timescale_units_are_digits_after_the_second),

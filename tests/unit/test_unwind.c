@@ -28,9 +28,17 @@ __attribute__((noinline)) int tk_probe_write(void)
 	return r < 0 ? -errno : (int)r;	/* use the result: no tail call */
 }
 
-__attribute__((noinline)) int tk_probe_caller(void)
+/* A C++ name for a C function: its frame must read tk::mangled(int), demangled as strace -k. */
+int tk_probe_mangled(int k) __asm__("_ZN2tk7mangledEi");
+__attribute__((noinline)) int tk_probe_mangled(int k)
 {
 	int r = tk_probe_write();
+	return r + k - 1;
+}
+
+__attribute__((noinline)) int tk_probe_caller(void)
+{
+	int r = tk_probe_mangled(1);
 	return r + 1;
 }
 
@@ -116,12 +124,14 @@ static void test_frames_name_write_then_callers_then_main(void)
 	CHECK(n >= 4);
 	int w = line_with(sb_str(&sb), "libc.so.6(", 0);
 	int p = line_with(sb_str(&sb), "(tk_probe_write+0x", 0);
+	int k = line_with(sb_str(&sb), "(tk::mangled(int)+0x", 0);
 	int c = line_with(sb_str(&sb), "(tk_probe_caller+0x", 0);
 	int m = line_with(sb_str(&sb), "(main+0x", 0);
 	CHECK_INT(w, 0);
 	CHECK(line_with(sb_str(&sb), "write+0x", 0) == 0);
 	CHECK(p > w);
-	CHECK(c > p);
+	CHECK(k > p);
+	CHECK(c > k);
 	CHECK(m > c);
 	if (tk_failures)
 		fprintf(stderr, "%s", sb_str(&sb));
