@@ -526,3 +526,16 @@ void p_msghdr(struct sc_call *c, uint64_t addr, int64_t data_len)
 {
 	pn_msghdr(c, addr, data_len, NULL);
 }
+
+void pn_xval_dec(struct sc_call *c, const struct xlat *x, int64_t v, const char *dflt)
+{
+	const char *s = xlat_str(x, (uint64_t)v);
+	if (xlat_style == XLAT_STYLE_RAW || (!s && !dflt))
+		out(c, "%lld", (long long)v);
+	else if (!s)
+		out(c, "%lld /* %s */", (long long)v, dflt);
+	else if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, "%lld /* %s */", (long long)v, s);
+	else
+		out(c, "%s", s);
+}
