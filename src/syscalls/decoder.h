@@ -150,6 +150,8 @@ struct sc_fmt {
 	/* Path of fd in tid (for -y); returns length or -1. NULL: no -y. */
 	int (*fd_path)(void *ctx, pid_t tid, int fd, char *buf, size_t len);
 	void *fd_ctx;
+	/* NETLINK_* protocol of fd in tid, or -1 (not netlink); NULL: unknown. */
+	int (*nl_proto)(pid_t tid, int fd);
 };
 
 /* ---- one call ------------------------------------------------------------ */

@@ -1,0 +1,290 @@
+/*
+ * Netlink attributes: {nla_len, nla_type} headers walked like messages,
+ * each value printed by its table's printer, in hex when it has none or
+ * when the value has not the printer's shape.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <linux/netlink.h>
+#include <string.h>
+
+#include "netlink.h"
+#include "../print_net.h"
+
+static void p_nla_hdr(struct sc_call *c, const struct nlattr *a, const struct nla_table *t)
+{
+	out(c, "{nla_len=%u, nla_type=", a->nla_len);
+	if (a->nla_type & NLA_F_NESTED) {
+		p_xval(c, &xlat_nla_type_flags, NLA_F_NESTED, NULL);
+		out(c, "|");
+	}
+	if (a->nla_type & NLA_F_NET_BYTEORDER) {
+		p_xval(c, &xlat_nla_type_flags, NLA_F_NET_BYTEORDER, NULL);
+		out(c, "|");
+	}
+	if (t->names)
+		p_xval(c, t->names, a->nla_type & NLA_TYPE_MASK, t->dflt);
+	else
+		out(c, "%#x", a->nla_type & NLA_TYPE_MASK);
+	out(c, "}");
+}
+
+static void p_nla(struct sc_call *c, const struct nlattr *a, uint64_t addr, unsigned len,
+		  const struct nla_table *t)
+{
+	unsigned nla_len = a->nla_len < len ? a->nla_len : len;
+	unsigned type = a->nla_type & NLA_TYPE_MASK;
+	if (nla_len <= NLA_HDRLEN) {
+		p_nla_hdr(c, a, t);
+		return;
+	}
+	out(c, "[");
+	p_nla_hdr(c, a, t);
+	out(c, ", ");
+	const struct nla_policy *p = t->pol && type < t->npol ? &t->pol[type] : NULL;
+	if (!p || !p->fn || !p->fn(c, addr + NLA_HDRLEN, nla_len - NLA_HDRLEN, p->arg))
+		nl_hex(c, addr + NLA_HDRLEN, nla_len - NLA_HDRLEN);
+	out(c, "]");
+}
+
+void nl_attrs(struct sc_call *c, uint64_t addr, unsigned len, const struct nla_table *t)
+{
+	bool array = false;
+	for (unsigned i = 0;; i++) {
+		struct nlattr a;
+		if (len < sizeof(a)) {
+			nl_hex(c, addr, len);
+			break;
+		}
+		if (!nl_read(c, addr, &a, sizeof(a))) {
+			if (array)
+				out(c, "... /* %#llx */", (unsigned long long)addr);
+			else
+				p_addr(c, addr);
+			break;
+		}
+		if (nl_abbrev_stop(c, i)) {
+			out(c, "...");
+			break;
+		}
+		unsigned step = NLA_ALIGN(a.nla_len);
+		uint64_t next = 0;
+		if (a.nla_len >= NLA_HDRLEN && len > step && addr + step > addr)
+			next = addr + step;
+		if (!array && next) {
+			out(c, "[");
+			array = true;
+		}
+		p_nla(c, &a, addr, len, t);
+		if (!next)
+			break;
+		out(c, ", ");
+		len -= step;
+		addr = next;
+	}
+	if (array)
+		out(c, "]");
+}
+
+/* Read an integer of size bytes into v (the first bytes of a longer value); false: too short. */
+static bool get_int(struct sc_call *c, uint64_t addr, unsigned len, size_t size, void *v)
+{
+	if (len < size)
+		return false;
+	if (!nl_read(c, addr, v, size)) {
+		p_addr(c, addr);
+		return false;
+	}
+	return true;
+}
+
+/* The integer printers: false (hex) when shorter than the type; the address when not held. */
+#define NLA_INT(name, type, fmt, cast)							\
+	bool nla_##name(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)	\
+	{										\
+		type v;									\
+		(void)arg;								\
+		if (len < sizeof(v))							\
+			return false;							\
+		if (get_int(c, addr, len, sizeof(v), &v))				\
+			out(c, fmt, (cast)v);						\
+		return true;								\
+	}
+NLA_INT(u8, uint8_t, "%u", unsigned)
+NLA_INT(u16, uint16_t, "%u", unsigned)
+NLA_INT(u32, uint32_t, "%u", unsigned)
+NLA_INT(u64, uint64_t, "%llu", unsigned long long)
+NLA_INT(s8, int8_t, "%d", int)
+NLA_INT(s16, int16_t, "%d", int)
+NLA_INT(s32, int32_t, "%d", int)
+NLA_INT(s64, int64_t, "%lld", long long)
+NLA_INT(x8, uint8_t, "%#x", unsigned)
+NLA_INT(x16, uint16_t, "%#x", unsigned)
+NLA_INT(x32, uint32_t, "%#x", unsigned)
+NLA_INT(x64, uint64_t, "%#llx", unsigned long long)
+
+bool nla_be16(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	uint16_t v;
+	(void)arg;
+	if (len < sizeof(v))
+		return false;
+	if (get_int(c, addr, len, sizeof(v), &v))
+		out(c, "htons(%u)", ntohs(v));
+	return true;
+}
+
+bool nla_be64(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	uint64_t v;
+	(void)arg;
+	if (len < sizeof(v))
+		return false;
+	if (get_int(c, addr, len, sizeof(v), &v))
+		out(c, "htobe64(%llu)", (unsigned long long)be64toh(v));
+	return true;
+}
+
+bool nla_ifindex(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	uint32_t v;
+	(void)arg;
+	if (len < sizeof(v))
+		return false;
+	if (get_int(c, addr, len, sizeof(v), &v))
+		pn_ifindex(c, v);
+	return true;
+}
+
+/* A string the kernel expects NUL-terminated: the NUL is not shown. */
+bool nla_str(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	const unsigned char *p;
+	(void)arg;
+	unsigned max = c->fmt ? c->fmt->strsize : 32;
+	unsigned want = len < max ? len : max;
+	long n = sc_mem_peek(c, addr, want, &p);
+	if (n < (long)want) {
+		p_addr(c, addr);
+		return true;
+	}
+	const unsigned char *nul = memchr(p, 0, want);
+	if (nul)
+		p_quoted(c, p, (size_t)(nul - p), false);
+	else
+		p_quoted(c, p, want, len > want);
+	return true;
+}
+
+bool nla_strn(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	p_str_max(c, addr, len);
+	return true;
+}
+
+bool nla_flag(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)c;
+	(void)addr;
+	(void)arg;
+	return len == 0;
+}
+
+/*
+ * A value of len (1, 2, 4 or 8) bytes, as a host-order integer: 1, or 0
+ * when not held (the address printed), or -1 for another length.
+ */
+static int get_uint(struct sc_call *c, uint64_t addr, unsigned len, uint64_t *v)
+{
+	uint8_t b[8];
+	if (len != 1 && len != 2 && len != 4 && len != 8)
+		return -1;
+	if (!nl_read(c, addr, b, len)) {
+		p_addr(c, addr);
+		return 0;
+	}
+	switch (len) {
+	case 1: *v = b[0]; break;
+	case 2: { uint16_t x; memcpy(&x, b, 2); *v = x; break; }
+	case 4: { uint32_t x; memcpy(&x, b, 4); *v = x; break; }
+	default: memcpy(v, b, 8);
+	}
+	return 1;
+}
+
+static bool nla_xval_sized(struct sc_call *c, uint64_t addr, unsigned len, const void *arg,
+			   unsigned size, bool flags)
+{
+	const struct nla_xlat *x = arg;
+	uint64_t v;
+	if (len > 8 || len < size)
+		return false;
+	if (size)
+		len = size;
+	int got = get_uint(c, addr, len, &v);
+	if (got <= 0)
+		return got == 0;
+	if (flags)
+		p_flags(c, x->x, v, x->dflt);
+	else
+		p_xval(c, x->x, v, x->dflt);
+	return true;
+}
+
+bool nla_xval(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	return nla_xval_sized(c, addr, len, arg, 0, false);
+}
+
+bool nla_xval8(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	return nla_xval_sized(c, addr, len, arg, 1, false);
+}
+
+bool nla_xval16(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	return nla_xval_sized(c, addr, len, arg, 2, false);
+}
+
+bool nla_flags32(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	return nla_xval_sized(c, addr, len, arg, 4, true);
+}
+
+bool nla_nested(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	nl_attrs(c, addr, len, arg);
+	return true;
+}
+
+/* SK_MEMINFO_*: [[SK_MEMINFO_RMEM_ALLOC] = 1, ...] */
+bool nla_meminfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	unsigned n = len / 4;
+	(void)arg;
+	if (!n)
+		return false;
+	out(c, "[");
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t v;
+		if (i)
+			out(c, ", ");
+		if (nl_abbrev_stop(c, i)) {
+			out(c, "...");
+			break;
+		}
+		if (!nl_read(c, addr + i * 4, &v, 4)) {
+			if (i)
+				out(c, "... /* %#llx */", (unsigned long long)(addr + i * 4));
+			else
+				p_addr(c, addr);
+			break;
+		}
+		out(c, "[");
+		pn_xval_dec(c, &xlat_sk_meminfo, i, "SK_MEMINFO_???");
+		out(c, "] = %u", v);
+	}
+	out(c, "]");
+	return true;
+}
