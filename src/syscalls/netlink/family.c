@@ -32,7 +32,7 @@ void nl_family_hdr(struct sc_call *c, const struct nl_hdr_desc *d, uint64_t addr
 	}
 	out(c, "{%s=", d->family_field);
 	p_xval(c, &xlat_addrfams, family, "AF_???");
-	if (d->size > 1) {
+	if (d->fields) {
 		out(c, ", ");
 		if (len < d->size)
 			out(c, "...");
@@ -50,7 +50,7 @@ void nl_family_hdr(struct sc_call *c, const struct nl_hdr_desc *d, uint64_t addr
 	if (attrs && len > off && d->attrs) {
 		out(c, ", ");
 		nl_attrs(c, addr + off, len - off, d->attrs);
-	} else if (attrs && len > off && d->size == 1) {
+	} else if (attrs && len > off) {
 		out(c, ", ");
 		nl_hex(c, addr + off, len - off);
 	}

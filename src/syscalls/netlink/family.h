@@ -7,7 +7,7 @@
 struct nl_hdr_desc {
 	const char *family_field;	/* "ifi_family" */
 	unsigned size;			/* sizeof the struct */
-	/* The fields after the family: ", ifi_type=..." without the leading ", ". */
+	/* The fields after the family, without a leading ", "; NULL: the family only. */
 	void (*fields)(struct sc_call *c, const void *buf);
 	const struct nla_table *attrs;	/* what follows the struct; NULL: hex */
 };
