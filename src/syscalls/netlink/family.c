@@ -9,8 +9,21 @@
 
 #include "family.h"
 
+/*
+ * The family of the header being decoded: attribute printers whose value
+ * depends on it (addresses) read it here.  Decoding is single-threaded and
+ * nested headers (an ack quoting a request) set it before their attributes.
+ */
+static uint8_t cur_family;
+
+uint8_t nl_family(void)
+{
+	return cur_family;
+}
+
 void nl_family_only(struct sc_call *c, uint8_t family, uint64_t addr, unsigned len)
 {
+	cur_family = family;
 	out(c, "{family=");
 	p_xval(c, &xlat_addrfams, family, "AF_???");
 	if (len > 1) {
@@ -30,6 +43,7 @@ void nl_family_hdr(struct sc_call *c, const struct nl_hdr_desc *d, uint64_t addr
 		p_addr(c, addr);
 		return;
 	}
+	cur_family = family;
 	out(c, "{%s=", d->family_field);
 	p_xval(c, &xlat_addrfams, family, "AF_???");
 	if (d->fields) {

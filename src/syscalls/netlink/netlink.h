@@ -13,6 +13,7 @@
 #define TRACEKIT_SYSCALLS_NETLINK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../decoder.h"
@@ -76,6 +77,8 @@ bool nla_meminfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg
 bool nla_xval(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_xval8(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_xval16(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+bool nla_flags8(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+bool nla_flags16(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_flags32(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 /* arg: struct nla_table; nested attributes. */
 bool nla_nested(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
@@ -97,6 +100,40 @@ bool nl_read(struct sc_call *c, uint64_t addr, void *buf, size_t len);
  * print prints the fields of the header (buf holds hdr_size bytes).
  */
 typedef void (*nl_hdr_fn)(struct sc_call *c, const void *buf);
+
+/* The address family of the family header being decoded (family.c). */
+uint8_t nl_family(void);
+/* An address by the header's family: inet_addr("1.2.3.4") or inet_pton(AF_INET6, ...). */
+bool nla_inet_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+bool nla_in_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+bool nla_in6_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+/* A hardware address: 00:11:22:33:44:55. */
+bool nla_hwaddr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+/* One field of a struct attribute value: where it is and how it prints. */
+enum nla_field_kind { NF_U, NF_X, NF_S, NF_IFINDEX, NF_XVAL, NF_FLAGS };
+struct nla_field {
+	const char *name;
+	unsigned short off, size;	/* size: 1, 2, 4 or 8 */
+	unsigned char kind;		/* enum nla_field_kind */
+	const struct xlat *x;		/* NF_XVAL, NF_FLAGS */
+	const char *dflt;
+};
+/*
+ * A struct value, arg a struct nla_struct: {name=value, ...}; a value
+ * shorter than the struct prints in hex, the address when not held.
+ */
+struct nla_struct {
+	unsigned size;
+	const struct nla_field *f;
+	unsigned n;
+};
+#define NLA_F(T, field, kind) { #field, offsetof(T, field), sizeof(((T *)0)->field), kind, NULL, NULL }
+#define NLA_FX(T, field, kind, x, dflt) { #field, offsetof(T, field), sizeof(((T *)0)->field), kind, x, dflt }
+#define NLA_STRUCT(T, ...) { sizeof(T), (const struct nla_field[]){ __VA_ARGS__ }, \
+	sizeof((const struct nla_field[]){ __VA_ARGS__ }) / sizeof(struct nla_field) }
+bool nla_struct(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+/* Print one field of a struct held in buf. */
+void nl_field(struct sc_call *c, const void *buf, const struct nla_field *f);
 
 /* ---- protocols ------------------------------------------------------- */
 

@@ -4,6 +4,7 @@
  * when the value has not the printer's shape.
  */
 #include <arpa/inet.h>
+#include <sys/socket.h>
 #include <endian.h>
 #include <linux/netlink.h>
 #include <string.h>
@@ -156,23 +157,27 @@ bool nla_ifindex(struct sc_call *c, uint64_t addr, unsigned len, const void *arg
 	return true;
 }
 
-/* A string the kernel expects NUL-terminated: the NUL is not shown. */
+/*
+ * A string the kernel expects NUL-terminated: the final NUL is not shown,
+ * and its absence shows as "..." (strace's QUOTE_EXPECT_TRAILING_0).
+ */
 bool nla_str(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	const unsigned char *p;
 	(void)arg;
 	unsigned max = c->fmt ? c->fmt->strsize : 32;
 	unsigned want = len < max ? len : max;
-	long n = sc_mem_peek(c, addr, want, &p);
+	long n = sc_mem_peek(c, addr, len <= max ? len : want, &p);
 	if (n < (long)want) {
 		p_addr(c, addr);
 		return true;
 	}
-	const unsigned char *nul = memchr(p, 0, want);
-	if (nul)
-		p_quoted(c, p, (size_t)(nul - p), false);
-	else
-		p_quoted(c, p, want, len > want);
+	if (len <= max) {
+		bool nul = len && p[len - 1] == 0;
+		p_quoted(c, p, nul ? len - 1 : len, !nul);
+	} else {
+		p_quoted(c, p, want, true);
+	}
 	return true;
 }
 
@@ -247,6 +252,16 @@ bool nla_xval16(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 	return nla_xval_sized(c, addr, len, arg, 2, false);
 }
 
+bool nla_flags8(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	return nla_xval_sized(c, addr, len, arg, 1, true);
+}
+
+bool nla_flags16(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	return nla_xval_sized(c, addr, len, arg, 2, true);
+}
+
 bool nla_flags32(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	return nla_xval_sized(c, addr, len, arg, 4, true);
@@ -286,5 +301,105 @@ bool nla_meminfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg
 		out(c, "] = %u", v);
 	}
 	out(c, "]");
+	return true;
+}
+
+bool nla_in_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	unsigned char a[4];
+	(void)arg;
+	if (len < sizeof(a))
+		return false;
+	if (!nl_read(c, addr, a, sizeof(a))) {
+		p_addr(c, addr);
+		return true;
+	}
+	char buf[INET_ADDRSTRLEN];
+	inet_ntop(AF_INET, a, buf, sizeof(buf));
+	out(c, "inet_addr(\"%s\")", buf);
+	return true;
+}
+
+bool nla_in6_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	unsigned char a[16];
+	(void)arg;
+	if (len < sizeof(a))
+		return false;
+	if (!nl_read(c, addr, a, sizeof(a))) {
+		p_addr(c, addr);
+		return true;
+	}
+	char buf[INET6_ADDRSTRLEN];
+	inet_ntop(AF_INET6, a, buf, sizeof(buf));
+	out(c, "inet_pton(AF_INET6, \"%s\")", buf);
+	return true;
+}
+
+bool nla_inet_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	switch (nl_family()) {
+	case AF_INET:
+		return nla_in_addr(c, addr, len, arg);
+	case AF_INET6:
+		return nla_in6_addr(c, addr, len, arg);
+	}
+	return false;
+}
+
+bool nla_hwaddr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	unsigned char a[32];
+	(void)arg;
+	if (len > sizeof(a))
+		return false;
+	if (!nl_read(c, addr, a, len)) {
+		p_addr(c, addr);
+		return true;
+	}
+	for (unsigned i = 0; i < len; i++)
+		out(c, "%s%02x", i ? ":" : "", a[i]);
+	return true;
+}
+
+void nl_field(struct sc_call *c, const void *buf, const struct nla_field *f)
+{
+	const unsigned char *p = (const unsigned char *)buf + f->off;
+	uint64_t v = 0;
+	int64_t sv = 0;
+	switch (f->size) {
+	case 1: { uint8_t x; memcpy(&x, p, 1); v = x; sv = (int8_t)x; break; }
+	case 2: { uint16_t x; memcpy(&x, p, 2); v = x; sv = (int16_t)x; break; }
+	case 4: { uint32_t x; memcpy(&x, p, 4); v = x; sv = (int32_t)x; break; }
+	default: memcpy(&v, p, 8); sv = (int64_t)v;
+	}
+	out(c, "%s=", f->name);
+	switch (f->kind) {
+	case NF_X: out(c, "%#llx", (unsigned long long)v); break;
+	case NF_S: out(c, "%lld", (long long)sv); break;
+	case NF_IFINDEX: pn_ifindex(c, (unsigned)v); break;
+	case NF_XVAL: p_xval(c, f->x, v, f->dflt); break;
+	case NF_FLAGS: p_flags(c, f->x, v, f->dflt); break;
+	default: out(c, "%llu", (unsigned long long)v);
+	}
+}
+
+bool nla_struct(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	const struct nla_struct *st = arg;
+	unsigned char buf[512];
+	if (len < st->size || st->size > sizeof(buf))
+		return false;
+	if (!nl_read(c, addr, buf, st->size)) {
+		p_addr(c, addr);
+		return true;
+	}
+	out(c, "{");
+	for (unsigned i = 0; i < st->n; i++) {
+		if (i)
+			out(c, ", ");
+		nl_field(c, buf, &st->f[i]);
+	}
+	out(c, "}");
 	return true;
 }

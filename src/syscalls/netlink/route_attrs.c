@@ -3,6 +3,7 @@
  * every attribute type and the printer of its value.  A type without a
  * printer shows its value in hex, as strace does.
  */
+#include <sys/socket.h>
 #include <linux/fib_rules.h>
 #include <linux/if_addr.h>
 #include <linux/if_addrlabel.h>
@@ -16,6 +17,7 @@
 #include <linux/rtnetlink.h>
 
 #include "route.h"
+#include "../print_net.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define TABLE(name, xl, dflt, pol) \
@@ -31,6 +33,21 @@
 #define XVAL(x, d) { nla_xval, &(const struct nla_xlat){ &x, d } }
 #define FLAGS32(x, d) { nla_flags32, &(const struct nla_xlat){ &x, d } }
 #define NESTED(t) { nla_nested, &t }
+#define ADDR { nla_inet_addr, NULL }
+#define STRUCT(T, ...) { nla_struct, &(const struct nla_struct)NLA_STRUCT(T, __VA_ARGS__) }
+#define RT_TABLE XVAL(xlat_routing_table_ids, NULL)
+
+static const struct nla_policy metrics_pol[] = {
+	[RTAX_LOCK] = U32, [RTAX_MTU] = U32, [RTAX_WINDOW] = U32, [RTAX_RTT] = U32,
+	[RTAX_RTTVAR] = U32, [RTAX_SSTHRESH] = U32, [RTAX_CWND] = U32, [RTAX_ADVMSS] = U32,
+	[RTAX_REORDERING] = U32, [RTAX_HOPLIMIT] = U32, [RTAX_INITCWND] = U32,
+	[RTAX_FEATURES] = U32, [RTAX_RTO_MIN] = U32, [RTAX_INITRWND] = U32,
+	[RTAX_QUICKACK] = U32, [RTAX_CC_ALGO] = STR,
+};
+static TABLE(metrics_attrs, xlat_rtnl_rta_metrics_attrs, "RTAX_???", metrics_pol);
+
+static bool p_multipath(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+static bool p_rtvia(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 
 static const struct nla_policy link_pol[] = {
 	[IFLA_IFNAME] = STR,
@@ -75,6 +92,15 @@ static const struct nla_policy link_pol[] = {
 TABLE(rtnl_link_attrs, xlat_rtnl_link_attrs, "IFLA_???", link_pol);
 
 static const struct nla_policy addr_pol[] = {
+	[IFA_ADDRESS] = ADDR,
+	[IFA_LOCAL] = ADDR,
+	[IFA_BROADCAST] = ADDR,
+	[IFA_ANYCAST] = ADDR,
+	[IFA_MULTICAST] = ADDR,
+	[IFA_CACHEINFO] = STRUCT(struct ifa_cacheinfo, NLA_F(struct ifa_cacheinfo, ifa_prefered, NF_U),
+				 NLA_F(struct ifa_cacheinfo, ifa_valid, NF_U),
+				 NLA_F(struct ifa_cacheinfo, cstamp, NF_U),
+				 NLA_F(struct ifa_cacheinfo, tstamp, NF_U)),
 	[IFA_LABEL] = STR,
 	[IFA_FLAGS] = FLAGS32(xlat_ifaddrflags, "IFA_F_???"),
 	[IFA_RT_PRIORITY] = U32,
@@ -83,11 +109,38 @@ static const struct nla_policy addr_pol[] = {
 TABLE(rtnl_addr_attrs, xlat_rtnl_addr_attrs, "IFA_???", addr_pol);
 
 static const struct nla_policy route_pol[] = {
+	[RTA_DST] = ADDR,
+	[RTA_SRC] = ADDR,
+	[RTA_GATEWAY] = ADDR,
+	[RTA_PREFSRC] = ADDR,
+	[RTA_NEWDST] = ADDR,
+	[RTA_METRICS] = NESTED(metrics_attrs),
+	[RTA_MULTIPATH] = { p_multipath, NULL },
+	[RTA_PROTOINFO] = U32,
+	[RTA_MP_ALGO] = U32,
+	[RTA_CACHEINFO] = STRUCT(struct rta_cacheinfo, NLA_F(struct rta_cacheinfo, rta_clntref, NF_U),
+				 NLA_F(struct rta_cacheinfo, rta_lastuse, NF_U),
+				 NLA_F(struct rta_cacheinfo, rta_expires, NF_U),
+				 NLA_F(struct rta_cacheinfo, rta_error, NF_U),
+				 NLA_F(struct rta_cacheinfo, rta_used, NF_U),
+				 NLA_F(struct rta_cacheinfo, rta_id, NF_X),
+				 NLA_F(struct rta_cacheinfo, rta_ts, NF_U),
+				 NLA_F(struct rta_cacheinfo, rta_tsage, NF_U)),
+	[RTA_MFC_STATS] = STRUCT(struct rta_mfc_stats,
+				 NLA_F(struct rta_mfc_stats, mfcs_packets, NF_U),
+				 NLA_F(struct rta_mfc_stats, mfcs_bytes, NF_U),
+				 NLA_F(struct rta_mfc_stats, mfcs_wrong_if, NF_U)),
+	[RTA_VIA] = { p_rtvia, NULL },
+	[RTA_ENCAP_TYPE] = { nla_xval16, &(const struct nla_xlat){ &xlat_lwtunnel_encap_types,
+								  "LWTUNNEL_ENCAP_???" } },
+	[RTA_IP_PROTO] = U8,
+	[RTA_SPORT] = U16,
+	[RTA_DPORT] = U16,
 	[RTA_IIF] = IFINDEX,
 	[RTA_OIF] = IFINDEX,
 	[RTA_PRIORITY] = U32,
 	[RTA_FLOW] = U32,
-	[RTA_TABLE] = U32,
+	[RTA_TABLE] = RT_TABLE,
 	[RTA_MARK] = U32,
 	[RTA_PREF] = U8,
 	[RTA_EXPIRES] = U64,
@@ -97,7 +150,24 @@ static const struct nla_policy route_pol[] = {
 };
 TABLE(rtnl_route_attrs, xlat_rtnl_route_attrs, "RTA_???", route_pol);
 
+static const struct nla_policy fdb_ext_pol[] = {
+	[NFEA_ACTIVITY_NOTIFY] = U8,
+};
+static TABLE(fdb_ext_attrs, xlat_rtnl_neigh_fdb_ext_attrs, "NFEA_???", fdb_ext_pol);
+
 static const struct nla_policy neigh_pol[] = {
+	[NDA_DST] = ADDR,
+	[NDA_LLADDR] = { nla_hwaddr, NULL },
+	[NDA_CACHEINFO] = STRUCT(struct nda_cacheinfo, NLA_F(struct nda_cacheinfo, ndm_confirmed, NF_U),
+				 NLA_F(struct nda_cacheinfo, ndm_used, NF_U),
+				 NLA_F(struct nda_cacheinfo, ndm_updated, NF_U),
+				 NLA_F(struct nda_cacheinfo, ndm_refcnt, NF_U)),
+	[NDA_PORT] = { nla_be16, NULL },
+	[NDA_PROTOCOL] = XVAL(xlat_routing_protocols, "RTPROT_???"),
+	[NDA_FDB_EXT_ATTRS] = NESTED(fdb_ext_attrs),
+	[NDA_FLAGS_EXT] = FLAGS32(xlat_neighbor_cache_entry_ext_flags, "NTF_EXT_???"),
+	[NDA_NDM_STATE_MASK] = { nla_flags16, &(const struct nla_xlat){ &xlat_neighbor_cache_entry_states, "NUD_???" } },
+	[NDA_NDM_FLAGS_MASK] = { nla_flags8, &(const struct nla_xlat){ &xlat_neighbor_cache_entry_flags, "NTF_???" } },
 	[NDA_PROBES] = U32,
 	[NDA_VLAN] = U16,
 	[NDA_VNI] = U32,
@@ -110,6 +180,18 @@ static const struct nla_policy neigh_pol[] = {
 TABLE(rtnl_neigh_attrs, xlat_rtnl_neigh_attrs, "NDA_???", neigh_pol);
 
 static const struct nla_policy rule_pol[] = {
+	[FRA_DST] = ADDR,
+	[FRA_SRC] = ADDR,
+	[FRA_TUN_ID] = { nla_be64, NULL },
+	[FRA_TABLE] = RT_TABLE,
+	[FRA_UID_RANGE] = STRUCT(struct fib_rule_uid_range, NLA_F(struct fib_rule_uid_range, start, NF_U),
+				 NLA_F(struct fib_rule_uid_range, end, NF_U)),
+	[FRA_PROTOCOL] = XVAL(xlat_routing_protocols, "RTPROT_???"),
+	[FRA_IP_PROTO] = XVAL(xlat_inet_protocols, "IPPROTO_???"),
+	[FRA_SPORT_RANGE] = STRUCT(struct fib_rule_port_range, NLA_F(struct fib_rule_port_range, start, NF_U),
+				   NLA_F(struct fib_rule_port_range, end, NF_U)),
+	[FRA_DPORT_RANGE] = STRUCT(struct fib_rule_port_range, NLA_F(struct fib_rule_port_range, start, NF_U),
+				   NLA_F(struct fib_rule_port_range, end, NF_U)),
 	[FRA_IIFNAME] = STR,
 	[FRA_GOTO] = U32,
 	[FRA_PRIORITY] = U32,
@@ -124,6 +206,13 @@ static const struct nla_policy rule_pol[] = {
 TABLE(rtnl_rule_attrs, xlat_rtnl_rule_attrs, "FRA_???", rule_pol);
 
 static const struct nla_policy tc_pol[] = {
+	[TCA_STATS] = STRUCT(struct tc_stats, NLA_F(struct tc_stats, bytes, NF_U),
+			     NLA_F(struct tc_stats, packets, NF_U), NLA_F(struct tc_stats, drops, NF_U),
+			     NLA_F(struct tc_stats, overlimits, NF_U), NLA_F(struct tc_stats, bps, NF_U),
+			     NLA_F(struct tc_stats, pps, NF_U), NLA_F(struct tc_stats, qlen, NF_U),
+			     NLA_F(struct tc_stats, backlog, NF_U)),
+	[TCA_RATE] = STRUCT(struct tc_estimator, NLA_F(struct tc_estimator, interval, NF_S),
+			    NLA_F(struct tc_estimator, ewma_log, NF_U)),
 	[TCA_KIND] = STR,
 	[TCA_CHAIN] = U32,
 	[TCA_INGRESS_BLOCK] = U32,
@@ -142,7 +231,49 @@ static const struct nla_policy tca_pol[] = {
 TABLE(rtnl_tca_attrs, xlat_rtnl_tc_action_attrs, "TCA_ACT_???", tca_pol);
 
 static const struct nla_policy none_pol[1];
-TABLE(rtnl_neightbl_attrs, xlat_rtnl_neightbl_attrs, "NDTA_???", none_pol);
+
+static const struct nla_policy ndtpa_pol[] = {
+	[NDTPA_IFINDEX] = IFINDEX,
+	[NDTPA_REFCNT] = U32,
+	[NDTPA_REACHABLE_TIME] = U64,
+	[NDTPA_BASE_REACHABLE_TIME] = U64,
+	[NDTPA_RETRANS_TIME] = U64,
+	[NDTPA_GC_STALETIME] = U64,
+	[NDTPA_DELAY_PROBE_TIME] = U64,
+	[NDTPA_QUEUE_LEN] = U32,
+	[NDTPA_APP_PROBES] = U32,
+	[NDTPA_UCAST_PROBES] = U32,
+	[NDTPA_MCAST_PROBES] = U32,
+	[NDTPA_ANYCAST_DELAY] = U64,
+	[NDTPA_PROXY_DELAY] = U64,
+	[NDTPA_PROXY_QLEN] = U32,
+	[NDTPA_LOCKTIME] = U64,
+	[NDTPA_QUEUE_LENBYTES] = U32,
+	[NDTPA_MCAST_REPROBES] = U32,
+};
+static TABLE(ndtpa_attrs, xlat_rtnl_neightbl_parms_attrs, "NDTPA_???", ndtpa_pol);
+
+#define NDTC(f, k) NLA_F(struct ndt_config, f, k)
+#define NDTS(f) NLA_F(struct ndt_stats, f, NF_U)
+static const struct nla_policy neightbl_pol[] = {
+	[NDTA_NAME] = STR,
+	[NDTA_THRESH1] = U32,
+	[NDTA_THRESH2] = U32,
+	[NDTA_THRESH3] = U32,
+	[NDTA_CONFIG] = STRUCT(struct ndt_config, NDTC(ndtc_key_len, NF_U), NDTC(ndtc_entry_size, NF_U),
+			       NDTC(ndtc_entries, NF_U), NDTC(ndtc_last_flush, NF_U),
+			       NDTC(ndtc_last_rand, NF_U), NDTC(ndtc_hash_rnd, NF_U),
+			       NDTC(ndtc_hash_mask, NF_X), NDTC(ndtc_hash_chain_gc, NF_U),
+			       NDTC(ndtc_proxy_qlen, NF_U)),
+	[NDTA_PARMS] = NESTED(ndtpa_attrs),
+	[NDTA_STATS] = STRUCT(struct ndt_stats, NDTS(ndts_allocs), NDTS(ndts_destroys),
+			      NDTS(ndts_hash_grows), NDTS(ndts_res_failed), NDTS(ndts_lookups),
+			      NDTS(ndts_hits), NDTS(ndts_rcv_probes_mcast), NDTS(ndts_rcv_probes_ucast),
+			      NDTS(ndts_periodic_gc_runs), NDTS(ndts_forced_gc_runs),
+			      NDTS(ndts_table_fulls)),
+	[NDTA_GC_INTERVAL] = U64,
+};
+TABLE(rtnl_neightbl_attrs, xlat_rtnl_neightbl_attrs, "NDTA_???", neightbl_pol);
 TABLE(rtnl_addrlabel_attrs, xlat_rtnl_addrlabel_attrs, "IFAL_???", none_pol);
 TABLE(rtnl_dcb_attrs, xlat_rtnl_dcb_attrs, "DCB_ATTR_???", none_pol);
 TABLE(rtnl_netconf_attrs, xlat_rtnl_netconf_attrs, "NETCONFA_???", none_pol);
@@ -156,6 +287,81 @@ static const struct nla_policy nexthop_pol[] = {
 	[NHA_MASTER] = IFINDEX,
 };
 TABLE(rtnl_nexthop_attrs, xlat_rtnl_nexthop_attrs, "NHA_???", nexthop_pol);
+
+/* {rtvia_family=AF_INET, rtvia_addr=inet_addr("1.2.3.4")} */
+static bool p_rtvia(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	uint16_t family;
+	(void)arg;
+	if (len < sizeof(family))
+		return false;
+	if (!nl_read(c, addr, &family, sizeof(family))) {
+		p_addr(c, addr);
+		return true;
+	}
+	out(c, "{rtvia_family=");
+	p_xval(c, &xlat_addrfams, family, "AF_???");
+	if (len > sizeof(family)) {
+		uint64_t a = addr + sizeof(family);
+		unsigned n = len - sizeof(family);
+		out(c, ", rtvia_addr=");
+		if ((family == AF_INET && n >= 4) || (family == AF_INET6 && n >= 16)) {
+			if (family == AF_INET)
+				nla_in_addr(c, a, n, NULL);
+			else
+				nla_in6_addr(c, a, n, NULL);
+		} else {
+			nl_hex(c, a, n);
+		}
+	}
+	out(c, "}");
+	return true;
+}
+
+/* RTA_MULTIPATH: rtnexthop after rtnexthop, each with route attributes of its own. */
+static bool p_multipath(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	struct rtnexthop nh;
+	uint64_t cur = addr;
+	unsigned left = len;
+	bool array = false;
+	(void)arg;
+	if (len < sizeof(nh))
+		return false;
+	for (;;) {
+		if (!nl_read(c, cur, &nh, sizeof(nh))) {
+			p_addr(c, cur);
+			break;
+		}
+		unsigned off = RTNH_ALIGN(sizeof(nh));
+		unsigned nh_len = nh.rtnh_len < left ? nh.rtnh_len : left;
+		if (cur == addr && nh.rtnh_len < len) {
+			out(c, "[");
+			array = true;
+		}
+		if (cur > addr)
+			out(c, ", ");
+		if (nh_len > off)
+			out(c, "[");
+		out(c, "{rtnh_len=%u, rtnh_flags=", nh.rtnh_len);
+		p_flags(c, &xlat_route_nexthop_flags, nh.rtnh_flags, "RTNH_F_???");
+		out(c, ", rtnh_hops=%u, rtnh_ifindex=", nh.rtnh_hops);
+		pn_ifindex(c, (unsigned)nh.rtnh_ifindex);
+		out(c, "}");
+		if (nh_len > off) {
+			out(c, ", ");
+			nl_attrs(c, cur + off, nh_len - off, &rtnl_route_attrs);
+			out(c, "]");
+		}
+		if (RTNH_ALIGN(nh_len) >= left)
+			break;
+		cur += RTNH_ALIGN(nh_len);
+		left -= RTNH_ALIGN(nh_len);
+	}
+	if (array)
+		out(c, "]");
+	return true;
+}
 
 const struct nla_table *rtnl_creport_attrs(uint8_t family)
 {
