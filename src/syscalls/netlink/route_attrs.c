@@ -35,6 +35,10 @@
 #define NESTED(t) { nla_nested, &t }
 #define ADDR { nla_inet_addr, NULL }
 #define STRUCT(T, ...) { nla_struct, &(const struct nla_struct)NLA_STRUCT(T, __VA_ARGS__) }
+/* A struct whose kernel size is less than its C size (tail padding). */
+#define STRUCT_SZ(size, ...) { nla_struct, &(const struct nla_struct){ size, \
+	(const struct nla_field[]){ __VA_ARGS__ }, \
+	sizeof((const struct nla_field[]){ __VA_ARGS__ }) / sizeof(struct nla_field) } }
 #define RT_TABLE XVAL(xlat_routing_table_ids, NULL)
 
 static const struct nla_policy metrics_pol[] = {
@@ -151,7 +155,7 @@ static const struct nla_policy route_pol[] = {
 TABLE(rtnl_route_attrs, xlat_rtnl_route_attrs, "RTA_???", route_pol);
 
 static const struct nla_policy fdb_ext_pol[] = {
-	[NFEA_ACTIVITY_NOTIFY] = U8,
+	[NFEA_ACTIVITY_NOTIFY] = { nla_flags8, &(const struct nla_xlat){ &xlat_fdb_notify_flags, "FDB_NOTIFY_???" } },
 };
 static TABLE(fdb_ext_attrs, xlat_rtnl_neigh_fdb_ext_attrs, "NFEA_???", fdb_ext_pol);
 
@@ -206,7 +210,7 @@ static const struct nla_policy rule_pol[] = {
 TABLE(rtnl_rule_attrs, xlat_rtnl_rule_attrs, "FRA_???", rule_pol);
 
 static const struct nla_policy tc_pol[] = {
-	[TCA_STATS] = STRUCT(struct tc_stats, NLA_F(struct tc_stats, bytes, NF_U),
+	[TCA_STATS] = STRUCT_SZ(offsetof(struct tc_stats, backlog) + 4, NLA_F(struct tc_stats, bytes, NF_U),
 			     NLA_F(struct tc_stats, packets, NF_U), NLA_F(struct tc_stats, drops, NF_U),
 			     NLA_F(struct tc_stats, overlimits, NF_U), NLA_F(struct tc_stats, bps, NF_U),
 			     NLA_F(struct tc_stats, pps, NF_U), NLA_F(struct tc_stats, qlen, NF_U),
@@ -304,13 +308,15 @@ static bool p_rtvia(struct sc_call *c, uint64_t addr, unsigned len, const void *
 	if (len > sizeof(family)) {
 		uint64_t a = addr + sizeof(family);
 		unsigned n = len - sizeof(family);
-		out(c, ", rtvia_addr=");
+		unsigned char buf[16];
+		out(c, ", ");
 		if ((family == AF_INET && n >= 4) || (family == AF_INET6 && n >= 16)) {
-			if (family == AF_INET)
-				nla_in_addr(c, a, n, NULL);
+			if (nl_read(c, a, buf, family == AF_INET ? 4 : 16))
+				pn_inet_addr(c, family, buf, "rtvia_addr");
 			else
-				nla_in6_addr(c, a, n, NULL);
+				p_addr(c, a);
 		} else {
+			out(c, "rtvia_addr=");
 			nl_hex(c, a, n);
 		}
 	}
