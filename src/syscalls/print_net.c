@@ -124,10 +124,12 @@ void pn_sock_type(struct sc_call *c, uint64_t type)
 void pn_ifindex(struct sc_call *c, unsigned idx)
 {
 	char name[IF_NAMESIZE];
-	if (idx && if_indextoname(idx, name))
-		out(c, "if_nametoindex(\"%s\")", name);
-	else
+	if (!idx || !if_indextoname(idx, name) || xlat_style == XLAT_STYLE_RAW)
 		out(c, "%u", idx);
+	else if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, "%u /* if_nametoindex(\"%s\") */", idx, name);
+	else
+		out(c, "if_nametoindex(\"%s\")", name);
 }
 
 void pn_inet_addr(struct sc_call *c, int af, const void *addr, const char *name)

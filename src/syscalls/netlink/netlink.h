@@ -72,6 +72,7 @@ bool nla_ifindex(struct sc_call *c, uint64_t addr, unsigned len, const void *arg
 bool nla_be16(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);	/* htons(80) */
 bool nla_be64(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_flag(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);	/* no value */
+bool nla_clock_t(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_meminfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 /* arg: struct nla_xlat; a u8/u16/u32 value (by len) as a constant, or as flags. */
 bool nla_xval(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);

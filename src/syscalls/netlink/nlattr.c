@@ -8,6 +8,7 @@
 #include <endian.h>
 #include <linux/netlink.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "netlink.h"
 #include "../print_net.h"
@@ -197,24 +198,21 @@ bool nla_flag(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 }
 
 /*
- * A value of len (1, 2, 4 or 8) bytes, as a host-order integer: 1, or 0
- * when not held (the address printed), or -1 for another length.
+ * A value of len (1 to 8) bytes, as a host-order integer: 1, or 0 when
+ * not held (the address printed), or -1 for a longer one.
  */
 static int get_uint(struct sc_call *c, uint64_t addr, unsigned len, uint64_t *v)
 {
-	uint8_t b[8];
-	if (len != 1 && len != 2 && len != 4 && len != 8)
+	uint8_t b[8] = { 0 };
+	if (!len || len > 8)
 		return -1;
 	if (!nl_read(c, addr, b, len)) {
 		p_addr(c, addr);
 		return 0;
 	}
-	switch (len) {
-	case 1: *v = b[0]; break;
-	case 2: { uint16_t x; memcpy(&x, b, 2); *v = x; break; }
-	case 4: { uint32_t x; memcpy(&x, b, 4); *v = x; break; }
-	default: memcpy(v, b, 8);
-	}
+	*v = 0;
+	for (unsigned i = len; i-- > 0;)
+		*v = *v << 8 | b[i];	/* little-endian hosts only, as the decoders are */
 	return 1;
 }
 
@@ -304,6 +302,27 @@ bool nla_meminfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg
 	return true;
 }
 
+/* An address as its text (-X abbrev), its bytes (raw), or both (verbose). */
+static void p_addr_xstyle(struct sc_call *c, const unsigned char *a, size_t n, const char *fmt,
+			  const char *text)
+{
+	if (xlat_style != XLAT_STYLE_ABBREV) {
+		struct sc_fmt hex = c->fmt ? *c->fmt : (struct sc_fmt){ .strsize = 32 };
+		const struct sc_fmt *saved = c->fmt;
+		hex.xflag = 2;
+		hex.strsize = (unsigned)n;
+		c->fmt = &hex;
+		p_quoted(c, a, n, false);
+		c->fmt = saved;
+		if (xlat_style == XLAT_STYLE_RAW)
+			return;
+		out(c, " /* ");
+	}
+	out(c, fmt, text);
+	if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " */");
+}
+
 bool nla_in_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	unsigned char a[4];
@@ -316,7 +335,7 @@ bool nla_in_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg
 	}
 	char buf[INET_ADDRSTRLEN];
 	inet_ntop(AF_INET, a, buf, sizeof(buf));
-	out(c, "inet_addr(\"%s\")", buf);
+	p_addr_xstyle(c, a, sizeof(a), "inet_addr(\"%s\")", buf);
 	return true;
 }
 
@@ -332,7 +351,7 @@ bool nla_in6_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *ar
 	}
 	char buf[INET6_ADDRSTRLEN];
 	inet_ntop(AF_INET6, a, buf, sizeof(buf));
-	out(c, "inet_pton(AF_INET6, \"%s\")", buf);
+	p_addr_xstyle(c, a, sizeof(a), "inet_pton(AF_INET6, \"%s\")", buf);
 	return true;
 }
 
@@ -401,5 +420,29 @@ bool nla_struct(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 		nl_field(c, buf, &st->f[i]);
 	}
 	out(c, "}");
+	return true;
+}
+
+/* Clock ticks, with the seconds they make as a comment (USER_HZ ticks). */
+bool nla_clock_t(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	static long hz;
+	uint64_t v;
+	(void)arg;
+	if (len > 8)
+		return false;
+	int got = get_uint(c, addr, len, &v);
+	if (got <= 0)
+		return got == 0;
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK);
+	out(c, "%llu", (unsigned long long)v);
+	if (v && hz > 0 && xlat_style != XLAT_STYLE_RAW) {
+		int width = 0;
+		for (long h = hz - 1; h > 0; h /= 10)
+			width++;
+		out(c, " /* %llu.%0*llu s */", (unsigned long long)(v / (uint64_t)hz), width,
+		    (unsigned long long)(v % (uint64_t)hz));
+	}
 	return true;
 }

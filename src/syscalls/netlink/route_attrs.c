@@ -16,6 +16,8 @@
 #include <linux/pkt_cls.h>
 #include <linux/rtnetlink.h>
 
+#include <string.h>
+
 #include "route.h"
 #include "../print_net.h"
 
@@ -33,6 +35,7 @@
 #define XVAL(x, d) { nla_xval, &(const struct nla_xlat){ &x, d } }
 #define FLAGS32(x, d) { nla_flags32, &(const struct nla_xlat){ &x, d } }
 #define NESTED(t) { nla_nested, &t }
+#define CLOCK_T { nla_clock_t, NULL }
 #define ADDR { nla_inet_addr, NULL }
 #define STRUCT(T, ...) { nla_struct, &(const struct nla_struct)NLA_STRUCT(T, __VA_ARGS__) }
 /* A struct whose kernel size is less than its C size (tail padding). */
@@ -285,8 +288,69 @@ TABLE(rtnl_mdb_attrs, xlat_rtnl_mdb_attrs, "MDBA_???", none_pol);
 TABLE(rtnl_nsid_attrs, xlat_rtnl_nsid_attrs, "NETNSA_???", none_pol);
 TABLE(rtnl_stats_attrs, xlat_ifla_stats, "IFLA_STATS_???", none_pol);
 
+static const struct nla_policy nha_res_group_pol[] = {
+	[NHA_RES_GROUP_BUCKETS] = U16,
+	[NHA_RES_GROUP_IDLE_TIMER] = CLOCK_T,
+	[NHA_RES_GROUP_UNBALANCED_TIMER] = CLOCK_T,
+	[NHA_RES_GROUP_UNBALANCED_TIME] = CLOCK_T,
+};
+static TABLE(nha_res_group_attrs, xlat_rtnl_nha_res_group_attrs, "NHA_RES_GROUP_???",
+	     nha_res_group_pol);
+
+static const struct nla_policy nha_res_bucket_pol[] = {
+	[NHA_RES_BUCKET_INDEX] = U16,
+	[NHA_RES_BUCKET_IDLE_TIME] = CLOCK_T,
+	[NHA_RES_BUCKET_NH_ID] = U32,
+};
+static TABLE(nha_res_bucket_attrs, xlat_rtnl_nha_res_bucket_attrs, "NHA_RES_BUCKET_???",
+	     nha_res_bucket_pol);
+
+/* struct nexthop_grp as strace 6.1 names it (newer headers call resvd1 weight_high). */
+struct nh_grp {
+	uint32_t id;
+	uint8_t weight, resvd1;
+	uint16_t resvd2;
+};
+
+static bool p_nh_grp(struct sc_call *c, const void *elem, size_t size, void *data)
+{
+	struct nh_grp g;
+	(void)size;
+	(void)data;
+	memcpy(&g, elem, sizeof(g));
+	out(c, "{id=%u, weight=%u", g.id, g.weight);
+	if (g.resvd1)
+		out(c, ", resvd1=%#x", g.resvd1);
+	if (g.resvd2)
+		out(c, ", resvd2=%#x", g.resvd2);
+	out(c, "}");
+	return true;
+}
+
+/* NHA_GROUP: [{id=1, weight=0}, ...] */
+static bool p_nh_group(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	if (len < sizeof(struct nh_grp))
+		return false;
+	pn_array(c, addr, len / sizeof(struct nh_grp), sizeof(struct nh_grp), p_nh_grp,
+		 NULL);
+	return true;
+}
+
 static const struct nla_policy nexthop_pol[] = {
 	[NHA_ID] = U32,
+	[NHA_GROUP] = { p_nh_group, NULL },
+	[NHA_GROUP_TYPE] = { nla_xval16, &(const struct nla_xlat){ &xlat_rtnl_nexthop_grp_types,
+								  "NEXTHOP_GRP_TYPE_???" } },
+	[NHA_BLACKHOLE] = U32,
+	[NHA_GATEWAY] = ADDR,
+	[NHA_ENCAP_TYPE] = { nla_xval16, &(const struct nla_xlat){ &xlat_lwtunnel_encap_types,
+								  "LWTUNNEL_ENCAP_???" } },
+	[NHA_GROUPS] = U32,
+	[NHA_FDB] = U32,
+	[NHA_RES_GROUP] = NESTED(nha_res_group_attrs),
+	[NHA_RES_BUCKET] = NESTED(nha_res_bucket_attrs),
 	[NHA_OIF] = IFINDEX,
 	[NHA_MASTER] = IFINDEX,
 };
