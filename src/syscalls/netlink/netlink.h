@@ -78,6 +78,7 @@ bool nla_meminfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg
 bool nla_xval(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_xval8(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_xval16(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+bool nla_xval32(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_flags8(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_flags16(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_flags32(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);

@@ -250,6 +250,11 @@ bool nla_xval16(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 	return nla_xval_sized(c, addr, len, arg, 2, false);
 }
 
+bool nla_xval32(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	return nla_xval_sized(c, addr, len, arg, 4, false);
+}
+
 bool nla_flags8(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	return nla_xval_sized(c, addr, len, arg, 1, true);

@@ -42,7 +42,7 @@
 #define STRUCT_SZ(size, ...) { nla_struct, &(const struct nla_struct){ size, \
 	(const struct nla_field[]){ __VA_ARGS__ }, \
 	sizeof((const struct nla_field[]){ __VA_ARGS__ }) / sizeof(struct nla_field) } }
-#define RT_TABLE XVAL(xlat_routing_table_ids, NULL)
+#define RT_TABLE { nla_xval32, &(const struct nla_xlat){ &xlat_routing_table_ids, NULL } }
 
 static const struct nla_policy metrics_pol[] = {
 	[RTAX_LOCK] = U32, [RTAX_MTU] = U32, [RTAX_WINDOW] = U32, [RTAX_RTT] = U32,
