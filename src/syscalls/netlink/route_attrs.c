@@ -433,8 +433,32 @@ static bool p_multipath(struct sc_call *c, uint64_t addr, unsigned len, const vo
 	return true;
 }
 
+static const struct nla_policy ipmra_creport_pol[] = {
+	[1] = { nla_xval8, &(const struct nla_xlat){ &xlat_igmpmsg_types, "IGMPMSG_???" } },
+	[2] = U32,		/* VIF_ID */
+	[3] = { nla_in_addr, NULL },
+	[4] = { nla_in_addr, NULL },
+	[6] = U32,		/* TABLE */
+};
+static TABLE(ipmra_creport_attrs, xlat_rtnl_ipmra_creport_attrs, "IPMRA_CREPORT_???",
+	     ipmra_creport_pol);
+
+static const struct nla_policy ip6mra_creport_pol[] = {
+	[1] = { nla_xval8, &(const struct nla_xlat){ &xlat_mrt6msg_types, "MRT6MSG_???" } },
+	[2] = U32,		/* MIF_ID */
+	[3] = { nla_in6_addr, NULL },
+	[4] = { nla_in6_addr, NULL },
+};
+static TABLE(ip6mra_creport_attrs, xlat_rtnl_ip6mra_creport_attrs, "IP6MRA_CREPORT_???",
+	     ip6mra_creport_pol);
+
 const struct nla_table *rtnl_creport_attrs(uint8_t family)
 {
-	(void)family;
+	switch (family) {
+	case RTNL_FAMILY_IPMR:
+		return &ipmra_creport_attrs;
+	case RTNL_FAMILY_IP6MR:
+		return &ip6mra_creport_attrs;
+	}
 	return NULL;
 }
