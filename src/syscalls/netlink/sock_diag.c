@@ -25,8 +25,97 @@
 #define NAMES(name, xl, dflt) \
 	static const struct nla_table name = { &xl, dflt, NULL, 0 }
 
-NAMES(unix_diag_attrs, xlat_unix_diag_attrs, "UNIX_DIAG_???");
-NAMES(netlink_diag_attrs, xlat_netlink_diag_attrs, "NETLINK_DIAG_???");
+#define TABLE(name, xl, dflt, pol) \
+	static const struct nla_table name = { &xl, dflt, pol, N(pol) }
+#define STRUCT(T, ...) { nla_struct, &(const struct nla_struct)NLA_STRUCT(T, __VA_ARGS__) }
+
+static bool p_u32_elem(struct sc_call *c, const void *elem, size_t size, void *data)
+{
+	uint32_t v;
+	(void)size;
+	(void)data;
+	memcpy(&v, elem, sizeof(v));
+	out(c, "%u", v);
+	return true;
+}
+
+static bool p_x64_elem(struct sc_call *c, const void *elem, size_t size, void *data)
+{
+	uint64_t v;
+	(void)size;
+	(void)data;
+	memcpy(&v, elem, sizeof(v));
+	out(c, "%#llx", (unsigned long long)v);
+	return true;
+}
+
+/* [1, 2]: an array of u32 (inodes of pending connections). */
+static bool nla_u32_array(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	if (len < 4)
+		return false;
+	pn_array(c, addr, len / 4, 4, p_u32_elem, NULL);
+	return true;
+}
+
+/* [0xdeadbeef]: a bitmap in u64 words (netlink groups). */
+static bool nla_x64_array(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	if (len < 8)
+		return false;
+	pn_array(c, addr, len / 8, 8, p_x64_elem, NULL);
+	return true;
+}
+
+static bool p_unix_vfs(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	struct unix_diag_vfs v;
+	(void)arg;
+	if (len < sizeof(v))
+		return false;
+	if (!nl_read(c, addr, &v, sizeof(v))) {
+		p_addr(c, addr);
+		return true;
+	}
+	out(c, "{udiag_vfs_dev=");
+	p_dev(c, v.udiag_vfs_dev);
+	out(c, ", udiag_vfs_ino=%u}", v.udiag_vfs_ino);
+	return true;
+}
+
+static const struct nla_policy unix_pol[] = {
+	[UNIX_DIAG_NAME] = { nla_str, NULL },
+	[UNIX_DIAG_VFS] = { p_unix_vfs, NULL },
+	[UNIX_DIAG_PEER] = { nla_u32, NULL },
+	[UNIX_DIAG_ICONS] = { nla_u32_array, NULL },
+	[UNIX_DIAG_RQLEN] = STRUCT(struct unix_diag_rqlen,
+				   NLA_F(struct unix_diag_rqlen, udiag_rqueue, NF_U),
+				   NLA_F(struct unix_diag_rqlen, udiag_wqueue, NF_U)),
+	[UNIX_DIAG_MEMINFO] = { nla_meminfo, NULL },
+	[UNIX_DIAG_SHUTDOWN] = { nla_u8, NULL },
+	[UNIX_DIAG_UID] = { nla_u32, NULL },
+};
+TABLE(unix_diag_attrs, xlat_unix_diag_attrs, "UNIX_DIAG_???", unix_pol);
+
+static const struct nla_policy netlink_pol[] = {
+	[NETLINK_DIAG_MEMINFO] = { nla_meminfo, NULL },
+	[NETLINK_DIAG_GROUPS] = { nla_x64_array, NULL },
+	[NETLINK_DIAG_RX_RING] = STRUCT(struct netlink_diag_ring,
+					NLA_F(struct netlink_diag_ring, ndr_block_size, NF_U),
+					NLA_F(struct netlink_diag_ring, ndr_block_nr, NF_U),
+					NLA_F(struct netlink_diag_ring, ndr_frame_size, NF_U),
+					NLA_F(struct netlink_diag_ring, ndr_frame_nr, NF_U)),
+	[NETLINK_DIAG_TX_RING] = STRUCT(struct netlink_diag_ring,
+					NLA_F(struct netlink_diag_ring, ndr_block_size, NF_U),
+					NLA_F(struct netlink_diag_ring, ndr_block_nr, NF_U),
+					NLA_F(struct netlink_diag_ring, ndr_frame_size, NF_U),
+					NLA_F(struct netlink_diag_ring, ndr_frame_nr, NF_U)),
+	[NETLINK_DIAG_FLAGS] = { nla_flags32, &(const struct nla_xlat){ &xlat_netlink_diag_flags,
+									"NDIAG_FLAG_???" } },
+};
+TABLE(netlink_diag_attrs, xlat_netlink_diag_attrs, "NETLINK_DIAG_???", netlink_pol);
 NAMES(packet_diag_attrs, xlat_packet_diag_attrs, "PACKET_DIAG_???");
 NAMES(inet_diag_attrs, xlat_inet_diag_attrs, "INET_DIAG_???");
 NAMES(inet_diag_req_attrs, xlat_inet_diag_req_attrs, "INET_DIAG_REQ_???");
