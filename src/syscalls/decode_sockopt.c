@@ -7,9 +7,12 @@
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
 #include <linux/if_packet.h>
+#include <linux/filter.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "print_bpf.h"
 #include "print_net.h"
 
 #define OPTVAL_MAX 4096u	/* option bytes copied; far above any struct printed */
@@ -242,6 +245,37 @@ static bool p_packet_optval(struct sc_call *c, unsigned name, uint64_t addr, int
 	return false;
 }
 
+/* The options whose value is a struct sock_fprog, a pointer to a filter. */
+static bool is_fprog_opt(unsigned level, unsigned name)
+{
+	return level == SOL_SOCKET && (name == SO_ATTACH_FILTER || name == SO_ATTACH_REUSEPORT_CBPF);
+}
+
+/* The filter a sock_fprog points to: only for those options. */
+static size_t fprog_insns_len(const struct sc_call *c)
+{
+	return is_fprog_opt((unsigned)c->args[1], (unsigned)c->args[2]) &&
+	       c->args[4] == sizeof(struct sock_fprog) ? BPF_MAX_INSNS * BPF_INSN_SIZE : 0;
+}
+
+/* SO_GET_FILTER writes instructions, its length counting them. */
+static size_t get_filter_len(const struct sc_call *c)
+{
+	return (unsigned)c->args[1] == SOL_SOCKET && (unsigned)c->args[2] == SO_GET_FILTER
+	       ? BPF_MAX_INSNS * BPF_INSN_SIZE : 0;
+}
+
+/* {len=10, filter=[BPF_STMT(...), ...]} */
+static void p_sock_fprog(struct sc_call *c, uint64_t addr)
+{
+	struct sock_fprog f;
+	if (p_fetch(c, addr, &f, sizeof(f)) < 0)
+		return;
+	out(c, "{len=%u, filter=", f.len);
+	pn_sock_filters(c, (uint64_t)(uintptr_t)f.filter, f.len);
+	out(c, "}");
+}
+
 /* The value strace prints when no level-specific rule applies. */
 static void p_optval_default(struct sc_call *c, uint64_t addr, int len)
 {
@@ -263,6 +297,13 @@ static void p_setsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 			p_addr(c, addr);
 		else
 			p_linger(c, addr);
+		return;
+	}
+	if (is_fprog_opt(level, name)) {
+		if (len != (int)sizeof(struct sock_fprog))
+			p_addr(c, addr);
+		else
+			p_sock_fprog(c, addr);
 		return;
 	}
 	if (level == SOL_SOCKET && name == 74 /* SO_TXREHASH */) {
@@ -306,7 +347,9 @@ static void p_setsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 	p_optval_default(c, addr, len);
 }
 
-SC_DECODER(setsockopt, MEM_NBUF_IN(3, 4, OPTVAL_MAX))
+SC_DECODER(setsockopt, MEM_NBUF_IN(3, 4, OPTVAL_MAX),
+	   { .arg = 3, .off = offsetof(struct sock_fprog, filter), .kind = SC_MEM_DEREF,
+	     .when = SC_AT_ENTRY, .size = BPF_MAX_INSNS * BPF_INSN_SIZE, .len_fn = fprog_insns_len })
 {
 	p_fd_level_name(c, false);
 	p_setsockopt_val(c, (unsigned)c->args[1], (unsigned)c->args[2], c->args[3],
@@ -386,6 +429,10 @@ static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 		p_addr(c, addr);
 		return;
 	}
+	if (level == SOL_SOCKET && name == SO_GET_FILTER) {
+		pn_sock_filters(c, addr, (unsigned)rlen);
+		return;
+	}
 	if (level == SOL_SOCKET) {
 		if (name == SO_LINGER && rlen >= (int)sizeof(struct linger)) {
 			p_linger(c, addr);
@@ -430,7 +477,9 @@ static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 	p_optval_default(c, addr, rlen);
 }
 
-SC_DECODER(getsockopt, MEM_BYTES_INOUT(4, sizeof(int)), MEM_NBUF_OUT_PTR(3, 4, OPTVAL_MAX))
+SC_DECODER(getsockopt, MEM_BYTES_INOUT(4, sizeof(int)), MEM_NBUF_OUT_PTR(3, 4, OPTVAL_MAX),
+	   { .arg = 3, .kind = SC_MEM_BUF, .when = SC_AT_EXIT, .len_src = SC_LEN_FN,
+	     .len_fn = get_filter_len, .size = BPF_MAX_INSNS * BPF_INSN_SIZE })
 {
 	int ulen, rlen;
 	if (c->entering) {
