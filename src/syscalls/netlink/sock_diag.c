@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 
 #include "family.h"
+#include "../print_bpf.h"
 #include "../print_net.h"
 
 #ifndef AF_SMC
@@ -116,7 +117,69 @@ static const struct nla_policy netlink_pol[] = {
 									"NDIAG_FLAG_???" } },
 };
 TABLE(netlink_diag_attrs, xlat_netlink_diag_attrs, "NETLINK_DIAG_???", netlink_pol);
-NAMES(packet_diag_attrs, xlat_packet_diag_attrs, "PACKET_DIAG_???");
+static bool p_mclist_elem(struct sc_call *c, const void *elem, size_t size, void *data)
+{
+	struct packet_diag_mclist m;
+	(void)size;
+	(void)data;
+	memcpy(&m, elem, sizeof(m));
+	out(c, "{pdmc_index=");
+	pn_ifindex(c, m.pdmc_index);
+	out(c, ", pdmc_count=%u, pdmc_type=%u, pdmc_alen=%u, pdmc_addr=", m.pdmc_count, m.pdmc_type,
+	    m.pdmc_alen);
+	unsigned n = m.pdmc_alen < sizeof(m.pdmc_addr) ? m.pdmc_alen : sizeof(m.pdmc_addr);
+	struct sc_fmt hex = c->fmt ? *c->fmt : (struct sc_fmt){ .strsize = 32 };
+	const struct sc_fmt *saved = c->fmt;
+	hex.xflag = 2;
+	hex.strsize = n;
+	c->fmt = &hex;
+	p_quoted(c, m.pdmc_addr, n, false);
+	c->fmt = saved;
+	out(c, "}");
+	return true;
+}
+
+static bool p_mclist(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	if (len < sizeof(struct packet_diag_mclist))
+		return false;
+	pn_array(c, addr, len / sizeof(struct packet_diag_mclist), sizeof(struct packet_diag_mclist),
+		 p_mclist_elem, NULL);
+	return true;
+}
+
+static bool p_filter(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	if (len < BPF_INSN_SIZE)
+		return false;
+	pn_sock_filters(c, addr, len / BPF_INSN_SIZE);
+	return true;
+}
+
+#define PDR(f) NLA_F(struct packet_diag_ring, f, NF_U)
+#define RING STRUCT(struct packet_diag_ring, PDR(pdr_block_size), PDR(pdr_block_nr), \
+		    PDR(pdr_frame_size), PDR(pdr_frame_nr), PDR(pdr_retire_tmo), \
+		    PDR(pdr_sizeof_priv), PDR(pdr_features))
+
+static const struct nla_policy packet_pol[] = {
+	[PACKET_DIAG_INFO] = STRUCT(struct packet_diag_info,
+		NLA_F(struct packet_diag_info, pdi_index, NF_IFINDEX),
+		NLA_FX(struct packet_diag_info, pdi_version, NF_XVAL, &xlat_packet_versions, "TPACKET_???"),
+		NLA_F(struct packet_diag_info, pdi_reserve, NF_U),
+		NLA_F(struct packet_diag_info, pdi_copy_thresh, NF_U),
+		NLA_F(struct packet_diag_info, pdi_tstamp, NF_U),
+		NLA_FX(struct packet_diag_info, pdi_flags, NF_FLAGS, &xlat_packet_diag_info_flags, "PDI_???")),
+	[PACKET_DIAG_MCLIST] = { p_mclist, NULL },
+	[PACKET_DIAG_RX_RING] = RING,
+	[PACKET_DIAG_TX_RING] = RING,
+	[PACKET_DIAG_FANOUT] = { nla_u32, NULL },
+	[PACKET_DIAG_UID] = { nla_u32, NULL },
+	[PACKET_DIAG_MEMINFO] = { nla_meminfo, NULL },
+	[PACKET_DIAG_FILTER] = { p_filter, NULL },
+};
+TABLE(packet_diag_attrs, xlat_packet_diag_attrs, "PACKET_DIAG_???", packet_pol);
 NAMES(inet_diag_attrs, xlat_inet_diag_attrs, "INET_DIAG_???");
 NAMES(inet_diag_req_attrs, xlat_inet_diag_req_attrs, "INET_DIAG_REQ_???");
 NAMES(smc_diag_attrs, xlat_smc_diag_attrs, "SMC_DIAG_???");
