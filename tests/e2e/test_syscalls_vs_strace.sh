@@ -4,7 +4,7 @@
 #   test_syscalls_vs_strace.sh CASE [PROGRAM]
 #
 # CASE is a bundled program (files procs signals sockets memory polling time
-# threads; PROGRAM is its path) or an everyday one (ls cat cp tar shpipe
+# threads netlink; PROGRAM is its path) or an everyday one (ls cat cp tar shpipe
 # python).  The binary comes from $TRACEKIT; with TRACER=strace the second
 # run is strace too, which checks the test itself.  compare.py does the work;
 # this script picks the command, the threshold and the scheduling-dependent
@@ -46,7 +46,7 @@ min=1.0
 racy=
 aslr=
 case $case_name in
-files|signals|sockets|memory|polling|time)
+files|signals|sockets|memory|polling|time|netlink)
 	need_prog; set -- "$prog" ;;
 procs|threads)
 	need_prog; racy=futex; set -- "$prog" ;;
