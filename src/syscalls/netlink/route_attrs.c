@@ -56,22 +56,161 @@ static TABLE(metrics_attrs, xlat_rtnl_rta_metrics_attrs, "RTAX_???", metrics_pol
 static bool p_multipath(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 static bool p_rtvia(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 
+static const char *const link_stats_fields[] = {
+	"rx_packets", "tx_packets", "rx_bytes", "tx_bytes", "rx_errors", "tx_errors",
+	"rx_dropped", "tx_dropped", "multicast", "collisions", "rx_length_errors",
+	"rx_over_errors", "rx_crc_errors", "rx_frame_errors", "rx_fifo_errors",
+	"rx_missed_errors", "tx_aborted_errors", "tx_carrier_errors", "tx_fifo_errors",
+	"tx_heartbeat_errors", "tx_window_errors", "rx_compressed", "tx_compressed",
+	"rx_nohandler", "rx_otherhost_dropped",
+};
+
+/*
+ * rtnl_link_stats{,64}: counters of elem bytes each; the struct grew over
+ * time, so the kernel's older sizes (min fields, or one of the sizes in
+ * between) print the fields they hold and a longer value the whole struct.
+ */
+static bool p_link_stats_n(struct sc_call *c, uint64_t addr, unsigned len, unsigned elem,
+			   unsigned min, unsigned max)
+{
+	unsigned n = len >= max * elem ? max : len % elem == 0 && len / elem >= min &&
+		     len / elem < max ? len / elem : 0;
+	unsigned char buf[25 * 8];
+	if (!n)
+		return false;
+	if (!nl_read(c, addr, buf, n * elem)) {
+		p_addr(c, addr);
+		return true;
+	}
+	out(c, "{");
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t v = 0;
+		memcpy(&v, buf + i * elem, elem);
+		out(c, "%s%s=%llu", i ? ", " : "", link_stats_fields[i], (unsigned long long)v);
+	}
+	out(c, "}");
+	return true;
+}
+
+static bool p_link_stats(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	/* 23 counters, or 24 with rx_nohandler (longer values: the 24) */
+	if (len != 23 * 4 && len < 24 * 4)
+		return false;
+	return p_link_stats_n(c, addr, len, 4, 23, 24);
+}
+
+static bool p_link_stats64(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	/* 23, 24 (rx_nohandler) or 25 (rx_otherhost_dropped) counters, as strace 6.1 knows them */
+	if (len != 23 * 8 && len != 24 * 8 && len < 25 * 8)
+		return false;
+	return p_link_stats_n(c, addr, len, 8, 23, 25);
+}
+
+/* struct rtnl_link_ifmap, without its tail padding. */
+static bool p_ifmap(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	struct rtnl_link_ifmap m;
+	unsigned size = offsetof(struct rtnl_link_ifmap, port) + sizeof(m.port);
+	(void)arg;
+	if (len < size)
+		return false;
+	if (!nl_read(c, addr, &m, size)) {
+		p_addr(c, addr);
+		return true;
+	}
+	out(c, "{mem_start=%#llx, mem_end=%#llx, base_addr=%#llx, irq=%u, dma=%u, port=%u}",
+	    (unsigned long long)m.mem_start, (unsigned long long)m.mem_end,
+	    (unsigned long long)m.base_addr, m.irq, m.dma, m.port);
+	return true;
+}
+
+static bool p_nla_fd(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	int32_t fd;
+	(void)arg;
+	if (len < sizeof(fd))
+		return false;
+	if (!nl_read(c, addr, &fd, sizeof(fd)))
+		p_addr(c, addr);
+	else
+		p_fd(c, (uint64_t)(int64_t)fd);
+	return true;
+}
+
+static const struct nla_policy ifla_info_pol[] = {
+	[IFLA_INFO_KIND] = STR,
+	[IFLA_INFO_SLAVE_KIND] = STR,
+};
+static TABLE(ifla_info_attrs, xlat_rtnl_ifla_info_attrs, "IFLA_INFO_???", ifla_info_pol);
+
+static const struct nla_policy ifla_port_pol[] = {
+	[IFLA_PORT_VF] = U32,
+	[IFLA_PORT_PROFILE] = STR,
+	[IFLA_PORT_REQUEST] = U8,
+	[IFLA_PORT_RESPONSE] = U16,
+};
+static TABLE(ifla_port_attrs, xlat_rtnl_ifla_port_attrs, "IFLA_VF_PORT_???", ifla_port_pol);
+
+static const struct nla_policy ifla_vf_port_pol[] = {
+	[IFLA_VF_PORT] = NESTED(ifla_port_attrs),
+};
+static TABLE(ifla_vf_port_attrs, xlat_rtnl_ifla_vf_port_attrs, "IFLA_VF_PORT_???", ifla_vf_port_pol);
+
+static const struct nla_policy ifla_xdp_pol[] = {
+	[IFLA_XDP_FD] = { p_nla_fd, NULL },
+	[IFLA_XDP_ATTACHED] = { nla_xval8, &(const struct nla_xlat){ &xlat_rtnl_ifla_xdp_attached_mode,
+								     "XDP_ATTACHED_???" } },
+	[IFLA_XDP_FLAGS] = FLAGS32(xlat_xdp_flags, "XDP_FLAGS_???"),
+	[IFLA_XDP_PROG_ID] = U32,
+	[IFLA_XDP_DRV_PROG_ID] = U32,
+	[IFLA_XDP_SKB_PROG_ID] = U32,
+	[IFLA_XDP_HW_PROG_ID] = U32,
+	[IFLA_XDP_EXPECTED_FD] = { p_nla_fd, NULL },
+};
+static TABLE(ifla_xdp_attrs, xlat_rtnl_ifla_xdp_attrs, "IFLA_XDP_???", ifla_xdp_pol);
+
+static const struct nla_policy proto_down_reason_pol[] = {
+	[IFLA_PROTO_DOWN_REASON_MASK] = X32,
+	[IFLA_PROTO_DOWN_REASON_VALUE] = X32,
+};
+static TABLE(proto_down_reason_attrs, xlat_rtnl_ifla_proto_down_reason_attrs,
+	     "IFLA_PROTO_DOWN_REASON_???", proto_down_reason_pol);
+
+/* IFLA_PROP_LIST holds link attributes again, of which only IFLA_ALT_IFNAME is decoded. */
+static const struct nla_policy prop_list_pol[] = {
+	[IFLA_ALT_IFNAME] = STR,
+};
+static TABLE(prop_list_attrs, xlat_rtnl_link_attrs, "IFLA_???", prop_list_pol);
+
+#define HWADDR { nla_hwaddr, NULL }
 static const struct nla_policy link_pol[] = {
+	[IFLA_ADDRESS] = HWADDR,
+	[IFLA_BROADCAST] = HWADDR,
 	[IFLA_IFNAME] = STR,
 	[IFLA_MTU] = U32,
 	[IFLA_LINK] = U32,
 	[IFLA_QDISC] = STR,
-	[IFLA_COST] = U32,
-	[IFLA_PRIORITY] = U32,
+	[IFLA_STATS] = { p_link_stats, NULL },
 	[IFLA_MASTER] = U32,
 	[IFLA_TXQLEN] = U32,
+	[IFLA_MAP] = { p_ifmap, NULL },
 	[IFLA_WEIGHT] = U32,
 	[IFLA_OPERSTATE] = U8,
 	[IFLA_LINKMODE] = U8,
+	[IFLA_LINKINFO] = NESTED(ifla_info_attrs),
 	[IFLA_NET_NS_PID] = U32,
 	[IFLA_IFALIAS] = STR,
 	[IFLA_NUM_VF] = U32,
+	[IFLA_STATS64] = { p_link_stats64, NULL },
+	[IFLA_VF_PORTS] = NESTED(ifla_vf_port_attrs),
+	[IFLA_PORT_SELF] = NESTED(ifla_port_attrs),
 	[IFLA_GROUP] = U32,
+	[IFLA_NET_NS_FD] = { p_nla_fd, NULL },
+	[IFLA_EXT_MASK] = FLAGS32(xlat_rtnl_ifla_ext_filter_flags, "RTEXT_FILTER_???"),
 	[IFLA_PROMISCUITY] = U32,
 	[IFLA_NUM_TX_QUEUES] = U32,
 	[IFLA_NUM_RX_QUEUES] = U32,
@@ -82,19 +221,25 @@ static const struct nla_policy link_pol[] = {
 	[IFLA_PROTO_DOWN] = U8,
 	[IFLA_GSO_MAX_SEGS] = U32,
 	[IFLA_GSO_MAX_SIZE] = U32,
+	[IFLA_XDP] = NESTED(ifla_xdp_attrs),
+	[IFLA_EVENT] = { nla_xval32, &(const struct nla_xlat){ &xlat_rtnl_ifla_events, "IFLA_EVENT_???" } },
 	[IFLA_NEW_NETNSID] = S32,
 	[IFLA_IF_NETNSID] = S32,
 	[IFLA_CARRIER_UP_COUNT] = U32,
 	[IFLA_CARRIER_DOWN_COUNT] = U32,
-	[IFLA_NEW_IFINDEX] = S32,
+	[IFLA_NEW_IFINDEX] = IFINDEX,
 	[IFLA_MIN_MTU] = U32,
 	[IFLA_MAX_MTU] = U32,
+	[IFLA_PROP_LIST] = NESTED(prop_list_attrs),
 	[IFLA_ALT_IFNAME] = STR,
+	[IFLA_PERM_ADDRESS] = HWADDR,
+	[IFLA_PROTO_DOWN_REASON] = NESTED(proto_down_reason_attrs),
 	[IFLA_PARENT_DEV_NAME] = STR,
 	[IFLA_PARENT_DEV_BUS_NAME] = STR,
 	[IFLA_GRO_MAX_SIZE] = U32,
 	[IFLA_TSO_MAX_SIZE] = U32,
 	[IFLA_TSO_MAX_SEGS] = U32,
+	[IFLA_ALLMULTI] = U32,
 };
 TABLE(rtnl_link_attrs, xlat_rtnl_link_attrs, "IFLA_???", link_pol);
 
