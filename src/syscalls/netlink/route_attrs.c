@@ -147,9 +147,42 @@ static const struct nla_policy ifla_info_pol[] = {
 };
 static TABLE(ifla_info_attrs, xlat_rtnl_ifla_info_attrs, "IFLA_INFO_???", ifla_info_pol);
 
+/* Bytes as \xNN each. */
+static void p_hex_bytes(struct sc_call *c, const uint8_t *b, size_t n)
+{
+	out(c, "\"");
+	for (size_t i = 0; i < n; i++)
+		out(c, "\\x%02x", b[i]);
+	out(c, "\"");
+}
+
+/* {vsi_mgr_id=1, vsi_type_id="\x01\x02\x03", vsi_type_version=2[, pad="..."]} */
+static bool p_port_vsi(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	struct ifla_port_vsi v;
+	static const uint8_t zero[sizeof(v.pad)];
+	(void)arg;
+	if (len < sizeof(v))
+		return false;
+	if (!nl_read(c, addr, &v, sizeof(v))) {
+		p_addr(c, addr);
+		return true;
+	}
+	out(c, "{vsi_mgr_id=%u, vsi_type_id=", v.vsi_mgr_id);
+	p_hex_bytes(c, v.vsi_type_id, sizeof(v.vsi_type_id));
+	out(c, ", vsi_type_version=%u", v.vsi_type_version);
+	if (memcmp(v.pad, zero, sizeof(zero))) {
+		out(c, ", pad=");
+		p_hex_bytes(c, v.pad, sizeof(v.pad));
+	}
+	out(c, "}");
+	return true;
+}
+
 static const struct nla_policy ifla_port_pol[] = {
 	[IFLA_PORT_VF] = U32,
 	[IFLA_PORT_PROFILE] = STR,
+	[IFLA_PORT_VSI_TYPE] = { p_port_vsi, NULL },
 	[IFLA_PORT_REQUEST] = U8,
 	[IFLA_PORT_RESPONSE] = U16,
 };
