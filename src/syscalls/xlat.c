@@ -2,6 +2,7 @@
 #include "xlat.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 const char *xlat_str(const struct xlat *x, uint64_t val)
@@ -59,7 +60,9 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 		return;
 	struct strbuf names = STRBUF_INIT;
 	flags_names(&names, x, val, NULL);
-	sb_printf(sb, " /* %s */", sb_str(&names));
+	/* no bit has a name: the comment says which kind of flags it is, as strace's does */
+	bool none = sb_str(&names)[0] == '0' && sb_str(&names)[1] == 'x';
+	sb_printf(sb, " /* %s */", none && dflt ? dflt : sb_str(&names));
 	sb_free(&names);
 }
 

@@ -213,6 +213,80 @@ static const struct nla_policy proto_down_reason_pol[] = {
 static TABLE(proto_down_reason_attrs, xlat_rtnl_ifla_proto_down_reason_attrs,
 	     "IFLA_PROTO_DOWN_REASON_???", proto_down_reason_pol);
 
+/* [[DEVCONF_FORWARDING]=1, ...]: an array of n-byte counters indexed by a table. */
+struct indexed {
+	unsigned size;		/* 4 (signed) or 8 (unsigned) */
+	const struct xlat *x;
+	const char *dflt;
+};
+
+static bool p_indexed(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	const struct indexed *ix = arg;
+	unsigned n = len / ix->size;
+	if (!n)
+		return false;
+	out(c, "[");
+	for (unsigned i = 0; i < n; i++) {
+		unsigned char b[8];
+		if (i)
+			out(c, ", ");
+		if (nl_abbrev_stop(c, i)) {
+			out(c, "...");
+			break;
+		}
+		if (!nl_read(c, addr + (uint64_t)i * ix->size, b, ix->size)) {
+			if (i)
+				out(c, "... /* %#llx */", (unsigned long long)(addr + (uint64_t)i * ix->size));
+			else
+				p_addr(c, addr);
+			break;
+		}
+		out(c, "[");
+		pn_xval_dec(c, ix->x, i, ix->dflt);
+		if (ix->size == 4) {
+			int32_t v;
+			memcpy(&v, b, 4);
+			out(c, "]=%d", v);
+		} else {
+			uint64_t v;
+			memcpy(&v, b, 8);
+			out(c, "]=%llu", (unsigned long long)v);
+		}
+	}
+	out(c, "]");
+	return true;
+}
+
+#define INDEXED(sz, xl, d) { p_indexed, &(const struct indexed){ sz, &xl, d } }
+
+static const struct nla_policy ifla_inet6_pol[] = {
+	[IFLA_INET6_FLAGS] = FLAGS32(xlat_inet6_if_flags, "IF_???"),
+	[IFLA_INET6_CONF] = INDEXED(4, xlat_inet6_devconf_indices, "DEVCONF_???"),
+	[IFLA_INET6_STATS] = INDEXED(8, xlat_snmp_ip_stats, "IPSTATS_MIB_???"),
+	[IFLA_INET6_CACHEINFO] = STRUCT(struct ifla_cacheinfo,
+					NLA_F(struct ifla_cacheinfo, max_reasm_len, NF_U),
+					NLA_F(struct ifla_cacheinfo, tstamp, NF_U),
+					NLA_F(struct ifla_cacheinfo, reachable_time, NF_U),
+					NLA_F(struct ifla_cacheinfo, retrans_time, NF_U)),
+	[IFLA_INET6_ICMP6STATS] = INDEXED(8, xlat_snmp_icmp6_stats, "ICMP6_MIB_???"),
+	[IFLA_INET6_TOKEN] = { nla_in6_addr, NULL },
+	[IFLA_INET6_ADDR_GEN_MODE] = { nla_xval8, &(const struct nla_xlat){ &xlat_in6_addr_gen_mode,
+									   "IN6_ADDR_GEN_MODE_???" } },
+	[IFLA_INET6_RA_MTU] = U32,
+};
+static TABLE(ifla_inet6_attrs, xlat_rtnl_ifla_inet6_attrs, "IFLA_INET6_???", ifla_inet6_pol);
+
+/* IFLA_PROTINFO: by the link's family; AF_INET6's attributes (others in hex). */
+static bool p_protinfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	if (nl_family() != AF_INET6)
+		return false;
+	nl_attrs(c, addr, len, &ifla_inet6_attrs);
+	return true;
+}
+
 /* IFLA_PROP_LIST holds link attributes again, of which only IFLA_ALT_IFNAME is decoded. */
 static const struct nla_policy prop_list_pol[] = {
 	[IFLA_ALT_IFNAME] = STR,
@@ -229,6 +303,7 @@ static const struct nla_policy link_pol[] = {
 	[IFLA_QDISC] = STR,
 	[IFLA_STATS] = { p_link_stats, NULL },
 	[IFLA_MASTER] = U32,
+	[IFLA_PROTINFO] = { p_protinfo, NULL },
 	[IFLA_TXQLEN] = U32,
 	[IFLA_MAP] = { p_ifmap, NULL },
 	[IFLA_WEIGHT] = U32,
