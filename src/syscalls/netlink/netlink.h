@@ -155,6 +155,9 @@ struct nl_proto_desc {
 
 const struct nl_proto_desc *nl_proto_desc(int proto);
 
+/* NETLINK_KOBJECT_UEVENT data: libudev's header and properties, or a string. */
+void nl_kobject_uevent(struct sc_call *c, uint64_t addr, uint64_t len);
+
 bool nl_route_payload(struct sc_call *c, uint16_t type, uint16_t flags, uint64_t addr,
 		      unsigned len);
 bool nl_sock_diag_payload(struct sc_call *c, uint16_t type, uint16_t flags, uint64_t addr,

@@ -184,6 +184,10 @@ void nl_decode(struct sc_call *c, int proto, uint64_t addr, uint64_t len)
 	const struct nl_proto_desc *d = nl_proto_desc(proto);
 	bool array = false;
 
+	if (proto == NETLINK_KOBJECT_UEVENT) {
+		nl_kobject_uevent(c, addr, len);
+		return;
+	}
 	for (unsigned i = 0;; i++) {
 		struct nlmsghdr h;
 		if (len < sizeof(h)) {
