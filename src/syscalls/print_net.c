@@ -410,6 +410,9 @@ static const struct cmsg_printer cmsg_printers[] = {
 	{ SOL_SOCKET, 3 /* SCM_SECURITY */, 1, cmsg_string },
 	{ SOL_SOCKET, 29 /* SO_TIMESTAMP_OLD */, sizeof(struct timeval), cmsg_timeval },
 	{ SOL_SOCKET, 35 /* SO_TIMESTAMPNS_OLD */, sizeof(struct timespec), cmsg_timespec },
+	/* the _NEW forms' 64-bit structs are the old ones on 64-bit targets */
+	{ SOL_SOCKET, 63 /* SO_TIMESTAMP_NEW */, sizeof(struct timeval), cmsg_timeval },
+	{ SOL_SOCKET, 64 /* SO_TIMESTAMPNS_NEW */, sizeof(struct timespec), cmsg_timespec },
 	{ SOL_IP, IP_PKTINFO, sizeof(struct in_pktinfo), cmsg_pktinfo },
 	{ SOL_IP, IP_TTL, sizeof(unsigned), cmsg_uints },
 	{ SOL_IP, IP_TOS, 1, cmsg_bytes },
