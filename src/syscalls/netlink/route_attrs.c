@@ -13,7 +13,9 @@
 #include <linux/net_namespace.h>
 #include <linux/netconf.h>
 #include <linux/nexthop.h>
+#include <linux/gen_stats.h>
 #include <linux/pkt_cls.h>
+#include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
 #include <string.h>
@@ -465,7 +467,60 @@ static const struct nla_policy rule_pol[] = {
 };
 TABLE(rtnl_rule_attrs, xlat_rtnl_rule_attrs, "FRA_???", rule_pol);
 
+static const struct nla_policy tca_stats_pol[] = {
+	/* struct gnet_stats_basic without its tail padding: what the kernel sends */
+	[TCA_STATS_BASIC] = STRUCT_SZ(12, NLA_F(struct gnet_stats_basic, bytes, NF_U),
+				      NLA_F(struct gnet_stats_basic, packets, NF_U)),
+	[TCA_STATS_RATE_EST] = STRUCT(struct gnet_stats_rate_est,
+				      NLA_F(struct gnet_stats_rate_est, bps, NF_U),
+				      NLA_F(struct gnet_stats_rate_est, pps, NF_U)),
+	[TCA_STATS_QUEUE] = STRUCT(struct gnet_stats_queue,
+				   NLA_F(struct gnet_stats_queue, qlen, NF_U),
+				   NLA_F(struct gnet_stats_queue, backlog, NF_U),
+				   NLA_F(struct gnet_stats_queue, drops, NF_U),
+				   NLA_F(struct gnet_stats_queue, requeues, NF_U),
+				   NLA_F(struct gnet_stats_queue, overlimits, NF_U)),
+	[TCA_STATS_RATE_EST64] = STRUCT(struct gnet_stats_rate_est64,
+					NLA_F(struct gnet_stats_rate_est64, bps, NF_U),
+					NLA_F(struct gnet_stats_rate_est64, pps, NF_U)),
+	[TCA_STATS_BASIC_HW] = STRUCT_SZ(12, NLA_F(struct gnet_stats_basic, bytes, NF_U),
+					 NLA_F(struct gnet_stats_basic, packets, NF_U)),
+	[TCA_STATS_PKT64] = U64,
+};
+static TABLE(tca_stats_attrs, xlat_rtnl_tca_stats_attrs, "TCA_STATS_???", tca_stats_pol);
+
+static bool p_u16_elem(struct sc_call *c, const void *elem, size_t size, void *data)
+{
+	uint16_t v;
+	(void)size;
+	(void)data;
+	memcpy(&v, elem, sizeof(v));
+	out(c, "%u", v);
+	return true;
+}
+
+/* TCA_STAB_DATA: the size table, u16 each. */
+static bool p_stab_data(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	if (len < 2)
+		return false;
+	pn_array(c, addr, len / 2, 2, p_u16_elem, NULL);
+	return true;
+}
+
+#define SZS(f, k) NLA_F(struct tc_sizespec, f, k)
+static const struct nla_policy tca_stab_pol[] = {
+	[TCA_STAB_BASE] = STRUCT(struct tc_sizespec, SZS(cell_log, NF_U), SZS(size_log, NF_U),
+				 SZS(cell_align, NF_S), SZS(overhead, NF_S), SZS(linklayer, NF_U),
+				 SZS(mpu, NF_U), SZS(mtu, NF_U), SZS(tsize, NF_U)),
+	[TCA_STAB_DATA] = { p_stab_data, NULL },
+};
+static TABLE(tca_stab_attrs, xlat_rtnl_tca_stab_attrs, "TCA_STAB_???", tca_stab_pol);
+
 static const struct nla_policy tc_pol[] = {
+	[TCA_STATS2] = NESTED(tca_stats_attrs),
+	[TCA_STAB] = NESTED(tca_stab_attrs),
 	[TCA_STATS] = STRUCT_SZ(offsetof(struct tc_stats, backlog) + 4, NLA_F(struct tc_stats, bytes, NF_U),
 			     NLA_F(struct tc_stats, packets, NF_U), NLA_F(struct tc_stats, drops, NF_U),
 			     NLA_F(struct tc_stats, overlimits, NF_U), NLA_F(struct tc_stats, bps, NF_U),
