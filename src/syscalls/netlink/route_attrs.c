@@ -3,6 +3,7 @@
  * every attribute type and the printer of its value.  A type without a
  * printer shows its value in hex, as strace does.
  */
+#include <arpa/inet.h>
 #include <sys/socket.h>
 #include <linux/fib_rules.h>
 #include <linux/if_addr.h>
@@ -45,6 +46,15 @@
 	(const struct nla_field[]){ __VA_ARGS__ }, \
 	sizeof((const struct nla_field[]){ __VA_ARGS__ }) / sizeof(struct nla_field) } }
 #define RT_TABLE { nla_xval32, &(const struct nla_xlat){ &xlat_routing_table_ids, NULL } }
+
+/* Bytes as \xNN each. */
+static void p_hex_bytes(struct sc_call *c, const uint8_t *b, size_t n)
+{
+	out(c, "\"");
+	for (size_t i = 0; i < n; i++)
+		out(c, "\\x%02x", b[i]);
+	out(c, "\"");
+}
 
 static const struct nla_policy metrics_pol[] = {
 	[RTAX_LOCK] = U32, [RTAX_MTU] = U32, [RTAX_WINDOW] = U32, [RTAX_RTT] = U32,
@@ -148,15 +158,6 @@ static const struct nla_policy ifla_info_pol[] = {
 	[IFLA_INFO_SLAVE_KIND] = STR,
 };
 static TABLE(ifla_info_attrs, xlat_rtnl_ifla_info_attrs, "IFLA_INFO_???", ifla_info_pol);
-
-/* Bytes as \xNN each. */
-static void p_hex_bytes(struct sc_call *c, const uint8_t *b, size_t n)
-{
-	out(c, "\"");
-	for (size_t i = 0; i < n; i++)
-		out(c, "\\x%02x", b[i]);
-	out(c, "\"");
-}
 
 /* {vsi_mgr_id=1, vsi_type_id="\x01\x02\x03", vsi_type_version=2[, pad="..."]} */
 static bool p_port_vsi(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
@@ -592,7 +593,92 @@ TABLE(rtnl_neightbl_attrs, xlat_rtnl_neightbl_attrs, "NDTA_???", neightbl_pol);
 TABLE(rtnl_addrlabel_attrs, xlat_rtnl_addrlabel_attrs, "IFAL_???", none_pol);
 TABLE(rtnl_dcb_attrs, xlat_rtnl_dcb_attrs, "DCB_ATTR_???", none_pol);
 TABLE(rtnl_netconf_attrs, xlat_rtnl_netconf_attrs, "NETCONFA_???", none_pol);
-TABLE(rtnl_mdb_attrs, xlat_rtnl_mdb_attrs, "MDBA_???", none_pol);
+static const struct nla_policy mdb_eattr_pol[] = {
+	[MDBA_MDB_EATTR_TIMER] = CLOCK_T,
+};
+static TABLE(mdb_eattr_attrs, xlat_rtnl_mdb_eattr_attrs, "MDBA_MDB_EATTR_???", mdb_eattr_pol);
+
+/* struct br_mdb_entry, then its attributes (MDBA_MDB_EATTR_*). */
+static bool p_mdb_entry_info(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	struct br_mdb_entry e;
+	(void)arg;
+	if (len < sizeof(e))
+		return false;
+	if (!nl_read(c, addr, &e, sizeof(e))) {
+		p_addr(c, addr);
+		return true;
+	}
+	unsigned off = NLA_ALIGN(sizeof(e));
+	out(c, "{ifindex=");
+	pn_ifindex(c, e.ifindex);
+	out(c, ", state=");
+	p_xval(c, &xlat_mdb_states, e.state, "MDB_???");
+	out(c, ", flags=");
+	p_flags(c, &xlat_mdb_flags, e.flags, "MDB_FLAGS_???");
+	out(c, ", vid=%u, addr={u=", e.vid);
+	p_hex_bytes(c, (const uint8_t *)&e.addr.u, sizeof(e.addr.u));
+	out(c, ", proto=htons(");
+	p_xval(c, &xlat_addrfams, ntohs(e.addr.proto), "AF_???");
+	out(c, ")}}");
+	if (len > off) {	/* strace prints them beside the struct, in the same list */
+		out(c, ", ");
+		nl_attrs(c, addr + off, len - off, &mdb_eattr_attrs);
+	}
+	return true;
+}
+
+static const struct nla_policy mdb_entry_pol[] = {
+	[MDBA_MDB_ENTRY_INFO] = { p_mdb_entry_info, NULL },
+};
+static TABLE(mdb_entry_attrs, xlat_rtnl_mdb_entry_attrs, "MDBA_MDB_ENTRY_???", mdb_entry_pol);
+
+static const struct nla_policy mdba_mdb_pol[] = {
+	[MDBA_MDB_ENTRY] = NESTED(mdb_entry_attrs),
+};
+static TABLE(mdba_mdb_attrs, xlat_rtnl_mdba_mdb_attrs, "MDBA_MDB_???", mdba_mdb_pol);
+
+static const struct nla_policy router_pattr_pol[] = {
+	[MDBA_ROUTER_PATTR_TIMER] = CLOCK_T,
+	[MDBA_ROUTER_PATTR_TYPE] = { nla_xval8, &(const struct nla_xlat){ &xlat_multicast_router_types,
+									 "MDB_RTR_TYPE_???" } },
+	[MDBA_ROUTER_PATTR_INET_TIMER] = CLOCK_T,
+	[MDBA_ROUTER_PATTR_INET6_TIMER] = CLOCK_T,
+	[MDBA_ROUTER_PATTR_VID] = U16,
+};
+static TABLE(router_pattr_attrs, xlat_rtnl_mdb_router_pattr_attrs, "MDBA_ROUTER_PATTR_???",
+	     router_pattr_pol);
+
+/* MDBA_ROUTER_PORT: an ifindex, then the port's attributes. */
+static bool p_router_port(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	uint32_t idx;
+	(void)arg;
+	if (len < sizeof(idx))
+		return false;
+	if (!nl_read(c, addr, &idx, sizeof(idx))) {
+		p_addr(c, addr);
+		return true;
+	}
+	pn_ifindex(c, idx);
+	if (len > NLA_ALIGN(sizeof(idx))) {
+		out(c, ", ");
+		nl_attrs(c, addr + NLA_ALIGN(sizeof(idx)), len - NLA_ALIGN(sizeof(idx)),
+			 &router_pattr_attrs);
+	}
+	return true;
+}
+
+static const struct nla_policy mdba_router_pol[] = {
+	[MDBA_ROUTER_PORT] = { p_router_port, NULL },
+};
+static TABLE(mdba_router_attrs, xlat_rtnl_mdba_router_attrs, "MDBA_ROUTER_???", mdba_router_pol);
+
+static const struct nla_policy mdb_pol[] = {
+	[MDBA_MDB] = NESTED(mdba_mdb_attrs),
+	[MDBA_ROUTER] = NESTED(mdba_router_attrs),
+};
+TABLE(rtnl_mdb_attrs, xlat_rtnl_mdb_attrs, "MDBA_???", mdb_pol);
 TABLE(rtnl_nsid_attrs, xlat_rtnl_nsid_attrs, "NETNSA_???", none_pol);
 TABLE(rtnl_stats_attrs, xlat_ifla_stats, "IFLA_STATS_???", none_pol);
 
