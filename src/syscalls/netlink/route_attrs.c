@@ -280,13 +280,75 @@ static const struct nla_policy ifla_inet6_pol[] = {
 };
 static TABLE(ifla_inet6_attrs, xlat_rtnl_ifla_inet6_attrs, "IFLA_INET6_???", ifla_inet6_pol);
 
-/* IFLA_PROTINFO: by the link's family; AF_INET6's attributes (others in hex). */
+/* struct ifla_bridge_id: {prio=[128, 0], addr=00:11:22:33:44:55} */
+static bool p_bridge_id(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	struct ifla_bridge_id id;
+	(void)arg;
+	if (len < sizeof(id))
+		return false;
+	if (!nl_read(c, addr, &id, sizeof(id))) {
+		p_addr(c, addr);
+		return true;
+	}
+	out(c, "{prio=[%u, %u], addr=", id.prio[0], id.prio[1]);
+	for (unsigned i = 0; i < sizeof(id.addr); i++)
+		out(c, "%s%02x", i ? ":" : "", id.addr[i]);
+	out(c, "}");
+	return true;
+}
+
+static const struct nla_policy brport_pol[] = {
+	[IFLA_BRPORT_STATE] = U8,
+	[IFLA_BRPORT_PRIORITY] = U16,
+	[IFLA_BRPORT_COST] = U32,
+	[IFLA_BRPORT_MODE] = U8,
+	[IFLA_BRPORT_GUARD] = U8,
+	[IFLA_BRPORT_PROTECT] = U8,
+	[IFLA_BRPORT_FAST_LEAVE] = U8,
+	[IFLA_BRPORT_LEARNING] = U8,
+	[IFLA_BRPORT_UNICAST_FLOOD] = U8,
+	[IFLA_BRPORT_PROXYARP] = U8,
+	[IFLA_BRPORT_LEARNING_SYNC] = U8,
+	[IFLA_BRPORT_PROXYARP_WIFI] = U8,
+	[IFLA_BRPORT_ROOT_ID] = { p_bridge_id, NULL },
+	[IFLA_BRPORT_BRIDGE_ID] = { p_bridge_id, NULL },
+	[IFLA_BRPORT_DESIGNATED_PORT] = U16,
+	[IFLA_BRPORT_DESIGNATED_COST] = U16,
+	[IFLA_BRPORT_ID] = U16,
+	[IFLA_BRPORT_NO] = U16,
+	[IFLA_BRPORT_TOPOLOGY_CHANGE_ACK] = U8,
+	[IFLA_BRPORT_CONFIG_PENDING] = U8,
+	[IFLA_BRPORT_MESSAGE_AGE_TIMER] = CLOCK_T,
+	[IFLA_BRPORT_FORWARD_DELAY_TIMER] = CLOCK_T,
+	[IFLA_BRPORT_HOLD_TIMER] = CLOCK_T,
+	[IFLA_BRPORT_MULTICAST_ROUTER] = U8,
+	[IFLA_BRPORT_MCAST_FLOOD] = U8,
+	[IFLA_BRPORT_MCAST_TO_UCAST] = U8,
+	[IFLA_BRPORT_VLAN_TUNNEL] = U8,
+	[IFLA_BRPORT_BCAST_FLOOD] = U8,
+	[IFLA_BRPORT_GROUP_FWD_MASK] = { nla_x16, NULL },
+	[IFLA_BRPORT_NEIGH_SUPPRESS] = U8,
+	[IFLA_BRPORT_ISOLATED] = U8,
+	[IFLA_BRPORT_BACKUP_PORT] = IFINDEX,
+	[IFLA_BRPORT_MRP_RING_OPEN] = U8,
+	[IFLA_BRPORT_MRP_IN_OPEN] = U8,
+	[IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT] = U32,
+	[IFLA_BRPORT_MCAST_EHT_HOSTS_CNT] = U32,
+	[IFLA_BRPORT_LOCKED] = U8,
+};
+static TABLE(brport_attrs, xlat_rtnl_ifla_brport_attrs, "IFLA_BRPORT_???", brport_pol);
+
+/* IFLA_PROTINFO: by the link's family (AF_INET6, AF_BRIDGE; others in hex). */
 static bool p_protinfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	(void)arg;
-	if (nl_family() != AF_INET6)
+	if (nl_family() == AF_INET6)
+		nl_attrs(c, addr, len, &ifla_inet6_attrs);
+	else if (nl_family() == AF_BRIDGE)
+		nl_attrs(c, addr, len, &brport_attrs);
+	else
 		return false;
-	nl_attrs(c, addr, len, &ifla_inet6_attrs);
 	return true;
 }
 
