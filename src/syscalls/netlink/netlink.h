@@ -109,7 +109,8 @@ uint8_t nl_family(void);
 bool nla_inet_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_in_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 bool nla_in6_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
-/* A hardware address: 00:11:22:33:44:55. */
+/* A hardware address: 00:11:22:33:44:55 (its bytes too with -X raw/verbose). */
+void nl_mac(struct sc_call *c, const unsigned char *a, size_t n);
 bool nla_hwaddr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 /* One field of a struct attribute value: where it is and how it prints. */
 enum nla_field_kind { NF_U, NF_X, NF_S, NF_IFINDEX, NF_XVAL, NF_FLAGS };

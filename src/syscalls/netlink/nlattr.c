@@ -371,6 +371,23 @@ bool nla_inet_addr(struct sc_call *c, uint64_t addr, unsigned len, const void *a
 	return false;
 }
 
+void nl_mac(struct sc_call *c, const unsigned char *a, size_t n)
+{
+	if (xlat_style != XLAT_STYLE_ABBREV) {
+		out(c, "\"");
+		for (size_t i = 0; i < n; i++)
+			out(c, "\\x%02x", a[i]);
+		out(c, "\"");
+		if (xlat_style == XLAT_STYLE_RAW)
+			return;
+		out(c, " /* ");
+	}
+	for (size_t i = 0; i < n; i++)
+		out(c, "%s%02x", i ? ":" : "", a[i]);
+	if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " */");
+}
+
 bool nla_hwaddr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	unsigned char a[32];
@@ -381,8 +398,7 @@ bool nla_hwaddr(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 		p_addr(c, addr);
 		return true;
 	}
-	for (unsigned i = 0; i < len; i++)
-		out(c, "%s%02x", i ? ":" : "", a[i]);
+	nl_mac(c, a, len);
 	return true;
 }
 

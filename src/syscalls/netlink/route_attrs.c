@@ -292,8 +292,7 @@ static bool p_bridge_id(struct sc_call *c, uint64_t addr, unsigned len, const vo
 		return true;
 	}
 	out(c, "{prio=[%u, %u], addr=", id.prio[0], id.prio[1]);
-	for (unsigned i = 0; i < sizeof(id.addr); i++)
-		out(c, "%s%02x", i ? ":" : "", id.addr[i]);
+	nl_mac(c, id.addr, sizeof(id.addr));
 	out(c, "}");
 	return true;
 }
