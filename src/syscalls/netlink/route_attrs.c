@@ -351,6 +351,103 @@ static bool p_protinfo(struct sc_call *c, uint64_t addr, unsigned len, const voi
 	return true;
 }
 
+/* {vf=1, mac=00:11:...} and {broadcast=...}: 32-byte hardware addresses. */
+static bool p_vf_mac(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	struct ifla_vf_mac m;
+	(void)arg;
+	if (len < sizeof(m))
+		return false;
+	if (!nl_read(c, addr, &m, sizeof(m))) {
+		p_addr(c, addr);
+		return true;
+	}
+	out(c, "{vf=%u, mac=", m.vf);
+	nl_mac(c, m.mac, sizeof(m.mac));
+	out(c, "}");
+	return true;
+}
+
+static bool p_vf_broadcast(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	struct ifla_vf_broadcast b;
+	(void)arg;
+	if (len < sizeof(b))
+		return false;
+	if (!nl_read(c, addr, &b, sizeof(b))) {
+		p_addr(c, addr);
+		return true;
+	}
+	out(c, "{broadcast=");
+	nl_mac(c, b.broadcast, sizeof(b.broadcast));
+	out(c, "}");
+	return true;
+}
+
+static bool p_vf_vlan_info(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	struct ifla_vf_vlan_info v;
+	(void)arg;
+	if (len < sizeof(v))
+		return false;
+	if (!nl_read(c, addr, &v, sizeof(v))) {
+		p_addr(c, addr);
+		return true;
+	}
+	out(c, "{vf=%u, vlan=%u, qos=%u, vlan_proto=htons(", v.vf, v.vlan, v.qos);
+	p_xval(c, &xlat_ethernet_protocols, ntohs(v.vlan_proto), "ETH_P_???");
+	out(c, ")}");
+	return true;
+}
+
+static const struct nla_policy vf_vlan_list_pol[] = {
+	[IFLA_VF_VLAN_INFO] = { p_vf_vlan_info, NULL },
+};
+static TABLE(vf_vlan_list_attrs, xlat_rtnl_ifla_vf_vlan_list_attrs, "IFLA_VF_VLAN_INFO_???",
+	     vf_vlan_list_pol);
+
+static const struct nla_policy vf_stats_pol[] = {
+	[IFLA_VF_STATS_RX_PACKETS] = U64, [IFLA_VF_STATS_TX_PACKETS] = U64,
+	[IFLA_VF_STATS_RX_BYTES] = U64, [IFLA_VF_STATS_TX_BYTES] = U64,
+	[IFLA_VF_STATS_BROADCAST] = U64, [IFLA_VF_STATS_MULTICAST] = U64,
+	[IFLA_VF_STATS_RX_DROPPED] = U64, [IFLA_VF_STATS_TX_DROPPED] = U64,
+};
+static TABLE(vf_stats_attrs, xlat_rtnl_ifla_vf_stats_attrs, "IFLA_VF_STATS_???", vf_stats_pol);
+
+#define VF_SETTING(T) STRUCT(T, NLA_F(T, vf, NF_U), NLA_F(T, setting, NF_U))
+#define VF_GUID STRUCT(struct ifla_vf_guid, NLA_F(struct ifla_vf_guid, vf, NF_U), \
+		       NLA_F(struct ifla_vf_guid, guid, NF_X))
+static const struct nla_policy vf_info_pol[] = {
+	[IFLA_VF_MAC] = { p_vf_mac, NULL },
+	[IFLA_VF_VLAN] = STRUCT(struct ifla_vf_vlan, NLA_F(struct ifla_vf_vlan, vf, NF_U),
+				NLA_F(struct ifla_vf_vlan, vlan, NF_U),
+				NLA_F(struct ifla_vf_vlan, qos, NF_U)),
+	[IFLA_VF_TX_RATE] = STRUCT(struct ifla_vf_tx_rate, NLA_F(struct ifla_vf_tx_rate, vf, NF_U),
+				   NLA_F(struct ifla_vf_tx_rate, rate, NF_U)),
+	[IFLA_VF_SPOOFCHK] = VF_SETTING(struct ifla_vf_spoofchk),
+	[IFLA_VF_LINK_STATE] = STRUCT(struct ifla_vf_link_state,
+				      NLA_F(struct ifla_vf_link_state, vf, NF_U),
+				      NLA_FX(struct ifla_vf_link_state, link_state, NF_XVAL,
+					     &xlat_rtnl_ifla_vf_link_states, "IFLA_VF_LINK_STATE_???")),
+	[IFLA_VF_RATE] = STRUCT(struct ifla_vf_rate, NLA_F(struct ifla_vf_rate, vf, NF_U),
+				NLA_F(struct ifla_vf_rate, min_tx_rate, NF_U),
+				NLA_F(struct ifla_vf_rate, max_tx_rate, NF_U)),
+	[IFLA_VF_RSS_QUERY_EN] = VF_SETTING(struct ifla_vf_rss_query_en),
+	[IFLA_VF_STATS] = NESTED(vf_stats_attrs),
+	[IFLA_VF_TRUST] = VF_SETTING(struct ifla_vf_trust),
+	[IFLA_VF_IB_NODE_GUID] = VF_GUID,
+	[IFLA_VF_IB_PORT_GUID] = VF_GUID,
+	[IFLA_VF_VLAN_LIST] = NESTED(vf_vlan_list_attrs),
+	[IFLA_VF_BROADCAST] = { p_vf_broadcast, NULL },
+};
+static TABLE(vf_info_attrs, xlat_rtnl_ifla_vf_info_attrs, "IFLA_VF_???", vf_info_pol);
+
+static const struct nla_policy vfinfo_list_pol[] = {
+	[IFLA_VF_INFO] = NESTED(vf_info_attrs),
+};
+static TABLE(vfinfo_list_attrs, xlat_rtnl_ifla_vfinfo_list_attrs, "IFLA_VF_INFO_???",
+	     vfinfo_list_pol);
+
 /* IFLA_PROP_LIST holds link attributes again, of which only IFLA_ALT_IFNAME is decoded. */
 static const struct nla_policy prop_list_pol[] = {
 	[IFLA_ALT_IFNAME] = STR,
@@ -377,6 +474,7 @@ static const struct nla_policy link_pol[] = {
 	[IFLA_NET_NS_PID] = U32,
 	[IFLA_IFALIAS] = STR,
 	[IFLA_NUM_VF] = U32,
+	[IFLA_VFINFO_LIST] = NESTED(vfinfo_list_attrs),
 	[IFLA_STATS64] = { p_link_stats64, NULL },
 	[IFLA_VF_PORTS] = NESTED(ifla_vf_port_attrs),
 	[IFLA_PORT_SELF] = NESTED(ifla_port_attrs),
