@@ -33,7 +33,7 @@ extern const struct nla_table rtnl_link_attrs, rtnl_addr_attrs, rtnl_route_attrs
 	sizeof((const struct nla_field[]){ __VA_ARGS__ }) / sizeof(struct nla_field) } }
 #define RT_TABLE { nla_xval32, &(const struct nla_xlat){ &xlat_routing_table_ids, NULL } }
 
-/* Bytes as a quoted \\xNN string (fixed-size binary fields). */
+/* Bytes as a quoted string of \xNN escapes (fixed-size binary fields). */
 void nl_hex_bytes(struct sc_call *c, const uint8_t *b, size_t n);
 
 /* The attributes of a cache report of family RTNL_FAMILY_IPMR or _IP6MR; NULL for others. */
