@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include "print_net.h"
+#include "netlink/netlink.h"
 
 #define MMSGHDR_SIZE sizeof(struct mmsghdr)
 #define MMSG_MAX 1024u		/* IOV_MAX: strace prints at most this many messages */
@@ -191,11 +192,38 @@ static void p_len_flags(struct sc_call *c, uint64_t len, uint64_t flags)
 	p_flags(c, &xlat_msg_flags, flags, "MSG_???");
 }
 
-SC_DECODER(sendto, MEM_BUF_IN(1, 2), MEM_SOCKADDR_IN(4, 5))
+/* The netlink protocol of the socket fd, or -1 (not netlink, or not known). */
+static int sock_nl_proto(const struct sc_call *c, uint64_t fd)
+{
+	if (!c->fmt || !c->fmt->nl_proto)
+		return -1;
+	return c->fmt->nl_proto(c->tid, (int)fd);
+}
+
+/* Netlink messages are decoded whole; other data prints up to -s. */
+static size_t sendto_len(const struct sc_call *c)
+{
+	unsigned strsize = c->fmt ? c->fmt->strsize : 32;
+	if (sock_nl_proto(c, c->args[0]) >= 0 || c->args[2] <= strsize)
+		return c->args[2];
+	return strsize;
+}
+
+/* A buffer sent or received on fd: netlink messages by field, else a string. */
+static void p_sockbuf(struct sc_call *c, uint64_t fd, uint64_t addr, uint64_t len)
+{
+	int proto = sock_nl_proto(c, fd);
+	if (proto >= 0)
+		nl_decode(c, proto, addr, len);
+	else
+		p_buf(c, addr, (int64_t)len);
+}
+
+SC_DECODER(sendto, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, sendto_len), MEM_SOCKADDR_IN(4, 5))
 {
 	p_fd(c, c->args[0]);
 	p_sep(c);
-	p_buf(c, c->args[1], (int64_t)c->args[2]);
+	p_sockbuf(c, c->args[0], c->args[1], c->args[2]);
 	p_len_flags(c, c->args[2], c->args[3]);
 	p_sep(c);
 	p_sockaddr(c, c->args[4], (int)c->args[5]);

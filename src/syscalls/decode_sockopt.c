@@ -6,10 +6,14 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
+#include <linux/if_packet.h>
+#include <linux/filter.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "print_pid.h"
+#include "print_bpf.h"
 #include "print_net.h"
 
 #define OPTVAL_MAX 4096u	/* option bytes copied; far above any struct printed */
@@ -34,18 +38,14 @@ static const struct level_names level_names[] = {
 	{ SOL_UDP, &xlat_sock_udp_options, "UDP_???" },
 	{ SOL_NETLINK, &xlat_sock_netlink_options, "NETLINK_???" },
 	{ SOL_PACKET, &xlat_sock_packet_options, "PACKET_???" },
+	{ SOL_RAW, &xlat_sock_raw_options, "ICMP_???" },
 };
 
 static void p_optname(struct sc_call *c, unsigned level, unsigned name, bool get)
 {
 	if (level == SOL_SOCKET) {
-		const char *s = xlat_str(&xlat_sock_options, name);
-		if (!s)
-			s = xlat_str(get ? &xlat_getsock_options : &xlat_setsock_options, name);
-		if (s)
-			out(c, "%s", s);
-		else
-			out(c, "%#x /* SO_??? */", name);
+		const struct xlat *x = get ? &xlat_getsock_options : &xlat_setsock_options;
+		p_xval(c, xlat_str(x, name) ? x : &xlat_sock_options, name, "SO_???");
 		return;
 	}
 	for (size_t i = 0; i < sizeof(level_names) / sizeof(level_names[0]); i++)
@@ -150,6 +150,146 @@ static void p_group_req(struct sc_call *c, uint64_t addr)
 	out(c, "}");
 }
 
+/* [SOCK_TXREHASH_ENABLED], or the address when the int is not held. */
+static void p_txrehash_at(struct sc_call *c, uint64_t addr)
+{
+	int v;
+	if (p_fetch(c, addr, &v, sizeof(v)) < 0)
+		return;
+	out(c, "[");
+	pn_xval_dec(c, &xlat_sock_txrehash, v, "SOCK_TXREHASH_???");
+	out(c, "]");
+}
+
+/*
+ * ICMP_FILTER's mask of ICMP types: [ICMP_ECHO ICMP_REDIRECT], or ~[...]
+ * of the bits left clear when most are set (as strace prints sets).
+ */
+static void p_icmp_filter(struct sc_call *c, uint64_t addr)
+{
+	uint32_t m;
+	if (p_fetch(c, addr, &m, sizeof(m)) < 0)
+		return;
+	if (__builtin_popcount(m) > 16) {
+		out(c, "~");
+		m = ~m;
+	}
+	out(c, "[");
+	for (unsigned i = 0, n = 0; i < 32; i++) {
+		if (!(m & (1u << i)))
+			continue;
+		const char *s = xlat_str(&xlat_icmp_types, i);
+		if (n++)
+			out(c, " ");
+		if (s)
+			out(c, "%s", s);
+		else
+			out(c, "%u", i);
+	}
+	out(c, "]");
+}
+
+/* Raw bytes as \xNN each (strace's print_quoted_hex). */
+static void p_hex_data(struct sc_call *c, const unsigned char *d, size_t n)
+{
+	struct sc_fmt hex = c->fmt ? *c->fmt : (struct sc_fmt){ .strsize = 32 };
+	const struct sc_fmt *saved = c->fmt;
+	hex.xflag = 2;
+	hex.strsize = (unsigned)n;
+	c->fmt = &hex;
+	p_quoted(c, d, n, false);
+	c->fmt = saved;
+}
+
+/* A hardware address: ff:ff:..., or its bytes with -X raw/verbose. */
+static void p_hwaddr(struct sc_call *c, const unsigned char *d, size_t n)
+{
+	if (xlat_style != XLAT_STYLE_ABBREV) {
+		p_hex_data(c, d, n);
+		if (xlat_style == XLAT_STYLE_RAW)
+			return;
+		out(c, " /* ");
+	}
+	for (size_t i = 0; i < n; i++)
+		out(c, "%s%02x", i ? ":" : "", d[i]);
+	if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " */");
+}
+
+static void p_packet_mreq(struct sc_call *c, uint64_t addr)
+{
+	struct packet_mreq m;
+	if (p_fetch(c, addr, &m, sizeof(m)) < 0)
+		return;
+	out(c, "{mr_ifindex=");
+	pn_ifindex(c, (unsigned)m.mr_ifindex);
+	out(c, ", mr_type=");
+	p_xval(c, &xlat_packet_mr_types, m.mr_type, "PACKET_MR_???");
+	out(c, ", mr_alen=%u, mr_address=", m.mr_alen);
+	p_hwaddr(c, m.mr_address, m.mr_alen < sizeof(m.mr_address) ? m.mr_alen
+								    : sizeof(m.mr_address));
+	out(c, "}");
+}
+
+static void p_tpacket_req(struct sc_call *c, uint64_t addr)
+{
+	struct tpacket_req r;
+	if (p_fetch(c, addr, &r, sizeof(r)) == 0)
+		out(c, "{tp_block_size=%u, tp_block_nr=%u, tp_frame_size=%u, tp_frame_nr=%u}",
+		    r.tp_block_size, r.tp_block_nr, r.tp_frame_size, r.tp_frame_nr);
+}
+
+/* SOL_PACKET values that print by field; false for the rest. */
+static bool p_packet_optval(struct sc_call *c, unsigned name, uint64_t addr, int len)
+{
+	switch (name) {
+	case PACKET_ADD_MEMBERSHIP:
+	case PACKET_DROP_MEMBERSHIP:
+		if (len != (int)sizeof(struct packet_mreq))
+			return false;
+		p_packet_mreq(c, addr);
+		return true;
+	case PACKET_RX_RING:
+	case PACKET_TX_RING:
+		if (len != (int)sizeof(struct tpacket_req))
+			return false;
+		p_tpacket_req(c, addr);
+		return true;
+	}
+	return false;
+}
+
+/* The options whose value is a struct sock_fprog, a pointer to a filter. */
+static bool is_fprog_opt(unsigned level, unsigned name)
+{
+	return level == SOL_SOCKET && (name == SO_ATTACH_FILTER || name == SO_ATTACH_REUSEPORT_CBPF);
+}
+
+/* The filter a sock_fprog points to: only for those options. */
+static size_t fprog_insns_len(const struct sc_call *c)
+{
+	return is_fprog_opt((unsigned)c->args[1], (unsigned)c->args[2]) &&
+	       c->args[4] == sizeof(struct sock_fprog) ? BPF_MAX_INSNS * BPF_INSN_SIZE : 0;
+}
+
+/* SO_GET_FILTER writes instructions, its length counting them. */
+static size_t get_filter_len(const struct sc_call *c)
+{
+	return (unsigned)c->args[1] == SOL_SOCKET && (unsigned)c->args[2] == SO_GET_FILTER
+	       ? BPF_MAX_INSNS * BPF_INSN_SIZE : 0;
+}
+
+/* {len=10, filter=[BPF_STMT(...), ...]} */
+static void p_sock_fprog(struct sc_call *c, uint64_t addr)
+{
+	struct sock_fprog f;
+	if (p_fetch(c, addr, &f, sizeof(f)) < 0)
+		return;
+	out(c, "{len=%u, filter=", f.len);
+	pn_sock_filters(c, (uint64_t)(uintptr_t)f.filter, f.len);
+	out(c, "}");
+}
+
 /* The value strace prints when no level-specific rule applies. */
 static void p_optval_default(struct sc_call *c, uint64_t addr, int len)
 {
@@ -173,11 +313,34 @@ static void p_setsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 			p_linger(c, addr);
 		return;
 	}
+	if (is_fprog_opt(level, name)) {
+		if (len != (int)sizeof(struct sock_fprog))
+			p_addr(c, addr);
+		else
+			p_sock_fprog(c, addr);
+		return;
+	}
+	if (level == SOL_SOCKET && name == 74 /* SO_TXREHASH */) {
+		if (len < (int)sizeof(int))
+			p_addr(c, addr);
+		else
+			p_txrehash_at(c, addr);
+		return;
+	}
 	if ((level == SOL_SOCKET && so_int_like(name)) || level == SOL_NETLINK) {
 		if (len < (int)sizeof(int))
 			p_addr(c, addr);
 		else
 			p_int_at(c, addr);
+		return;
+	}
+	if (level == SOL_PACKET && p_packet_optval(c, name, addr, len))
+		return;
+	if (level == SOL_RAW && name == 1 /* ICMP_FILTER */) {
+		if (len < (int)sizeof(uint32_t))
+			p_addr(c, addr);
+		else
+			p_icmp_filter(c, addr);
 		return;
 	}
 	if (level == SOL_IP && (name == IP_ADD_MEMBERSHIP || name == IP_DROP_MEMBERSHIP)) {
@@ -206,7 +369,9 @@ static void p_setsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 	p_optval_default(c, addr, len);
 }
 
-SC_DECODER(setsockopt, MEM_NBUF_IN(3, 4, OPTVAL_MAX))
+SC_DECODER(setsockopt, MEM_NBUF_IN(3, 4, OPTVAL_MAX),
+	   { .arg = 3, .off = offsetof(struct sock_fprog, filter), .kind = SC_MEM_DEREF,
+	     .when = SC_AT_ENTRY, .size = BPF_MAX_INSNS * BPF_INSN_SIZE, .len_fn = fprog_insns_len })
 {
 	p_fd_level_name(c, false);
 	p_setsockopt_val(c, (unsigned)c->args[1], (unsigned)c->args[2], c->args[3],
@@ -245,12 +410,19 @@ static void p_so_error(struct sc_call *c, uint64_t addr, int len)
 		out(c, "[%d]", err);
 }
 
+/* How p_int_fields_partial prints whole fields. */
+enum field_kind {
+	FIELDS_SIGNED,
+	FIELDS_IDS,		/* pid, then uid/gid: unsigned unless -1 */
+	FIELDS_UNSIGNED,
+};
+
 /*
  * A struct of int fields the kernel wrote only rlen bytes of: the whole
  * fields, then the part of the next one as hex bytes (strace's way).
  */
 static void p_int_fields_partial(struct sc_call *c, uint64_t addr, int rlen,
-				 const char *const *names, int nfields, bool ids)
+				 const char *const *names, int nfields, enum field_kind kind)
 {
 	out(c, "{");
 	for (int i = 0; i < nfields && i * 4 < rlen; i++) {
@@ -262,9 +434,9 @@ static void p_int_fields_partial(struct sc_call *c, uint64_t addr, int rlen,
 		}
 		if (p_fetch(c, addr + (uint64_t)i * 4, &v, sizeof(v)) < 0)
 			break;
-		if (ids && i == 0)	/* ucred's pid */
+		if (kind == FIELDS_IDS && i == 0)	/* ucred's pid */
 			p_pid(c, v, SC_PT_TGID);
-		else if (ids && v != -1)
+		else if (kind == FIELDS_UNSIGNED || (kind == FIELDS_IDS && v != -1))
 			out(c, "%u", (unsigned)v);
 		else
 			out(c, "%d", v);
@@ -274,12 +446,17 @@ static void p_int_fields_partial(struct sc_call *c, uint64_t addr, int rlen,
 
 static const char *const linger_fields[] = { "l_onoff", "l_linger" };
 static const char *const ucred_fields[] = { "pid", "uid", "gid" };
+static const char *const tpacket_stats_fields[] = { "tp_packets", "tp_drops", "tp_freeze_q_cnt" };
 
 static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, uint64_t addr,
 			     int ulen, int rlen)
 {
 	if (ulen <= 0 || rlen <= 0 || !addr) {
 		p_addr(c, addr);
+		return;
+	}
+	if (level == SOL_SOCKET && name == SO_GET_FILTER) {
+		pn_sock_filters(c, addr, (unsigned)rlen);
 		return;
 	}
 	if (level == SOL_SOCKET) {
@@ -292,18 +469,22 @@ static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 			return;
 		}
 		if (name == SO_LINGER) {
-			p_int_fields_partial(c, addr, rlen, linger_fields, 2, false);
+			p_int_fields_partial(c, addr, rlen, linger_fields, 2, FIELDS_SIGNED);
 			return;
 		}
 		if (name == SO_PEERCRED) {
-			p_int_fields_partial(c, addr, rlen, ucred_fields, 3, true);
+			p_int_fields_partial(c, addr, rlen, ucred_fields, 3, FIELDS_IDS);
 			return;
 		}
 		if (name == SO_ERROR) {
 			p_so_error(c, addr, rlen);
 			return;
 		}
-		if (so_int_like(name)) {
+		if (name == 74 /* SO_TXREHASH */ && rlen >= (int)sizeof(int)) {
+			p_txrehash_at(c, addr);
+			return;
+		}
+		if (so_int_like(name) || name == 74) {
 			if (rlen >= (int)sizeof(int))
 				p_int_at(c, addr);
 			else
@@ -315,10 +496,16 @@ static void p_getsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 		p_int_at(c, addr);
 		return;
 	}
+	if (level == SOL_PACKET && name == PACKET_STATISTICS) {
+		p_int_fields_partial(c, addr, rlen, tpacket_stats_fields, 3, FIELDS_UNSIGNED);
+		return;
+	}
 	p_optval_default(c, addr, rlen);
 }
 
-SC_DECODER(getsockopt, MEM_BYTES_INOUT(4, sizeof(int)), MEM_NBUF_OUT_PTR(3, 4, OPTVAL_MAX))
+SC_DECODER(getsockopt, MEM_BYTES_INOUT(4, sizeof(int)), MEM_NBUF_OUT_PTR(3, 4, OPTVAL_MAX),
+	   { .arg = 3, .kind = SC_MEM_BUF, .when = SC_AT_EXIT, .len_src = SC_LEN_FN,
+	     .len_fn = get_filter_len, .size = BPF_MAX_INSNS * BPF_INSN_SIZE })
 {
 	int ulen, rlen;
 	if (c->entering) {

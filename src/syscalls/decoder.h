@@ -154,6 +154,8 @@ struct sc_fmt {
 	int (*fd_path)(void *ctx, pid_t tid, int fd, char *buf, size_t len);
 	void *fd_ctx;
 	unsigned decode_pids;	/* --decode-pids= bits (session.h): pid comments, -Y comm */
+	/* NETLINK_* protocol of fd in tid, or -1 (not netlink); NULL: unknown. */
+	int (*nl_proto)(pid_t tid, int fd);
 };
 
 /* ---- one call ------------------------------------------------------------ */

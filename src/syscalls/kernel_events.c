@@ -492,6 +492,7 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 		free(p);
 		return NULL;
 	}
+	o->fmt.nl_proto = tr_fd_netlink_proto;	/* netlink messages decode by protocol */
 	if (o->fmt.yflag) {
 		/* Resolved from /proc when printed, a moment after the call (see docs/syscalls.md). */
 		p->fdpath = tr_fdpath_new(o->fmt.yflag);

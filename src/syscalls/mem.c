@@ -243,8 +243,10 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	case SC_MEM_DEREF: {
 		/* Only the target is kept: the struct holding the pointer has a spec of its own. */
 		uint64_t p = 0;
-		if (f->read(f->ctx, addr, &p, sizeof(p)) == (long)sizeof(p) && p)
-			grab(f, p, s->size);
+		/* a len_fn may decide the request needs none of it (or less) */
+		size_t n = s->len_fn ? cap(s->len_fn(f->c), s->size) : s->size;
+		if (n && f->read(f->ctx, addr, &p, sizeof(p)) == (long)sizeof(p) && p)
+			grab(f, p, n);
 		break;
 	}
 	}

@@ -126,10 +126,12 @@ void pn_sock_type(struct sc_call *c, uint64_t type)
 void pn_ifindex(struct sc_call *c, unsigned idx)
 {
 	char name[IF_NAMESIZE];
-	if (idx && if_indextoname(idx, name))
-		out(c, "if_nametoindex(\"%s\")", name);
-	else
+	if (!idx || !if_indextoname(idx, name) || xlat_style == XLAT_STYLE_RAW)
 		out(c, "%u", idx);
+	else if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, "%u /* if_nametoindex(\"%s\") */", idx, name);
+	else
+		out(c, "if_nametoindex(\"%s\")", name);
 }
 
 void pn_inet_addr(struct sc_call *c, int af, const void *addr, const char *name)
@@ -562,4 +564,17 @@ void pn_msghdr(struct sc_call *c, uint64_t addr, int64_t data_len, const int *us
 void p_msghdr(struct sc_call *c, uint64_t addr, int64_t data_len)
 {
 	pn_msghdr(c, addr, data_len, NULL);
+}
+
+void pn_xval_dec(struct sc_call *c, const struct xlat *x, int64_t v, const char *dflt)
+{
+	const char *s = xlat_str(x, (uint64_t)v);
+	if (xlat_style == XLAT_STYLE_RAW || (!s && !dflt))
+		out(c, "%lld", (long long)v);
+	else if (!s)
+		out(c, "%lld /* %s */", (long long)v, dflt);
+	else if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, "%lld /* %s */", (long long)v, s);
+	else
+		out(c, "%s", s);
 }

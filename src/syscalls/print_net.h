@@ -45,6 +45,8 @@ void pn_msghdr(struct sc_call *c, uint64_t addr, int64_t data_len, const int *us
 void pn_ifindex(struct sc_call *c, unsigned idx);
 /* SOCK_STREAM|SOCK_CLOEXEC */
 void pn_sock_type(struct sc_call *c, uint64_t type);
+/* A constant printed in decimal when unknown or raw: 2 /\* SOCK_TXREHASH_??? *\/. */
+void pn_xval_dec(struct sc_call *c, const struct xlat *x, int64_t v, const char *dflt);
 /* An int (socklen, option length) saved at entry for exit, in c->priv. */
 void pn_save_int(struct sc_call *c, int v);
 int pn_saved_int(const struct sc_call *c);

@@ -586,6 +586,7 @@ int sc_run_ptrace(struct sc_options *o)
 	}
 	if (o->stack)
 		s.unwind = tr_unwind_new();
+	o->fmt.nl_proto = tr_fd_netlink_proto;	/* netlink messages decode by protocol */
 	if (o->fmt.yflag) {
 		s.fdpath = tr_fdpath_new(o->fmt.yflag);
 		tr_fdpath_set_kinds(s.fdpath, o->fmt.decode_fds);

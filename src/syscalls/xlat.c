@@ -2,6 +2,7 @@
 #include "xlat.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 const char *xlat_str(const struct xlat *x, uint64_t val)

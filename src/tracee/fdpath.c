@@ -497,3 +497,47 @@ int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 	sb_free(&out);
 	return (int)copy;
 }
+
+/* The Eth column of /proc/TID/net/netlink (the tracee's namespace) for inode. */
+static int netlink_proto_of_inode(pid_t tid, unsigned long inode)
+{
+	char path[64], line[256];
+	int proto = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/net/netlink", (int)tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (proto < 0 && fgets(line, sizeof(line), f)) {
+		unsigned long ino;
+		int eth;
+		if (sscanf(line, "%*s %d %*s %*s %*s %*s %*s %*s %*s %lu", &eth, &ino) == 2 &&
+		    ino == inode)
+			proto = eth;
+	}
+	fclose(f);
+	return proto;
+}
+
+int tr_fd_netlink_proto(pid_t tid, int fd)
+{
+	char fdlink[64], target[64], name[16];
+	unsigned long inode;
+
+	if (fd < 0)
+		return -1;
+	snprintf(fdlink, sizeof(fdlink), "/proc/%d/fd/%d", (int)tid, fd);
+	ssize_t n = readlink(fdlink, target, sizeof(target) - 1);
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+	if (sscanf(target, "socket:[%lu]", &inode) != 1)
+		return -1;
+	n = getxattr(fdlink, "system.sockprotoname", name, sizeof(name) - 1);
+	if (n <= 0)
+		return -1;
+	name[n] = '\0';
+	if (strcmp(name, "NETLINK"))
+		return -1;
+	return netlink_proto_of_inode(tid, inode);
+}

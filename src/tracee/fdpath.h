@@ -40,5 +40,10 @@ void tr_fdpath_free(struct tr_fdpath *p);
  * ctx is a struct tr_fdpath *; the signature is struct sc_fmt's fd_path.
  */
 int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len);
+/*
+ * The NETLINK_* protocol of fd in thread tid when it is a netlink socket the
+ * kernel lists (bound), else -1: it tells how to decode the messages.
+ */
+int tr_fd_netlink_proto(pid_t tid, int fd);
 
 #endif

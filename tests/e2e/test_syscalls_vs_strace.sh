@@ -4,8 +4,8 @@
 #   test_syscalls_vs_strace.sh CASE [PROGRAM]
 #
 # CASE is a bundled program (files procs signals sockets memory polling time
-# threads pidns sysapi, sysapi-v/-xraw/-xverbose with -v, -X raw/verbose; PROGRAM is its
-# path) or an everyday one (ls cat cp tar shpipe
+# threads pidns netlink sysapi, sysapi-v/-xraw/-xverbose with -v, -X raw/verbose; PROGRAM is
+# its path) or an everyday one (ls cat cp tar shpipe
 # python).  The binary comes from $TRACEKIT; with TRACER=strace the second
 # run is strace too, which checks the test itself.  compare.py does the work;
 # this script picks the command, the threshold and the scheduling-dependent
@@ -49,7 +49,7 @@ aslr=
 targs=
 sysapi_calls=prctl,quotactl,quotactl_fd,msgctl,shmctl,semctl,keyctl,io_uring_setup,io_uring_enter,bpf,inotify_init,memfd_create,mount_setattr,_sysctl,capset,fanotify_mark,ioprio_set,mq_open,sendmsg,io_setup,io_submit,io_getevents,io_destroy
 case $case_name in
-files|signals|sockets|memory|polling|time|sysapi)
+files|signals|sockets|memory|polling|time|sysapi|netlink)
 	need_prog; set -- "$prog" ;;
 sysapi-v)
 	need_prog; set -- "--tracer-args=-v" --only "$sysapi_calls" -- "$prog" ;;

@@ -21,6 +21,15 @@ static uint64_t take(const uint8_t **p, size_t *n, size_t k)
 	return v;
 }
 
+/* Sockets are netlink ones of protocol fd when the input says so: the netlink decoders run too. */
+static int fuzz_nl_on;
+
+static int fuzz_nl_proto(pid_t tid, int fd)
+{
+	(void)tid;
+	return fuzz_nl_on && fd >= 0 && fd < 32 ? fd : -1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *p = data;
@@ -42,6 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d.fmt.strsize = (opts & 1) ? 4 : 32;
 	d.fmt.verbose = opts & 2;
 	d.fmt.xflag = (opts >> 2) & 3;
+	fuzz_nl_on = opts & 0x10;
+	d.fmt.nl_proto = fuzz_nl_proto;
 	if (n) {
 		dh_mem(&d, SC_AT_ENTRY, BASE, p, n);
 		dh_mem(&d, SC_AT_EXIT, BASE, p, n);

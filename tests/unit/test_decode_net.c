@@ -5,6 +5,8 @@
  */
 #include <arpa/inet.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <stddef.h>
 #include <string.h>
@@ -447,6 +449,75 @@ static void test_declared_specs_cover_sockaddr_lengths(void)
 	CHECK_INT(n, 2);
 }
 
+/* The socket of fd 3 is NETLINK_ROUTE, of fd 4 NETLINK_SOCK_DIAG; others are not netlink. */
+static int fake_nl_proto(pid_t tid, int fd)
+{
+	(void)tid;
+	return fd == 3 ? NETLINK_ROUTE : fd == 4 ? NETLINK_SOCK_DIAG : -1;
+}
+
+static void test_sendto_netlink_route_request(void)
+{
+	struct {
+		struct nlmsghdr h;
+		struct rtgenmsg g;
+		char pad[3];
+		struct nlattr a;
+		uint32_t v;
+	} m = { { sizeof(m), RTM_GETNSID, NLM_F_REQUEST | NLM_F_DUMP, 7, 0 }, { AF_UNIX }, { 0 },
+		{ 8, 1 /* NETNSA_NSID */ }, 42 };
+	struct dh d;
+	dh_init(&d, SYS_sendto, 3, 0x1000, sizeof(m), 0, 0, 0);
+	d.fmt.nl_proto = fake_nl_proto;
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &m, sizeof(m));
+	CHECK_STR(dh_run(&d, sizeof(m)),
+		  "sendto(3, [{nlmsg_len=28, nlmsg_type=RTM_GETNSID, nlmsg_flags=NLM_F_REQUEST|NLM_F_DUMP, "
+		  "nlmsg_seq=7, nlmsg_pid=0}, {rtgen_family=AF_UNIX}, "
+		  "[{nla_len=8, nla_type=NETNSA_NSID}, \"\\x2a\\x00\\x00\\x00\"]], 28, 0, NULL, 0) = 28");
+	dh_free(&d);
+}
+
+static void test_sendto_netlink_short_and_unreadable(void)
+{
+	struct dh d;
+	/* Shorter than a header: its bytes in hex. */
+	dh_init(&d, SYS_sendto, 3, 0x1000, 4, 0, 0, 0);
+	d.fmt.nl_proto = fake_nl_proto;
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, "abcd", 4);
+	CHECK_STR(dh_run(&d, 4), "sendto(3, \"\\x61\\x62\\x63\\x64\", 4, 0, NULL, 0) = 4");
+	dh_free(&d);
+	/* The header not held: the address. */
+	dh_init(&d, SYS_sendto, 3, 0x2000, 16, 0, 0, 0);
+	d.fmt.nl_proto = fake_nl_proto;
+	CHECK_STR(dh_run(&d, -14), "sendto(3, 0x2000, 16, 0, NULL, 0) = -1 EFAULT (Bad address)");
+	dh_free(&d);
+	/* Not a netlink socket: a string, as before. */
+	dh_init(&d, SYS_sendto, 5, 0x1000, 4, 0, 0, 0);
+	d.fmt.nl_proto = fake_nl_proto;
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, "abcd", 4);
+	CHECK_STR(dh_run(&d, 4), "sendto(5, \"abcd\", 4, 0, NULL, 0) = 4");
+	dh_free(&d);
+}
+
+static void test_sendto_netlink_error_quotes_request(void)
+{
+	struct {
+		struct nlmsghdr h;
+		struct nlmsgerr e;
+	} m = { { sizeof(m), NLMSG_ERROR, NLM_F_REQUEST | NLM_F_CAPPED, 0, 0 },
+		{ -13, { 20, SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST, 1, 2 } } };
+	struct dh d;
+	dh_init(&d, SYS_sendto, 4, 0x1000, sizeof(m), 0, 0, 0);
+	d.fmt.nl_proto = fake_nl_proto;
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &m, sizeof(m));
+	CHECK_STR(dh_run(&d, sizeof(m)),
+		  "sendto(4, [{nlmsg_len=36, nlmsg_type=NLMSG_ERROR, nlmsg_flags=NLM_F_REQUEST|NLM_F_CAPPED, "
+		  "nlmsg_seq=0, nlmsg_pid=0}, {error=-EACCES, msg={nlmsg_len=20, "
+		  "nlmsg_type=SOCK_DIAG_BY_FAMILY, nlmsg_flags=NLM_F_REQUEST, nlmsg_seq=1, nlmsg_pid=2}}], "
+		  "36, 0, NULL, 0) = 36");
+	dh_free(&d);
+}
+
 TK_MAIN(TK_CASE(test_socket_inet_stream_cloexec),
 	TK_CASE(test_socket_protocol_depends_on_family),
 	TK_CASE(test_socketpair_prints_fds_at_exit),
@@ -472,4 +543,7 @@ TK_MAIN(TK_CASE(test_socket_inet_stream_cloexec),
 	TK_CASE(test_recvmmsg_and_its_failure),
 	TK_CASE(test_hostile_mmsg_vector_is_capped),
 	TK_CASE(test_iovec_stops_at_uio_maxiov_with_v),
-	TK_CASE(test_declared_specs_cover_sockaddr_lengths))
+	TK_CASE(test_declared_specs_cover_sockaddr_lengths),
+	TK_CASE(test_sendto_netlink_route_request),
+	TK_CASE(test_sendto_netlink_short_and_unreadable),
+	TK_CASE(test_sendto_netlink_error_quotes_request))
