@@ -1,0 +1,72 @@
+/*
+ * One ioctl family (block, fs, hdio, ...): the names of its requests and how
+ * their arguments print.  decode_ioctl.c prints the descriptor and the
+ * request, then asks the families of its table in turn; a family answers
+ * IOCTL_UNDECODED for a request it does not decode, and when none decodes
+ * it the argument prints in hex, as strace does.
+ */
+#ifndef TRACEKIT_SYSCALLS_IOCTL_IOCTL_H
+#define TRACEKIT_SYSCALLS_IOCTL_IOCTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../decoder.h"
+
+#define IOCTL_UNDECODED (-1)
+
+/* The most bytes of an ioctl argument copied (HDIO_GET_IDENTITY's 512, FIEMAP's extents). */
+#define IOCTL_MEM_CAP 4096
+
+struct ioctl_family {
+	const struct xlat *names;	/* its requests by name, or NULL */
+	/*
+	 * Print ", ARG" (or nothing, for a request without one) like a
+	 * decoder: at entry what the kernel reads, returning SC_DONE when
+	 * nothing is left for the exit.
+	 */
+	int (*decode)(struct sc_call *c, unsigned req, uint64_t arg);
+	/* Bytes at the argument the request reads or writes (0: none). */
+	size_t (*arg_len)(const struct sc_call *c, unsigned req);
+};
+
+extern const struct ioctl_family ioctl_block;
+extern const struct ioctl_family ioctl_fs;
+extern const struct ioctl_family ioctl_hdio;
+
+/*
+ * Requests whose argument has a simple shape, as a table: the family's
+ * decode() and arg_len() look the request up there.
+ */
+enum ioctl_shape {
+	IS_NONE = 1,	/* no argument at all (FIFREEZE) */
+	IS_HEX,		/* known, but not decoded: hex */
+	IS_PTR,		/* an address: NULL or 0x7ffd... */
+	IS_INT,		/* the argument is an int (LOOP_SET_FD) */
+	IS_UINT,	/* ... an unsigned int */
+	IS_ULONG,	/* ... an unsigned long (BLKRASET) */
+	IS_INT_IN,	/* [int] the kernel reads */
+	IS_UINT_IN,
+	IS_U64_IN,
+	IS_INT_OUT,	/* [int] the kernel writes */
+	IS_UINT_OUT,
+	IS_ULONG_OUT,
+	IS_U64_OUT,
+	IS_U64_PAIR_IN,	/* [u64, u64] the kernel reads (BLKDISCARD) */
+};
+
+struct ioctl_shape_entry {
+	unsigned req;
+	unsigned char shape;
+};
+
+#define IOCTL_SHAPES(t) (t), sizeof(t) / sizeof((t)[0])
+
+/* The shape of req in the table, or 0. */
+int ioctl_shape_of(const struct ioctl_shape_entry *t, size_t n, unsigned req);
+/* Decode req by its shape; IOCTL_UNDECODED when the table lacks it. */
+int ioctl_shape_decode(struct sc_call *c, const struct ioctl_shape_entry *t, size_t n,
+		       unsigned req, uint64_t arg);
+size_t ioctl_shape_len(const struct ioctl_shape_entry *t, size_t n, unsigned req);
+
+#endif
