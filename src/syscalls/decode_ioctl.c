@@ -201,8 +201,21 @@ static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
 	return SC_DONE;
 }
 
+static size_t ioctl_deref_len(const struct sc_call *c)
+{
+	for (size_t i = 0; i < N_FAMILIES; i++)
+		if (families[i]->deref_len) {
+			size_t n = families[i]->deref_len(c, (unsigned)c->args[1]);
+			if (n)
+				return n;
+		}
+	return 0;
+}
+
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
-		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_MEM_CAP })
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_MEM_CAP },
+		  { .arg = 2, .off = IOCTL_DEREF_OFF, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_deref_len, .size = IOCTL_DEREF_CAP })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
 	if (c->entering) {

@@ -218,8 +218,10 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	case SC_MEM_DEREF: {
 		/* Only the target is kept: the struct holding the pointer has a spec of its own. */
 		uint64_t p = 0;
-		if (f->read(f->ctx, addr, &p, sizeof(p)) == (long)sizeof(p) && p)
-			grab(f, p, s->size);
+		/* SC_LEN_FN: the decoder says how much, 0 for nothing (ioctl requests) */
+		size_t len = s->len_src == SC_LEN_FN ? cap(n, s->size) : s->size;
+		if (len && f->read(f->ctx, addr, &p, sizeof(p)) == (long)sizeof(p) && p)
+			grab(f, p, len);
 		break;
 	}
 	}

@@ -105,6 +105,15 @@ static size_t block_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
+static size_t block_deref_len(const struct sc_call *c, unsigned req)
+{
+	(void)c;
+	return req == BLKPG ? sizeof(struct blkpg_partition) : 0;
+}
+
+_Static_assert(offsetof(struct blkpg_ioctl_arg, data) == IOCTL_DEREF_OFF, "BLKPG's data pointer");
+
 const struct ioctl_family ioctl_block = {
 	.names = &xlat_ioctl_block, .decode = block_decode, .arg_len = block_len,
+	.deref_len = block_deref_len,
 };

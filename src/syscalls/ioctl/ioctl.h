@@ -28,7 +28,16 @@ struct ioctl_family {
 	int (*decode)(struct sc_call *c, unsigned req, uint64_t arg);
 	/* Bytes at the argument the request reads or writes (0: none). */
 	size_t (*arg_len)(const struct sc_call *c, unsigned req);
+	/*
+	 * Optional: bytes the kernel reads behind the pointer IOCTL_DEREF_OFF
+	 * bytes into the argument (BLKPG's data); 0 for none.
+	 */
+	size_t (*deref_len)(const struct sc_call *c, unsigned req);
 };
+
+/* Where the one followed pointer sits in the argument: blkpg_ioctl_arg.data, sg_io_hdr.dxferp. */
+#define IOCTL_DEREF_OFF 16
+#define IOCTL_DEREF_CAP 4096
 
 extern const struct ioctl_family ioctl_block;
 extern const struct ioctl_family ioctl_fs;
