@@ -21,6 +21,13 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_block,
 	&ioctl_fs,
 	&ioctl_hdio,
+	&ioctl_counter,
+	&ioctl_fastrpc,
+	&ioctl_inotify,
+	&ioctl_nbd,
+	&ioctl_nsfs,
+	&ioctl_random,
+	&ioctl_watchdog,
 };
 
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))

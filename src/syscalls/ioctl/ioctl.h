@@ -42,6 +42,13 @@ struct ioctl_family {
 extern const struct ioctl_family ioctl_block;
 extern const struct ioctl_family ioctl_fs;
 extern const struct ioctl_family ioctl_hdio;
+extern const struct ioctl_family ioctl_counter;
+extern const struct ioctl_family ioctl_fastrpc;
+extern const struct ioctl_family ioctl_inotify;
+extern const struct ioctl_family ioctl_nbd;
+extern const struct ioctl_family ioctl_nsfs;
+extern const struct ioctl_family ioctl_random;
+extern const struct ioctl_family ioctl_watchdog;
 
 /*
  * Requests whose argument has a simple shape, as a table: the family's
@@ -54,6 +61,7 @@ enum ioctl_shape {
 	IS_INT,		/* the argument is an int (LOOP_SET_FD) */
 	IS_UINT,	/* ... an unsigned int */
 	IS_ULONG,	/* ... an unsigned long (BLKRASET) */
+	IS_FD,		/* ... a descriptor: -y shows its path (NBD_SET_SOCK) */
 	IS_INT_IN,	/* [int] the kernel reads */
 	IS_UINT_IN,
 	IS_U64_IN,
