@@ -50,6 +50,11 @@ files|signals|sockets|memory|polling|time)
 	need_prog; set -- "$prog" ;;
 procs|threads)
 	need_prog; racy=futex; set -- "$prog" ;;
+ioctls)
+	need_prog; set -- --setup true --only ioctl -- "$prog" ;;
+ioctls-X*)
+	# the same requests as numbers (-Xraw) or numbers and names (-Xverbose)
+	need_prog; set -- --setup true --only ioctl --tracer-args="-${case_name#ioctls-}" -- "$prog" ;;
 ls)
 	# The listing written to stdout shows /proc's link count (one per
 	# process) and /tmp's mtime, which other tests change: one line may differ.

@@ -9,7 +9,6 @@
 static const struct ioctl_shape_entry shapes[] = {
 	{ FIFREEZE, IS_NONE }, { FITHAW, IS_NONE },
 	{ FICLONE, IS_INT },	/* the source descriptor */
-	{ FIGETBSZ, IS_INT_OUT },
 };
 
 static void p_inode_flags(struct sc_call *c, uint64_t arg)
