@@ -28,6 +28,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_nbd,
 	&ioctl_nsfs,
 	&ioctl_random,
+	&ioctl_scsi,
 	&ioctl_watchdog,
 };
 

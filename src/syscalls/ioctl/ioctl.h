@@ -49,6 +49,7 @@ extern const struct ioctl_family ioctl_lirc;
 extern const struct ioctl_family ioctl_nbd;
 extern const struct ioctl_family ioctl_nsfs;
 extern const struct ioctl_family ioctl_random;
+extern const struct ioctl_family ioctl_scsi;
 extern const struct ioctl_family ioctl_watchdog;
 
 /*
@@ -61,6 +62,7 @@ enum ioctl_shape {
 	IS_PTR,		/* an address: NULL or 0x7ffd... */
 	IS_INT,		/* the argument is an int (LOOP_SET_FD) */
 	IS_UINT,	/* ... an unsigned int */
+	IS_XINT,	/* ... an unsigned int in hex (SG_SET_TRANSFORM) */
 	IS_ULONG,	/* ... an unsigned long (BLKRASET) */
 	IS_FD,		/* ... a descriptor: -y shows its path (NBD_SET_SOCK) */
 	IS_INT_IN,	/* [int] the kernel reads */

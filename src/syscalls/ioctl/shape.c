@@ -109,6 +109,9 @@ int ioctl_shape_decode(struct sc_call *c, const struct ioctl_shape_entry *t, siz
 	case IS_UINT:
 		out(c, "%u", (unsigned)arg);
 		break;
+	case IS_XINT:
+		out(c, "%#x", (unsigned)arg);
+		break;
 	case IS_FD:
 		p_fd(c, arg);
 		break;
