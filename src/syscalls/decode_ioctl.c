@@ -25,6 +25,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_named,
 	&ioctl_inotify,
 	&ioctl_lirc,
+	&ioctl_loop,
 	&ioctl_nbd,
 	&ioctl_nsfs,
 	&ioctl_random,

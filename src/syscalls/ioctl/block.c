@@ -4,7 +4,6 @@
 #include <linux/blktrace_api.h>
 #include <linux/blkzoned.h>
 #include <linux/fs.h>
-#include <string.h>
 #include <sys/ioctl.h>
 
 #include "ioctl.h"
@@ -24,13 +23,6 @@ static const struct ioctl_shape_entry shapes[] = {
 	{ BLKGETSIZE64, IS_U64_OUT }, { BLKGETDISKSEQ, IS_U64_OUT },
 };
 
-/* "AAAA"..., a fixed-size char array that may lack its NUL. */
-static void p_chars(struct sc_call *c, const char *s, size_t n)
-{
-	size_t len = strnlen(s, n);
-	p_quoted(c, (const unsigned char *)s, len < n ? len : n - 1, len >= n);
-}
-
 static void p_blkpg(struct sc_call *c, uint64_t arg)
 {
 	struct blkpg_ioctl_arg a;
@@ -44,9 +36,9 @@ static void p_blkpg(struct sc_call *c, uint64_t arg)
 	if ((a.op == BLKPG_ADD_PARTITION || a.op == BLKPG_DEL_PARTITION) && data &&
 	    sc_mem_read(c, data, &p, sizeof(p)) == 0) {
 		out(c, "{start=%lld, length=%lld, pno=%d, devname=", p.start, p.length, p.pno);
-		p_chars(c, p.devname, sizeof(p.devname));
+		ioctl_p_cstring(c, p.devname, sizeof(p.devname));
 		out(c, ", volname=");
-		p_chars(c, p.volname, sizeof(p.volname));
+		ioctl_p_cstring(c, p.volname, sizeof(p.volname));
 		out(c, "}");
 	} else {
 		p_addr(c, data);
@@ -67,7 +59,7 @@ static void p_trace_setup(struct sc_call *c, uint64_t arg, bool entering)
 	}
 	if (!sc_failed(c) && sc_mem_read(c, arg, &b, sizeof(b)) == 0) {
 		out(c, " => {name=");
-		p_chars(c, b.name, sizeof(b.name));
+		ioctl_p_cstring(c, b.name, sizeof(b.name));
 		out(c, "}");
 	}
 	out(c, "}");

@@ -46,6 +46,7 @@ extern const struct ioctl_family ioctl_counter;
 extern const struct ioctl_family ioctl_named;
 extern const struct ioctl_family ioctl_inotify;
 extern const struct ioctl_family ioctl_lirc;
+extern const struct ioctl_family ioctl_loop;
 extern const struct ioctl_family ioctl_nbd;
 extern const struct ioctl_family ioctl_nsfs;
 extern const struct ioctl_family ioctl_random;
@@ -88,5 +89,8 @@ int ioctl_shape_of(const struct ioctl_shape_entry *t, size_t n, unsigned req);
 int ioctl_shape_decode(struct sc_call *c, const struct ioctl_shape_entry *t, size_t n,
 		       unsigned req, uint64_t arg);
 size_t ioctl_shape_len(const struct ioctl_shape_entry *t, size_t n, unsigned req);
+
+/* "AAA"..., a fixed-size char array that may lack its NUL (sda1's devname). */
+void ioctl_p_cstring(struct sc_call *c, const char *s, size_t n);
 
 #endif

@@ -1,5 +1,6 @@
 /* Requests whose argument has a simple shape: see enum ioctl_shape. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "ioctl.h"
 
@@ -138,4 +139,10 @@ int ioctl_shape_decode(struct sc_call *c, const struct ioctl_shape_entry *t, siz
 		break;
 	}
 	return SC_DONE;
+}
+
+void ioctl_p_cstring(struct sc_call *c, const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	p_quoted(c, (const unsigned char *)s, len < n ? len : n - 1, len >= n);
 }
