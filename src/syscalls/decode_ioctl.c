@@ -30,6 +30,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_nsfs,
 	&ioctl_random,
 	&ioctl_scsi,
+	&ioctl_ubi,
 	&ioctl_watchdog,
 };
 

@@ -15,8 +15,8 @@
 
 #define IOCTL_UNDECODED (-1)
 
-/* The most bytes of an ioctl argument copied (HDIO_GET_IDENTITY's 512, FIEMAP's extents). */
-#define IOCTL_MEM_CAP 4096
+/* The most bytes of an ioctl argument copied (UBI_IOCRNVOL's 4368, HDIO_GET_IDENTITY's 512, FIEMAP's extents). */
+#define IOCTL_MEM_CAP 8192
 
 struct ioctl_family {
 	const struct xlat *names;	/* its requests by name, or NULL */
@@ -51,6 +51,7 @@ extern const struct ioctl_family ioctl_nbd;
 extern const struct ioctl_family ioctl_nsfs;
 extern const struct ioctl_family ioctl_random;
 extern const struct ioctl_family ioctl_scsi;
+extern const struct ioctl_family ioctl_ubi;
 extern const struct ioctl_family ioctl_watchdog;
 
 /*
@@ -69,6 +70,7 @@ enum ioctl_shape {
 	IS_INT_IN,	/* [int] the kernel reads */
 	IS_UINT_IN,
 	IS_U64_IN,
+	IS_S64_IN,
 	IS_INT_OUT,	/* [int] the kernel writes */
 	IS_UINT_OUT,
 	IS_ULONG_OUT,

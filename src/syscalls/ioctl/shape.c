@@ -23,6 +23,7 @@ size_t ioctl_shape_len(const struct ioctl_shape_entry *t, size_t n, unsigned req
 	case IS_ULONG_OUT:
 		return sizeof(unsigned long);
 	case IS_U64_IN:
+	case IS_S64_IN:
 	case IS_U64_OUT:
 		return sizeof(uint64_t);
 	case IS_U64_PAIR_IN:
@@ -134,6 +135,12 @@ int ioctl_shape_decode(struct sc_call *c, const struct ioctl_shape_entry *t, siz
 	case IS_U64_PAIR_IN:
 		p_u64_ptr_val(c, arg, 2);
 		break;
+	case IS_S64_IN: {
+		int64_t v;
+		if (p_fetch(c, arg, &v, sizeof(v)) == 0)
+			out(c, "[%" PRId64 "]", v);
+		break;
+	}
 	default:
 		out(c, "%#" PRIx64, arg);
 		break;
