@@ -25,6 +25,8 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_named,
 	&ioctl_inotify,
 	&ioctl_lirc,
+	&ioctl_mixer,
+	&ioctl_mtd,
 	&ioctl_loop,
 	&ioctl_nbd,
 	&ioctl_nsfs,
@@ -149,11 +151,19 @@ static void p_request(struct sc_call *c, unsigned req)
 		return;
 	if (xlat_style == XLAT_STYLE_VERBOSE)
 		out(c, " /* ");
+	/* a name computed from the number first, then those of the tables */
+	char computed[64];
+	size_t k = 0;
+	for (size_t i = 0; i < N_FAMILIES && !k; i++)
+		if (families[i]->name_of && families[i]->name_of(req, computed, sizeof(computed)))
+			k = 1;
+	if (k)
+		out(c, "%s", computed);
 	const char *names[8];
 	size_t n = request_names(req, names, sizeof(names) / sizeof(names[0]));
 	for (size_t i = 0; i < n; i++)
-		out(c, "%s%s", i ? " or " : "", names[i]);
-	if (!n)
+		out(c, "%s%s", i || k ? " or " : "", names[i]);
+	if (!n && !k)
 		out(c, "_IOC(%s, %#x, %#x, %#x)", ioc_dirs[_IOC_DIR(req) & 3], _IOC_TYPE(req),
 		    _IOC_NR(req), _IOC_SIZE(req));
 	if (xlat_style == XLAT_STYLE_VERBOSE)

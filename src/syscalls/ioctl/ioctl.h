@@ -33,6 +33,11 @@ struct ioctl_family {
 	 * bytes into the argument (BLKPG's data); 0 for none.
 	 */
 	size_t (*deref_len)(const struct sc_call *c, unsigned req);
+	/*
+	 * Optional: a name computed from the number (MIXER_READ(13)), printed
+	 * before the names of the tables; false when req has none.
+	 */
+	bool (*name_of)(unsigned req, char *buf, size_t size);
 };
 
 /* Where the one followed pointer sits in the argument: blkpg_ioctl_arg.data, sg_io_hdr.dxferp. */
@@ -46,6 +51,8 @@ extern const struct ioctl_family ioctl_counter;
 extern const struct ioctl_family ioctl_named;
 extern const struct ioctl_family ioctl_inotify;
 extern const struct ioctl_family ioctl_lirc;
+extern const struct ioctl_family ioctl_mixer;
+extern const struct ioctl_family ioctl_mtd;
 extern const struct ioctl_family ioctl_loop;
 extern const struct ioctl_family ioctl_nbd;
 extern const struct ioctl_family ioctl_nsfs;
