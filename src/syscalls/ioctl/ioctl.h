@@ -42,7 +42,7 @@ struct ioctl_family {
 
 /* Where the one followed pointer sits in the argument: blkpg_ioctl_arg.data, sg_io_hdr.dxferp. */
 #define IOCTL_DEREF_OFF 16
-#define IOCTL_DEREF_CAP 4096
+#define IOCTL_DEREF_CAP 256	/* BLKPG's struct blkpg_partition (152) */
 
 extern const struct ioctl_family ioctl_block;
 extern const struct ioctl_family ioctl_fs;
