@@ -22,6 +22,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_fs,
 	&ioctl_hdio,
 	&ioctl_counter,
+	&ioctl_dm,
 	&ioctl_named,
 	&ioctl_inotify,
 	&ioctl_lirc,

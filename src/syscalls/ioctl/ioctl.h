@@ -48,6 +48,7 @@ extern const struct ioctl_family ioctl_block;
 extern const struct ioctl_family ioctl_fs;
 extern const struct ioctl_family ioctl_hdio;
 extern const struct ioctl_family ioctl_counter;
+extern const struct ioctl_family ioctl_dm;
 extern const struct ioctl_family ioctl_named;
 extern const struct ioctl_family ioctl_inotify;
 extern const struct ioctl_family ioctl_lirc;
