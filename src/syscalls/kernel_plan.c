@@ -10,7 +10,7 @@
 #include "decoder.h"
 #include "kernel_plan.h"
 
-#define FN_CAP 256u		/* request-dependent lengths (ioctl, fcntl ...): this much */
+#define FN_CAP 512u		/* request-dependent lengths (ioctl, fcntl ...): this much (struct dm_ioctl, loop_config) */
 #define CTRL_CAP 1024u
 
 static unsigned min_u(unsigned a, unsigned b)

@@ -1,6 +1,6 @@
 /*
- * ioctls: requests of the ioctl families (block, fs, hdio, counter, nbd,
- * nsfs, random, watchdog, ...) on a bad descriptor, so the kernel refuses
+ * ioctls: requests of the ioctl families (block, fs, hdio, counter, dm,
+ * lirc, loop, mtd, nbd, nsfs, random, scsi, ubi, watchdog) on a bad descriptor, so the kernel refuses
  * each one the same way, with NULL, unreadable and filled arguments; then
  * the file requests a regular file answers.  Used by the e2e comparison
  * against strace; output is the trace, not stdout.
@@ -8,19 +8,74 @@
 #include <fcntl.h>
 #include <linux/blkpg.h>
 #include <linux/counter.h>
+#include <linux/dm-ioctl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/hdreg.h>
+#include <linux/lirc.h>
+#include <linux/loop.h>
 #include <linux/nbd.h>
 #include <linux/nsfs.h>
 #include <linux/random.h>
 #include <linux/watchdog.h>
+#include <mtd/mtd-abi.h>
+#include <mtd/ubi-user.h>
+#include <scsi/sg.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "progs.h"
+
+/* The structs of the device mapper, loop, MTD, UBI, SCSI generic and LIRC requests. */
+static void more_families(void)
+{
+	static const unsigned long magic = 0xdeadbeefbadc0dedUL;
+	struct {
+		struct dm_ioctl h;
+		struct dm_target_spec spec;
+		char params[16];
+	} dm = { { .version = { DM_VERSION_MAJOR, 1, 2 }, .data_size = sizeof(dm),
+		   .data_start = sizeof(struct dm_ioctl), .target_count = 1, .dev = 0x1234,
+		   .name = "vol", .flags = DM_READONLY_FLAG },
+		 { .sector_start = 16, .length = 32, .next = 0, .target_type = "linear" },
+		 "8:1 0" };
+	struct loop_info64 li = { .lo_offset = 4096, .lo_number = 2, .lo_flags = LO_FLAGS_READ_ONLY };
+	struct loop_config lc = { .fd = 0, .block_size = 512 };
+	struct erase_info_user erase = { 0x1000, 0x2000 };
+	struct mtd_write_req wr = { .start = 1, .len = 2, .mode = MTD_OPS_RAW };
+	struct ubi_mkvol_req mkvol = { .vol_id = 3, .alignment = 1, .bytes = 1 << 20,
+				       .vol_type = UBI_DYNAMIC_VOLUME, .name_len = 4, .name = "data" };
+	struct ubi_rsvol_req rsvol = { .bytes = 1 << 21, .vol_id = 3 };
+	int i = 7;
+	unsigned mode = LIRC_MODE_PULSE;
+
+	strcpy((char *)li.lo_file_name, "/tmp/img");
+	ioctl(-1, DM_TABLE_LOAD, &dm);
+	ioctl(-1, DM_DEV_SUSPEND, &dm);
+	ioctl(-1, DM_VERSION, NULL);
+	ioctl(-1, LOOP_SET_STATUS64, &li);
+	ioctl(-1, LOOP_GET_STATUS64, &li);
+	ioctl(-1, LOOP_CONFIGURE, &lc);
+	ioctl(-1, LOOP_SET_FD, 3UL);
+	ioctl(-1, LOOP_CTL_GET_FREE);
+	ioctl(-1, MEMERASE, &erase);
+	ioctl(-1, MEMWRITE, &wr);
+	ioctl(-1, MEMGETINFO, NULL);
+	ioctl(-1, OTPSELECT, &i);
+	ioctl(-1, MTDFILEMODE, (unsigned long)MTD_FILE_MODE_RAW);
+	ioctl(-1, UBI_IOCMKVOL, &mkvol);
+	ioctl(-1, UBI_IOCRSVOL, &rsvol);
+	ioctl(-1, UBI_IOCDET, &i);
+	ioctl(-1, UBI_IOCVOLCRBLK, magic);
+	ioctl(-1, SG_SET_TIMEOUT, &i);
+	ioctl(-1, SG_GET_VERSION_NUM, &i);
+	ioctl(-1, SG_SET_TRANSFORM, 5UL);
+	ioctl(-1, LIRC_SET_SEND_MODE, &mode);
+	ioctl(-1, LIRC_GET_FEATURES, &mode);
+	ioctl(-1, LIRC_SET_REC_CARRIER_RANGE, &i);
+}
 
 /* Requests and shapes of argument the kernel is never asked to follow (fd -1). */
 static void bad_fd(void)
@@ -72,6 +127,7 @@ static void bad_fd(void)
 	ioctl(-1, RNDGETENTCNT, &i);
 	ioctl(-1, WDIOC_SETTIMEOUT, &i);
 	ioctl(-1, WDIOC_KEEPALIVE);
+	more_families();
 	/* no name: strace's _IOC(dir, type, nr, size) */
 	ioctl(-1, _IOC(_IOC_READ | _IOC_WRITE, 0xde, 0x1, 0x10), magic);
 	ioctl(-1, _IO(0x12, 0xfe), 0UL);

@@ -104,14 +104,18 @@ static void p_struct(struct sc_call *c, unsigned req, uint64_t arg)
 		break;
 	case MEMWRITEOOB64:
 	case MEMREADOOB64:
-		out(c, "{start=%#llx, length=%#x, usr_ptr=%#llx}", (unsigned long long)u.oob64.start,
-		    u.oob64.length, (unsigned long long)u.oob64.usr_ptr);
+		out(c, "{start=%#llx, length=%#x, usr_ptr=", (unsigned long long)u.oob64.start,
+		    u.oob64.length);
+		p_addr(c, u.oob64.usr_ptr);
+		out(c, "}");
 		break;
 	case MEMWRITE:
-		out(c, "{start=%#llx, len=%#llx, ooblen=%#llx, usr_data=%#llx, usr_oob=%#llx, mode=",
-		    (unsigned long long)u.wr.start, (unsigned long long)u.wr.len,
-		    (unsigned long long)u.wr.ooblen, (unsigned long long)u.wr.usr_data,
-		    (unsigned long long)u.wr.usr_oob);
+		out(c, "{start=%#llx, len=%#llx, ooblen=%#llx, usr_data=", (unsigned long long)u.wr.start,
+		    (unsigned long long)u.wr.len, (unsigned long long)u.wr.ooblen);
+		p_addr(c, u.wr.usr_data);
+		out(c, ", usr_oob=");
+		p_addr(c, u.wr.usr_oob);
+		out(c, ", mode=");
 		p_xval(c, &xlat_mtd_ops_modes, u.wr.mode, "MTD_OPS_???");
 		out(c, "}");
 		break;
