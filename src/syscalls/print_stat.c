@@ -33,13 +33,7 @@ void p_mode(struct sc_call *c, uint64_t mode)
 
 void p_dev(struct sc_call *c, uint64_t dev)
 {
-	/* -X raw: the number; -X verbose: the number, makedev() as a comment */
-	if (xlat_style != XLAT_STYLE_ABBREV)
-		out(c, "%#" PRIx64, dev);
-	if (xlat_style == XLAT_STYLE_RAW)
-		return;
-	out(c, xlat_style == XLAT_STYLE_VERBOSE ? " /* makedev(%#x, %#x) */" : "makedev(%#x, %#x)",
-	    major(dev), minor(dev));
+	out(c, "makedev(%#x, %#x)", major(dev), minor(dev));
 }
 
 void p_time_comment(struct sc_call *c, int64_t sec, uint64_t frac, int digits)

@@ -45,7 +45,7 @@ int sb_xlat(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *d
 	return 0;
 }
 
-static int flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt);
+static void flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt);
 
 void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)
 {
@@ -58,21 +58,21 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 	if (xlat_style == XLAT_STYLE_RAW || (val == 0 && !xlat_str(x, 0)))
 		return;
 	struct strbuf names = STRBUF_INIT;
-	/* no name at all: the comment is strace's "FLAG_???" default, if any */
-	if (flags_names(&names, x, val, NULL) || val == 0)
+	flags_names(&names, x, val, NULL);
+	/* No name among the bits: the dflt comment ("0x40 /\* MS_??? *\/"), or nothing. */
+	if (strncmp(sb_str(&names), "0x", 2) != 0)
 		sb_printf(sb, " /* %s */", sb_str(&names));
 	else if (dflt)
 		sb_printf(sb, " /* %s */", dflt);
 	sb_free(&names);
 }
 
-/* Returns how many names were printed. */
-static int flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)
+static void flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, const char *dflt)
 {
 	if (val == 0) {
 		const char *zero = xlat_str(x, 0);
 		sb_add(sb, zero ? zero : "0");
-		return zero != NULL;
+		return;
 	}
 	int printed = 0;
 	for (size_t i = 0; i < x->n; i++) {
@@ -91,5 +91,4 @@ static int flags_names(struct strbuf *sb, const struct xlat *x, uint64_t val, co
 		if (dflt && !printed)
 			sb_printf(sb, " /* %s */", dflt);
 	}
-	return printed;
 }

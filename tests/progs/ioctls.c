@@ -37,7 +37,7 @@ static void more_families(void)
 		struct dm_target_spec spec;
 		char params[16];
 	} dm = { { .version = { DM_VERSION_MAJOR, 1, 2 }, .data_size = sizeof(dm),
-		   .data_start = sizeof(struct dm_ioctl), .target_count = 1, .dev = 0x1234,
+		   .data_start = sizeof(struct dm_ioctl), .target_count = 1,
 		   .name = "vol", .flags = DM_READONLY_FLAG },
 		 { .sector_start = 16, .length = 32, .next = 0, .target_type = "linear" },
 		 "8:1 0" };
