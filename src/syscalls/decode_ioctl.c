@@ -17,7 +17,7 @@
 #include "print_termios.h"
 
 /* The families of src/syscalls/ioctl/, asked in this order. */
-static const struct ioctl_family *const families[] = {
+static const struct ioctl_group *const families[] = {
 	&ioctl_block,
 	&ioctl_fs,
 	&ioctl_hdio,

@@ -36,9 +36,9 @@ static void p_blkpg(struct sc_call *c, uint64_t arg)
 	if ((a.op == BLKPG_ADD_PARTITION || a.op == BLKPG_DEL_PARTITION) && data &&
 	    sc_mem_read(c, data, &p, sizeof(p)) == 0) {
 		out(c, "{start=%lld, length=%lld, pno=%d, devname=", p.start, p.length, p.pno);
-		ioctl_p_cstring(c, p.devname, sizeof(p.devname));
+		ioctl_p_chars(c, p.devname, sizeof(p.devname));
 		out(c, ", volname=");
-		ioctl_p_cstring(c, p.volname, sizeof(p.volname));
+		ioctl_p_chars(c, p.volname, sizeof(p.volname));
 		out(c, "}");
 	} else {
 		p_addr(c, data);
@@ -59,7 +59,7 @@ static void p_trace_setup(struct sc_call *c, uint64_t arg, bool entering)
 	}
 	if (!sc_failed(c) && sc_mem_read(c, arg, &b, sizeof(b)) == 0) {
 		out(c, " => {name=");
-		ioctl_p_cstring(c, b.name, sizeof(b.name));
+		ioctl_p_chars(c, b.name, sizeof(b.name));
 		out(c, "}");
 	}
 	out(c, "}");
@@ -105,7 +105,7 @@ static size_t block_deref_len(const struct sc_call *c, unsigned req)
 
 _Static_assert(offsetof(struct blkpg_ioctl_arg, data) == IOCTL_DEREF_OFF, "BLKPG's data pointer");
 
-const struct ioctl_family ioctl_block = {
+const struct ioctl_group ioctl_block = {
 	.names = &xlat_ioctl_block, .decode = block_decode, .arg_len = block_len,
 	.deref_len = block_deref_len,
 };

@@ -38,11 +38,11 @@ static void p_device(struct sc_call *c, unsigned req, const struct dm_ioctl *d)
 	}
 	if (d->name[0]) {
 		out(c, ", name=");
-		ioctl_p_cstring(c, d->name, sizeof(d->name));
+		ioctl_p_chars(c, d->name, sizeof(d->name));
 	}
 	if (d->uuid[0]) {
 		out(c, ", uuid=");
-		ioctl_p_cstring(c, d->uuid, sizeof(d->uuid));
+		ioctl_p_chars(c, d->uuid, sizeof(d->uuid));
 	}
 }
 
@@ -124,7 +124,7 @@ static void p_target_specs(struct sc_call *c, uint64_t arg, const struct dm_ioct
 		if (!c->entering)
 			out(c, "status=%d, ", s.status);
 		out(c, "target_type=");
-		ioctl_p_cstring(c, s.target_type, sizeof(s.target_type));
+		ioctl_p_chars(c, s.target_type, sizeof(s.target_type));
 		out(c, ", string=");
 		p_string(c, arg + end, d->data_size - end);
 		out(c, "}");
@@ -256,6 +256,6 @@ static size_t dm_len(const struct sc_call *c, unsigned req)
 	return known(req) ? IOCTL_MEM_CAP : 0;
 }
 
-const struct ioctl_family ioctl_dm = {
+const struct ioctl_group ioctl_dm = {
 	.names = &xlat_ioctl_dm, .decode = dm_decode, .arg_len = dm_len,
 };

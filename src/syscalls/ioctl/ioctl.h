@@ -18,7 +18,7 @@
 /* The most bytes of an ioctl argument copied (UBI_IOCRNVOL's 4368, HDIO_GET_IDENTITY's 512, FIEMAP's extents). */
 #define IOCTL_MEM_CAP 8192
 
-struct ioctl_family {
+struct ioctl_group {
 	const struct xlat *names;	/* its requests by name, or NULL */
 	/*
 	 * Print ", ARG" (or nothing, for a request without one) like a
@@ -44,23 +44,23 @@ struct ioctl_family {
 #define IOCTL_DEREF_OFF 16
 #define IOCTL_DEREF_CAP 256	/* BLKPG's struct blkpg_partition (152) */
 
-extern const struct ioctl_family ioctl_block;
-extern const struct ioctl_family ioctl_fs;
-extern const struct ioctl_family ioctl_hdio;
-extern const struct ioctl_family ioctl_counter;
-extern const struct ioctl_family ioctl_dm;
-extern const struct ioctl_family ioctl_named;
-extern const struct ioctl_family ioctl_inotify;
-extern const struct ioctl_family ioctl_lirc;
-extern const struct ioctl_family ioctl_mixer;
-extern const struct ioctl_family ioctl_mtd;
-extern const struct ioctl_family ioctl_loop;
-extern const struct ioctl_family ioctl_nbd;
-extern const struct ioctl_family ioctl_nsfs;
-extern const struct ioctl_family ioctl_random;
-extern const struct ioctl_family ioctl_scsi;
-extern const struct ioctl_family ioctl_ubi;
-extern const struct ioctl_family ioctl_watchdog;
+extern const struct ioctl_group ioctl_block;
+extern const struct ioctl_group ioctl_fs;
+extern const struct ioctl_group ioctl_hdio;
+extern const struct ioctl_group ioctl_counter;
+extern const struct ioctl_group ioctl_dm;
+extern const struct ioctl_group ioctl_named;
+extern const struct ioctl_group ioctl_inotify;
+extern const struct ioctl_group ioctl_lirc;
+extern const struct ioctl_group ioctl_mixer;
+extern const struct ioctl_group ioctl_mtd;
+extern const struct ioctl_group ioctl_loop;
+extern const struct ioctl_group ioctl_nbd;
+extern const struct ioctl_group ioctl_nsfs;
+extern const struct ioctl_group ioctl_random;
+extern const struct ioctl_group ioctl_scsi;
+extern const struct ioctl_group ioctl_ubi;
+extern const struct ioctl_group ioctl_watchdog;
 
 /*
  * Requests whose argument has a simple shape, as a table: the family's
@@ -101,6 +101,6 @@ int ioctl_shape_decode(struct sc_call *c, const struct ioctl_shape_entry *t, siz
 size_t ioctl_shape_len(const struct ioctl_shape_entry *t, size_t n, unsigned req);
 
 /* "AAA"..., a fixed-size char array that may lack its NUL (sda1's devname). */
-void ioctl_p_cstring(struct sc_call *c, const char *s, size_t n);
+void ioctl_p_chars(struct sc_call *c, const char *s, size_t n);
 
 #endif

@@ -61,6 +61,6 @@ static size_t lirc_len(const struct sc_call *c, unsigned req)
 	return 0;
 }
 
-const struct ioctl_family ioctl_lirc = {
+const struct ioctl_group ioctl_lirc = {
 	.names = &xlat_ioctl_lirc, .decode = lirc_decode, .arg_len = lirc_len,
 };

@@ -53,7 +53,7 @@ static void p_info(struct sc_call *c, uint64_t arg)
 	out(c, ", lo_flags=");
 	p_flags(c, &xlat_loop_flags, (unsigned)i.lo_flags, "LO_FLAGS_???");
 	out(c, ", lo_name=");
-	ioctl_p_cstring(c, i.lo_name, sizeof(i.lo_name));
+	ioctl_p_chars(c, i.lo_name, sizeof(i.lo_name));
 	if (crypt)
 		p_key(c, i.lo_encrypt_key, (unsigned)i.lo_encrypt_key_size);
 	if (verbose(c))
@@ -84,10 +84,10 @@ static void p_info64(struct sc_call *c, const struct loop_info64 *i)
 	out(c, ", lo_flags=");
 	p_flags(c, &xlat_loop_flags, i->lo_flags, "LO_FLAGS_???");
 	out(c, ", lo_file_name=");
-	ioctl_p_cstring(c, (const char *)i->lo_file_name, sizeof(i->lo_file_name));
+	ioctl_p_chars(c, (const char *)i->lo_file_name, sizeof(i->lo_file_name));
 	if (crypt) {
 		out(c, ", lo_crypt_name=");
-		ioctl_p_cstring(c, (const char *)i->lo_crypt_name, sizeof(i->lo_crypt_name));
+		ioctl_p_chars(c, (const char *)i->lo_crypt_name, sizeof(i->lo_crypt_name));
 		p_key(c, i->lo_encrypt_key, i->lo_encrypt_key_size);
 	}
 	if (verbose(c))
@@ -172,6 +172,6 @@ static size_t loop_len(const struct sc_call *c, unsigned req)
 	return 0;
 }
 
-const struct ioctl_family ioctl_loop = {
+const struct ioctl_group ioctl_loop = {
 	.names = &xlat_ioctl_loop, .decode = loop_decode, .arg_len = loop_len,
 };

@@ -17,6 +17,6 @@ static size_t named_len(const struct sc_call *c, unsigned req)
 	return 0;
 }
 
-const struct ioctl_family ioctl_named = {
+const struct ioctl_group ioctl_named = {
 	.names = &xlat_ioctl_named, .decode = named_decode, .arg_len = named_len,
 };

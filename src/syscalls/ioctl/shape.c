@@ -148,7 +148,7 @@ int ioctl_shape_decode(struct sc_call *c, const struct ioctl_shape_entry *t, siz
 	return SC_DONE;
 }
 
-void ioctl_p_cstring(struct sc_call *c, const char *s, size_t n)
+void ioctl_p_chars(struct sc_call *c, const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);
 	p_quoted(c, (const unsigned char *)s, len < n ? len : n - 1, len >= n);

@@ -17,7 +17,7 @@ static const struct ioctl_shape_entry shapes[] = {
 static void p_name(struct sc_call *c, const char *name, size_t size, int name_len)
 {
 	int len = name_len < 0 ? 0 : name_len > (int)size - 1 ? (int)size - 1 : name_len;
-	ioctl_p_cstring(c, name, (size_t)len + 1);
+	ioctl_p_chars(c, name, (size_t)len + 1);
 }
 
 static void p_attach(struct sc_call *c, const struct ubi_attach_req *a)
@@ -144,6 +144,6 @@ static size_t ubi_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_family ioctl_ubi = {
+const struct ioctl_group ioctl_ubi = {
 	.names = &xlat_ioctl_ubi, .decode = ubi_decode, .arg_len = ubi_len,
 };

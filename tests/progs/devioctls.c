@@ -1,7 +1,7 @@
 /*
- * ioctls: requests of the ioctl families (block, fs, hdio, counter, dm,
- * lirc, loop, mtd, nbd, nsfs, random, scsi, ubi, watchdog) on a bad descriptor, so the kernel refuses
- * each one the same way, with NULL, unreadable and filled arguments; then
+ * devioctls: requests of the ioctl families (block, fs, hdio, counter, dm,
+ * lirc, loop, mtd, nbd, nsfs, random, scsi, ubi, watchdog) on a bad
+ * descriptor, so the kernel refuses each one the same way, with NULL, unreadable and filled arguments; then
  * the file requests a regular file answers.  Used by the e2e comparison
  * against strace; output is the trace, not stdout.
  */
@@ -140,7 +140,7 @@ static void regular_file(void)
 	unsigned flags = 0;
 	int bsz = 0;
 
-	make_tmpdir(dir, sizeof(dir), "ioctls");
+	make_tmpdir(dir, sizeof(dir), "devioctls");
 	snprintf(path, sizeof(path), "%s/f", dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	check(fd >= 0, "open");
