@@ -1,13 +1,13 @@
 /*
  * ioctl: the request by name (or as _IOC(dir, type, nr, size) when it has
- * none) and, for the common tty and file requests, the argument the way
- * strace prints it.  How each request's argument prints is data: the table
- * below; the memory it needs follows from the same table.
+ * none) and its argument the way strace prints it.  The groups of requests in
+ * src/syscalls/ioctl/ (block, fs, dm, ...) are asked first; the common tty
+ * requests are data here: the table below, and the memory each needs follows
+ * from the same table.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 

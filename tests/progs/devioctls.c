@@ -1,9 +1,10 @@
 /*
  * devioctls: requests of the ioctl families (block, fs, hdio, counter, dm,
  * lirc, loop, mtd, nbd, nsfs, random, scsi, ubi, watchdog) on a bad
- * descriptor, so the kernel refuses each one the same way, with NULL, unreadable and filled arguments; then
- * the file requests a regular file answers.  Used by the e2e comparison
- * against strace; output is the trace, not stdout.
+ * descriptor, so the kernel refuses each one the same way, with NULL,
+ * unreadable and filled arguments; then the file requests a regular file
+ * answers.  Used by the e2e comparison against strace; output is the
+ * trace, not stdout.
  */
 #include <fcntl.h>
 #include <linux/blkpg.h>
