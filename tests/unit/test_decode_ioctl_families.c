@@ -5,6 +5,7 @@
  * requests (its ioctl_* tests print the same fields).
  */
 #include <errno.h>
+#include <linux/blktrace_api.h>
 #include <linux/dm-ioctl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
@@ -84,6 +85,20 @@ static void test_dm_dev_status_counts_on_success(void)
 	dh_free(&d);
 }
 
+static void test_blktracesetup_names_the_trace(void)
+{
+	struct blk_user_trace_setup in = { .act_mask = 3, .buf_size = 4096, .buf_nr = 4, .pid = 1 }, o;
+	o = in;
+	strcpy(o.name, "sda");
+	struct dh d;
+	dh_init(&d, SYS_ioctl, 3, BLKTRACESETUP, 0x1000, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &in, sizeof(in));
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &o, sizeof(o));
+	CHECK_STR(dh_run(&d, 0), "ioctl(3, BLKTRACESETUP, {act_mask=3, buf_size=4096, buf_nr=4, "
+		  "start_lba=0, end_lba=0, pid=1, name=\"sda\"}) = 0");
+	dh_free(&d);
+}
+
 /* A number two families name: the computed mixer name first; -X verbose as a comment. */
 static void test_shared_number_names(void)
 {
@@ -98,4 +113,4 @@ static void test_shared_number_names(void)
 
 TK_MAIN(TK_CASE(test_fiemap_extents_with_v), TK_CASE(test_hdio_getgeo),
 	TK_CASE(test_ubi_mkvol_writes_the_volume_id), TK_CASE(test_dm_dev_status_counts_on_success),
-	TK_CASE(test_shared_number_names))
+	TK_CASE(test_shared_number_names), TK_CASE(test_blktracesetup_names_the_trace))

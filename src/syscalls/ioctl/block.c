@@ -18,8 +18,9 @@ static const struct ioctl_shape_entry shapes[] = {
 	{ BLKROGET, IS_INT_OUT }, { BLKBSZGET, IS_INT_OUT }, { BLKSSZGET, IS_INT_OUT },
 	{ BLKIOMIN, IS_UINT_OUT }, { BLKIOOPT, IS_UINT_OUT }, { BLKPBSZGET, IS_UINT_OUT },
 	{ BLKALIGNOFF, IS_INT_OUT }, { BLKDISCARDZEROES, IS_UINT_OUT },
-	{ BLKROTATIONAL, IS_UINT_OUT }, { BLKSECTGET, IS_UINT_OUT },
-	{ BLKRAGET, IS_ULONG_OUT }, { BLKFRAGET, IS_ULONG_OUT }, { BLKGETSIZE, IS_ULONG_OUT },
+	{ BLKGETZONESZ, IS_UINT_OUT }, { BLKGETNRZONES, IS_UINT_OUT },
+	{ BLKROTATIONAL, IS_USHORT_OUT }, { BLKSECTGET, IS_USHORT_OUT },
+	{ BLKRAGET, IS_LONG_OUT }, { BLKFRAGET, IS_LONG_OUT }, { BLKGETSIZE, IS_ULONG_OUT },
 	{ BLKGETSIZE64, IS_U64_OUT }, { BLKGETDISKSEQ, IS_U64_OUT },
 };
 
@@ -46,21 +47,25 @@ static void p_blkpg(struct sc_call *c, uint64_t arg)
 	out(c, "}");
 }
 
-static void p_trace_setup(struct sc_call *c, uint64_t arg, bool entering)
+/* At entry what the kernel reads; false when nothing was held (its address printed). */
+static bool p_trace_setup_in(struct sc_call *c, uint64_t arg)
 {
 	struct blk_user_trace_setup b;
-	if (entering) {
-		if (p_fetch(c, arg, &b, sizeof(b)) < 0)
-			return;
-		out(c, "{act_mask=%hu, buf_size=%u, buf_nr=%u, start_lba=%llu, end_lba=%llu, pid=%u",
-		    b.act_mask, b.buf_size, b.buf_nr, (unsigned long long)b.start_lba,
-		    (unsigned long long)b.end_lba, b.pid);
-		return;
-	}
+	if (p_fetch(c, arg, &b, sizeof(b)) < 0)
+		return false;
+	out(c, "{act_mask=%hu, buf_size=%u, buf_nr=%u, start_lba=%llu, end_lba=%llu, pid=%u",
+	    b.act_mask, b.buf_size, b.buf_nr, (unsigned long long)b.start_lba,
+	    (unsigned long long)b.end_lba, b.pid);
+	return true;
+}
+
+/* At exit the name the kernel gave the trace, as one more field, then the struct ends. */
+static void p_trace_setup_out(struct sc_call *c, uint64_t arg)
+{
+	struct blk_user_trace_setup b;
 	if (!sc_failed(c) && sc_mem_read(c, arg, &b, sizeof(b)) == 0) {
-		out(c, " => {name=");
+		out(c, ", name=");
 		ioctl_p_chars(c, b.name, sizeof(b.name));
-		out(c, "}");
 	}
 	out(c, "}");
 }
@@ -73,14 +78,12 @@ static int block_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		p_blkpg(c, arg);
 		return SC_DONE;
 	case BLKTRACESETUP:
-		if (c->entering) {
-			p_sep(c);
-			p_trace_setup(c, arg, true);
-			/* nothing held: the address printed, nothing left for exit */
-			return sc_mem_read(c, arg, &(char){ 0 }, 1) == 0 ? 0 : SC_DONE;
+		if (!c->entering) {
+			p_trace_setup_out(c, arg);
+			return 0;
 		}
-		p_trace_setup(c, arg, false);
-		return 0;
+		p_sep(c);
+		return p_trace_setup_in(c, arg) ? 0 : SC_DONE;
 	}
 	return ioctl_shape_decode(c, IOCTL_SHAPES(shapes), req, arg);
 }

@@ -40,7 +40,7 @@ struct ioctl_group {
 	bool (*name_of)(unsigned req, char *buf, size_t size);
 };
 
-/* Where the one followed pointer sits in the argument: blkpg_ioctl_arg.data, sg_io_hdr.dxferp. */
+/* Where the one followed pointer sits in the argument (struct blkpg_ioctl_arg's data). */
 #define IOCTL_DEREF_OFF 16
 #define IOCTL_DEREF_CAP 256	/* BLKPG's struct blkpg_partition (152) */
 
@@ -81,6 +81,8 @@ enum ioctl_shape {
 	IS_S64_IN,
 	IS_INT_OUT,	/* [int] the kernel writes */
 	IS_UINT_OUT,
+	IS_USHORT_OUT,
+	IS_LONG_OUT,
 	IS_ULONG_OUT,
 	IS_U64_OUT,
 	IS_U64_PAIR_IN,	/* [u64, u64] the kernel reads (BLKDISCARD) */

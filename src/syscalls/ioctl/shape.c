@@ -20,6 +20,9 @@ size_t ioctl_shape_len(const struct ioctl_shape_entry *t, size_t n, unsigned req
 	case IS_INT_OUT:
 	case IS_UINT_OUT:
 		return sizeof(int);
+	case IS_USHORT_OUT:
+		return sizeof(unsigned short);
+	case IS_LONG_OUT:
 	case IS_ULONG_OUT:
 		return sizeof(unsigned long);
 	case IS_U64_IN:
@@ -69,6 +72,18 @@ static void p_out(struct sc_call *c, int shape, uint64_t arg)
 	case IS_UINT_OUT:
 		p_uint_ptr(c, arg);
 		break;
+	case IS_USHORT_OUT: {
+		unsigned short v;
+		if (p_fetch(c, arg, &v, sizeof(v)) == 0)
+			out(c, "[%hu]", v);
+		break;
+	}
+	case IS_LONG_OUT: {
+		long v;
+		if (p_fetch(c, arg, &v, sizeof(v)) == 0)
+			out(c, "[%ld]", v);
+		break;
+	}
 	case IS_ULONG_OUT: {
 		unsigned long v;
 		if (p_fetch(c, arg, &v, sizeof(v)) == 0)
@@ -96,6 +111,8 @@ int ioctl_shape_decode(struct sc_call *c, const struct ioctl_shape_entry *t, siz
 		return SC_DONE;
 	case IS_INT_OUT:
 	case IS_UINT_OUT:
+	case IS_USHORT_OUT:
+	case IS_LONG_OUT:
 	case IS_ULONG_OUT:
 	case IS_U64_OUT:
 		return 0;
