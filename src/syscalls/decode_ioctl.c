@@ -35,6 +35,7 @@ static const struct ioctl_group *const families[] = {
 	&ioctl_scsi,
 	&ioctl_ubi,
 	&ioctl_watchdog,
+	&ioctl_kd,
 };
 
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))
@@ -234,10 +235,35 @@ static size_t ioctl_deref_len(const struct sc_call *c)
 	return 0;
 }
 
+static size_t ioctl_ptr_len(const struct sc_call *c, unsigned off)
+{
+	for (size_t i = 0; i < N_FAMILIES; i++)
+		if (families[i]->ptr_len) {
+			size_t n = families[i]->ptr_len(c, (unsigned)c->args[1], off);
+			if (n)
+				return n;
+		}
+	return 0;
+}
+
+static size_t ioctl_ptr_a_len(const struct sc_call *c)
+{
+	return ioctl_ptr_len(c, IOCTL_PTR_OFF_A);
+}
+
+static size_t ioctl_ptr_b_len(const struct sc_call *c)
+{
+	return ioctl_ptr_len(c, IOCTL_PTR_OFF_B);
+}
+
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_MEM_CAP },
 		  { .arg = 2, .off = IOCTL_DEREF_OFF, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY,
-		    .len_src = SC_LEN_FN, .len_fn = ioctl_deref_len, .size = IOCTL_DEREF_CAP })
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_deref_len, .size = IOCTL_DEREF_CAP },
+		  { .arg = 2, .off = IOCTL_PTR_OFF_A, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr_a_len, .size = IOCTL_PTR_CAP },
+		  { .arg = 2, .off = IOCTL_PTR_OFF_B, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr_b_len, .size = IOCTL_PTR_CAP })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
 	if (c->entering) {

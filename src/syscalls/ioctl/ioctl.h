@@ -38,11 +38,21 @@ struct ioctl_group {
 	 * before the names of the tables; false when req has none.
 	 */
 	bool (*name_of)(unsigned req, char *buf, size_t size);
+	/*
+	 * Optional: bytes behind the pointer off bytes into the argument
+	 * (IOCTL_PTR_OFFS: struct unimapdesc's entries, console_font_op's
+	 * data), copied at entry and exit; 0 for none.
+	 */
+	size_t (*ptr_len)(const struct sc_call *c, unsigned req, unsigned off);
 };
 
 /* Where the one followed pointer sits in the argument (struct blkpg_ioctl_arg's data). */
 #define IOCTL_DEREF_OFF 16
 #define IOCTL_DEREF_CAP 256	/* BLKPG's struct blkpg_partition (152) */
+/* The other pointers followed: 8 and 24 bytes into the argument. */
+#define IOCTL_PTR_OFF_A 8
+#define IOCTL_PTR_OFF_B 24
+#define IOCTL_PTR_CAP 8192
 
 extern const struct ioctl_group ioctl_block;
 extern const struct ioctl_group ioctl_fs;
@@ -51,6 +61,7 @@ extern const struct ioctl_group ioctl_counter;
 extern const struct ioctl_group ioctl_dm;
 extern const struct ioctl_group ioctl_named;
 extern const struct ioctl_group ioctl_inotify;
+extern const struct ioctl_group ioctl_kd;
 extern const struct ioctl_group ioctl_lirc;
 extern const struct ioctl_group ioctl_mixer;
 extern const struct ioctl_group ioctl_mtd;
