@@ -1,6 +1,6 @@
 /*
  * devioctls: requests of the ioctl families (block, fs, hdio, counter, dm,
- * lirc, loop, mtd, nbd, nsfs, random, scsi, ubi, watchdog) on a bad
+ * lirc, loop, mtd, nbd, nsfs, random, scsi, ubi, watchdog, console) on a bad
  * descriptor, so the kernel refuses each one the same way, with NULL,
  * unreadable and filled arguments; then the file requests a regular file
  * answers.  Used by the e2e comparison against strace; output is the
@@ -13,6 +13,8 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/hdreg.h>
+#include <linux/kd.h>
+#include <linux/keyboard.h>
 #include <linux/lirc.h>
 #include <linux/loop.h>
 #include <linux/nbd.h>
@@ -22,6 +24,7 @@
 #include <mtd/mtd-abi.h>
 #include <mtd/ubi-user.h>
 #include <scsi/sg.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -76,6 +79,45 @@ static void more_families(void)
 	ioctl(-1, LIRC_SET_SEND_MODE, &mode);
 	ioctl(-1, LIRC_GET_FEATURES, &mode);
 	ioctl(-1, LIRC_SET_REC_CARRIER_RANGE, &i);
+}
+
+/* Console and keyboard requests: values, key tables, unicode maps, fonts. */
+static void console(void)
+{
+	struct kbentry kbe = { K_SHIFTTAB, 30, K(KT_LATIN, 'A') };
+	struct kbsentry kbse = { .kb_func = KVAL(K_F5), .kb_string = "\033[15~" };
+	struct kbdiacrs dia = { 2, { { '`', 'a', 0xe0 }, { '\'', 'e', 0xe9 } } };
+	struct kbkeycode kc = { 0x61, 0x70 };
+	struct kbd_repeat rep = { 250, 33 };
+	struct unipair pairs[2] = { { 0x41, 0x41 }, { 0xf000, 0x80 } };
+	struct unimapdesc umd = { 2, pairs };
+	struct unimapinit umi = { 256, 7, 3 };
+	unsigned char font[64], cmap[48];
+	struct console_font_op op = { KD_FONT_OP_SET, KD_FONT_FLAG_DONT_RECALC, 8, 16, 2, font };
+	unsigned char led = 0;
+
+	memset(font, 0x18, sizeof(font));
+	memset(cmap, 0xaa, sizeof(cmap));
+	ioctl(-1, KIOCSOUND, 440UL);
+	ioctl(-1, KDMKTONE, 0x1007fUL);
+	ioctl(-1, KDSETLED, (unsigned long)(LED_NUM | LED_CAP));
+	ioctl(-1, KDGETLED, &led);
+	ioctl(-1, KDSETMODE, (unsigned long)KD_GRAPHICS);
+	ioctl(-1, KDSKBMODE, (unsigned long)K_UNICODE);
+	ioctl(-1, KDADDIO, 0x3c0UL);
+	ioctl(-1, KDSKBENT, &kbe);
+	ioctl(-1, KDGKBENT, &kbe);
+	ioctl(-1, KDSKBSENT, &kbse);
+	ioctl(-1, KDSKBDIACR, &dia);
+	ioctl(-1, KDGETKEYCODE, &kc);
+	ioctl(-1, KDKBDREP, &rep);
+	ioctl(-1, KDSIGACCEPT, (unsigned long)SIGUSR1);
+	ioctl(-1, PIO_UNIMAP, &umd);
+	ioctl(-1, GIO_UNIMAP, &umd);
+	ioctl(-1, PIO_UNIMAPCLR, &umi);
+	ioctl(-1, PIO_CMAP, cmap);
+	ioctl(-1, KDFONTOP, &op);
+	ioctl(-1, KDDISABIO);
 }
 
 /* Requests and shapes of argument the kernel is never asked to follow (fd -1). */
@@ -156,6 +198,7 @@ static void regular_file(void)
 int main(void)
 {
 	bad_fd();
+	console();
 	regular_file();
 	return 0;
 }
