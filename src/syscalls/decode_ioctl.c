@@ -36,6 +36,7 @@ static const struct ioctl_group *const families[] = {
 	&ioctl_ubi,
 	&ioctl_watchdog,
 	&ioctl_kd,
+	&ioctl_tee,
 };
 
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))
@@ -246,24 +247,31 @@ static size_t ioctl_ptr_len(const struct sc_call *c, unsigned off)
 	return 0;
 }
 
-static size_t ioctl_ptr_a_len(const struct sc_call *c)
+static size_t ioctl_ptr0_len(const struct sc_call *c)
 {
-	return ioctl_ptr_len(c, IOCTL_PTR_OFF_A);
+	return ioctl_ptr_len(c, IOCTL_PTR_AT0);
 }
 
-static size_t ioctl_ptr_b_len(const struct sc_call *c)
+static size_t ioctl_ptr8_len(const struct sc_call *c)
 {
-	return ioctl_ptr_len(c, IOCTL_PTR_OFF_B);
+	return ioctl_ptr_len(c, IOCTL_PTR_AT8);
+}
+
+static size_t ioctl_ptr24_len(const struct sc_call *c)
+{
+	return ioctl_ptr_len(c, IOCTL_PTR_AT24);
 }
 
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_MEM_CAP },
 		  { .arg = 2, .off = IOCTL_DEREF_OFF, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_deref_len, .size = IOCTL_DEREF_CAP },
-		  { .arg = 2, .off = IOCTL_PTR_OFF_A, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
-		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr_a_len, .size = IOCTL_PTR_CAP },
-		  { .arg = 2, .off = IOCTL_PTR_OFF_B, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
-		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr_b_len, .size = IOCTL_PTR_CAP })
+		  { .arg = 2, .off = IOCTL_PTR_AT0, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr0_len, .size = IOCTL_PTR_CAP },
+		  { .arg = 2, .off = IOCTL_PTR_AT8, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr8_len, .size = IOCTL_PTR_CAP },
+		  { .arg = 2, .off = IOCTL_PTR_AT24, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr24_len, .size = IOCTL_PTR_CAP })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
 	if (c->entering) {

@@ -40,8 +40,8 @@ struct ioctl_group {
 	bool (*name_of)(unsigned req, char *buf, size_t size);
 	/*
 	 * Optional: bytes behind the pointer off bytes into the argument
-	 * (IOCTL_PTR_OFFS: struct unimapdesc's entries, console_font_op's
-	 * data), copied at entry and exit; 0 for none.
+	 * (IOCTL_PTR_AT*: tee_ioctl_buf_data's buf_ptr, unimapdesc's entries,
+	 * console_font_op's data), copied at entry and exit; 0 for none.
 	 */
 	size_t (*ptr_len)(const struct sc_call *c, unsigned req, unsigned off);
 };
@@ -49,9 +49,10 @@ struct ioctl_group {
 /* Where the one followed pointer sits in the argument (struct blkpg_ioctl_arg's data). */
 #define IOCTL_DEREF_OFF 16
 #define IOCTL_DEREF_CAP 256	/* BLKPG's struct blkpg_partition (152) */
-/* The other pointers followed: 8 and 24 bytes into the argument. */
-#define IOCTL_PTR_OFF_A 8
-#define IOCTL_PTR_OFF_B 24
+/* The other pointers followed: 0, 8 and 24 bytes into the argument. */
+#define IOCTL_PTR_AT0 0
+#define IOCTL_PTR_AT8 8
+#define IOCTL_PTR_AT24 24
 #define IOCTL_PTR_CAP 8192
 
 extern const struct ioctl_group ioctl_block;
@@ -62,6 +63,7 @@ extern const struct ioctl_group ioctl_dm;
 extern const struct ioctl_group ioctl_named;
 extern const struct ioctl_group ioctl_inotify;
 extern const struct ioctl_group ioctl_kd;
+extern const struct ioctl_group ioctl_tee;
 extern const struct ioctl_group ioctl_lirc;
 extern const struct ioctl_group ioctl_mixer;
 extern const struct ioctl_group ioctl_mtd;
