@@ -1,6 +1,6 @@
 /*
  * devioctls: requests of the ioctl families (block, fs, hdio, counter, dm,
- * lirc, loop, mtd, nbd, nsfs, random, scsi, ubi, watchdog, console) on a bad
+ * lirc, loop, mtd, nbd, nsfs, random, scsi, ubi, watchdog, console, tee) on a bad
  * descriptor, so the kernel refuses each one the same way, with NULL,
  * unreadable and filled arguments; then the file requests a regular file
  * answers.  Used by the e2e comparison against strace; output is the
@@ -20,6 +20,7 @@
 #include <linux/nbd.h>
 #include <linux/nsfs.h>
 #include <linux/random.h>
+#include <linux/tee.h>
 #include <linux/watchdog.h>
 #include <mtd/mtd-abi.h>
 #include <mtd/ubi-user.h>
@@ -120,6 +121,27 @@ static void console(void)
 	ioctl(-1, KDDISABIO);
 }
 
+/* TEE requests: plain structs, and the invoke struct behind buf_ptr with its parameters. */
+static void tee_requests(void)
+{
+	struct tee_ioctl_cancel_arg cancel = { 7, 0x1234 };
+	struct tee_ioctl_shm_alloc_data alloc = { .size = 4096, .flags = 0 };
+	struct {
+		struct tee_ioctl_invoke_arg arg;
+		struct tee_ioctl_param params[2];
+	} inv = { { .func = 3, .session = 0x42, .num_params = 2 },
+		  { { TEE_IOCTL_PARAM_ATTR_TYPE_VALUE_INPUT, 1, 2, 3 },
+		    { TEE_IOCTL_PARAM_ATTR_TYPE_MEMREF_INOUT, 0, 512, 9 } } };
+	struct tee_ioctl_buf_data buf = { (uintptr_t)&inv, sizeof(inv) };
+
+	ioctl(-1, TEE_IOC_CANCEL, &cancel);
+	ioctl(-1, TEE_IOC_SHM_ALLOC, &alloc);
+	ioctl(-1, TEE_IOC_INVOKE, &buf);
+	buf.buf_len = 3;
+	ioctl(-1, TEE_IOC_INVOKE, &buf);
+	ioctl(-1, TEE_IOC_VERSION, NULL);
+}
+
 /* Requests and shapes of argument the kernel is never asked to follow (fd -1). */
 static void bad_fd(void)
 {
@@ -199,6 +221,7 @@ int main(void)
 {
 	bad_fd();
 	console();
+	tee_requests();
 	regular_file();
 	return 0;
 }
