@@ -37,6 +37,7 @@ static const struct ioctl_group *const families[] = {
 	&ioctl_watchdog,
 	&ioctl_kd,
 	&ioctl_tee,
+	&ioctl_sg_io,
 };
 
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))
@@ -262,6 +263,13 @@ static size_t ioctl_ptr24_len(const struct sc_call *c)
 	return ioctl_ptr_len(c, IOCTL_PTR_AT24);
 }
 
+static void ioctl_walk(struct sc_walk *w, const struct sc_call *c)
+{
+	for (size_t i = 0; i < N_FAMILIES; i++)
+		if (families[i]->walk)
+			families[i]->walk(w, c, (unsigned)c->args[1]);
+}
+
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_MEM_CAP },
 		  { .arg = 2, .off = IOCTL_DEREF_OFF, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY,
@@ -271,7 +279,8 @@ SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EX
 		  { .arg = 2, .off = IOCTL_PTR_AT8, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr8_len, .size = IOCTL_PTR_CAP },
 		  { .arg = 2, .off = IOCTL_PTR_AT24, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
-		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr24_len, .size = IOCTL_PTR_CAP })
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr24_len, .size = IOCTL_PTR_CAP },
+		  { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY | SC_AT_EXIT, .walk_fn = ioctl_walk })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
 	if (c->entering) {

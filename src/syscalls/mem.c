@@ -180,6 +180,17 @@ static void grab_strv(struct fetch *f, uint64_t addr)
 	}
 }
 
+struct sc_walk {
+	struct fetch *f;
+};
+
+size_t sc_walk_grab(struct sc_walk *w, uint64_t addr, size_t len, const unsigned char **p)
+{
+	size_t n = grab(w->f, addr, len);
+	*p = n ? w->f->c->mem.r[w->f->c->mem.n - 1].data : NULL;
+	return n;
+}
+
 static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 {
 	uint64_t addr = (s->arg == SC_ARG_SP ? f->c->sp : f->c->args[s->arg]) + s->off;
@@ -215,6 +226,12 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	case SC_MEM_STRV:
 		grab_strv(f, addr);
 		break;
+	case SC_MEM_WALK: {
+		struct sc_walk w = { f };
+		if (s->walk_fn)
+			s->walk_fn(&w, f->c);
+		break;
+	}
 	case SC_MEM_DEREF: {
 		/* Only the target is kept: the struct holding the pointer has a spec of its own. */
 		uint64_t p = 0;

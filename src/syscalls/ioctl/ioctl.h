@@ -44,6 +44,11 @@ struct ioctl_group {
 	 * console_font_op's data), copied at entry and exit; 0 for none.
 	 */
 	size_t (*ptr_len)(const struct sc_call *c, unsigned req, unsigned off);
+	/*
+	 * Optional: copy what the argument leads to through sc_walk_grab(),
+	 * at entry and exit (SG_IO's buffers and iovecs); ptrace mode only.
+	 */
+	void (*walk)(struct sc_walk *w, const struct sc_call *c, unsigned req);
 };
 
 /* Where the one followed pointer sits in the argument (struct blkpg_ioctl_arg's data). */
@@ -64,6 +69,7 @@ extern const struct ioctl_group ioctl_named;
 extern const struct ioctl_group ioctl_inotify;
 extern const struct ioctl_group ioctl_kd;
 extern const struct ioctl_group ioctl_tee;
+extern const struct ioctl_group ioctl_sg_io;
 extern const struct ioctl_group ioctl_lirc;
 extern const struct ioctl_group ioctl_mixer;
 extern const struct ioctl_group ioctl_mtd;

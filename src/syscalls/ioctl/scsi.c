@@ -1,4 +1,4 @@
-/* SCSI generic requests (<scsi/sg.h>); SG_IO's headers are not decoded yet: their address. */
+/* SCSI generic requests (<scsi/sg.h>); SG_IO has a file of its own (sg_io.c). */
 #include <scsi/sg.h>
 
 #include "ioctl.h"
@@ -9,7 +9,7 @@
 static const struct ioctl_shape_entry shapes[] = {
 	{ SG_GET_TIMEOUT, IS_NONE },
 	{ SG_SET_TRANSFORM, IS_XINT },
-	{ SG_IO, IS_PTR }, { SG_GET_REQUEST_TABLE, IS_PTR }, { SG_GET_SCSI_ID, IS_PTR },
+	{ SG_GET_REQUEST_TABLE, IS_PTR }, { SG_GET_SCSI_ID, IS_PTR },
 	{ SG_NEXT_CMD_LEN, IS_INT_IN }, { SG_SET_COMMAND_Q, IS_INT_IN }, { SG_SET_DEBUG, IS_INT_IN },
 	{ SG_SET_FORCE_LOW_DMA, IS_INT_IN }, { SG_SET_FORCE_PACK_ID, IS_INT_IN },
 	{ SG_SET_KEEP_ORPHAN, IS_INT_IN }, { SG_SET_RESERVED_SIZE, IS_INT_IN },
