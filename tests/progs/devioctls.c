@@ -55,6 +55,9 @@ static void more_families(void)
 	struct ubi_rsvol_req rsvol = { .bytes = 1 << 21, .vol_id = 3 };
 	int i = 7;
 	unsigned mode = LIRC_MODE_PULSE;
+	/* buffers NULL: --kernel does not follow SG_IO's pointers */
+	struct sg_io_hdr sgio = { .interface_id = 'S', .dxfer_direction = SG_DXFER_TO_DEV,
+				  .cmd_len = 6, .timeout = 1000, .flags = SG_FLAG_DIRECT_IO };
 
 	strcpy((char *)li.lo_file_name, "/tmp/img");
 	ioctl(-1, DM_TABLE_LOAD, &dm);
@@ -77,6 +80,9 @@ static void more_families(void)
 	ioctl(-1, SG_SET_TIMEOUT, &i);
 	ioctl(-1, SG_GET_VERSION_NUM, &i);
 	ioctl(-1, SG_SET_TRANSFORM, 5UL);
+	ioctl(-1, SG_IO, &sgio);
+	sgio.interface_id = 'X';
+	ioctl(-1, SG_IO, &sgio);
 	ioctl(-1, LIRC_SET_SEND_MODE, &mode);
 	ioctl(-1, LIRC_GET_FEATURES, &mode);
 	ioctl(-1, LIRC_SET_REC_CARRIER_RANGE, &i);

@@ -10,7 +10,10 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/hdreg.h>
+#include <linux/kd.h>
+#include <linux/keyboard.h>
 #include <mtd/ubi-user.h>
+#include <scsi/sg.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -111,6 +114,59 @@ static void test_shared_number_names(void)
 	dh_free(&d);
 }
 
+/* KDGKBENT's value is what the kernel wrote: a key symbol with its meaning as a comment. */
+static void test_kdgkbent_value_on_success(void)
+{
+	struct kbentry in = { K_NORMTAB, 30, 0 }, o = { K_NORMTAB, 30, K(KT_LATIN, 'a') };
+	struct dh d;
+	dh_init(&d, SYS_ioctl, 3, KDGKBENT, 0x1000, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &in, sizeof(in));
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &o, sizeof(o));
+	CHECK_STR(dh_run(&d, 0), "ioctl(3, KDGKBENT, {kb_table=K_NORMTAB, kb_index=30, "
+		  "kb_value=0x61 /* K(KT_LATIN, 'a') */}) = 0");
+	dh_free(&d);
+}
+
+/* GIO_UNIMAP: the count at entry and exit, then the pairs the kernel wrote. */
+static void test_gio_unimap_pairs_on_success(void)
+{
+	struct unipair pairs[2] = { { 0x41, 0x41 }, { 0xf000, 0x80 } };
+	struct unimapdesc u = { 2, (struct unipair *)0x2000 };
+	struct dh d;
+	dh_init(&d, SYS_ioctl, 3, GIO_UNIMAP, 0x1000, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &u, sizeof(u));
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &u, sizeof(u));
+	dh_mem(&d, SC_AT_EXIT, 0x2000, pairs, sizeof(pairs));
+	CHECK_STR(dh_run(&d, 0), "ioctl(3, GIO_UNIMAP, {entry_ct=2 => 2, entries=[{unicode=0x41, "
+		  "fontpos=0x41}, {unicode=0xf000, fontpos=0x80}]}) = 0");
+	dh_free(&d);
+}
+
+/* SG_IO v3 reading from the device: the command at entry, the data received at exit. */
+static void test_sg_io_v3_data_in_on_success(void)
+{
+	unsigned char cdb[6] = { 0x12, 0, 0, 0, 4, 0 }, data[4] = { 1, 2, 3, 4 };
+	struct sg_io_hdr h = { .interface_id = 'S', .dxfer_direction = SG_DXFER_FROM_DEV,
+			       .cmd_len = 6, .dxfer_len = 4, .dxferp = (void *)0x3000,
+			       .cmdp = (void *)0x2000, .timeout = 1000 }, o = h;
+	o.duration = 3;
+	o.resid = 1;
+	struct dh d;
+	dh_init(&d, SYS_ioctl, 3, SG_IO, 0x1000, 0, 0, 0);
+	dh_mem(&d, SC_AT_ENTRY, 0x1000, &h, sizeof(h));
+	dh_mem(&d, SC_AT_ENTRY, 0x2000, cdb, sizeof(cdb));
+	dh_mem(&d, SC_AT_EXIT, 0x1000, &o, sizeof(o));
+	dh_mem(&d, SC_AT_EXIT, 0x3000, data, sizeof(data));
+	CHECK_STR(dh_run(&d, 0), "ioctl(3, SG_IO, {interface_id='S', dxfer_direction=SG_DXFER_FROM_DEV, "
+		  "cmd_len=6, cmdp=\"\\x12\\x00\\x00\\x00\\x04\\x00\", mx_sb_len=0, iovec_count=0, "
+		  "dxfer_len=4, timeout=1000, flags=0, dxferp=\"\\x01\\x02\\x03\", status=0, "
+		  "masked_status=0, msg_status=0, sb_len_wr=0, sbp=NULL, host_status=0, "
+		  "driver_status=0, resid=1, duration=3, info=0}) = 0");
+	dh_free(&d);
+}
+
 TK_MAIN(TK_CASE(test_fiemap_extents_with_v), TK_CASE(test_hdio_getgeo),
 	TK_CASE(test_ubi_mkvol_writes_the_volume_id), TK_CASE(test_dm_dev_status_counts_on_success),
-	TK_CASE(test_shared_number_names), TK_CASE(test_blktracesetup_names_the_trace))
+	TK_CASE(test_shared_number_names), TK_CASE(test_blktracesetup_names_the_trace),
+	TK_CASE(test_kdgkbent_value_on_success), TK_CASE(test_gio_unimap_pairs_on_success),
+	TK_CASE(test_sg_io_v3_data_in_on_success))

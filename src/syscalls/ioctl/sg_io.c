@@ -118,11 +118,12 @@ static void p_sg_buf(struct sc_call *c, uint64_t addr, uint64_t len, uint64_t io
 	out(c, "\"%s", len > max ? "..." : "");
 }
 
+/* SG_DXFER_TO_DEV, or the number in hex as strace shows it (0xfffffffe). */
 static void p_direction(struct sc_call *c, int dir)
 {
 	const char *s = xlat_str(&xlat_sg_io_dxfer_directions, (uint64_t)(int64_t)dir);
 	char num[16];
-	snprintf(num, sizeof(num), "%d", dir);
+	snprintf(num, sizeof(num), "%#x", (unsigned)dir);
 	if (!s)
 		out(c, "%s%s", num, xlat_style == XLAT_STYLE_RAW ? "" : " /* SG_DXFER_??? */");
 	else if (xlat_style == XLAT_STYLE_ABBREV)
