@@ -38,6 +38,7 @@ static const struct ioctl_group *const families[] = {
 	&ioctl_kd,
 	&ioctl_tee,
 	&ioctl_sg_io,
+	&ioctl_perf,
 };
 
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))

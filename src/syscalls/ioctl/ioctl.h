@@ -70,6 +70,7 @@ extern const struct ioctl_group ioctl_inotify;
 extern const struct ioctl_group ioctl_kd;
 extern const struct ioctl_group ioctl_tee;
 extern const struct ioctl_group ioctl_sg_io;
+extern const struct ioctl_group ioctl_perf;
 extern const struct ioctl_group ioctl_lirc;
 extern const struct ioctl_group ioctl_mixer;
 extern const struct ioctl_group ioctl_mtd;
