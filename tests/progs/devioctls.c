@@ -1,6 +1,6 @@
 /*
  * devioctls: requests of the ioctl families (block, fs, hdio, counter, dm,
- * lirc, loop, mtd, nbd, nsfs, random, scsi, ubi, watchdog, console, tee) on a bad
+ * lirc, loop, mtd, nbd, nsfs, perf, random, scsi, ubi, watchdog, console, tee) on a bad
  * descriptor, so the kernel refuses each one the same way, with NULL,
  * unreadable and filled arguments; then the file requests a regular file
  * answers.  Used by the e2e comparison against strace; output is the
@@ -19,6 +19,7 @@
 #include <linux/loop.h>
 #include <linux/nbd.h>
 #include <linux/nsfs.h>
+#include <linux/perf_event.h>
 #include <linux/random.h>
 #include <linux/tee.h>
 #include <linux/watchdog.h>
@@ -198,6 +199,11 @@ static void bad_fd(void)
 	ioctl(-1, RNDGETENTCNT, &i);
 	ioctl(-1, WDIOC_SETTIMEOUT, &i);
 	ioctl(-1, WDIOC_KEEPALIVE);
+	ioctl(-1, PERF_EVENT_IOC_ENABLE, (unsigned long)PERF_IOC_FLAG_GROUP);
+	ioctl(-1, PERF_EVENT_IOC_REFRESH, 2UL);
+	ioctl(-1, PERF_EVENT_IOC_PERIOD, pair);
+	ioctl(-1, PERF_EVENT_IOC_SET_FILTER, "common_pid == 1");
+	ioctl(-1, PERF_EVENT_IOC_ID, pair);
 	more_families();
 	/* no name: strace's _IOC(dir, type, nr, size) */
 	ioctl(-1, _IOC(_IOC_READ | _IOC_WRITE, 0xde, 0x1, 0x10), magic);
