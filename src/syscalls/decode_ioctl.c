@@ -1,17 +1,47 @@
 /*
  * ioctl: the request by name (or as _IOC(dir, type, nr, size) when it has
- * none) and, for the common tty and file requests, the argument the way
- * strace prints it.  How each request's argument prints is data: the table
- * below; the memory it needs follows from the same table.
+ * none) and its argument the way strace prints it.  The groups of requests in
+ * src/syscalls/ioctl/ (block, fs, dm, ...) are asked first; the common tty
+ * requests are data here: the table below, and the memory each needs follows
+ * from the same table.
  */
 #include <inttypes.h>
-#include <linux/fs.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 
 #include "decoder.h"
+#include "ioctl/ioctl.h"
 #include "print_stat.h"
 #include "print_termios.h"
+
+/* The families of src/syscalls/ioctl/, asked in this order. */
+static const struct ioctl_group *const families[] = {
+	&ioctl_block,
+	&ioctl_fs,
+	&ioctl_hdio,
+	&ioctl_counter,
+	&ioctl_dm,
+	&ioctl_named,
+	&ioctl_inotify,
+	&ioctl_lirc,
+	&ioctl_mixer,
+	&ioctl_mtd,
+	&ioctl_loop,
+	&ioctl_nbd,
+	&ioctl_nsfs,
+	&ioctl_random,
+	&ioctl_scsi,
+	&ioctl_ubi,
+	&ioctl_watchdog,
+	&ioctl_kd,
+	&ioctl_tee,
+	&ioctl_sg_io,
+	&ioctl_perf,
+};
+
+#define N_FAMILIES (sizeof(families) / sizeof(families[0]))
 
 enum ioctl_arg {
 	IA_HEX = 0,	/* not decoded: the raw argument in hex */
@@ -35,15 +65,13 @@ static const struct {
 	{ FIOCLEX, IA_NONE }, { FIONCLEX, IA_NONE }, { TIOCEXCL, IA_NONE },
 	{ TIOCNXCL, IA_NONE }, { TIOCNOTTY, IA_NONE }, { TIOCSBRK, IA_NONE },
 	{ TIOCCBRK, IA_NONE }, { TIOCCONS, IA_NONE }, { TIOCVHANGUP, IA_NONE },
-	{ FIFREEZE, IA_NONE }, { FITHAW, IA_NONE },
 	{ TIOCSCTTY, IA_INT }, { TCSBRK, IA_INT }, { TCSBRKP, IA_INT }, { TIOCSIG, IA_INT },
-	{ FICLONE, IA_INT },	/* the source descriptor */
 	{ FIONBIO, IA_INT_IN }, { FIOASYNC, IA_INT_IN }, { TIOCSPGRP, IA_INT_IN },
 	{ TIOCSETD, IA_INT_IN }, { TIOCSPTLCK, IA_INT_IN }, { TIOCSSOFTCAR, IA_INT_IN },
 	{ FIONREAD, IA_INT_OUT }, { TIOCOUTQ, IA_INT_OUT }, { TIOCGPGRP, IA_INT_OUT },
 	{ TIOCGSID, IA_INT_OUT }, { TIOCGETD, IA_INT_OUT }, { TIOCGPTN, IA_INT_OUT },
 	{ TIOCGPTLCK, IA_INT_OUT }, { TIOCGPKT, IA_INT_OUT }, { TIOCGEXCL, IA_INT_OUT },
-	{ TIOCGSOFTCAR, IA_INT_OUT }, { FIGETBSZ, IA_INT_OUT },
+	{ TIOCGSOFTCAR, IA_INT_OUT },
 	{ TIOCSWINSZ, IA_WINSZ_IN }, { TIOCGWINSZ, IA_WINSZ_OUT },
 	{ TCFLSH, IA_FLUSH }, { TCXONC, IA_XONC },
 	{ TCGETS, IA_TERMIOS_OUT }, { TCSETS, IA_TERMIOS_IN }, { TCSETSW, IA_TERMIOS_IN },
@@ -61,6 +89,14 @@ static enum ioctl_arg arg_kind(uint64_t req)
 
 static size_t ioctl_arg_len(const struct sc_call *c)
 {
+	size_t len = 0;
+	for (size_t i = 0; i < N_FAMILIES; i++) {
+		size_t n = families[i]->arg_len(c, (unsigned)c->args[1]);
+		if (n > len)
+			len = n;
+	}
+	if (len)
+		return len;
 	switch (arg_kind(c->args[1])) {
 	case IA_INT_IN:
 	case IA_INT_OUT:
@@ -76,18 +112,67 @@ static size_t ioctl_arg_len(const struct sc_call *c)
 	}
 }
 
-/* "SNDCTL_TMR_START or TCSETS", "TCGETS", or _IOC(_IOC_READ, 0x54, 0x1, 0x4). */
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The names of req in every table, sorted as strace lists them; returns how many. */
+static size_t request_names(unsigned req, const char **names, size_t max)
+{
+	size_t n = 0;
+	const char *s = xlat_str(&xlat_ioctl_aliases, req);
+	if (s)
+		names[n++] = s;
+	if ((s = xlat_str(&xlat_ioctl_names, req)))
+		names[n++] = s;
+	for (size_t i = 0; i < N_FAMILIES && n < max; i++) {
+		const struct xlat *x = families[i]->names;
+		if (!x || !(s = xlat_str(x, req)))
+			continue;
+		bool dup = false;
+		for (size_t j = 0; j < n; j++)
+			dup |= strcmp(names[j], s) == 0;
+		if (!dup)
+			names[n++] = s;
+	}
+	qsort(names, n, sizeof(names[0]), by_name);
+	return n;
+}
+
+static const char *const ioc_dirs[] = {
+	"_IOC_NONE", "_IOC_WRITE", "_IOC_READ", "_IOC_READ|_IOC_WRITE",
+};
+
+/*
+ * "SNDCTL_TMR_START or TCSETS", or _IOC(_IOC_READ, 0x54, 0x1, 0x4) without a
+ * name; -X raw prints the number, -X verbose the number with that as a comment.
+ */
 static void p_request(struct sc_call *c, unsigned req)
 {
-	const char *name = xlat_str(&xlat_ioctl_names, req);
-	const char *alias = xlat_str(&xlat_ioctl_aliases, req);
-	if (name) {
-		out(c, "%s%s%s", alias ? alias : "", alias ? " or " : "", name);
+	if (xlat_style != XLAT_STYLE_ABBREV)
+		out(c, "%#x", req);
+	if (xlat_style == XLAT_STYLE_RAW)
 		return;
-	}
-	out(c, "_IOC(");
-	p_flags(c, &xlat_ioctl_dirs, _IOC_DIR(req), NULL);
-	out(c, ", %#x, %#x, %#x)", _IOC_TYPE(req), _IOC_NR(req), _IOC_SIZE(req));
+	if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " /* ");
+	/* a name computed from the number first, then those of the tables */
+	char computed[64];
+	size_t k = 0;
+	for (size_t i = 0; i < N_FAMILIES && !k; i++)
+		if (families[i]->name_of && families[i]->name_of(req, computed, sizeof(computed)))
+			k = 1;
+	if (k)
+		out(c, "%s", computed);
+	const char *names[8];
+	size_t n = request_names(req, names, sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < n; i++)
+		out(c, "%s%s", i || k ? " or " : "", names[i]);
+	if (!n && !k)
+		out(c, "_IOC(%s, %#x, %#x, %#x)", ioc_dirs[_IOC_DIR(req) & 3], _IOC_TYPE(req),
+		    _IOC_NR(req), _IOC_SIZE(req));
+	if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " */");
 }
 
 static void p_winsize(struct sc_call *c, uint64_t addr)
@@ -142,16 +227,75 @@ static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
 	return SC_DONE;
 }
 
+static size_t ioctl_deref_len(const struct sc_call *c)
+{
+	for (size_t i = 0; i < N_FAMILIES; i++)
+		if (families[i]->deref_len) {
+			size_t n = families[i]->deref_len(c, (unsigned)c->args[1]);
+			if (n)
+				return n;
+		}
+	return 0;
+}
+
+static size_t ioctl_ptr_len(const struct sc_call *c, unsigned off)
+{
+	for (size_t i = 0; i < N_FAMILIES; i++)
+		if (families[i]->ptr_len) {
+			size_t n = families[i]->ptr_len(c, (unsigned)c->args[1], off);
+			if (n)
+				return n;
+		}
+	return 0;
+}
+
+static size_t ioctl_ptr0_len(const struct sc_call *c)
+{
+	return ioctl_ptr_len(c, IOCTL_PTR_AT0);
+}
+
+static size_t ioctl_ptr8_len(const struct sc_call *c)
+{
+	return ioctl_ptr_len(c, IOCTL_PTR_AT8);
+}
+
+static size_t ioctl_ptr24_len(const struct sc_call *c)
+{
+	return ioctl_ptr_len(c, IOCTL_PTR_AT24);
+}
+
+static void ioctl_walk(struct sc_walk *w, const struct sc_call *c)
+{
+	for (size_t i = 0; i < N_FAMILIES; i++)
+		if (families[i]->walk)
+			families[i]->walk(w, c, (unsigned)c->args[1]);
+}
+
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
-		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = sizeof(struct sc_ktermios) })
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_MEM_CAP },
+		  { .arg = 2, .off = IOCTL_DEREF_OFF, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_deref_len, .size = IOCTL_DEREF_CAP },
+		  { .arg = 2, .off = IOCTL_PTR_AT0, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr0_len, .size = IOCTL_PTR_CAP },
+		  { .arg = 2, .off = IOCTL_PTR_AT8, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr8_len, .size = IOCTL_PTR_CAP },
+		  { .arg = 2, .off = IOCTL_PTR_AT24, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr24_len, .size = IOCTL_PTR_CAP },
+		  { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY | SC_AT_EXIT, .walk_fn = ioctl_walk })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
 	if (c->entering) {
 		p_fd(c, c->args[0]);
 		p_sep(c);
 		p_request(c, (unsigned)c->args[1]);
-		return ioctl_entry(c, kind, c->args[2]);
 	}
+	for (size_t i = 0; i < N_FAMILIES; i++) {
+		int r = families[i]->decode(c, (unsigned)c->args[1], c->args[2]);
+		if (r != IOCTL_UNDECODED)
+			return r;
+	}
+	if (c->entering)
+		return ioctl_entry(c, kind, c->args[2]);
 	p_sep(c);
 	if (sc_failed(c))
 		p_addr(c, c->args[2]);

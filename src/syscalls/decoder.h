@@ -50,7 +50,11 @@ enum sc_mem_kind {
 	SC_MEM_STRV,	/* NULL-terminated array of string pointers (argv, envp) */
 	SC_MEM_DEREF,	/* the pointer stored at arg + off, then .size bytes where it points */
 	SC_MEM_IOCBV,	/* struct iocb *[count], each iocb and its buffer or iovec (io_submit) */
+	SC_MEM_WALK,	/* .walk_fn copies what it finds following pointers (SG_IO's buffers) */
 };
+
+/* What a .walk_fn copies through (see sc_walk_grab). */
+struct sc_walk;
 
 enum sc_when {
 	SC_AT_ENTRY = 1,	/* the kernel reads it: copy before the call */
@@ -82,6 +86,7 @@ struct sc_mem_spec {
 	unsigned int size;	/* FIXED length; element size for arrays; else a cap (0: -s for
 				   buffers, 64 KiB for SC_LEN_FN) */
 	size_t (*len_fn)(const struct sc_call *c);
+	void (*walk_fn)(struct sc_walk *w, const struct sc_call *c);
 };
 
 #define SC_MEM_MAX 8	/* the kernel mode copies the first KM_COPY_MAX (6) */
@@ -255,6 +260,11 @@ void sc_mem_uncut(struct sc_call *c);
 /* ---- the engine side: fill the snapshot from a spec ---------------------- */
 
 void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx);
+/*
+ * For a .walk_fn: copy len bytes at addr into the snapshot (what is readable
+ * of them); returns the bytes held and points *p at them.
+ */
+size_t sc_walk_grab(struct sc_walk *w, uint64_t addr, size_t len, const unsigned char **p);
 void sc_mem_reset(struct sc_snapshot *s);
 void sc_mem_free(struct sc_snapshot *s);
 

@@ -4,6 +4,7 @@
 An .in file holds one constant per line, in the order strace prints them:
     NAME          value taken from the C headers (an #include line names them)
     NAME VALUE    explicit value, for constants newer than the build's headers
+    "TEXT" VALUE  a name with spaces ("1 << IDE_NICE_1")
 Lines starting with '#include' are copied into the generated C; other '#'
 lines and blank lines are comments.  A NAME the headers lack is a build error,
 never a silent gap.
@@ -21,6 +22,11 @@ def parse(path):
                 includes.append(line)
                 continue
             if not line or line.startswith("#"):
+                continue
+            if line.startswith('"'):
+                # "1 << NAME" VALUE: a name strace prints with spaces in it
+                end = line.index('"', 1)
+                entries.append((line[1:end], line[end + 1:].strip()))
                 continue
             parts = line.split(None, 1)
             entries.append((parts[0], parts[1].strip() if len(parts) > 1 else parts[0]))

@@ -10,7 +10,7 @@
 #include "decoder.h"
 #include "kernel_plan.h"
 
-#define FN_CAP 256u		/* request-dependent lengths (ioctl, fcntl ...): this much */
+#define FN_CAP 512u		/* request-dependent lengths (ioctl, fcntl ...): this much (struct dm_ioctl, loop_config) */
 #define CTRL_CAP 1024u
 
 static unsigned min_u(unsigned a, unsigned b)
@@ -83,7 +83,7 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 		k->len_src = len_src(m);
 		k->cap = strsize;
 		break;
-	default:
+	default:	/* SC_MEM_WALK: not followed in the kernel yet */
 		return false;
 	}
 	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : KM_REG_CAP);

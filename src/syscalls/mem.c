@@ -201,6 +201,17 @@ static void grab_strv(struct fetch *f, uint64_t addr)
 	}
 }
 
+struct sc_walk {
+	struct fetch *f;
+};
+
+size_t sc_walk_grab(struct sc_walk *w, uint64_t addr, size_t len, const unsigned char **p)
+{
+	size_t n = grab(w->f, addr, len);
+	*p = n ? w->f->c->mem.r[w->f->c->mem.n - 1].data : NULL;
+	return n;
+}
+
 static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 {
 	uint64_t addr = (s->arg == SC_ARG_SP ? f->c->sp : f->c->args[s->arg]) + s->off;
@@ -240,13 +251,19 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	case SC_MEM_IOCBV:
 		grab_iocbv(f, addr, n);
 		break;
+	case SC_MEM_WALK: {
+		struct sc_walk w = { f };
+		if (s->walk_fn)
+			s->walk_fn(&w, f->c);
+		break;
+	}
 	case SC_MEM_DEREF: {
 		/* Only the target is kept: the struct holding the pointer has a spec of its own. */
 		uint64_t p = 0;
-		/* a len_fn may decide the request needs none of it (or less) */
-		size_t n = s->len_fn ? cap(s->len_fn(f->c), s->size) : s->size;
-		if (n && f->read(f->ctx, addr, &p, sizeof(p)) == (long)sizeof(p) && p)
-			grab(f, p, n);
+		/* SC_LEN_FN: the decoder says how much, 0 for nothing (ioctl requests) */
+		size_t len = s->len_src == SC_LEN_FN ? cap(n, s->size) : s->size;
+		if (len && f->read(f->ctx, addr, &p, sizeof(p)) == (long)sizeof(p) && p)
+			grab(f, p, len);
 		break;
 	}
 	}

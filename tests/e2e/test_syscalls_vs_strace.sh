@@ -71,6 +71,12 @@ cat)
 	set -- cat /etc/passwd ;;
 cp)
 	set -- --setup 'printf "some data\n" > src' -- cp src dst ;;
+devioctls)
+	# ioctl lines only: the program's other calls are the files case's
+	need_prog; set -- --setup true --only ioctl -- "$prog" ;;
+devioctls-X*)
+	# the same requests as numbers (-Xraw) or numbers and names (-Xverbose)
+	need_prog; set -- --setup true --only ioctl --tracer-args="-${case_name#devioctls-}" -- "$prog" ;;
 tar)
 	set -- --setup 'mkdir d && echo a > d/a && echo b > d/b && touch -d "2020-01-01 00:00" d/a d/b d' \
 		-- tar cf out.tar d ;;
