@@ -200,13 +200,10 @@ static int sock_nl_proto(const struct sc_call *c, uint64_t fd)
 	return c->fmt->nl_proto(c->tid, (int)fd);
 }
 
-/* Netlink messages are decoded whole; other data prints up to -s. */
+/* Netlink messages are decoded whole; other data has its copy already. */
 static size_t sendto_len(const struct sc_call *c)
 {
-	unsigned strsize = c->fmt ? c->fmt->strsize : 32;
-	if (sock_nl_proto(c, c->args[0]) >= 0 || c->args[2] <= strsize)
-		return c->args[2];
-	return strsize;
+	return sock_nl_proto(c, c->args[0]) >= 0 ? c->args[2] : 0;
 }
 
 /* A buffer sent or received on fd: netlink messages by field, else a string. */
@@ -219,7 +216,13 @@ static void p_sockbuf(struct sc_call *c, uint64_t fd, uint64_t addr, uint64_t le
 		p_buf(c, addr, (int64_t)len);
 }
 
-SC_DECODER(sendto, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, sendto_len), MEM_SOCKADDR_IN(4, 5))
+/*
+ * The data as before (up to -s), then all of it when the socket is a
+ * netlink one: the later copy wins where both hold bytes, and --kernel,
+ * which cannot ask, keeps the first.
+ */
+SC_DECODER(sendto, MEM_BUF_IN(1, 2), MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, sendto_len),
+	   MEM_SOCKADDR_IN(4, 5))
 {
 	p_fd(c, c->args[0]);
 	p_sep(c);

@@ -74,6 +74,9 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 		k->cap = first_strv || fmt->verbose ? strsize + 2 : 0;
 		break;
 	case SC_MEM_DEREF:
+		/* only some requests hold the pointer (setsockopt's filter): not followed here */
+		if (m->len_fn)
+			return false;
 		k->op = KM_OP_DEREF;
 		k->cap = m->size;
 		break;

@@ -181,7 +181,114 @@ static const struct nla_policy packet_pol[] = {
 };
 TABLE(packet_diag_attrs, xlat_packet_diag_attrs, "PACKET_DIAG_???", packet_pol);
 NAMES(inet_diag_attrs, xlat_inet_diag_attrs, "INET_DIAG_???");
-NAMES(inet_diag_req_attrs, xlat_inet_diag_req_attrs, "INET_DIAG_REQ_???");
+static void p_bc_op(struct sc_call *c, const struct inet_diag_bc_op *op)
+{
+	out(c, "{code=");
+	p_xval(c, &xlat_inet_diag_bytecodes, op->code, "INET_DIAG_BC_???");
+	out(c, ", yes=%u, no=%u}", op->yes, op->no);
+}
+
+/* addr=inet_addr("1.2.3.4"), inet_pton(AF_INET6, "::1", &addr), or its bytes. */
+static void p_cond_addr(struct sc_call *c, uint8_t family, uint64_t addr, unsigned len)
+{
+	unsigned char a[16];
+	unsigned need = family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
+	if (!need || len < need) {
+		out(c, "addr=");
+		nl_hex(c, addr, len);
+	} else if (!nl_read(c, addr, a, need)) {
+		out(c, "addr=");
+		p_addr(c, addr);
+	} else {
+		pn_inet_addr(c, family, a, "addr");
+	}
+}
+
+/* What follows a bytecode operation: its condition, by operation. */
+static void p_bc_data(struct sc_call *c, uint8_t code, uint64_t addr, unsigned len)
+{
+	switch (code) {
+	case INET_DIAG_BC_S_COND:
+	case INET_DIAG_BC_D_COND: {
+		struct inet_diag_hostcond h;
+		if (len < sizeof(h)) {
+			nl_hex(c, addr, len);
+		} else if (!nl_read(c, addr, &h, sizeof(h))) {
+			p_addr(c, addr);
+		} else {
+			out(c, "{family=");
+			p_xval(c, &xlat_addrfams, h.family, "AF_???");
+			out(c, ", prefix_len=%u, port=%d", h.prefix_len, h.port);
+			if (len > sizeof(h)) {
+				out(c, ", ");
+				p_cond_addr(c, h.family, addr + sizeof(h), len - sizeof(h));
+			}
+			out(c, "}");
+		}
+		return;
+	}
+	case INET_DIAG_BC_DEV_COND: {
+		uint32_t idx;
+		if (len < sizeof(idx))
+			nl_hex(c, addr, len);
+		else if (!nl_read(c, addr, &idx, sizeof(idx)))
+			p_addr(c, addr);
+		else
+			pn_ifindex(c, idx);
+		return;
+	}
+	case INET_DIAG_BC_S_GE:
+	case INET_DIAG_BC_S_LE:
+	case INET_DIAG_BC_D_GE:
+	case INET_DIAG_BC_D_LE: {
+		struct inet_diag_bc_op op;
+		if (len < sizeof(op))
+			nl_hex(c, addr, len);
+		else if (!nl_read(c, addr, &op, sizeof(op)))
+			p_addr(c, addr);
+		else
+			p_bc_op(c, &op);
+		return;
+	}
+	case INET_DIAG_BC_MARK_COND: {
+		struct inet_diag_markcond m;
+		if (len < sizeof(m))
+			nl_hex(c, addr, len);
+		else if (!nl_read(c, addr, &m, sizeof(m)))
+			p_addr(c, addr);
+		else
+			out(c, "{mark=%u, mask=%u}", m.mark, m.mask);
+		return;
+	}
+	}
+	nl_hex(c, addr, len);
+}
+
+/* INET_DIAG_REQ_BYTECODE: an operation, then the condition it tests. */
+static bool p_bytecode(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	struct inet_diag_bc_op op;
+	(void)arg;
+	if (len < sizeof(op))
+		return false;
+	if (!nl_read(c, addr, &op, sizeof(op))) {
+		p_addr(c, addr);
+		return true;
+	}
+	p_bc_op(c, &op);
+	if (len > sizeof(op)) {
+		out(c, ", ");
+		p_bc_data(c, op.code, addr + sizeof(op), len - sizeof(op));
+	}
+	return true;
+}
+
+static const struct nla_policy inet_req_pol[] = {
+	[INET_DIAG_REQ_BYTECODE] = { p_bytecode, NULL },
+	[INET_DIAG_REQ_PROTOCOL] = { nla_xval, &(const struct nla_xlat){ &xlat_inet_protocols,
+									"IPPROTO_???" } },
+};
+TABLE(inet_diag_req_attrs, xlat_inet_diag_req_attrs, "INET_DIAG_REQ_???", inet_req_pol);
 NAMES(smc_diag_attrs, xlat_smc_diag_attrs, "SMC_DIAG_???");
 
 static void p_cookie(struct sc_call *c, const char *name, const uint32_t *ck)
