@@ -26,6 +26,7 @@
 #include "export/view.h"
 #include "export/view_assets.h"
 #include "export/view_calls.h"
+#include "export/view_lod.h"
 #include "analysis/sched_trace.h"
 #include "syscalls/table.h"
 #include "tracefile/fields.h"
@@ -69,6 +70,7 @@ struct view {
 	bool started;
 	long nevents, kept, max_events;
 	bool full;		/* past max_events: no more detail */
+	struct vw_lod lod;	/* ... but levels of detail from there on */
 	int ncpus;
 	struct cpu_lane *cpus;
 	uint64_t bin_ns;	/* overview bin width, doubles as the trace grows */
@@ -145,10 +147,13 @@ static void on_task_span(void *ctx, int tid, enum sa_state state, int cpu, uint6
 		return;
 	if (state == SA_RUNNING)
 		t->runtime += b - a;
+	uint64_t ra = a - v->t0, rb = b - v->t0, cut = v->full ? v->lod.from : rb;
 	/* Running spans say where: "start,end,state,cpu," (cpu -1 otherwise). */
-	if (!v->full)
-		sb_printf(&t->spans, "%llu,%llu,%d,%d,", (unsigned long long)(a - v->t0),
-			  (unsigned long long)(b - v->t0), (int)state, cpu);
+	if (ra < cut)
+		sb_printf(&t->spans, "%llu,%llu,%d,%d,", (unsigned long long)ra,
+			  (unsigned long long)(rb < cut ? rb : cut), (int)state, cpu);
+	if (v->full && rb > cut && t->interest)
+		vw_lod_task(&v->lod, tid, (int)state, ra, rb);
 	t->spans_end = b;
 }
 
@@ -189,9 +194,13 @@ static void on_cpu_slice(void *ctx, int cpu, uint64_t a, uint64_t b, int pid)
 	if (b <= a)
 		return;
 	overview_add(v, c, a, b);
-	if (!v->full)
-		sb_printf(&v->cpu_spans, "%d,%llu,%llu,%d,", cpu, (unsigned long long)(a - v->t0),
-			  (unsigned long long)(b - v->t0), pid);
+	/* Past the cap, the part before it still in detail, the rest in the levels. */
+	uint64_t ra = a - v->t0, rb = b - v->t0, cut = v->full ? v->lod.from : rb;
+	if (ra < cut)
+		sb_printf(&v->cpu_spans, "%d,%llu,%llu,%d,", cpu, (unsigned long long)ra,
+			  (unsigned long long)(rb < cut ? rb : cut), pid);
+	if (v->full && rb > cut)
+		vw_lod_cpu(&v->lod, cpu, ra, rb, pid);
 	c->spans_end = b;
 }
 
@@ -457,8 +466,10 @@ static void on_event(struct view *v, struct tf_event *e)
 	if (shown) {
 		v->last = e->ts;
 		v->nevents++;
-		if (!v->full && v->kept >= v->max_events)
+		if (!v->full && v->kept >= v->max_events) {
 			v->full = true;
+			vw_lod_init(&v->lod, v->ncpus, e->ts - v->t0);
+		}
 		if (!v->full)
 			emit_event(v, e, pid);
 	}
@@ -644,7 +655,12 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 				(unsigned long long)(v->cpus[c].busy[k] * 1000 / v->bin_ns));
 		fputc(']', out);
 	}
-	fprintf(out, "]},\n\"events\":[\n%s]}", sb_str(&v->events));
+	fputs("]},\n\"lod\":", out);
+	if (v->full)
+		vw_lod_write(&v->lod, out);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n\"events\":[\n%s]}", sb_str(&v->events));
 	sb_free(&sb);
 }
 
@@ -674,6 +690,8 @@ static void view_free(struct view *v)
 	}
 	tidmap_free(&v->tasks);
 	vw_calls_free(&v->calls);
+	if (v->full)
+		vw_lod_free(&v->lod);
 	for (int c = 0; c < v->ncpus; c++)
 		free(v->cpus[c].busy);
 	free(v->cpus);
