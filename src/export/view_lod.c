@@ -177,6 +177,18 @@ bool vw_lod_task(struct vw_lod *l, int pid, int state, uint64_t a, uint64_t b)
 	return true;
 }
 
+void vw_lod_drop_task(struct vw_lod *l, int pid)
+{
+	for (int i = 0; i < l->ntasks; i++) {
+		if (l->task[i].pid != pid)
+			continue;
+		free(l->task[i].ns);
+		l->task[i] = l->task[--l->ntasks];
+		l->task[l->ntasks] = (struct vw_lod_task){ 0 };
+		return;
+	}
+}
+
 /* Bins of the finest level that hold anything: the page stops where the trace does. */
 static long used_bins(const struct vw_lod *l)
 {
@@ -225,21 +237,27 @@ static void write_cpu(const struct vw_lod *l, const struct vw_lod_cpu *c, long g
 	fputs("]}", out);
 }
 
-/* One task at one level: the state it spent most of each bin in, 0 unknown. */
+/*
+ * One task at one level: per bin its share of each state in tenths (0..9, rounded
+ * ninths), as the digits of one number: running, runnable, sleeping, blocked; 0
+ * unknown.  A pixel column over several bins is then drawn in the state the task
+ * spent most of the column in, not in the one that won most bins.
+ */
 static void write_task(const struct vw_lod *l, const struct vw_lod_task *t, long g, long n,
 		       FILE *out)
 {
 	fprintf(out, "\"%d\":[", t->pid);
 	for (long k = 0; k < n; k++) {
-		uint64_t ns[4] = { 0 };
-		int best = 0;
+		uint64_t ns[4] = { 0 }, all = 0;
+		int digits = 0;
 		for (long j = k * g; j < (k + 1) * g && j < l->nbins; j++)
 			for (int s = 0; s < 4; s++)
 				ns[s] += t->ns[j][s];
 		for (int s = 0; s < 4; s++)
-			if (ns[s] && (!best || ns[s] > ns[best - 1]))
-				best = s + 1;
-		fprintf(out, "%s%d", k ? "," : "", best);
+			all += ns[s];
+		for (int s = 0; s < 4 && all; s++)
+			digits = digits * 10 + (int)((ns[s] * 9 + all / 2) / all);
+		fprintf(out, "%s%d", k ? "," : "", digits);
 	}
 	fputc(']', out);
 }

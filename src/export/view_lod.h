@@ -17,7 +17,7 @@
 
 #define LOD_TASKS 16	/* task lanes with levels: the recorded command's first 16 */
 #define LOD_LEVELS 3	/* finest, finest / LOD_STEP, finest / LOD_STEP^2 bins */
-#define LOD_STEP 16
+#define LOD_STEP 8
 #define LOD_PEND 8	/* tasks told apart within one finest bin */
 
 struct vw_lod_pend {
@@ -56,7 +56,9 @@ void vw_lod_init(struct vw_lod *l, int ncpus, uint64_t from);
 void vw_lod_cpu(struct vw_lod *l, int cpu, uint64_t a, uint64_t b, int pid);
 /* Task pid was in state (1..4) over [a, b); false when it has no lane (LOD_TASKS taken). */
 bool vw_lod_task(struct vw_lod *l, int pid, int state, uint64_t a, uint64_t b);
-/* The levels as the page's "lod" JSON object. */
+/* Task pid's levels are not wanted after all (the page has no lane for it). */
+void vw_lod_drop_task(struct vw_lod *l, int pid);
+/* The levels as the page's "lod" JSON object (the encoding: view_lod.c). */
 void vw_lod_write(struct vw_lod *l, FILE *out);
 void vw_lod_free(struct vw_lod *l);
 

@@ -13,6 +13,7 @@ scripts/install-deps.sh installs both.
 """
 
 import json
+import math
 import os
 import re
 import shutil
@@ -351,17 +352,18 @@ def columns(html, windows):
 
 
 # The levels' budget (docs/view.md, Large traces): at most 2^16 bins per lane at the
-# finest level (CPU lanes' cells under 2^21), 16 task lanes, 3 levels 16x apart.
+# finest level (CPU lanes' cells under 2^21), 16 task lanes, 3 levels 8x apart.
 LOD_BINS, LOD_TASKS, LOD_LEVELS = 1 << 16, 16, 3
+LOD_PER_COL = 3     # the page draws a level with at least this many bins a pixel column
 
 
 def lod_bound(cpus):
-    """The most bytes the levels can add to a page (13 bytes a CPU bin, 2 a task bin)."""
+    """The most bytes the levels can add to a page (13 bytes a CPU bin, 5 a task bin)."""
     bins = LOD_BINS
     while bins > 1024 and bins * cpus > 1 << 21:
         bins //= 2
-    per_level = cpus * bins * 13 + LOD_TASKS * bins * 2
-    return int(per_level * (1 + 1 / 16 + 1 / 256)) + 4096
+    per_level = cpus * bins * 13 + LOD_TASKS * bins * 5
+    return int(per_level * (1 + 1 / 8 + 1 / 64)) + 4096
 
 
 def agree(capped, full):
@@ -393,10 +395,11 @@ def view_levels_of_detail(_):
                'finest level: %d bins of %d ns for %d ns' % (fine['n'], fine['bin'],
                                                              end - lod['from']))
         expect(page_data(full)['lod'] is None, 'an uncapped page has levels')
-        # Two zoom levels past the cap: all of it (a coarser level), and 1/32 of it.
+        # Two zoom levels past the cap: all of it (the next level: 4096 to 8192 bins over
+        # about 1000 columns), and 1/8 of it (the finest).
         span = end - lod['from']
         mid = lod['from'] + span // 2
-        windows = [(lod['from'], end), (mid, mid + span // 32)]
+        windows = [(lod['from'], end), (mid, mid + span // 8)]
         got, want = columns(capped, windows), columns(full, windows)
         bins = []
         for w, g, f in zip(windows, got, want):
@@ -405,12 +408,14 @@ def view_levels_of_detail(_):
             expect(re.search(r'--from \S+ --to \S+', g['cmd'] or ''), 'command: %r' % g['cmd'])
             ncols = len(g['lanes'][0]['cols'])
             tcol = (w[1] - w[0]) / ncols
-            fit = [lv['bin'] for lv in lod['levels'] if lv['bin'] <= tcol]
+            fit = [lv['bin'] for lv in lod['levels'] if lv['bin'] * LOD_PER_COL <= tcol]
             expect(g['lod_bin'] == (fit[-1] if fit else fine['bin']),
                    'drawn at %d ns bins for %.0f ns columns' % (g['lod_bin'], tcol))
             bins.append(g['lod_bin'])
+            c0 = max(int(math.ceil((lod['from'] - w[0]) / tcol)), 0)
             for a, b in zip(g['lanes'], f['lanes']):
                 expect(a['label'] == b['label'], 'lanes differ: %s, %s' % (a['label'], b['label']))
+                a['cols'], b['cols'] = a['cols'][c0:], b['cols'][c0:]
                 n = len(a['cols'])
                 ha = sum(c[0] for c in a['cols']) / n
                 hb = sum(c[0] for c in b['cols']) / n
@@ -422,7 +427,7 @@ def view_levels_of_detail(_):
                     expect(abs(ha - hb) <= 0.03,
                            '%s over %r: drawn %.1f%% busy, %.1f%% in detail' %
                            (a['label'], w, ha * 100, hb * 100))
-                expect(both > n // 2 and same >= (0.6 if a['kind'] == 'cpu' else 0.8),
+                expect(both > n // 2 and same >= (0.6 if a['kind'] == 'cpu' else 0.7),
                        '%s over %r: %d columns drawn by both, %.0f%% in the same colour' %
                        (a['label'], w, both, same * 100))
         expect(bins[0] > bins[1], 'one level for both windows: %r' % bins)

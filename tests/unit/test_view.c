@@ -146,9 +146,10 @@ static void test_lod_bin_task_and_busy(void)
 	CHECK(strstr(j, "{\"from\":5000,\"levels\":[\n{\"bin\":1000,\"n\":2,") == j);
 	CHECK(strstr(j, "{\"busy\":[900,700],\"task\":[11,22]}") != NULL);
 	CHECK(strstr(j, "{\"busy\":[250,0],\"task\":[33,0]}") != NULL);
-	CHECK(strstr(j, "\"11\":[1,0]") != NULL);
-	/* The next level: one bin of 16000 ns, 22 ran most (1100 ns against 500). */
-	CHECK(strstr(j, "{\"bin\":16000,\"n\":1,\"cpus\":[{\"busy\":[100],\"task\":[22]}") != NULL);
+	/* 600 ns running, 400 sleeping: 5 and 4 ninths (rounded) as digits. */
+	CHECK(strstr(j, "\"11\":[5040,0]") != NULL);
+	/* The next level: one bin of 8000 ns, 22 ran most (1100 ns against 500). */
+	CHECK(strstr(j, "{\"bin\":8000,\"n\":1,\"cpus\":[{\"busy\":[200],\"task\":[22]}") != NULL);
 	free(j);
 	vw_lod_free(&l);
 }

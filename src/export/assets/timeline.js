@@ -22,6 +22,7 @@
 	const STATE_COL = ['', '#38a169', '#e53e3e', '#cbd5e0', '#ed8936'];
 	const SYS_COL = '#2b6cb0', HIT_COL = '#ecc94b';
 	const USER_COL = '#dd6b20';
+	const LOD_PER_COL = 3;	/* bins a pixel column at least, past the cap: drawLod */
 	/* function_graph calls: one row per call depth, warm colours by function (a flame chart). */
 	const FG_ROW_H = 12;
 	const FG_COLS = ['#f6ad55', '#fc8181', '#f6e05e', '#ed8936', '#e9a23b', '#f4a582', '#d6a33a',
@@ -589,8 +590,9 @@
 	/*
 	 * Past the event cap (D.lod, view_lod.c): per CPU the busy share of each bin and
 	 * the task that ran most of it, per task lane its main state, at a few levels.
-	 * The level drawn is the coarsest whose bins are no wider than a pixel column
-	 * (the finest when zoomed in further); a column is drawn as the detailed part's
+	 * The level drawn is the coarsest with at least LOD_PER_COL bins a pixel column
+	 * (the finest when zoomed in further): a column drawn from one or two bins that
+	 * straddle it would be only as right as they are.  A column is drawn as the detailed part's
 	 * are, from the bins it overlaps: a bar as high as they were busy in the colour
 	 * of the task of the bin at its middle, or the state they spent most time in.
 	 */
@@ -598,7 +600,7 @@
 		const tcol = (v1 - v0) / plotW();
 		let best = lod.levels[0];
 		for (const L of lod.levels)
-			if (L.bin <= tcol && L.n)
+			if (L.bin * LOD_PER_COL <= tcol && L.n)
 				best = L;
 		return best;
 	}
@@ -616,13 +618,15 @@
 			if (fa >= L.n)
 				break;
 			const k0 = Math.floor(fa), k1 = Math.min(Math.ceil(fb), L.n);
-			const mid = Math.min(Math.floor((fa + fb) / 2), L.n - 1);
 			if (cpu) {
 				let busy = 0;
 				for (let k = k0; k < k1; k++)
 					busy += cpu.busy[k] * (Math.min(fb, k + 1) - Math.max(fa, k));
 				const bh = Math.round(h * Math.min(busy * L.bin / 1000 / tcol, 1));
-				let pid = cpu.task[mid];
+				/* The task of the finest bin at the column's middle, as the detailed
+				 * part draws the task at the middle. */
+				const F = lod.levels[0], km = Math.floor((v0 + (c + 0.5) * tcol - lod.from) / F.bin);
+				let pid = km < F.n ? F.cpus[lane.cpu].task[km] : 0;
 				for (let k = k0; !pid && k < k1; k++)
 					pid = cpu.task[k];
 				if (bh > 0 && pid) {
@@ -633,7 +637,7 @@
 			}
 			sum.fill(0);
 			for (let k = k0; k < k1; k++)
-				sum[st[k]] += Math.min(fb, k + 1) - Math.max(fa, k);
+				lodShares(st[k], Math.min(fb, k + 1) - Math.max(fa, k), sum);
 			let best = 0;
 			for (let s = 1; s < 5; s++)
 				if (sum[s] > (best ? sum[best] : 0))
@@ -643,6 +647,11 @@
 				ctx.fillRect(LABEL_W + c, y, 1, h);
 			}
 		}
+	}
+	/* A task bin's state shares (ninths, a digit each: view_lod.c), times w, added to sum[1..4]. */
+	function lodShares(v, w, sum) {
+		for (let s = 4; s >= 1; s--, v = Math.floor(v / 10))
+			sum[s] += (v % 10) * w;
 	}
 	/* The bin under t on a lane past the cap, for the tooltip. */
 	function describeLod(lane, t) {
@@ -656,7 +665,15 @@
 				(pid ? ', mostly ' + commOf(pid) + '-' + pid : '') + per;
 		}
 		const st = L.tasks[lane.pid];
-		return st ? lane.label + ': mostly ' + (STATES[st[k]] || 'not seen') + per : null;
+		if (!st)
+			return null;
+		const sum = [0, 0, 0, 0, 0];
+		lodShares(st[k], 1, sum);
+		const parts = [];
+		for (let s = 1; s < 5; s++)
+			if (sum[s])
+				parts.push(STATES[s] + ' ' + Math.round(sum[s] * 100 / 9) + '%');
+		return lane.label + ': ' + (parts.join(', ') || 'not seen') + per;
 	}
 	function niceStep(span, px) {
 		const raw = span / Math.max(px / 110, 1);
