@@ -8,9 +8,9 @@
  * tracekit sched counts (its analysis rides on the pass and reports them
  * through struct sa_hooks), so the picture and the numbers cannot disagree.
  * function_graph calls become each task's flame chart (view_calls.c).  Past
- * max_events the events, spans and calls stop (the page says so) but the
- * overview still covers every event, so a huge trace gives a page a browser
- * opens.
+ * max_events the events and calls stop (the page says so) and the spans feed
+ * levels of detail instead (view_lod.c), so a huge trace gives a page of bounded
+ * size that still shows every part of it, and the overview covers every event.
  *
  * Everything goes out as one JSON object in a <script type="application/json">
  * element; strings are escaped so that nothing from the trace can end that
