@@ -431,11 +431,19 @@ def view_levels_of_detail(_):
                        '%s over %r: %d columns drawn by both, %.0f%% in the same colour' %
                        (a['label'], w, both, same * 100))
         expect(bins[0] > bins[1], 'one level for both windows: %r' % bins)
-        # The page stays bounded: the detailed part plus the levels' budget.
-        size = os.path.getsize(env.view(dat, '--max-events', '1000'))
-        bound = 400000 + 1000 * 300 + lod_bound(cpus)
-        expect(size <= bound, 'a page of 1000 events in detail is %d bytes (bound %d)' %
-               (size, bound))
+        # The page stays bounded: the detailed part plus the levels' budget, for this trace
+        # and one three times as long.
+        bigger = env.record(['-e', 'sched', perf, 'bench', 'sched', 'pipe', '-l', '60000'],
+                            'bigger.dat')
+        for f in (dat, bigger):
+            page = env.view(f, '--max-events', '1000')
+            size, bound = os.path.getsize(page), 400000 + 1000 * 300 + lod_bound(cpus)
+            levels = page_data(page)['lod']['levels']
+            expect(size <= bound and levels[0]['n'] <= LOD_BINS,
+                   '%s: a page of 1000 events in detail is %d bytes (bound %d), %d bins' %
+                   (f, size, bound, levels[0]['n']))
+            print('%s: %d events, page %d bytes (bound %d)' % (os.path.basename(f), stat(f)[0],
+                                                               size, bound), file=sys.stderr)
     finally:
         env.close()
 
