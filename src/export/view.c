@@ -8,9 +8,9 @@
  * tracekit sched counts (its analysis rides on the pass and reports them
  * through struct sa_hooks), so the picture and the numbers cannot disagree.
  * function_graph calls become each task's flame chart (view_calls.c).  Past
- * max_events the events, spans and calls stop (the page says so) but the
- * overview still covers every event, so a huge trace gives a page a browser
- * opens.
+ * max_events the events and calls stop (the page says so) and the spans feed
+ * levels of detail instead (view_lod.c), so a huge trace gives a page of bounded
+ * size that still shows every part of it, and the overview covers every event.
  *
  * Everything goes out as one JSON object in a <script type="application/json">
  * element; strings are escaped so that nothing from the trace can end that
@@ -26,6 +26,7 @@
 #include "export/view.h"
 #include "export/view_assets.h"
 #include "export/view_calls.h"
+#include "export/view_lod.h"
 #include "analysis/sched_trace.h"
 #include "syscalls/table.h"
 #include "tracefile/fields.h"
@@ -45,6 +46,8 @@ struct task {
 	char comm[16];
 	uint64_t runtime;
 	bool interest;
+	bool lod_candidate;	/* no command known: one of the busiest at the cap, levels kept */
+	bool tgid_checked;	/* past the cap: its leader's interest looked up (lost forks) */
 	struct strbuf spans;	/* "start,end,state," for this task, relative ns */
 	uint64_t spans_end;	/* where its last span ended: spans never overlap */
 	long sys_nr;		/* the syscall it is in, -1 none */
@@ -64,11 +67,13 @@ struct cpu_lane {
 
 struct view {
 	struct tep_handle *tep;
+	struct tf_reader *r;
 	uint64_t t0, last;
 	uint64_t from, to;	/* the window asked for (0, UINT64_MAX: all), ns */
 	bool started;
 	long nevents, kept, max_events;
 	bool full;		/* past max_events: no more detail */
+	struct vw_lod lod;	/* ... but levels of detail from there on */
 	int ncpus;
 	struct cpu_lane *cpus;
 	uint64_t bin_ns;	/* overview bin width, doubles as the trace grows */
@@ -130,6 +135,21 @@ static void task_set_comm(struct task *t, const char *comm)
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
+/* Levels past the cap for the command's tasks, threads whose fork was lost included. */
+static bool lod_wanted(struct view *v, struct task *t)
+{
+	struct task *leader;
+
+	if (!t->interest && !t->tgid_checked) {
+		int tgid = tf_reader_tgid(v->r, t->pid);
+		t->tgid_checked = true;
+		if (tgid > 0 && tgid != t->pid && (leader = tidmap_get(&v->tasks, tgid)) &&
+		    leader->interest)
+			t->interest = true;
+	}
+	return t->interest || t->lod_candidate;
+}
+
 /* sched's analysis closed a span of tid's state (sa_state: running .. blocked = ST_*). */
 static void on_task_span(void *ctx, int tid, enum sa_state state, int cpu, uint64_t a,
 			 uint64_t b)
@@ -145,10 +165,13 @@ static void on_task_span(void *ctx, int tid, enum sa_state state, int cpu, uint6
 		return;
 	if (state == SA_RUNNING)
 		t->runtime += b - a;
+	uint64_t ra = a - v->t0, rb = b - v->t0, cut = v->full ? v->lod.from : rb;
 	/* Running spans say where: "start,end,state,cpu," (cpu -1 otherwise). */
-	if (!v->full)
-		sb_printf(&t->spans, "%llu,%llu,%d,%d,", (unsigned long long)(a - v->t0),
-			  (unsigned long long)(b - v->t0), (int)state, cpu);
+	if (ra < cut)
+		sb_printf(&t->spans, "%llu,%llu,%d,%d,", (unsigned long long)ra,
+			  (unsigned long long)(rb < cut ? rb : cut), (int)state, cpu);
+	if (v->full && rb > cut && lod_wanted(v, t))
+		vw_lod_task(&v->lod, tid, (int)state, ra, rb);
 	t->spans_end = b;
 }
 
@@ -189,9 +212,13 @@ static void on_cpu_slice(void *ctx, int cpu, uint64_t a, uint64_t b, int pid)
 	if (b <= a)
 		return;
 	overview_add(v, c, a, b);
-	if (!v->full)
-		sb_printf(&v->cpu_spans, "%d,%llu,%llu,%d,", cpu, (unsigned long long)(a - v->t0),
-			  (unsigned long long)(b - v->t0), pid);
+	/* Past the cap, the part before it still in detail, the rest in the levels. */
+	uint64_t ra = a - v->t0, rb = b - v->t0, cut = v->full ? v->lod.from : rb;
+	if (ra < cut)
+		sb_printf(&v->cpu_spans, "%d,%llu,%llu,%d,", cpu, (unsigned long long)ra,
+			  (unsigned long long)(rb < cut ? rb : cut), pid);
+	if (v->full && rb > cut)
+		vw_lod_cpu(&v->lod, cpu, ra, rb, pid);
 	c->spans_end = b;
 }
 
@@ -444,6 +471,30 @@ static void on_user(struct view *v, struct tf_event *e, int pid)
 		  type_index(v, e->event));
 }
 
+static int cmp_runtime(const void *a, const void *b);
+
+/*
+ * No command or pids known: the page's task lanes will be the busiest tasks of the
+ * whole trace, not known until its end; the busiest so far get levels meanwhile.
+ */
+static void lod_candidates(struct view *v)
+{
+	size_t n = 0, i = 0;
+
+	tidmap_foreach(&v->tasks, s) {
+		if (((struct task *)s->val)->interest)
+			return;
+		n++;
+	}
+	struct task **all = xcalloc(n ? n : 1, sizeof(*all));
+	tidmap_foreach(&v->tasks, s)
+		all[i++] = s->val;
+	qsort(all, n, sizeof(*all), cmp_runtime);
+	for (i = 0; i < n && i < LOD_TASKS; i++)
+		all[i]->lod_candidate = all[i]->runtime > 0;
+	free(all);
+}
+
 static void on_event(struct view *v, struct tf_event *e)
 {
 	int pid = tep_data_pid(v->tep, e->record);
@@ -457,8 +508,11 @@ static void on_event(struct view *v, struct tf_event *e)
 	if (shown) {
 		v->last = e->ts;
 		v->nevents++;
-		if (!v->full && v->kept >= v->max_events)
+		if (!v->full && v->kept >= v->max_events) {
 			v->full = true;
+			vw_lod_init(&v->lod, v->ncpus, e->ts - v->t0);
+			lod_candidates(v);
+		}
 		if (!v->full)
 			emit_event(v, e, pid);
 	}
@@ -573,6 +627,12 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 		any |= ((struct task *)s->val)->interest;
 	if (!any)
 		pick_busiest(v);
+	/* Levels only for the lanes the page shows. */
+	tidmap_foreach(&v->tasks, s) {
+		struct task *t = s->val;
+		if (v->full && t->lod_candidate && !t->interest)
+			vw_lod_drop_task(&v->lod, t->pid);
+	}
 	fprintf(out, "{\"v\":1,\"t0\":%llu,\"end\":%llu,\"cpus\":%d,\"total\":%ld,\"kept\":%ld,"
 		"\"cap\":%ld%s,\n\"types\":[%s],\n\"tasks\":[", (unsigned long long)v->t0,
 		(unsigned long long)(end - v->t0), v->ncpus, v->nevents, v->kept, v->max_events,
@@ -644,7 +704,12 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 				(unsigned long long)(v->cpus[c].busy[k] * 1000 / v->bin_ns));
 		fputc(']', out);
 	}
-	fprintf(out, "]},\n\"events\":[\n%s]}", sb_str(&v->events));
+	fputs("]},\n\"lod\":", out);
+	if (v->full)
+		vw_lod_write(&v->lod, out);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n\"events\":[\n%s]}", sb_str(&v->events));
 	sb_free(&sb);
 }
 
@@ -674,6 +739,8 @@ static void view_free(struct view *v)
 	}
 	tidmap_free(&v->tasks);
 	vw_calls_free(&v->calls);
+	if (v->full)
+		vw_lod_free(&v->lod);
 	for (int c = 0; c < v->ncpus; c++)
 		free(v->cpus[c].busy);
 	free(v->cpus);
@@ -757,6 +824,7 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 		return -2;
 	}
 	v.tep = tf_reader_tep(r);
+	v.r = r;
 	const struct tf_info *info = tf_reader_info(r);
 	v.ncpus = info->cpus > 0 ? info->cpus : 1;
 	if (info->user_cpu > 0)

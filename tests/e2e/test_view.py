@@ -13,6 +13,7 @@ scripts/install-deps.sh installs both.
 """
 
 import json
+import math
 import os
 import re
 import shutil
@@ -340,6 +341,109 @@ def view_event_cap(_):
         expect(d['total'] == want and d['kept'] == want,
                'window page: %d events, %d kept; report --stat says %d' %
                (d['total'], d['kept'], want))
+    finally:
+        env.close()
+
+
+def columns(html, windows):
+    """Per lane and pixel column, what chromium drew for each window (view_browser.mjs)."""
+    spec = ','.join('%d:%d' % w for w in windows)
+    return browser(html, '--columns', spec)['columns']
+
+
+# The levels' budget (docs/view.md, Large traces): at most 2^16 bins per lane at the
+# finest level (CPU lanes' cells under 2^21), 16 task lanes, 3 levels 8x apart.
+LOD_BINS, LOD_TASKS, LOD_LEVELS = 1 << 16, 16, 3
+LOD_PER_COL = 3     # the page draws a level with at least this many bins a pixel column
+
+
+def lod_bound(cpus):
+    """The most bytes the levels can add to a page (13 bytes a CPU bin, 5 a task bin)."""
+    bins = LOD_BINS
+    while bins > 1024 and bins * cpus > 1 << 21:
+        bins //= 2
+    per_level = cpus * bins * 13 + LOD_TASKS * bins * 5
+    return int(per_level * (1 + 1 / 8 + 1 / 64)) + 4096
+
+
+def agree(capped, full):
+    """The share of columns both pages painted in which they drew the same colour."""
+    both = [(a[1], b[1]) for a, b in zip(capped, full) if a[1] and b[1]]
+    return sum(a == b for a, b in both) / max(len(both), 1), len(both)
+
+
+@case
+def view_levels_of_detail(_):
+    """Past --max-events the lanes go on as levels of detail, drawn as the detailed page draws them."""
+    env = Env()
+    try:
+        # Tasks taking turns on the CPUs many times a millisecond: the bins' tasks vary.
+        perf = shutil.which('perf')
+        if not perf:
+            raise Skip('perf not found (apt-get install linux-perf, or scripts/install-deps.sh)')
+        dat = env.record(['-e', 'sched', perf, 'bench', 'sched', 'pipe', '-l', '20000'])
+        total, _, cpus = stat(dat)
+        cap = total // 5
+        capped = env.path('capped.html')
+        os.rename(env.view(dat, '--max-events', str(cap)), capped)
+        full = env.view(dat)
+        d = page_data(capped)
+        lod, end = d['lod'], d['end']
+        expect(lod and len(lod['levels']) == LOD_LEVELS, 'levels: %r' % (lod and lod.keys()))
+        fine = lod['levels'][0]
+        expect(0 < fine['n'] <= LOD_BINS and fine['n'] * fine['bin'] >= end - lod['from'],
+               'finest level: %d bins of %d ns for %d ns' % (fine['n'], fine['bin'],
+                                                             end - lod['from']))
+        expect(page_data(full)['lod'] is None, 'an uncapped page has levels')
+        # Two zoom levels past the cap: all of it (the next level: 4096 to 8192 bins over
+        # about 1000 columns), and 1/8 of it (the finest).
+        span = end - lod['from']
+        mid = lod['from'] + span // 2
+        windows = [(lod['from'], end), (mid, mid + span // 8)]
+        got, want = columns(capped, windows), columns(full, windows)
+        bins = []
+        for w, g, f in zip(windows, got, want):
+            expect('summary at' in g['lod_status'] and g['lod_bin'] > 0,
+                   'status over %r: %r' % (w, g['lod_status']))
+            expect(re.search(r'--from \S+ --to \S+', g['cmd'] or ''), 'command: %r' % g['cmd'])
+            ncols = len(g['lanes'][0]['cols'])
+            tcol = (w[1] - w[0]) / ncols
+            fit = [lv['bin'] for lv in lod['levels'] if lv['bin'] * LOD_PER_COL <= tcol]
+            expect(g['lod_bin'] == (fit[-1] if fit else fine['bin']),
+                   'drawn at %d ns bins for %.0f ns columns' % (g['lod_bin'], tcol))
+            bins.append(g['lod_bin'])
+            c0 = max(int(math.ceil((lod['from'] - w[0]) / tcol)), 0)
+            for a, b in zip(g['lanes'], f['lanes']):
+                expect(a['label'] == b['label'], 'lanes differ: %s, %s' % (a['label'], b['label']))
+                a['cols'], b['cols'] = a['cols'][c0:], b['cols'][c0:]
+                n = len(a['cols'])
+                ha = sum(c[0] for c in a['cols']) / n
+                hb = sum(c[0] for c in b['cols']) / n
+                same, both = agree(a['cols'], b['cols'])
+                print('%s at %d ns bins: drawn %.1f%% busy (detail %.1f%%), %d/%d columns '
+                      'painted by both, %.0f%% the same colour' % (a['label'], g['lod_bin'],
+                      ha * 100, hb * 100, both, n, same * 100), file=sys.stderr)
+                if a['kind'] == 'cpu':
+                    expect(abs(ha - hb) <= 0.03,
+                           '%s over %r: drawn %.1f%% busy, %.1f%% in detail' %
+                           (a['label'], w, ha * 100, hb * 100))
+                expect(both > n // 2 and same >= (0.6 if a['kind'] == 'cpu' else 0.7),
+                       '%s over %r: %d columns drawn by both, %.0f%% in the same colour' %
+                       (a['label'], w, both, same * 100))
+        expect(bins[0] > bins[1], 'one level for both windows: %r' % bins)
+        # The page stays bounded: the detailed part plus the levels' budget, for this trace
+        # and one three times as long.
+        bigger = env.record(['-e', 'sched', perf, 'bench', 'sched', 'pipe', '-l', '60000'],
+                            'bigger.dat')
+        for f in (dat, bigger):
+            page = env.view(f, '--max-events', '1000')
+            size, bound = os.path.getsize(page), 400000 + 1000 * 300 + lod_bound(cpus)
+            levels = page_data(page)['lod']['levels']
+            expect(size <= bound and levels[0]['n'] <= LOD_BINS,
+                   '%s: a page of 1000 events in detail is %d bytes (bound %d), %d bins' %
+                   (f, size, bound, levels[0]['n']))
+            print('%s: %d events, page %d bytes (bound %d)' % (os.path.basename(f), stat(f)[0],
+                                                               size, bound), file=sys.stderr)
     finally:
         env.close()
 

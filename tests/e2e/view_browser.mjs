@@ -4,6 +4,10 @@
 //   node view_browser.mjs PAGE.html --busy [--shots PREFIX]
 //     --busy: only how busy each CPU lane is drawn, read from the canvas's pixels, at
 //     the whole trace and a few zoomed windows (PREFIX-N.png: a screenshot of each)
+//   node view_browser.mjs PAGE.html --columns A:B[,A:B...] [--shots PREFIX]
+//     --columns: each window [A, B) (ns after the first event) drawn, then per CPU lane
+//     and pixel column the painted height of the span band and the colour of its bottom
+//     pixel, per task lane the colour of each column; the level-of-detail status shown
 //   node view_browser.mjs PAGE.html --bench       (bench/view.sh: load and zoom times)
 //   node view_browser.mjs PAGE.html --story [--shots PREFIX]
 //     --story: the colours drawn for the command's threads, the tooltips of a runnable
@@ -76,6 +80,13 @@ try {
 		out.story = await story(page, opt('--shots'));
 		await browser.close();
 		console.log(JSON.stringify(out));
+		process.exit(0);
+	}
+	if (opt('--columns')) {
+		out.columns = await drawnColumns(page, opt('--columns'), opt('--shots'));
+		await browser.close();
+		/* More than a pipe holds: exit only once it is written. */
+		await new Promise((done) => process.stdout.write(JSON.stringify(out) + '\n', done));
 		process.exit(0);
 	}
 	if (args.includes('--busy')) {
@@ -214,6 +225,54 @@ async function drawnBusy(page, shots) {
 			});
 			return { view: v.view(), t0: d.t0, lanes: lanes };
 		}, w));
+		if (shots)
+			await page.screenshot({ path: shots + '-' + k + '.png', type: 'png' });
+	}
+	return res;
+}
+
+async function drawnColumns(page, spec, shots) {
+	const res = [];
+	const windows = spec.split(',').map((w) => w.split(':').map(Number));
+	for (let k = 0; k < windows.length; k++) {
+		res.push(await page.evaluate((w) => {
+			const v = window.tracekitView;
+			v.setView(w[0], w[1]);
+			const c = document.getElementById('timeline'), g = c.getContext('2d');
+			const dpr = c.width / c.clientWidth, L = v.geometry;
+			const x0 = Math.ceil(L.labelW * dpr), x1 = c.width;
+			const hex = (p, i) => '#' + [p[i], p[i + 1], p[i + 2]].map((n) =>
+				n.toString(16).padStart(2, '0')).join('');
+			const isBg = (p, i) => p[i + 3] === 0 ||
+				(p[i] === 251 && p[i + 1] === 251 && p[i + 2] === 251);
+			const lanes = [];
+			v.lanes.forEach((lane, li) => {
+				if (lane.kind !== 'cpu' && lane.kind !== 'task')
+					return;
+				const top = lane.kind === 'cpu' ? L.bandTop : 3;
+				const h = lane.kind === 'cpu' ? L.bandH : 22 - 10;
+				const y0 = Math.ceil((v.laneY(li) + top) * dpr);
+				const y1 = Math.floor((v.laneY(li) + top + h) * dpr);
+				const px = g.getImageData(x0, y0, x1 - x0, y1 - y0).data, wd = x1 - x0;
+				const cols = [];
+				for (let x = 0; x < wd; x++) {
+					let painted = 0, col = null;
+					for (let y = 0; y < y1 - y0; y++) {
+						const i = (y * wd + x) * 4;
+						if (!isBg(px, i)) {
+							painted++;
+							col = hex(px, i);	/* the bottom one */
+						}
+					}
+					cols.push([painted / (y1 - y0), col]);
+				}
+				lanes.push({ kind: lane.kind, label: lane.label, cols: cols });
+			});
+			const st = document.getElementById('lod-status');
+			return { view: v.view(), lanes: lanes, lod_bin: st ? Number(st.dataset.bin) || 0 : 0,
+				lod_status: st ? st.textContent : null,
+				cmd: (document.getElementById('window-cmd') || {}).textContent || null };
+		}, windows[k]));
 		if (shots)
 			await page.screenshot({ path: shots + '-' + k + '.png', type: 'png' });
 	}

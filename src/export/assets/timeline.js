@@ -22,6 +22,7 @@
 	const STATE_COL = ['', '#38a169', '#e53e3e', '#cbd5e0', '#ed8936'];
 	const SYS_COL = '#2b6cb0', HIT_COL = '#ecc94b';
 	const USER_COL = '#dd6b20';
+	const LOD_PER_COL = 3;	/* bins a pixel column at least, past the cap: drawLod */
 	/* function_graph calls: one row per call depth, warm colours by function (a flame chart). */
 	const FG_ROW_H = 12;
 	const FG_COLS = ['#f6ad55', '#fc8181', '#f6e05e', '#ed8936', '#e9a23b', '#f4a582', '#d6a33a',
@@ -185,6 +186,7 @@
 		return OTHERS[((pid * 2654435761) >>> 0) % OTHERS.length];
 	}
 	const truncated = D.kept < D.total;
+	const lod = D.lod;	/* levels of detail past the cap: drawLod */
 	const ovLanes = truncated ? cpuLanes.map((l) => ({ kind: 'ov', cpu: l.cpu,
 		label: 'CPU ' + l.cpu + ' busy' })) : [];
 	/* The lanes shown: pinned ones first, hidden ones left out; added task lanes at the end. */
@@ -221,11 +223,14 @@
 	/* A big trace: what is in detail, and the command that gives any window in detail. */
 	const detailEnd = ev.length ? ev[ev.length - 1][0] : 0;
 	const windowCmd = el('code', { id: 'window-cmd' });
+	const lodStatus = el('span', { id: 'lod-status' });
 	if (truncated) {
 		notice.append('This trace has ' + D.total + ' events: the first ' + D.kept +
-			' (up to ' + fmtTs(detailEnd) + ') are shown in detail, the whole trace only as ' +
-			'a per-CPU busy overview (the "busy" lanes). The part in view, in detail:', el('br'),
-			windowCmd);
+			' (up to ' + fmtTs(detailEnd) + ') are shown in detail, the rest ' +
+			(lod ? 'as a summary on the same lanes (levels of detail; zoom in: the bins get ' +
+				'finer down to ' + fmtDur(lod.levels[0].bin) + ')' : 'not') +
+			'; the "busy" lanes are an overview of the whole trace. ', lodStatus,
+			'The part in view, in detail:', el('br'), windowCmd);
 	}
 	/* `tracekit view` of [a, b] (relative ns), from the trace clock's seconds. */
 	function windowCommand(a, b) {
@@ -582,6 +587,94 @@
 			ctx.fillRect(Math.max(x0, LABEL_W), y + h - bh, Math.max(x1 - x0, 1), bh);
 		}
 	}
+	/*
+	 * Past the event cap (D.lod, view_lod.c): per CPU the busy share of each bin and
+	 * the task that ran most of it, per task lane its main state, at a few levels.
+	 * The level drawn is the coarsest with at least LOD_PER_COL bins a pixel column
+	 * (the finest when zoomed in further): a column drawn from one or two bins that
+	 * straddle it would be only as right as they are.  A column is drawn as the detailed part's
+	 * are, from the bins it overlaps: a bar as high as they were busy in the colour
+	 * of the task of the bin at its middle, or the state they spent most time in.
+	 */
+	function lodLevel() {
+		const tcol = (v1 - v0) / plotW();
+		let best = lod.levels[0];
+		for (const L of lod.levels)
+			if (L.bin * LOD_PER_COL <= tcol && L.n)
+				best = L;
+		return best;
+	}
+	function drawLod(lane, y, h) {
+		if (!lod || v1 <= lod.from)
+			return;
+		const L = lodLevel(), tcol = (v1 - v0) / plotW(), w = plotW();
+		const cpu = lane.kind === 'cpu' ? L.cpus[lane.cpu] : null;
+		const st = lane.kind === 'task' ? L.tasks[lane.pid] : null;
+		if (!cpu && !st)
+			return;
+		const sum = [0, 0, 0, 0, 0];
+		for (let c = Math.max(Math.ceil((lod.from - v0) / tcol), 0); c < w; c++) {
+			const fa = (v0 + c * tcol - lod.from) / L.bin, fb = fa + tcol / L.bin;
+			if (fa >= L.n)
+				break;
+			const k0 = Math.floor(fa), k1 = Math.min(Math.ceil(fb), L.n);
+			if (cpu) {
+				let busy = 0;
+				for (let k = k0; k < k1; k++)
+					busy += cpu.busy[k] * (Math.min(fb, k + 1) - Math.max(fa, k));
+				const bh = Math.round(h * Math.min(busy * L.bin / 1000 / tcol, 1));
+				/* The task of the finest bin at the column's middle, as the detailed
+				 * part draws the task at the middle. */
+				const F = lod.levels[0], km = Math.floor((v0 + (c + 0.5) * tcol - lod.from) / F.bin);
+				let pid = km < F.n ? F.cpus[lane.cpu].task[km] : 0;
+				for (let k = k0; !pid && k < k1; k++)
+					pid = cpu.task[k];
+				if (bh > 0 && pid) {
+					ctx.fillStyle = colour(pid);
+					ctx.fillRect(LABEL_W + c, y + h - bh, 1, bh);
+				}
+				continue;
+			}
+			sum.fill(0);
+			for (let k = k0; k < k1; k++)
+				lodShares(st[k], Math.min(fb, k + 1) - Math.max(fa, k), sum);
+			let best = 0;
+			for (let s = 1; s < 5; s++)
+				if (sum[s] > (best ? sum[best] : 0))
+					best = s;
+			if (best) {
+				ctx.fillStyle = STATE_COL[best];
+				ctx.fillRect(LABEL_W + c, y, 1, h);
+			}
+		}
+	}
+	/* A task bin's state shares (ninths, a digit each: view_lod.c), times w, added to sum[1..4]. */
+	function lodShares(v, w, sum) {
+		for (let s = 4; s >= 1; s--, v = Math.floor(v / 10))
+			sum[s] += (v % 10) * w;
+	}
+	/* The bin under t on a lane past the cap, for the tooltip. */
+	function describeLod(lane, t) {
+		const L = lodLevel(), k = Math.floor((t - lod.from) / L.bin);
+		const per = ' (summary: ' + fmtDur(L.bin) + ' bins from ' + fmtTs(lod.from + k * L.bin) + ')';
+		if (k < 0 || k >= L.n)
+			return null;
+		if (lane.kind === 'cpu') {
+			const pid = L.cpus[lane.cpu].task[k];
+			return lane.label + ' busy ' + (L.cpus[lane.cpu].busy[k] / 10) + '%' +
+				(pid ? ', mostly ' + commOf(pid) + '-' + pid : '') + per;
+		}
+		const st = L.tasks[lane.pid];
+		if (!st)
+			return null;
+		const sum = [0, 0, 0, 0, 0];
+		lodShares(st[k], 1, sum);
+		const parts = [];
+		for (let s = 1; s < 5; s++)
+			if (sum[s])
+				parts.push(STATES[s] + ' ' + Math.round(sum[s] * 100 / 9) + '%');
+		return lane.label + ': ' + (parts.join(', ') || 'not seen') + per;
+	}
 	function niceStep(span, px) {
 		const raw = span / Math.max(px / 110, 1);
 		const p = Math.pow(10, Math.floor(Math.log10(raw)));
@@ -623,6 +716,7 @@
 			if (lane.kind === 'cpu') {
 				drawSpans(lane, y + 2, LANE_H - TICK_H - 4, (pid) => pid ? colour(pid) : null,
 					(k) => commOf(lane.vals[k]) + ' ' + lane.vals[k]);
+				drawLod(lane, y + 2, LANE_H - TICK_H - 4);
 				drawTicks(lane, y + LANE_H - TICK_H - 1);
 				if (hits)
 					drawHits(hits.cpu[lane.cpu], y);
@@ -631,6 +725,7 @@
 					(k, w) => lane.vals[k] === 1 && lane.cpus[k] >= 0 ?
 						(w >= 40 ? 'CPU ' : '') + lane.cpus[k] : null);
 				drawSpans(lane.sys, y + LANE_H - 6, 4, () => SYS_COL);
+				drawLod(lane, y + 3, LANE_H - 10);
 				drawUser(lane.user, y, 3);
 				if (hits && hits.pid.has(lane.pid))
 					drawHits(hits.pid.get(lane.pid), y);
@@ -675,6 +770,11 @@
 			fmtRel(v1, (v1 - v0) / 1000, v1 - v0) + ' (' + fmtDur(v1 - v0) + ')';
 		range.title = fmtTs(v0) + ' \u2013 ' + fmtTs(v1) + ' (trace clock)';
 		if (truncated) {
+			const L = lod && v1 > lod.from ? lodLevel() : null;
+			lodStatus.textContent = L ? 'In view past ' + fmtTs(lod.from) + ': a summary at ' +
+				fmtDur(L.bin) + ' per bin (levels of detail: busy share and the task that ran ' +
+				'most of each bin; a task lane\'s main state). ' : '';
+			lodStatus.dataset.bin = L ? L.bin : '';
 			windowCmd.textContent = windowCommand(v0, v1);
 			windowCmd.dataset.detailed = v1 <= detailEnd ? '1' : '0';
 		}
@@ -823,6 +923,11 @@
 		if (e >= 0)
 			return evText(e);
 		const t = tOf(x), s = spanAt(lane, t);
+		if (lod && t >= lod.from && (lane.kind === 'cpu' || lane.kind === 'task')) {
+			const d = describeLod(lane, t);
+			if (d)
+				return d;
+		}
 		if (lane.kind === 'ov') {
 			const k = Math.floor(t / D.overview.bin);
 			return 'CPU ' + lane.cpu + ' busy ' + ((D.overview.busy[lane.cpu][k] || 0) / 10) + '% at ' + fmtTs(t);
