@@ -12,6 +12,7 @@
 #include "decoder.h"
 #include "print_stat.h"
 #include "print_termios.h"
+#include "ioctl/family.h"
 
 enum ioctl_arg {
 	IA_HEX = 0,	/* not decoded: the raw argument in hex */
@@ -61,6 +62,9 @@ static enum ioctl_arg arg_kind(uint64_t req)
 
 static size_t ioctl_arg_len(const struct sc_call *c)
 {
+	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
+	if (fam && fam->arg_len)
+		return fam->arg_len(c, (unsigned)c->args[1]);
 	switch (arg_kind(c->args[1])) {
 	case IA_INT_IN:
 	case IA_INT_OUT:
@@ -77,8 +81,10 @@ static size_t ioctl_arg_len(const struct sc_call *c)
 }
 
 /* "SNDCTL_TMR_START or TCSETS", "TCGETS", or _IOC(_IOC_READ, 0x54, 0x1, 0x4). */
-static void p_request(struct sc_call *c, unsigned req)
+static void p_request_name(struct sc_call *c, unsigned req, bool in_comment)
 {
+	if (ioctl_family_name(c, req, in_comment))
+		return;
 	const char *name = xlat_str(&xlat_ioctl_names, req);
 	const char *alias = xlat_str(&xlat_ioctl_aliases, req);
 	if (name) {
@@ -88,6 +94,23 @@ static void p_request(struct sc_call *c, unsigned req)
 	out(c, "_IOC(");
 	p_flags(c, &xlat_ioctl_dirs, _IOC_DIR(req), NULL);
 	out(c, ", %#x, %#x, %#x)", _IOC_TYPE(req), _IOC_NR(req), _IOC_SIZE(req));
+}
+
+/* -X raw: the number; -X verbose: the number, the name in a comment. */
+static void p_request(struct sc_call *c, unsigned req)
+{
+	if (xlat_style == XLAT_STYLE_ABBREV) {
+		p_request_name(c, req, false);
+		return;
+	}
+	out(c, "%#x", req);
+	if (xlat_style == XLAT_STYLE_RAW)
+		return;
+	out(c, " /* ");
+	xlat_style = XLAT_STYLE_ABBREV;
+	p_request_name(c, req, true);
+	xlat_style = XLAT_STYLE_VERBOSE;
+	out(c, " */");
 }
 
 static void p_winsize(struct sc_call *c, uint64_t addr)
@@ -142,16 +165,25 @@ static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
 	return SC_DONE;
 }
 
+/* Bytes of an ioctl argument copied at most (a v4l2 struct, an evdev bitmap). */
+#define IOCTL_ARG_MAX 1024
+
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
-		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = sizeof(struct sc_ktermios) })
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_ARG_MAX })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
+	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
+	int rc = IOCTL_NOT_DECODED;
 	if (c->entering) {
 		p_fd(c, c->args[0]);
 		p_sep(c);
 		p_request(c, (unsigned)c->args[1]);
+		if (fam && (rc = fam->decode(c, (unsigned)c->args[1], c->args[2])) != IOCTL_NOT_DECODED)
+			return rc;
 		return ioctl_entry(c, kind, c->args[2]);
 	}
+	if (fam && fam->decode(c, (unsigned)c->args[1], c->args[2]) != IOCTL_NOT_DECODED)
+		return 0;
 	p_sep(c);
 	if (sc_failed(c))
 		p_addr(c, c->args[2]);

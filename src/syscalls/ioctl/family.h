@@ -1,0 +1,48 @@
+/*
+ * ioctl request families: the requests of one driver interface (evdev,
+ * v4l2, ...), told apart by their _IOC type byte.  decode_ioctl.c prints the
+ * descriptor and, for a request a family knows, lets the family name it and
+ * print its argument; everything else stays with the generic table there.
+ */
+#ifndef TRACEKIT_SYSCALLS_IOCTL_FAMILY_H
+#define TRACEKIT_SYSCALLS_IOCTL_FAMILY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../decoder.h"
+
+/* What ioctl_family.decode returns for a request it does not decode: the argument prints in hex. */
+#define IOCTL_NOT_DECODED (-1)
+
+struct ioctl_family {
+	unsigned type;				/* _IOC_TYPE of its requests */
+	const struct xlat *names;		/* its requests with a fixed number */
+	/*
+	 * Requests whose number carries a parameter (EVIOCGBIT(ev, len)): print
+	 * the name and return true.  in_comment: the name goes inside -X
+	 * verbose's comment, where unknown parameters print bare.
+	 */
+	bool (*name)(struct sc_call *c, unsigned req, bool in_comment);
+	/*
+	 * The argument, ", " included: at entry SC_DONE or 0 (more at exit),
+	 * at exit 0; IOCTL_NOT_DECODED for a request it leaves alone.
+	 */
+	int (*decode)(struct sc_call *c, unsigned req, uint64_t arg);
+	/* Bytes at the argument decode reads (copied at entry and at exit). */
+	size_t (*arg_len)(const struct sc_call *c, unsigned req);
+};
+
+/* The family of req, or NULL. */
+const struct ioctl_family *ioctl_family_of(unsigned req);
+/* Print req's name if its family knows it; false otherwise (nothing printed). */
+bool ioctl_family_name(struct sc_call *c, unsigned req, bool in_comment);
+
+/* A constant inside a request name: its name, else hex with "/\* dflt *\/" unless in_comment. */
+void ioctl_p_name_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt,
+		       bool in_comment);
+
+extern const struct ioctl_family ioctl_evdev;
+
+#endif
