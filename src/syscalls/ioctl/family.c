@@ -1,11 +1,13 @@
 /* The ioctl families tracekit decodes, looked up by the request's type byte. */
 #include <inttypes.h>
 #include <linux/ioctl.h>
+#include <string.h>
 
 #include "family.h"
 
 static const struct ioctl_family *const families[] = {
 	&ioctl_evdev,
+	&ioctl_gpio,
 };
 
 const struct ioctl_family *ioctl_family_of(unsigned req)
@@ -39,4 +41,41 @@ void ioctl_p_name_xval(struct sc_call *c, const struct xlat *x, uint64_t v, cons
 		out(c, "%#" PRIx64, v);
 	else
 		out(c, "%#" PRIx64 " /* %s */", v, dflt);
+}
+
+void ioctl_p_cstring(struct sc_call *c, const char *buf, size_t size)
+{
+	size_t n = strnlen(buf, size);
+	size_t max = c->fmt ? c->fmt->strsize : 32;
+	bool cut = n == size || n > max;
+	p_quoted(c, (const unsigned char *)buf, n > max ? max : n, cut);
+}
+
+void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex)
+{
+	size_t max = c->fmt ? c->fmt->strsize : 32;
+	out(c, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i && !c->fmt->verbose && i >= max) {
+			out(c, ", ...");
+			break;
+		}
+		out(c, hex && a[i] ? "%s%#x" : "%s%u", i ? ", " : "", a[i]);
+	}
+	out(c, "]");
+}
+
+bool ioctl_all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len)
+{
+	const unsigned char *p;
+	return addr && sc_mem_peek(c, addr, len, &p) >= (long)len;
 }

@@ -43,6 +43,18 @@ bool ioctl_family_name(struct sc_call *c, unsigned req, bool in_comment);
 void ioctl_p_name_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt,
 		       bool in_comment);
 
+/* A char array field holding a C string: quoted up to its NUL, "..." when it has none. */
+void ioctl_p_cstring(struct sc_call *c, const char *buf, size_t size);
+/* [1, 2, 3] of n unsigned ints, in hex when hex; without -v at most -s of them, then "...". */
+void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex);
+/* True when len bytes at addr are in the snapshot. */
+bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len);
+/* True when all n bytes are zero (reserved fields print only when used). */
+bool ioctl_all_zero(const void *p, size_t n);
+/* " => ": what the kernel wrote, after what it read. */
+#define IOCTL_CHANGED " => "
+
 extern const struct ioctl_family ioctl_evdev;
+extern const struct ioctl_family ioctl_gpio;
 
 #endif
