@@ -8,6 +8,7 @@
 static const struct ioctl_family *const families[] = {
 	&ioctl_evdev,
 	&ioctl_gpio,
+	&ioctl_seccomp,
 };
 
 const struct ioctl_family *ioctl_family_of(unsigned req)
