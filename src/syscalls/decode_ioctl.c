@@ -63,8 +63,9 @@ static enum ioctl_arg arg_kind(uint64_t req)
 static size_t ioctl_arg_len(const struct sc_call *c)
 {
 	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
-	if (fam && fam->arg_len)
-		return fam->arg_len(c, (unsigned)c->args[1]);
+	size_t fam_len = fam && fam->arg_len ? fam->arg_len(c, (unsigned)c->args[1]) : 0;
+	if (fam_len)
+		return fam_len;
 	switch (arg_kind(c->args[1])) {
 	case IA_INT_IN:
 	case IA_INT_OUT:

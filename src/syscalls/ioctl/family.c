@@ -9,6 +9,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_evdev,
 	&ioctl_gpio,
 	&ioctl_seccomp,
+	&ioctl_tty,
 };
 
 const struct ioctl_family *ioctl_family_of(unsigned req)

@@ -57,5 +57,6 @@ bool ioctl_all_zero(const void *p, size_t n);
 extern const struct ioctl_family ioctl_evdev;
 extern const struct ioctl_family ioctl_gpio;
 extern const struct ioctl_family ioctl_seccomp;
+extern const struct ioctl_family ioctl_tty;
 
 #endif
