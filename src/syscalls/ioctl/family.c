@@ -10,6 +10,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_gpio,
 	&ioctl_seccomp,
 	&ioctl_tty,
+	&ioctl_ptp,
 };
 
 const struct ioctl_family *ioctl_family_of(unsigned req)
@@ -47,10 +48,11 @@ void ioctl_p_name_xval(struct sc_call *c, const struct xlat *x, uint64_t v, cons
 
 void ioctl_p_cstring(struct sc_call *c, const char *buf, size_t size)
 {
+	/* strace's quoted cstring: the whole field, not -s; with no NUL, the last byte yields to "...". */
 	size_t n = strnlen(buf, size);
-	size_t max = c->fmt ? c->fmt->strsize : 32;
-	bool cut = n == size || n > max;
-	p_quoted(c, (const unsigned char *)buf, n > max ? max : n, cut);
+	if (n == size && size)
+		n = size - 1;
+	p_quoted(c, (const unsigned char *)buf, n, n < strnlen(buf, size));
 }
 
 void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex)

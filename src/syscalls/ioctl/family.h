@@ -43,7 +43,7 @@ bool ioctl_family_name(struct sc_call *c, unsigned req, bool in_comment);
 void ioctl_p_name_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt,
 		       bool in_comment);
 
-/* A char array field holding a C string: quoted up to its NUL, "..." when it has none. */
+/* A char array field holding a C string: quoted up to its NUL, "..." when it has none (not cut at -s). */
 void ioctl_p_cstring(struct sc_call *c, const char *buf, size_t size);
 /* [1, 2, 3] of n unsigned ints, in hex when hex; without -v at most -s of them, then "...". */
 void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex);
@@ -58,5 +58,6 @@ extern const struct ioctl_family ioctl_evdev;
 extern const struct ioctl_family ioctl_gpio;
 extern const struct ioctl_family ioctl_seccomp;
 extern const struct ioctl_family ioctl_tty;
+extern const struct ioctl_family ioctl_ptp;
 
 #endif
