@@ -11,6 +11,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_seccomp,
 	&ioctl_tty,
 	&ioctl_ptp,
+	&ioctl_rtc,
 };
 
 const struct ioctl_family *ioctl_family_of(unsigned req)
@@ -28,7 +29,9 @@ bool ioctl_family_name(struct sc_call *c, unsigned req, bool in_comment)
 		return false;
 	const char *name = f->names ? xlat_str(f->names, req) : NULL;
 	if (name) {
-		out(c, "%s", name);
+		/* Another driver's request with the same number: "PHN_NOT_OH or RTC_UIE_OFF". */
+		const char *alias = xlat_str(&xlat_ioctl_aliases, req);
+		out(c, "%s%s%s", alias ? alias : "", alias ? " or " : "", name);
 		return true;
 	}
 	return f->name && f->name(c, req, in_comment);

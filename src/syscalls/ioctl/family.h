@@ -59,5 +59,6 @@ extern const struct ioctl_family ioctl_gpio;
 extern const struct ioctl_family ioctl_seccomp;
 extern const struct ioctl_family ioctl_tty;
 extern const struct ioctl_family ioctl_ptp;
+extern const struct ioctl_family ioctl_rtc;
 
 #endif
