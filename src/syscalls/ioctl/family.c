@@ -12,6 +12,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_tty,
 	&ioctl_ptp,
 	&ioctl_rtc,
+	&ioctl_uffdio,
 };
 
 const struct ioctl_family *ioctl_family_of(unsigned req)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/ioctl.h>
 
 #include "../decoder.h"
 
@@ -60,5 +61,6 @@ extern const struct ioctl_family ioctl_seccomp;
 extern const struct ioctl_family ioctl_tty;
 extern const struct ioctl_family ioctl_ptp;
 extern const struct ioctl_family ioctl_rtc;
+extern const struct ioctl_family ioctl_uffdio;
 
 #endif
