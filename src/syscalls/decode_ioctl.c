@@ -166,8 +166,8 @@ static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
 	return SC_DONE;
 }
 
-/* Bytes of an ioctl argument copied at most (PTP_SYS_OFFSET_EXTENDED: 1216). */
-#define IOCTL_ARG_MAX 2048
+/* Bytes of an ioctl argument copied at most (KVM CPUID tables: 10 KiB). */
+#define IOCTL_ARG_MAX 16384
 
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_ARG_MAX })

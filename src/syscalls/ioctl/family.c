@@ -13,6 +13,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_ptp,
 	&ioctl_rtc,
 	&ioctl_uffdio,
+	&ioctl_kvm,
 };
 
 const struct ioctl_family *ioctl_family_of(unsigned req)

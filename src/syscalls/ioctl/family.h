@@ -62,5 +62,6 @@ extern const struct ioctl_family ioctl_tty;
 extern const struct ioctl_family ioctl_ptp;
 extern const struct ioctl_family ioctl_rtc;
 extern const struct ioctl_family ioctl_uffdio;
+extern const struct ioctl_family ioctl_kvm;
 
 #endif
