@@ -4,7 +4,7 @@
 #   test_syscalls_vs_strace.sh CASE [PROGRAM]
 #
 # CASE is a bundled program (files procs signals sockets memory polling time
-# threads; PROGRAM is its path) or an everyday one (ls cat cp tar shpipe
+# threads ioctls; PROGRAM is its path) or an everyday one (ls cat cp tar shpipe
 # python).  The binary comes from $TRACEKIT; with TRACER=strace the second
 # run is strace too, which checks the test itself.  compare.py does the work;
 # this script picks the command, the threshold and the scheduling-dependent
@@ -50,6 +50,8 @@ files|signals|sockets|memory|polling|time)
 	need_prog; set -- "$prog" ;;
 procs|threads)
 	need_prog; racy=futex; set -- "$prog" ;;
+ioctls)
+	need_prog; set -- "$prog" ;;
 ls)
 	# The listing written to stdout shows /proc's link count (one per
 	# process) and /tmp's mtime, which other tests change: one line may differ.
