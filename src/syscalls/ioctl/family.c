@@ -14,6 +14,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_rtc,
 	&ioctl_uffdio,
 	&ioctl_kvm,
+	&ioctl_sock,
 };
 
 const struct ioctl_family *ioctl_family_of(unsigned req)

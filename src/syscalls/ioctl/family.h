@@ -63,5 +63,6 @@ extern const struct ioctl_family ioctl_ptp;
 extern const struct ioctl_family ioctl_rtc;
 extern const struct ioctl_family ioctl_uffdio;
 extern const struct ioctl_family ioctl_kvm;
+extern const struct ioctl_family ioctl_sock;
 
 #endif
