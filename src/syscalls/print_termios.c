@@ -1,5 +1,5 @@
 /*
- * struct termios the way strace prints it: each flag word by name, the
+ * struct termios the way strace 6.1 prints it: each flag word by name, the
  * multi-bit fields of c_oflag (output delays) and c_cflag (baud rate,
  * character size) as values first, then the plain flags.
  */
@@ -25,32 +25,43 @@ static const struct {
 	{ FFDLY, { "FF0", "FF1" } },
 };
 
-/* The plain flags after fields already printed; nothing when none are set. */
-static void rest_flags(struct sc_call *c, const struct xlat *x, uint32_t v)
+/*
+ * A flag word: strace 6.1 prints nothing at all for 0 (c_lflag=, and a
+ * trailing | after the fields of c_oflag and c_cflag).
+ */
+static void p_term_flags(struct sc_call *c, const struct xlat *x, uint32_t v)
 {
-	if (!v)
-		return;
-	out(c, "|");
-	p_flags(c, x, v, NULL);
+	if (v)
+		p_flags(c, x, v, NULL);
+}
+
+/* One field's value by name, as -X asks: name, number, or number and name. */
+static void p_field(struct sc_call *c, uint32_t v, const char *name, const char *dflt)
+{
+	if (xlat_style == XLAT_STYLE_RAW)
+		out(c, "%#" PRIx32, v);
+	else if (!name)
+		out(c, "%#" PRIx32 " /* %s */", v, dflt);
+	else if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, "%#" PRIx32 " /* %s */", v, name);
+	else
+		out(c, "%s", name);
 }
 
 static void p_oflag(struct sc_call *c, uint32_t v)
 {
 	for (size_t i = 0; i < sizeof(out_delays) / sizeof(out_delays[0]); i++) {
 		uint32_t m = out_delays[i].mask, low = m & -m;
-		out(c, "%s%s", i ? "|" : "", out_delays[i].names[(v & m) / low]);
+		p_field(c, v & m, out_delays[i].names[(v & m) / low], NULL);
+		out(c, "|");
 		v &= ~m;
 	}
-	rest_flags(c, &xlat_termios_oflags, v);
+	p_term_flags(c, &xlat_termios_oflags, v);
 }
 
 static void p_baud(struct sc_call *c, uint32_t b)
 {
-	const char *name = xlat_str(&xlat_baud_options, b);
-	if (name)
-		out(c, "%s", name);
-	else
-		out(c, "%#" PRIx32, b);
+	p_field(c, b, xlat_str(&xlat_baud_options, b), "B???");
 }
 
 /* The output speed, the input speed (when set) shifted, the character size, the flags. */
@@ -60,11 +71,13 @@ static void p_cflag(struct sc_call *c, uint32_t v)
 	out(c, "|");
 	if (v & CIBAUD) {
 		p_baud(c, (v & CIBAUD) >> IBSHIFT);
-		out(c, "<<IBSHIFT|");
+		out(c, "<<");
+		p_field(c, IBSHIFT, "IBSHIFT", NULL);
+		out(c, "|");
 	}
 	p_xval(c, &xlat_termios_csize, v & CSIZE, NULL);
-	v &= ~(uint32_t)(CBAUD | CBAUDEX | CSIZE | CIBAUD);
-	rest_flags(c, &xlat_termios_cflags, v);
+	out(c, "|");
+	p_term_flags(c, &xlat_termios_cflags, v & ~(uint32_t)(CBAUD | CBAUDEX | CSIZE | CIBAUD));
 }
 
 static void p_cc(struct sc_call *c, const uint8_t *cc, int n)
@@ -85,13 +98,13 @@ static void p_cc(struct sc_call *c, const uint8_t *cc, int n)
 static void p_flag_words(struct sc_call *c, uint32_t i, uint32_t o, uint32_t cf, uint32_t l)
 {
 	out(c, "{c_iflag=");
-	p_flags(c, &xlat_termios_iflags, i, NULL);
+	p_term_flags(c, &xlat_termios_iflags, i);
 	out(c, ", c_oflag=");
 	p_oflag(c, o);
 	out(c, ", c_cflag=");
 	p_cflag(c, cf);
 	out(c, ", c_lflag=");
-	p_flags(c, &xlat_termios_lflags, l, NULL);
+	p_term_flags(c, &xlat_termios_lflags, l);
 }
 
 /* ", c_line=N_TTY, c_cc=[...]" with -v; ", ..." without (then false: nothing more to print). */

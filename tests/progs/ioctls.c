@@ -1,13 +1,15 @@
 /*
  * ioctls: one or two requests of each ioctl family tracekit decodes (evdev,
- * GPIO, seccomp notifications, tty modem lines, PTP, RTC, userfaultfd, KVM)
+ * GPIO, seccomp notifications, tty, sockets, PTP, RTC, userfaultfd, KVM)
  * on descriptor -1.  Every call fails with EBADF after the kernel has seen
  * the request, so the trace shows what the tracer decodes at entry (and a
  * getter's NULL at exit) with no device present and nothing changed.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termio.h>
 #include <linux/gpio.h>
 #include <linux/input.h>
 #include <linux/kvm.h>
@@ -92,6 +94,26 @@ static void tty_and_clocks(void)
 	bad_fd(RTC_PARAM_SET, &param, "RTC_PARAM_SET");
 }
 
+static void tty_structs_and_sockets(void)
+{
+	struct termio tio;
+	struct ifreq ifr;
+	int owner = 42;
+
+	memset(&tio, 0, sizeof(tio));
+	tio.c_iflag = ICRNL;
+	tio.c_cflag = B9600 | CS8 | CREAD;
+	tio.c_lflag = ICANON | ECHO;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	ifr.ifr_flags = IFF_UP | IFF_LOOPBACK;
+	bad_fd(TCSETA, &tio, "TCSETA");
+	bad_fd(TCGETA, NULL, "TCGETA");
+	bad_fd(FIOSETOWN, &owner, "FIOSETOWN");
+	bad_fd(SIOCSIFFLAGS, &ifr, "SIOCSIFFLAGS");
+	bad_fd(SIOCGIFMTU, &ifr, "SIOCGIFMTU");
+}
+
 static void uffd_and_kvm(void)
 {
 	struct uffdio_api api = { .api = UFFD_API, .features = UFFD_FEATURE_THREAD_ID };
@@ -116,6 +138,7 @@ int main(void)
 	gpio();
 	seccomp_notify();
 	tty_and_clocks();
+	tty_structs_and_sockets();
 	uffd_and_kvm();
 	/* A request no family knows: the number, and the argument in hex. */
 	bad_fd(_IOC(_IOC_READ, 'E', 0xfe, 0xff), (void *)0x1234, "unknown request");
