@@ -108,6 +108,7 @@ static void p_request(struct sc_call *c, unsigned req)
 	if (xlat_style == XLAT_STYLE_RAW)
 		return;
 	out(c, " /* ");
+	/* The comment holds the name as -X abbrev prints it (EVIOCGBIT(EV_KEY, 8), _IOC(_IOC_READ, ...)). */
 	xlat_style = XLAT_STYLE_ABBREV;
 	p_request_name(c, req, true);
 	xlat_style = XLAT_STYLE_VERBOSE;
@@ -174,12 +175,12 @@ SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EX
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
 	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
-	int rc = IOCTL_NOT_DECODED;
 	if (c->entering) {
 		p_fd(c, c->args[0]);
 		p_sep(c);
 		p_request(c, (unsigned)c->args[1]);
-		if (fam && (rc = fam->decode(c, (unsigned)c->args[1], c->args[2])) != IOCTL_NOT_DECODED)
+		int rc = fam ? fam->decode(c, (unsigned)c->args[1], c->args[2]) : IOCTL_NOT_DECODED;
+		if (rc != IOCTL_NOT_DECODED)
 			return rc;
 		return ioctl_entry(c, kind, c->args[2]);
 	}
