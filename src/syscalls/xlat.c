@@ -2,7 +2,6 @@
 #include "xlat.h"
 
 #include <inttypes.h>
-#include <stdbool.h>
 #include <string.h>
 
 const char *xlat_str(const struct xlat *x, uint64_t val)
@@ -58,15 +57,6 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 	sb_printf(sb, val ? "%#" PRIx64 : "0", val);
 	if (xlat_style == XLAT_STYLE_RAW || (val == 0 && !xlat_str(x, 0)))
 		return;
-	bool known = false;
-	for (size_t i = 0; i < x->n; i++)
-		known |= x->e[i].val && (val & x->e[i].val) == x->e[i].val;
-	/* Nothing known: the comment is strace's placeholder ("MAP_???"), not the number again. */
-	if (!known && val) {
-		if (dflt)
-			sb_printf(sb, " /* %s */", dflt);
-		return;
-	}
 	struct strbuf names = STRBUF_INIT;
 	flags_names(&names, x, val, NULL);
 	sb_printf(sb, " /* %s */", sb_str(&names));
