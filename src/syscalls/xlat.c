@@ -59,7 +59,11 @@ void sb_flags(struct strbuf *sb, const struct xlat *x, uint64_t val, const char 
 		return;
 	struct strbuf names = STRBUF_INIT;
 	flags_names(&names, x, val, NULL);
-	sb_printf(sb, " /* %s */", sb_str(&names));
+	/* No name among the bits: the dflt comment ("0x40 /\* MS_??? *\/"), or nothing. */
+	if (strncmp(sb_str(&names), "0x", 2) != 0)
+		sb_printf(sb, " /* %s */", sb_str(&names));
+	else if (dflt)
+		sb_printf(sb, " /* %s */", dflt);
 	sb_free(&names);
 }
 
