@@ -1,8 +1,9 @@
 /*
- * ioctl families (src/syscalls/ioctl/) on success, what the strace-vs-
- * tracekit e2e test cannot reach with descriptor -1: what the kernel wrote
- * back, printed at exit.  The expected lines are strace 6.1's for the same
- * values (its test suite's ioctl_*-success programs).
+ * ioctl families of character devices and the like (evdev, GPIO, userfaultfd,
+ * RTC, KVM) on success, what the strace-vs-tracekit e2e test cannot reach
+ * with descriptor -1: what the kernel wrote back, printed at exit.  The
+ * expected lines are strace 6.1's for the same values (its test suite's
+ * ioctl_*-success programs).
  */
 #include <errno.h>
 #include <string.h>
