@@ -15,6 +15,7 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_uffdio,
 	&ioctl_kvm,
 	&ioctl_sock,
+	&ioctl_v4l2,
 };
 
 const struct ioctl_family *ioctl_family_of(unsigned req)

@@ -33,6 +33,8 @@ struct ioctl_family {
 	int (*decode)(struct sc_call *c, unsigned req, uint64_t arg);
 	/* Bytes at the argument decode reads (copied at entry and at exit). */
 	size_t (*arg_len)(const struct sc_call *c, unsigned req);
+	/* Memory behind pointers in the argument (copied by the engine, ptrace mode only). */
+	void (*follow)(struct sc_fetch *f, const struct sc_call *c, unsigned req, uint64_t arg);
 };
 
 /* The family of req, or NULL. */
@@ -64,5 +66,6 @@ extern const struct ioctl_family ioctl_rtc;
 extern const struct ioctl_family ioctl_uffdio;
 extern const struct ioctl_family ioctl_kvm;
 extern const struct ioctl_family ioctl_sock;
+extern const struct ioctl_family ioctl_v4l2;
 
 #endif
