@@ -8,7 +8,9 @@
  * does not follow them and prints their addresses).
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/videodev2.h>
 
@@ -41,7 +43,7 @@ static void p_char(struct sc_call *c, unsigned char ch)
 	else if (ch >= ' ' && ch < 0x7f)
 		out(c, "'%c'", ch);
 	else
-		out(c, "'\\x%x'", ch);
+		out(c, "'\\x%02x'", ch);
 }
 
 static void p_fourcc(struct sc_call *c, uint32_t v, const struct xlat *names)
@@ -106,14 +108,16 @@ typedef void (*elem_fn)(struct sc_call *c, const void *elem);
 
 /*
  * [e0, e1, ...] of n elements of size at addr: the address alone when the
- * first is not held, ", ... /\* addr *\/" where they stop.  False then.
+ * first is not held, ", ... /\* addr *\/" where they stop.  False then, and
+ * for an empty array.
  */
 static bool p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size, elem_fn fn)
 {
 	const unsigned char *p;
 	if (!n) {
+		/* strace stops the struct here too: S_FMT shows no " => " part then. */
 		out(c, "[]");
-		return true;
+		return false;
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t at = addr + i * size;
@@ -415,9 +419,9 @@ static void p_framebuffer(struct sc_call *c, uint64_t arg)
 	out(c, "}");
 }
 
-static void p_tuner_rest(struct sc_call *c, const struct v4l2_tuner *t)
+static void p_tuner_rest(struct sc_call *c, const char *prefix, const struct v4l2_tuner *t)
 {
-	out(c, ", name=");
+	out(c, "%sname=", prefix);
 	ioctl_p_cstring(c, (const char *)t->name, sizeof(t->name));
 	out(c, ", type=");
 	p_xval(c, &xlat_v4l2_tuner_types, t->type, "V4L2_TUNER_???");
@@ -430,26 +434,34 @@ static void p_tuner_rest(struct sc_call *c, const struct v4l2_tuner *t)
 	out(c, ", signal=%d, afc=%d", t->signal, t->afc);
 }
 
-/* Requests whose entry is one struct, then "}" at exit (more on success is not decoded yet). */
+/* The structs of the requests printed by v4l2_simple_entry and v4l2_simple_exit. */
+union v4l2_arg {
+	struct v4l2_fmtdesc fmtdesc;
+	struct v4l2_requestbuffers reqbufs;
+	struct v4l2_buffer buf;
+	struct v4l2_standard std;
+	struct v4l2_input input;
+	struct v4l2_control ctrl;
+	struct v4l2_tuner tuner;
+	struct v4l2_queryctrl qctrl;
+	struct v4l2_query_ext_ctrl qectrl;
+	struct v4l2_cropcap cropcap;
+	struct v4l2_crop crop;
+	struct v4l2_frmsizeenum frmsize;
+	struct v4l2_frmivalenum frmival;
+};
+
+static size_t arg_size(unsigned req)
+{
+	return _IOC_SIZE(req) < sizeof(union v4l2_arg) ? _IOC_SIZE(req) : sizeof(union v4l2_arg);
+}
+
+/* Requests whose entry is one struct, the kernel's answer at exit (v4l2_simple_exit). */
 static int v4l2_simple_entry(struct sc_call *c, unsigned req, uint64_t arg)
 {
-	union {
-		struct v4l2_fmtdesc fmtdesc;
-		struct v4l2_requestbuffers reqbufs;
-		struct v4l2_buffer buf;
-		struct v4l2_standard std;
-		struct v4l2_input input;
-		struct v4l2_control ctrl;
-		struct v4l2_tuner tuner;
-		struct v4l2_queryctrl qctrl;
-		struct v4l2_query_ext_ctrl qectrl;
-		struct v4l2_cropcap cropcap;
-		struct v4l2_crop crop;
-		struct v4l2_frmsizeenum frmsize;
-		struct v4l2_frmivalenum frmival;
-	} u;
+	union v4l2_arg u;
 	p_sep(c);
-	if (p_fetch(c, arg, &u, _IOC_SIZE(req) < sizeof(u) ? _IOC_SIZE(req) : sizeof(u)) < 0)
+	if (p_fetch(c, arg, &u, arg_size(req)) < 0)
 		return SC_DONE;
 	switch (req) {
 	case VIDIOC_ENUM_FMT:
@@ -488,13 +500,22 @@ static int v4l2_simple_entry(struct sc_call *c, unsigned req, uint64_t arg)
 	case VIDIOC_S_TUNER:
 		out(c, "{index=%u", u.tuner.index);
 		if (req == VIDIOC_S_TUNER)
-			p_tuner_rest(c, &u.tuner);
+			p_tuner_rest(c, ", ", &u.tuner);
 		break;
 	case VIDIOC_QUERYCTRL:
 	case VIDIOC_QUERY_EXT_CTRL:
+	{
+		uint32_t id = req == VIDIOC_QUERYCTRL ? u.qctrl.id : u.qectrl.id;
 		out(c, "{id=");
-		p_cid(c, req == VIDIOC_QUERYCTRL ? u.qctrl.id : u.qectrl.id, true);
+		p_cid(c, id, true);
+		/* At exit a changed id follows " => ". */
+		uint32_t *asked = malloc(sizeof(*asked));
+		if (asked) {
+			*asked = id;
+			c->priv = asked;
+		}
 		break;
+	}
 	case VIDIOC_CROPCAP:
 		out(c, "{type=");
 		p_buf_type(c, u.cropcap.type);
@@ -533,7 +554,8 @@ static int v4l2_create_bufs(struct sc_call *c, uint64_t arg)
 	p_buf_type(c, b.format.type);
 	p_format_fmt(c, ", ", &b.format);
 	out(c, "}}");
-	return SC_DONE;
+	/* The buffers made print after the return value. */
+	return 0;
 }
 
 /* Getters of one value: nothing at entry; at exit [value], or the address of a failed call's. */
@@ -561,6 +583,256 @@ static int v4l2_num_in(struct sc_call *c, uint64_t arg, bool wide)
 	return SC_DONE;
 }
 
+
+/* ", name=1/30"; sep: what goes before it. */
+static void p_fract_sep(struct sc_call *c, const char *sep, const char *name,
+			const struct v4l2_fract *f)
+{
+	out(c, "%s%s=%u/%u", sep, name, f->numerator, f->denominator);
+}
+
+static void p_fract(struct sc_call *c, const char *name, const struct v4l2_fract *f)
+{
+	p_fract_sep(c, ", ", name, f);
+}
+
+static void p_buffer_flags(struct sc_call *c, uint32_t v)
+{
+	uint32_t ts_type = v & V4L2_BUF_FLAG_TIMESTAMP_MASK;
+	uint32_t ts_src = v & V4L2_BUF_FLAG_TSTAMP_SRC_MASK;
+	uint32_t flags = v & ~ts_type & ~ts_src;
+	if (xlat_style == XLAT_STYLE_RAW) {
+		out(c, "%#x", v);
+		return;
+	}
+	if (flags) {
+		p_flags(c, &xlat_v4l2_buf_flags, flags, "V4L2_BUF_FLAG_???");
+		out(c, "|");
+	}
+	p_xval(c, &xlat_v4l2_buf_flags_ts_type, ts_type, "V4L2_BUF_FLAG_TIMESTAMP_???");
+	out(c, "|");
+	p_xval(c, &xlat_v4l2_buf_flags_ts_src, ts_src, "V4L2_BUF_FLAG_TSTAMP_SRC_???");
+}
+
+static void p_buffer(struct sc_call *c, unsigned req, const struct v4l2_buffer *b)
+{
+	if (req == VIDIOC_DQBUF)
+		out(c, ", index=%u", b->index);
+	out(c, ", memory=");
+	p_xval(c, &xlat_v4l2_memories, b->memory, "V4L2_MEMORY_???");
+	if (b->memory == V4L2_MEMORY_MMAP) {
+		out(c, ", m.offset=%#x", b->m.offset);
+	} else if (b->memory == V4L2_MEMORY_USERPTR) {
+		out(c, ", m.userptr=");
+		p_ptr(c, b->m.userptr);
+	}
+	out(c, ", length=%u, bytesused=%u, flags=", b->length, b->bytesused);
+	p_buffer_flags(c, b->flags);
+	if (req == VIDIOC_DQBUF)
+		out(c, ", timestamp={tv_sec=%lld, tv_usec=%llu}", (long long)b->timestamp.tv_sec,
+		    (unsigned long long)b->timestamp.tv_usec);
+	out(c, ", ...");
+}
+
+/* Without -v the limits of a control are left out ("..."), as strace does. */
+static void p_queryctrl(struct sc_call *c, const struct v4l2_queryctrl *q)
+{
+	if (!c->fmt || !c->fmt->verbose) {
+		out(c, ", ...");
+		return;
+	}
+	out(c, ", minimum=%d, maximum=%d, step=%d, default_value=%d, flags=", q->minimum,
+	    q->maximum, q->step, q->default_value);
+	p_flags(c, &xlat_v4l2_control_flags, q->flags, "V4L2_CTRL_FLAG_???");
+	if (!ioctl_all_zero(q->reserved, sizeof(q->reserved))) {
+		out(c, ", reserved=");
+		ioctl_p_u32_array(c, q->reserved, 2, true);
+	}
+}
+
+static void p_query_ext_ctrl(struct sc_call *c, const struct v4l2_query_ext_ctrl *q)
+{
+	if (!c->fmt || !c->fmt->verbose) {
+		out(c, ", ...");
+		return;
+	}
+	out(c, ", minimum=%lld, maximum=%lld, step=%llu, default_value=%lld, flags=",
+	    (long long)q->minimum, (long long)q->maximum, (unsigned long long)q->step,
+	    (long long)q->default_value);
+	p_flags(c, &xlat_v4l2_control_flags, q->flags, "V4L2_CTRL_FLAG_???");
+	out(c, ", elem_size=%u, elems=%u, nr_of_dims=%u, dims=", q->elem_size, q->elems,
+	    q->nr_of_dims);
+	ioctl_p_u32_array(c, q->dims, q->nr_of_dims < V4L2_CTRL_MAX_DIMS ? q->nr_of_dims :
+				      V4L2_CTRL_MAX_DIMS, false);
+	if (!ioctl_all_zero(q->reserved, sizeof(q->reserved))) {
+		out(c, ", reserved=");
+		ioctl_p_u32_array(c, q->reserved, 32, true);
+	}
+}
+
+static void p_ctrl_query(struct sc_call *c, unsigned req, const union v4l2_arg *u)
+{
+	bool ext = req == VIDIOC_QUERY_EXT_CTRL;
+	uint32_t id = ext ? u->qectrl.id : u->qctrl.id;
+	const uint32_t *asked = c->priv;
+	if (asked && *asked != id) {
+		out(c, IOCTL_CHANGED);
+		p_cid(c, id, false);
+	}
+	out(c, ", type=");
+	p_xval(c, &xlat_v4l2_control_types, ext ? u->qectrl.type : u->qctrl.type,
+	       "V4L2_CTRL_TYPE_???");
+	out(c, ", name=");
+	if (ext) {
+		ioctl_p_cstring(c, u->qectrl.name, sizeof(u->qectrl.name));
+		p_query_ext_ctrl(c, &u->qectrl);
+	} else {
+		ioctl_p_cstring(c, (const char *)u->qctrl.name, sizeof(u->qctrl.name));
+		p_queryctrl(c, &u->qctrl);
+	}
+}
+
+static void p_frmsize(struct sc_call *c, const struct v4l2_frmsizeenum *f)
+{
+	out(c, ", type=");
+	p_xval(c, &xlat_v4l2_framesize_types, f->type, "V4L2_FRMSIZE_TYPE_???");
+	if (f->type == V4L2_FRMSIZE_TYPE_DISCRETE)
+		out(c, ", discrete={width=%u, height=%u}", f->discrete.width, f->discrete.height);
+	else if (f->type == V4L2_FRMSIZE_TYPE_STEPWISE)
+		out(c, ", stepwise={min_width=%u, max_width=%u, step_width=%u, min_height=%u, "
+		       "max_height=%u, step_height=%u}", f->stepwise.min_width, f->stepwise.max_width,
+		    f->stepwise.step_width, f->stepwise.min_height, f->stepwise.max_height,
+		    f->stepwise.step_height);
+}
+
+static void p_frmival(struct sc_call *c, const struct v4l2_frmivalenum *f)
+{
+	out(c, ", type=");
+	p_xval(c, &xlat_v4l2_frameinterval_types, f->type, "V4L2_FRMIVAL_TYPE_???");
+	if (f->type == V4L2_FRMIVAL_TYPE_DISCRETE) {
+		p_fract(c, "discrete", &f->discrete);
+	} else if (f->type == V4L2_FRMIVAL_TYPE_STEPWISE ||
+		   f->type == V4L2_FRMIVAL_TYPE_CONTINUOUS) {
+		p_fract_sep(c, ", stepwise={", "min", &f->stepwise.min);
+		p_fract(c, "max", &f->stepwise.max);
+		p_fract(c, "step", &f->stepwise.step);
+		out(c, "}");
+	}
+}
+
+/* What a successful call of a v4l2_simple_entry request returned; "}" in all cases. */
+static int v4l2_simple_exit(struct sc_call *c, unsigned req, uint64_t arg)
+{
+	union v4l2_arg u;
+	if (req == VIDIOC_S_CROP || sc_failed(c) || sc_mem_read(c, arg, &u, arg_size(req)) < 0) {
+		out(c, "}");
+		return 0;
+	}
+	switch (req) {
+	case VIDIOC_ENUM_FMT:
+		out(c, ", flags=");
+		p_flags(c, &xlat_v4l2_format_description_flags, u.fmtdesc.flags, "V4L2_FMT_FLAG_???");
+		out(c, ", description=");
+		ioctl_p_cstring(c, (const char *)u.fmtdesc.description, sizeof(u.fmtdesc.description));
+		out(c, ", pixelformat=");
+		p_fourcc(c, u.fmtdesc.pixelformat, &xlat_v4l2_pix_fmts);
+		break;
+	case VIDIOC_REQBUFS:
+		out(c, IOCTL_CHANGED "%u", u.reqbufs.count);
+		break;
+	case VIDIOC_QUERYBUF:
+	case VIDIOC_QBUF:
+	case VIDIOC_DQBUF:
+		p_buffer(c, req, &u.buf);
+		break;
+	case VIDIOC_ENUMSTD:
+		out(c, ", name=");
+		ioctl_p_cstring(c, (const char *)u.std.name, sizeof(u.std.name));
+		p_fract(c, "frameperiod", &u.std.frameperiod);
+		out(c, ", framelines=%u", u.std.framelines);
+		break;
+	case VIDIOC_ENUMINPUT:
+		out(c, ", name=");
+		ioctl_p_cstring(c, (const char *)u.input.name, sizeof(u.input.name));
+		out(c, ", type=");
+		p_xval(c, &xlat_v4l2_input_types, u.input.type, "V4L2_INPUT_TYPE_???");
+		break;
+	case VIDIOC_G_CTRL:
+		out(c, ", value=%d", u.ctrl.value);
+		break;
+	case VIDIOC_S_CTRL:
+		out(c, IOCTL_CHANGED "%d", u.ctrl.value);
+		break;
+	case VIDIOC_G_TUNER:
+		p_tuner_rest(c, ", ", &u.tuner);
+		break;
+	case VIDIOC_S_TUNER:
+		p_tuner_rest(c, "}" IOCTL_CHANGED "{", &u.tuner);
+		break;
+	case VIDIOC_QUERYCTRL:
+	case VIDIOC_QUERY_EXT_CTRL:
+		p_ctrl_query(c, req, &u);
+		break;
+	case VIDIOC_CROPCAP:
+		out(c, ", bounds=");
+		p_rect(c, &u.cropcap.bounds);
+		out(c, ", defrect=");
+		p_rect(c, &u.cropcap.defrect);
+		p_fract(c, "pixelaspect", &u.cropcap.pixelaspect);
+		break;
+	case VIDIOC_G_CROP:
+		out(c, ", c=");
+		p_rect(c, &u.crop.c);
+		break;
+	case VIDIOC_ENUM_FRAMESIZES:
+		p_frmsize(c, &u.frmsize);
+		break;
+	case VIDIOC_ENUM_FRAMEINTERVALS:
+		p_frmival(c, &u.frmival);
+		break;
+	}
+	out(c, "}");
+	return 0;
+}
+
+static void p_kernel_version(struct sc_call *c, uint32_t v)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "KERNEL_VERSION(%u, %u, %u)", v >> 16, (v >> 8) & 0xff,
+		 v & 0xff);
+	p_named(c, v, name, NULL);
+}
+
+static void p_capability(struct sc_call *c, uint64_t arg)
+{
+	struct v4l2_capability caps;
+	if (p_fetch(c, arg, &caps, sizeof(caps)) < 0)
+		return;
+	out(c, "{driver=");
+	ioctl_p_cstring(c, (const char *)caps.driver, sizeof(caps.driver));
+	out(c, ", card=");
+	ioctl_p_cstring(c, (const char *)caps.card, sizeof(caps.card));
+	out(c, ", bus_info=");
+	ioctl_p_cstring(c, (const char *)caps.bus_info, sizeof(caps.bus_info));
+	out(c, ", version=");
+	p_kernel_version(c, caps.version);
+	out(c, ", capabilities=");
+	p_flags(c, &xlat_v4l2_device_capabilities_flags, caps.capabilities, "V4L2_CAP_???");
+	if (caps.device_caps) {
+		out(c, ", device_caps=");
+		p_flags(c, &xlat_v4l2_device_capabilities_flags, caps.device_caps, "V4L2_CAP_???");
+	}
+	out(c, "}");
+}
+
+static int v4l2_create_bufs_exit(struct sc_call *c, uint64_t arg)
+{
+	struct v4l2_create_buffers b;
+	if (!sc_failed(c) && sc_mem_read(c, arg, &b, sizeof(b)) == 0)
+		snprintf(c->rv_extra, sizeof(c->rv_extra), "({index=%u, count=%u})", b.index, b.count);
+	return 0;
+}
+
 static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	switch (req) {
@@ -576,10 +848,14 @@ static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
 	case VIDIOC_G_EXT_CTRLS:
 		return v4l2_ext_controls(c, arg, req == VIDIOC_G_EXT_CTRLS);
 	case VIDIOC_QUERYCAP:
-		/* What the driver reports (struct v4l2_capability) is not decoded yet. */
 		p_sep(c);
-		p_addr(c, arg);
+		if (sc_failed(c))
+			p_addr(c, arg);
+		else
+			p_capability(c, arg);
 		return 0;
+	case VIDIOC_CREATE_BUFS:
+		return v4l2_create_bufs_exit(c, arg);
 	case VIDIOC_G_FBUF:
 		p_sep(c);
 		if (sc_failed(c))
@@ -592,8 +868,7 @@ static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
 	case VIDIOC_G_INPUT:
 		return v4l2_num_out(c, arg, false);
 	}
-	out(c, "}");
-	return 0;
+	return v4l2_simple_exit(c, req, arg);
 }
 
 static int v4l2_decode(struct sc_call *c, unsigned req, uint64_t arg)
@@ -679,16 +954,25 @@ static void keep_array(struct sc_fetch *f, const struct sc_call *c, uint64_t add
 		sc_fetch_keep(f, addr + i * size, size);
 }
 
+/* The clips of a window format (S_FMT, CREATE_BUFS, ...) at addr. */
+static void follow_format(struct sc_fetch *f, const struct sc_call *c, uint64_t addr)
+{
+	struct v4l2_format fmt;
+	if (sc_fetch_read(f, addr, &fmt, sizeof(fmt)) < 0)
+		return;
+	if (fmt.type == V4L2_BUF_TYPE_VIDEO_OVERLAY || fmt.type == V4L2_BUF_TYPE_VIDEO_OUTPUT_OVERLAY)
+		keep_array(f, c, (uint64_t)(uintptr_t)fmt.fmt.win.clips, fmt.fmt.win.clipcount,
+			   sizeof(struct v4l2_clip));
+}
+
 static void v4l2_follow(struct sc_fetch *f, const struct sc_call *c, unsigned req, uint64_t arg)
 {
 	if (req == VIDIOC_S_FMT || req == VIDIOC_TRY_FMT || req == VIDIOC_G_FMT) {
-		struct v4l2_format fmt;
-		if (sc_fetch_read(f, arg, &fmt, sizeof(fmt)) < 0)
-			return;
-		if (fmt.type == V4L2_BUF_TYPE_VIDEO_OVERLAY ||
-		    fmt.type == V4L2_BUF_TYPE_VIDEO_OUTPUT_OVERLAY)
-			keep_array(f, c, (uint64_t)(uintptr_t)fmt.fmt.win.clips, fmt.fmt.win.clipcount,
-				   sizeof(struct v4l2_clip));
+		follow_format(f, c, arg);
+		return;
+	}
+	if (req == VIDIOC_CREATE_BUFS) {
+		follow_format(f, c, arg + offsetof(struct v4l2_create_buffers, format));
 		return;
 	}
 	if (req != VIDIOC_S_EXT_CTRLS && req != VIDIOC_TRY_EXT_CTRLS && req != VIDIOC_G_EXT_CTRLS)
