@@ -1,6 +1,7 @@
 /*
  * ioctls: one or two requests of each ioctl family tracekit decodes (evdev,
- * GPIO, seccomp notifications, tty, sockets, PTP, RTC, userfaultfd, KVM)
+ * GPIO, seccomp notifications, tty, sockets, PTP, RTC, userfaultfd, KVM,
+ * V4L2)
  * on descriptor -1.  Every call fails with EBADF after the kernel has seen
  * the request, so the trace shows what the tracer decodes at entry (and a
  * getter's NULL at exit) with no device present and nothing changed.
@@ -17,6 +18,7 @@
 #include <linux/rtc.h>
 #include <linux/seccomp.h>
 #include <linux/userfaultfd.h>
+#include <linux/videodev2.h>
 
 #include "progs.h"
 
@@ -132,6 +134,38 @@ static void uffd_and_kvm(void)
 	bad_fd(KVM_SET_REGS, &regs, "KVM_SET_REGS");
 }
 
+/* V4L2: a fourcc with its name, a window whose clips are behind a pointer, a control array. */
+static void v4l2(void)
+{
+	struct v4l2_clip clips[2] = { { .c = { 1, 2, 30, 40 } }, { .c = { -5, 6, 70, 80 } } };
+	struct v4l2_format pix, win;
+	struct v4l2_ext_control ctrl = { .id = V4L2_CID_BRIGHTNESS, .value64 = 7 };
+	struct v4l2_ext_controls ctrls = { .ctrl_class = V4L2_CTRL_CLASS_USER, .count = 1,
+					   .controls = &ctrl };
+	struct v4l2_control one = { .id = V4L2_CID_CONTRAST, .value = 3 };
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+	memset(&pix, 0, sizeof(pix));
+	pix.type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	pix.fmt.pix.width = 640;
+	pix.fmt.pix.height = 480;
+	pix.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+	pix.fmt.pix.field = V4L2_FIELD_NONE;
+	pix.fmt.pix.colorspace = V4L2_COLORSPACE_SRGB;
+	memset(&win, 0, sizeof(win));
+	win.type = V4L2_BUF_TYPE_VIDEO_OVERLAY;
+	win.fmt.win.w.width = 320;
+	win.fmt.win.w.height = 240;
+	win.fmt.win.clips = clips;
+	win.fmt.win.clipcount = 2;
+	bad_fd(VIDIOC_S_FMT, &pix, "VIDIOC_S_FMT pix");
+	bad_fd(VIDIOC_TRY_FMT, &win, "VIDIOC_TRY_FMT win");
+	bad_fd(VIDIOC_S_CTRL, &one, "VIDIOC_S_CTRL");
+	bad_fd(VIDIOC_S_EXT_CTRLS, &ctrls, "VIDIOC_S_EXT_CTRLS");
+	bad_fd(VIDIOC_STREAMON, &type, "VIDIOC_STREAMON");
+	bad_fd(VIDIOC_QUERYCAP, NULL, "VIDIOC_QUERYCAP");
+}
+
 int main(void)
 {
 	evdev();
@@ -140,6 +174,7 @@ int main(void)
 	tty_and_clocks();
 	tty_structs_and_sockets();
 	uffd_and_kvm();
+	v4l2();
 	/* A request no family knows: the number, and the argument in hex. */
 	bad_fd(_IOC(_IOC_READ, 'E', 0xfe, 0xff), (void *)0x1234, "unknown request");
 	return 0;
