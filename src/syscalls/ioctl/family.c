@@ -90,3 +90,46 @@ bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len)
 	const unsigned char *p;
 	return addr && sc_mem_peek(c, addr, len, &p) >= (long)len;
 }
+
+size_t ioctl_array_max(const struct sc_call *c)
+{
+	return c->fmt ? c->fmt->strsize : 32;
+}
+
+bool ioctl_p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size,
+		   void (*fn)(struct sc_call *c, const void *elem, uint64_t addr))
+{
+	const unsigned char *p;
+	if (!n) {
+		out(c, "[]");
+		return false;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t at = addr + i * size;
+		if (i && i >= ioctl_array_max(c)) {
+			out(c, ", ...");
+			break;
+		}
+		if (!addr || sc_mem_peek(c, at, size, &p) < (long)size) {
+			if (i)
+				out(c, ", ... /* %#" PRIx64 " */]", at);
+			else if (addr)
+				out(c, "%#" PRIx64, addr);
+			else
+				out(c, "NULL");
+			return false;
+		}
+		out(c, i ? ", " : "[");
+		fn(c, p, at);
+	}
+	out(c, "]");
+	return true;
+}
+
+void ioctl_keep_array(struct sc_fetch *f, const struct sc_call *c, uint64_t addr, uint64_t n,
+		      size_t size)
+{
+	/* One past the readable end must not lose the elements before it. */
+	for (uint64_t i = 0; i < n && i <= ioctl_array_max(c); i++)
+		sc_fetch_keep(f, addr + i * size, size);
+}

@@ -50,6 +50,19 @@ void ioctl_p_name_xval(struct sc_call *c, const struct xlat *x, uint64_t v, cons
 void ioctl_p_cstring(struct sc_call *c, const char *buf, size_t size);
 /* [1, 2, 3] of n unsigned ints, in hex when hex; without -v at most -s of them, then "...". */
 void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex);
+/* Elements of a pointed-to array printed at most: -s, as strace. */
+size_t ioctl_array_max(const struct sc_call *c);
+/*
+ * [e0, e1, ...] of n elements of size at addr, each by fn (given its address
+ * too): the address alone when the first is not held, ", ... /\* addr *\/"
+ * where they stop, ", ..." past -s.  False when not all were printed, and for
+ * an empty array (strace ends the struct there).
+ */
+bool ioctl_p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size,
+		   void (*fn)(struct sc_call *c, const void *elem, uint64_t addr));
+/* For a family's .follow: copy the elements ioctl_p_array prints, each on its own. */
+void ioctl_keep_array(struct sc_fetch *f, const struct sc_call *c, uint64_t addr, uint64_t n,
+		      size_t size);
 /* True when len bytes at addr are in the snapshot. */
 bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len);
 /* True when all n bytes are zero (reserved fields print only when used). */

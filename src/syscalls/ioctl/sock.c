@@ -3,12 +3,14 @@
  * requests on struct ifreq (the name, then the field the request is
  * about), bridge requests.  The rest of the SIOC requests print their
  * argument as an address, as strace does.  SIOCGIFCONF's ifc_buf array is
- * behind a pointer the memory spec does not follow: it prints as an address.
+ * behind a pointer: sock_follow copies it (ptrace mode; --kernel prints its
+ * address).
  */
 #include <inttypes.h>
 #include <net/if.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/sockios.h>
 
 #include "family.h"
@@ -199,7 +201,8 @@ static void p_int_val(struct sc_call *c, uint64_t arg)
 
 /*
  * SIOCGIFCONF: ifc_len at entry when a buffer is given (" => " and the new
- * length at exit if it changed), ifc_buf by address.
+ * length at exit if it changed), then the interfaces the kernel wrote to
+ * ifc_buf (its address when the call failed or gave none).
  */
 static void p_ifc_len(struct sc_call *c, int len)
 {
@@ -207,6 +210,17 @@ static void p_ifc_len(struct sc_call *c, int len)
 	unsigned n = (unsigned)len / sizeof(struct ifreq);
 	if (len > 0 && n * sizeof(struct ifreq) == (unsigned)len)
 		out(c, " /* %u * sizeof(struct ifreq) */", n);
+}
+
+static void p_ifconf_ifreq(struct sc_call *c, const void *elem, uint64_t addr)
+{
+	struct ifreq r;
+	memcpy(&r, elem, sizeof(r));
+	out(c, "{ifr_name=");
+	ioctl_p_cstring(c, r.ifr_name, sizeof(r.ifr_name));
+	out(c, ", ifr_addr=");
+	p_sockaddr(c, addr + offsetof(struct ifreq, ifr_addr), sizeof(struct sockaddr));
+	out(c, "}");
 }
 
 static int ifconf(struct sc_call *c, uint64_t arg)
@@ -237,9 +251,24 @@ static int ifconf(struct sc_call *c, uint64_t arg)
 	if (!asked->ifc_buf || asked->ifc_len != ifc.ifc_len)
 		p_ifc_len(c, ifc.ifc_len);
 	out(c, ", ifc_buf=");
-	p_addr(c, (uintptr_t)asked->ifc_buf);
+	if (!asked->ifc_buf || sc_failed(c))
+		p_addr(c, (uintptr_t)asked->ifc_buf);
+	else
+		ioctl_p_array(c, (uintptr_t)ifc.ifc_buf, (unsigned)ifc.ifc_len / sizeof(struct ifreq),
+			      sizeof(struct ifreq), p_ifconf_ifreq);
 	out(c, "}");
 	return 0;
+}
+
+/* The interfaces the kernel wrote to ifc_buf (what the exit copy holds is printed). */
+static void sock_follow(struct sc_fetch *f, const struct sc_call *c, unsigned req, uint64_t arg)
+{
+	struct ifconf ifc;
+	if (req != SIOCGIFCONF || sc_fetch_read(f, arg, &ifc, sizeof(ifc)) < 0 ||
+	    ifc.ifc_len <= 0)
+		return;
+	ioctl_keep_array(f, c, (uintptr_t)ifc.ifc_buf, (unsigned)ifc.ifc_len / sizeof(struct ifreq),
+			 sizeof(struct ifreq));
 }
 
 /* Requests strace shows with the argument as an address. */
@@ -325,4 +354,5 @@ const struct ioctl_family ioctl_sock = {
 	.names = &xlat_sock_ioctls,
 	.decode = sock_decode,
 	.arg_len = sock_arg_len,
+	.follow = sock_follow,
 };

@@ -16,12 +16,6 @@
 
 #include "family.h"
 
-/* Elements of a pointed-to array printed at most: -s, as strace. */
-static size_t array_max(const struct sc_call *c)
-{
-	return c->fmt ? c->fmt->strsize : 32;
-}
-
 /* A value with a name made here (CLASS+0x12): the -X style decides. */
 static void p_named(struct sc_call *c, uint32_t v, const char *name, const char *dflt)
 {
@@ -104,43 +98,9 @@ static void p_ptr(struct sc_call *c, uint64_t p)
 		out(c, "NULL");
 }
 
-typedef void (*elem_fn)(struct sc_call *c, const void *elem);
-
-/*
- * [e0, e1, ...] of n elements of size at addr: the address alone when the
- * first is not held, ", ... /\* addr *\/" where they stop.  False then, and
- * for an empty array.
- */
-static bool p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size, elem_fn fn)
+static void p_clip(struct sc_call *c, const void *elem, uint64_t addr)
 {
-	const unsigned char *p;
-	if (!n) {
-		/* strace stops the struct here too: S_FMT shows no " => " part then. */
-		out(c, "[]");
-		return false;
-	}
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t at = addr + i * size;
-		if (i && i >= array_max(c)) {
-			out(c, ", ...");
-			break;
-		}
-		if (!addr || sc_mem_peek(c, at, size, &p) < (long)size) {
-			if (i)
-				out(c, ", ... /* %#" PRIx64 " */]", at);
-			else
-				p_ptr(c, addr);
-			return false;
-		}
-		out(c, i ? ", " : "[");
-		fn(c, p);
-	}
-	out(c, "]");
-	return true;
-}
-
-static void p_clip(struct sc_call *c, const void *elem)
-{
+	(void)addr;
 	struct v4l2_clip clip;
 	memcpy(&clip, elem, sizeof(clip));
 	out(c, "{c=");
@@ -191,8 +151,8 @@ static bool p_win(struct sc_call *c, const struct v4l2_window *w)
 	out(c, ", field=");
 	p_xval(c, &xlat_v4l2_fields, w->field, "V4L2_FIELD_???");
 	out(c, ", chromakey=%#x, clips=", w->chromakey);
-	bool ok = p_array(c, (uint64_t)(uintptr_t)w->clips, w->clipcount, sizeof(struct v4l2_clip),
-			  p_clip);
+	bool ok = ioctl_p_array(c, (uint64_t)(uintptr_t)w->clips, w->clipcount,
+				sizeof(struct v4l2_clip), p_clip);
 	out(c, ", clipcount=%u, bitmap=", w->clipcount);
 	p_ptr(c, (uint64_t)(uintptr_t)w->bitmap);
 	if (w->global_alpha)
@@ -357,8 +317,9 @@ static int v4l2_streamparm(struct sc_call *c, uint64_t arg, bool get)
 	return 0;
 }
 
-static void p_ext_control(struct sc_call *c, const void *elem)
+static void p_ext_control(struct sc_call *c, const void *elem, uint64_t addr)
 {
+	(void)addr;
 	struct v4l2_ext_control x;
 	memcpy(&x, elem, sizeof(x));
 	out(c, "{id=");
@@ -398,8 +359,8 @@ static int v4l2_ext_controls(struct sc_call *c, uint64_t arg, bool get)
 		}
 		out(c, get ? ", controls=" : "}" IOCTL_CHANGED "{controls=");
 	}
-	bool ok = p_array(c, (uint64_t)(uintptr_t)x.controls, x.count, sizeof(struct v4l2_ext_control),
-			  p_ext_control);
+	bool ok = ioctl_p_array(c, (uint64_t)(uintptr_t)x.controls, x.count,
+				sizeof(struct v4l2_ext_control), p_ext_control);
 	if (!c->entering && sc_failed(c))
 		out(c, ", error_idx=%u", x.error_idx);
 	if (!c->entering || !ok) {
@@ -946,14 +907,6 @@ static size_t v4l2_arg_len(const struct sc_call *c, unsigned req)
 	return xlat_str(&xlat_v4l2_ioctls, req) ? _IOC_SIZE(req) : 0;
 }
 
-/* Each element on its own: one past the readable end must not lose those before it. */
-static void keep_array(struct sc_fetch *f, const struct sc_call *c, uint64_t addr, uint64_t n,
-		       size_t size)
-{
-	for (uint64_t i = 0; i < n && i <= array_max(c); i++)
-		sc_fetch_keep(f, addr + i * size, size);
-}
-
 /* The clips of a window format (S_FMT, CREATE_BUFS, ...) at addr. */
 static void follow_format(struct sc_fetch *f, const struct sc_call *c, uint64_t addr)
 {
@@ -961,7 +914,7 @@ static void follow_format(struct sc_fetch *f, const struct sc_call *c, uint64_t 
 	if (sc_fetch_read(f, addr, &fmt, sizeof(fmt)) < 0)
 		return;
 	if (fmt.type == V4L2_BUF_TYPE_VIDEO_OVERLAY || fmt.type == V4L2_BUF_TYPE_VIDEO_OUTPUT_OVERLAY)
-		keep_array(f, c, (uint64_t)(uintptr_t)fmt.fmt.win.clips, fmt.fmt.win.clipcount,
+		ioctl_keep_array(f, c, (uint64_t)(uintptr_t)fmt.fmt.win.clips, fmt.fmt.win.clipcount,
 			   sizeof(struct v4l2_clip));
 }
 
@@ -981,14 +934,14 @@ static void v4l2_follow(struct sc_fetch *f, const struct sc_call *c, unsigned re
 	if (sc_fetch_read(f, arg, &x, sizeof(x)) < 0)
 		return;
 	uint64_t base = (uint64_t)(uintptr_t)x.controls;
-	keep_array(f, c, base, x.count, sizeof(struct v4l2_ext_control));
-	for (uint64_t i = 0; i < x.count && i <= array_max(c); i++) {
+	ioctl_keep_array(f, c, base, x.count, sizeof(struct v4l2_ext_control));
+	for (uint64_t i = 0; i < x.count && i <= ioctl_array_max(c); i++) {
 		struct v4l2_ext_control e;
 		if (sc_fetch_read(f, base + i * sizeof(e), &e, sizeof(e)) < 0)
 			break;
 		if (e.size)
 			sc_fetch_keep(f, (uint64_t)(uintptr_t)e.string,
-				      e.size < array_max(c) + 1 ? e.size : array_max(c) + 1);
+				      e.size < ioctl_array_max(c) + 1 ? e.size : ioctl_array_max(c) + 1);
 	}
 }
 
