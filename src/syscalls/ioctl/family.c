@@ -106,7 +106,7 @@ bool ioctl_p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size,
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t at = addr + i * size;
-		if (i && i >= ioctl_array_max(c)) {
+		if (i && (i >= ioctl_array_max(c) || p_line_full(c))) {
 			out(c, ", ...");
 			break;
 		}
@@ -130,6 +130,6 @@ void ioctl_keep_array(struct sc_fetch *f, const struct sc_call *c, uint64_t addr
 		      size_t size)
 {
 	/* One past the readable end must not lose the elements before it. */
-	for (uint64_t i = 0; i < n && i <= ioctl_array_max(c); i++)
+	for (uint64_t i = 0; i < n && i <= ioctl_array_max(c) && i < IOCTL_FOLLOW_MAX; i++)
 		sc_fetch_keep(f, addr + i * size, size);
 }

@@ -60,6 +60,13 @@ size_t ioctl_array_max(const struct sc_call *c);
  */
 bool ioctl_p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size,
 		   void (*fn)(struct sc_call *c, const void *elem, uint64_t addr));
+/*
+ * Elements a .follow copies at most, whatever -s says: a hostile count with
+ * -s 100000 must not make one call copy megabytes (the rest print as "...").
+ */
+#define IOCTL_FOLLOW_MAX 1024u
+/* Bytes of strings behind followed elements copied at most per call. */
+#define IOCTL_FOLLOW_BYTES (256u * 1024)
 /* For a family's .follow: copy the elements ioctl_p_array prints, each on its own. */
 void ioctl_keep_array(struct sc_fetch *f, const struct sc_call *c, uint64_t addr, uint64_t n,
 		      size_t size);

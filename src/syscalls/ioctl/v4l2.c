@@ -935,13 +935,17 @@ static void v4l2_follow(struct sc_fetch *f, const struct sc_call *c, unsigned re
 		return;
 	uint64_t base = (uint64_t)(uintptr_t)x.controls;
 	ioctl_keep_array(f, c, base, x.count, sizeof(struct v4l2_ext_control));
-	for (uint64_t i = 0; i < x.count && i <= ioctl_array_max(c); i++) {
+	size_t budget = IOCTL_FOLLOW_BYTES;
+	for (uint64_t i = 0; i < x.count && i <= ioctl_array_max(c) && i < IOCTL_FOLLOW_MAX; i++) {
 		struct v4l2_ext_control e;
 		if (sc_fetch_read(f, base + i * sizeof(e), &e, sizeof(e)) < 0)
 			break;
-		if (e.size)
-			sc_fetch_keep(f, (uint64_t)(uintptr_t)e.string,
-				      e.size < ioctl_array_max(c) + 1 ? e.size : ioctl_array_max(c) + 1);
+		size_t len = e.size < ioctl_array_max(c) + 1 ? e.size : ioctl_array_max(c) + 1;
+		if (len > budget)
+			break;
+		budget -= len;
+		if (len)
+			sc_fetch_keep(f, (uint64_t)(uintptr_t)e.string, len);
 	}
 }
 
