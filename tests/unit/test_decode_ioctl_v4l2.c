@@ -101,6 +101,44 @@ static void test_clips_cut_where_memory_ends(void)
 	dh_free(&d);
 }
 
+/* A fake tracee: SPACE_LEN bytes at SPACE, nothing readable past them. */
+#define SPACE 0x5000u
+#define SPACE_LEN 0x130u
+static unsigned char space[SPACE_LEN];
+
+static long read_space(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	if (addr < SPACE || addr >= SPACE + SPACE_LEN)
+		return -1;
+	size_t n = SPACE + SPACE_LEN - addr < len ? SPACE + SPACE_LEN - addr : len;
+	memcpy(buf, space + (addr - SPACE), n);
+	return (long)n;
+}
+
+/* The engine's copy of the ioctl spec follows the clip pointer: two clips, then the end of memory. */
+static void test_engine_follows_clip_pointer(void)
+{
+	struct dh d;
+	struct v4l2_format f;
+	struct v4l2_clip clips[2] = { { .c = { 1, 2, 3, 4 } }, { .c = { 5, 6, 7, 8 } } };
+	memset(&f, 0, sizeof(f));
+	f.type = V4L2_BUF_TYPE_VIDEO_OVERLAY;
+	f.fmt.win.clips = (struct v4l2_clip *)(uintptr_t)(SPACE + 0x100);
+	f.fmt.win.clipcount = 3;
+	memcpy(space, &f, sizeof(f));
+	memcpy(space + 0x100, clips, sizeof(clips));
+	dh_init(&d, SYS_ioctl, (uint64_t)-1, VIDIOC_TRY_FMT, SPACE, 0, 0, 0);
+	d.c.ent = sc_by_nr(SYS_ioctl);	/* what an engine sets before it copies */
+	sc_mem_fetch(&d.c, SC_AT_ENTRY, read_space, NULL);
+	CHECK_STR(dh_run(&d, -9), "ioctl(-1, VIDIOC_TRY_FMT, {type=V4L2_BUF_TYPE_VIDEO_OVERLAY, "
+		  "fmt.win={w={left=0, top=0, width=0, height=0}, field=V4L2_FIELD_ANY, "
+		  "chromakey=0, clips=[{c={left=1, top=2, width=3, height=4}}, {c={left=5, top=6, "
+		  "width=7, height=8}}, ... /* 0x5130 */], clipcount=3, bitmap=NULL}}) = "
+		  "-1 EBADF (Bad file descriptor)");
+	dh_free(&d);
+}
+
 /* SIOCGIFCONF: the interfaces the kernel wrote behind ifc_buf. */
 static void test_ifconf_interface_array(void)
 {
@@ -126,4 +164,5 @@ static void test_ifconf_interface_array(void)
 }
 
 TK_MAIN(TK_CASE(test_querycap_in_three_styles), TK_CASE(test_try_fmt_window_clips_and_answer),
-	TK_CASE(test_clips_cut_where_memory_ends), TK_CASE(test_ifconf_interface_array))
+	TK_CASE(test_clips_cut_where_memory_ends), TK_CASE(test_engine_follows_clip_pointer),
+	TK_CASE(test_ifconf_interface_array))
