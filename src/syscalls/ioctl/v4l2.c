@@ -3,9 +3,9 @@
  * the kernel reads at entry, the rest (or the address of a failed call's
  * buffer) at exit; values and formats print through v4l2_print.c, what a
  * successful call returned through v4l2_answer.c.  The window's clips and the
- * extended controls' array are
- * behind pointers: v4l2_follow copies them (ptrace mode; the --kernel mode
- * does not follow them and prints their addresses).
+ * extended controls' array are behind pointers: v4l2_follow copies them
+ * (ptrace mode; the --kernel mode does not follow them and prints their
+ * addresses).
  */
 #include <inttypes.h>
 #include <stddef.h>
