@@ -12,6 +12,7 @@
 #include <termios.h>
 
 #include "decoder.h"
+#include "ioctl/family.h"
 #include "ioctl/ioctl.h"
 #include "print_stat.h"
 #include "print_termios.h"
@@ -95,6 +96,10 @@ static size_t ioctl_arg_len(const struct sc_call *c)
 		if (n > len)
 			len = n;
 	}
+	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
+	size_t fam_len = fam && fam->arg_len ? fam->arg_len(c, (unsigned)c->args[1]) : 0;
+	if (fam_len > len)
+		len = fam_len;
 	if (len)
 		return len;
 	switch (arg_kind(c->args[1])) {
@@ -156,6 +161,12 @@ static void p_request(struct sc_call *c, unsigned req)
 		return;
 	if (xlat_style == XLAT_STYLE_VERBOSE)
 		out(c, " /* ");
+	/* The character-device families name their own requests (EVIOCGBIT(EV_KEY, 8)). */
+	if (ioctl_family_name(c, req, xlat_style == XLAT_STYLE_VERBOSE)) {
+		if (xlat_style == XLAT_STYLE_VERBOSE)
+			out(c, " */");
+		return;
+	}
 	/* a name computed from the number first, then those of the tables */
 	char computed[64];
 	size_t k = 0;
@@ -271,8 +282,19 @@ static void ioctl_walk(struct sc_walk *w, const struct sc_call *c)
 			families[i]->walk(w, c, (unsigned)c->args[1]);
 }
 
+/* Bytes of an ioctl argument copied at most (KVM CPUID tables: 10 KiB). */
+#define IOCTL_ARG_MAX (IOCTL_MEM_CAP > 16384 ? IOCTL_MEM_CAP : 16384)
+
+/* What a character-device family's argument points to (V4L2 clips and controls). */
+static void ioctl_follow(struct sc_fetch *f, const struct sc_call *c)
+{
+	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
+	if (fam && fam->follow)
+		fam->follow(f, c, (unsigned)c->args[1], c->args[2]);
+}
+
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
-		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_MEM_CAP },
+		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_ARG_MAX },
 		  { .arg = 2, .off = IOCTL_DEREF_OFF, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_deref_len, .size = IOCTL_DEREF_CAP },
 		  { .arg = 2, .off = IOCTL_PTR_AT0, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
@@ -281,13 +303,22 @@ SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EX
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr8_len, .size = IOCTL_PTR_CAP },
 		  { .arg = 2, .off = IOCTL_PTR_AT24, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr24_len, .size = IOCTL_PTR_CAP },
-		  { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY | SC_AT_EXIT, .walk_fn = ioctl_walk })
+		  { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY | SC_AT_EXIT, .walk_fn = ioctl_walk },
+		  { .arg = 2, .kind = SC_MEM_FOLLOW, .when = SC_AT_ENTRY | SC_AT_EXIT,
+		    .follow_fn = ioctl_follow })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
+	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
 	if (c->entering) {
 		p_fd(c, c->args[0]);
 		p_sep(c);
 		p_request(c, (unsigned)c->args[1]);
+	}
+	/* The character-device families of ioctl/family.h first, then the groups of ioctl/ioctl.h. */
+	if (fam) {
+		int r = fam->decode(c, (unsigned)c->args[1], c->args[2]);
+		if (r != IOCTL_NOT_DECODED)
+			return r;
 	}
 	for (size_t i = 0; i < N_FAMILIES; i++) {
 		int r = families[i]->decode(c, (unsigned)c->args[1], c->args[2]);

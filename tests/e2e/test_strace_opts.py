@@ -569,6 +569,18 @@ def thread_execve_quiet(tmp):
 def buffer_limit(tmp):
     same_lines(tmp, '-e', 'trace=writev', forms())
 
+@case
+def ioctl_xlat(tmp):
+    prog = OPTIONS.get('ioctls')
+    if not prog:
+        raise Fail('ioctl-xlat needs --ioctls PATH (tests/progs/ioctls)')
+    tracekit_only()
+    # Unmasked: the program prints no addresses, and -X raw's request numbers look like some.
+    for opts in (['-X', 'raw'], ['-X', 'verbose'], ['-v'], ['-v', '-X', 'verbose']):
+        ref, ours = both(tmp, '-e', 'trace=ioctl', *opts, prog)
+        expect(ref == ours, '%s: lines differ from strace\'s:\n  strace:   %r\n  tracekit: %r'
+               % (' '.join(opts), ref, ours))
+
 
 def main(argv):
     if argv[1:] == ['--list']:
@@ -579,6 +591,8 @@ def main(argv):
               file=sys.stderr)
         return 2
     fn = CASES[argv[1]]
+    if '--ioctls' in argv:
+        OPTIONS['ioctls'] = os.path.abspath(argv[argv.index('--ioctls') + 1])
     if '--sleeper' in argv:
         OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
     if '--thread-exec' in argv:

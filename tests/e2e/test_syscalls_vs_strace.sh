@@ -4,8 +4,8 @@
 #   test_syscalls_vs_strace.sh CASE [PROGRAM]
 #
 # CASE is a bundled program (files procs signals sockets memory polling time
-# threads pidns netlink sysapi, sysapi-v/-xraw/-xverbose with -v, -X raw/verbose; PROGRAM is
-# its path) or an everyday one (ls cat cp tar shpipe
+# threads pidns netlink ioctls sysapi, sysapi-v/-xraw/-xverbose with -v, -X raw/verbose;
+# PROGRAM is its path) or an everyday one (ls cat cp tar shpipe
 # python).  The binary comes from $TRACEKIT; with TRACER=strace the second
 # run is strace too, which checks the test itself.  compare.py does the work;
 # this script picks the command, the threshold and the scheduling-dependent
@@ -63,6 +63,8 @@ pidns)
 	# A child in a new PID namespace: pids print with --pidns-translation's
 	# comments.  Its clone3 child's SIGCHLD may come before or after clone3 returns.
 	need_prog; racy=SIGCHLD; targs=--tracer-args=--pidns-translation; set -- "$prog" ;;
+ioctls)
+	need_prog; set -- "$prog" ;;
 ls)
 	# The listing written to stdout shows /proc's link count (one per
 	# process) and /tmp's mtime, which other tests change: one line may differ.

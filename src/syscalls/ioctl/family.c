@@ -1,0 +1,135 @@
+/* The ioctl families tracekit decodes, looked up by the request's type byte. */
+#include <inttypes.h>
+#include <linux/ioctl.h>
+#include <string.h>
+
+#include "family.h"
+
+static const struct ioctl_family *const families[] = {
+	&ioctl_evdev,
+	&ioctl_gpio,
+	&ioctl_seccomp,
+	&ioctl_tty,
+	&ioctl_ptp,
+	&ioctl_rtc,
+	&ioctl_uffdio,
+	&ioctl_kvm,
+	&ioctl_sock,
+	&ioctl_v4l2,
+};
+
+const struct ioctl_family *ioctl_family_of(unsigned req)
+{
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (families[i]->type == _IOC_TYPE(req))
+			return families[i];
+	return NULL;
+}
+
+bool ioctl_family_name(struct sc_call *c, unsigned req, bool in_comment)
+{
+	const struct ioctl_family *f = ioctl_family_of(req);
+	if (!f)
+		return false;
+	const char *name = f->names ? xlat_str(f->names, req) : NULL;
+	if (name) {
+		/* Another driver's request with the same number: "PHN_NOT_OH or RTC_UIE_OFF". */
+		const char *alias = xlat_str(&xlat_ioctl_aliases, req);
+		out(c, "%s%s%s", alias ? alias : "", alias ? " or " : "", name);
+		return true;
+	}
+	return f->name && f->name(c, req, in_comment);
+}
+
+void ioctl_p_name_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt,
+		       bool in_comment)
+{
+	const char *s = xlat_str(x, v);
+	if (s)
+		out(c, "%s", s);
+	else if (in_comment || !dflt)
+		out(c, "%#" PRIx64, v);
+	else
+		out(c, "%#" PRIx64 " /* %s */", v, dflt);
+}
+
+void ioctl_p_cstring(struct sc_call *c, const char *buf, size_t size)
+{
+	/* strace's quoted cstring: the whole field, not -s; with no NUL, the last byte yields to "...". */
+	size_t n = strnlen(buf, size);
+	if (n == size && size)
+		n = size - 1;
+	p_quoted(c, (const unsigned char *)buf, n, n < strnlen(buf, size));
+}
+
+void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex)
+{
+	size_t max = c->fmt ? c->fmt->strsize : 32;
+	out(c, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i && !c->fmt->verbose && i >= max) {
+			out(c, ", ...");
+			break;
+		}
+		out(c, hex && a[i] ? "%s%#x" : "%s%u", i ? ", " : "", a[i]);
+	}
+	out(c, "]");
+}
+
+bool ioctl_all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len)
+{
+	const unsigned char *p;
+	return addr && sc_mem_peek(c, addr, len, &p) >= (long)len;
+}
+
+size_t ioctl_array_max(const struct sc_call *c)
+{
+	return c->fmt ? c->fmt->strsize : 32;
+}
+
+bool ioctl_p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size,
+		   void (*fn)(struct sc_call *c, const void *elem, uint64_t addr))
+{
+	const unsigned char *p;
+	if (!n) {
+		out(c, "[]");
+		return false;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t at = addr + i * size;
+		if (i && (i >= ioctl_array_max(c) || p_line_full(c))) {
+			out(c, ", ...");
+			break;
+		}
+		if (!addr || sc_mem_peek(c, at, size, &p) < (long)size) {
+			if (i)
+				out(c, ", ... /* %#" PRIx64 " */]", at);
+			else if (addr)
+				out(c, "%#" PRIx64, addr);
+			else
+				out(c, "NULL");
+			return false;
+		}
+		out(c, i ? ", " : "[");
+		fn(c, p, at);
+	}
+	out(c, "]");
+	return true;
+}
+
+void ioctl_keep_array(struct sc_fetch *f, const struct sc_call *c, uint64_t addr, uint64_t n,
+		      size_t size)
+{
+	/* One past the readable end must not lose the elements before it. */
+	for (uint64_t i = 0; i < n && i <= ioctl_array_max(c) && i < IOCTL_FOLLOW_MAX; i++)
+		sc_fetch_keep(f, addr + i * size, size);
+}

@@ -1,0 +1,91 @@
+/*
+ * ioctl request families: the requests of one driver interface (evdev,
+ * v4l2, ...), told apart by their _IOC type byte.  decode_ioctl.c prints the
+ * descriptor and, for a request a family knows, lets the family name it and
+ * print its argument; everything else stays with the generic table there.
+ */
+#ifndef TRACEKIT_SYSCALLS_IOCTL_FAMILY_H
+#define TRACEKIT_SYSCALLS_IOCTL_FAMILY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/ioctl.h>
+
+#include "../decoder.h"
+
+/* What ioctl_family.decode returns for a request it does not decode: the argument prints in hex. */
+#define IOCTL_NOT_DECODED (-1)
+
+struct ioctl_family {
+	unsigned type;				/* _IOC_TYPE of its requests */
+	const struct xlat *names;		/* its requests with a fixed number */
+	/*
+	 * Requests whose number carries a parameter (EVIOCGBIT(ev, len)): print
+	 * the name and return true.  in_comment: the name goes inside -X
+	 * verbose's comment, where unknown parameters print bare.
+	 */
+	bool (*name)(struct sc_call *c, unsigned req, bool in_comment);
+	/*
+	 * The argument, ", " included: at entry SC_DONE or 0 (more at exit),
+	 * at exit 0; IOCTL_NOT_DECODED for a request it leaves alone.
+	 */
+	int (*decode)(struct sc_call *c, unsigned req, uint64_t arg);
+	/* Bytes at the argument decode reads (copied at entry and at exit). */
+	size_t (*arg_len)(const struct sc_call *c, unsigned req);
+	/* Memory behind pointers in the argument (copied by the engine, ptrace mode only). */
+	void (*follow)(struct sc_fetch *f, const struct sc_call *c, unsigned req, uint64_t arg);
+};
+
+/* The family of req, or NULL. */
+const struct ioctl_family *ioctl_family_of(unsigned req);
+/* Print req's name if its family knows it; false otherwise (nothing printed). */
+bool ioctl_family_name(struct sc_call *c, unsigned req, bool in_comment);
+
+/* A constant inside a request name: its name, else hex with "/\* dflt *\/" unless in_comment. */
+void ioctl_p_name_xval(struct sc_call *c, const struct xlat *x, uint64_t v, const char *dflt,
+		       bool in_comment);
+
+/* A char array field holding a C string: quoted up to its NUL, "..." when it has none (not cut at -s). */
+void ioctl_p_cstring(struct sc_call *c, const char *buf, size_t size);
+/* [1, 2, 3] of n unsigned ints, in hex when hex; without -v at most -s of them, then "...". */
+void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex);
+/* Elements of a pointed-to array printed at most: -s, as strace. */
+size_t ioctl_array_max(const struct sc_call *c);
+/*
+ * [e0, e1, ...] of n elements of size at addr, each by fn (given its address
+ * too): the address alone when the first is not held, ", ... /\* addr *\/"
+ * where they stop, ", ..." past -s.  False when not all were printed, and for
+ * an empty array (strace ends the struct there).
+ */
+bool ioctl_p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size,
+		   void (*fn)(struct sc_call *c, const void *elem, uint64_t addr));
+/*
+ * Elements a .follow copies at most, whatever -s says: a hostile count with
+ * -s 100000 must not make one call copy megabytes (the rest print as "...").
+ */
+#define IOCTL_FOLLOW_MAX 1024u
+/* Bytes of strings behind followed elements copied at most per call. */
+#define IOCTL_FOLLOW_BYTES (256u * 1024)
+/* For a family's .follow: copy the elements ioctl_p_array prints, each on its own. */
+void ioctl_keep_array(struct sc_fetch *f, const struct sc_call *c, uint64_t addr, uint64_t n,
+		      size_t size);
+/* True when len bytes at addr are in the snapshot. */
+bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len);
+/* True when all n bytes are zero (reserved fields print only when used). */
+bool ioctl_all_zero(const void *p, size_t n);
+/* " => ": what the kernel wrote, after what it read. */
+#define IOCTL_CHANGED " => "
+
+extern const struct ioctl_family ioctl_evdev;
+extern const struct ioctl_family ioctl_gpio;
+extern const struct ioctl_family ioctl_seccomp;
+extern const struct ioctl_family ioctl_tty;
+extern const struct ioctl_family ioctl_ptp;
+extern const struct ioctl_family ioctl_rtc;
+extern const struct ioctl_family ioctl_uffdio;
+extern const struct ioctl_family ioctl_kvm;
+extern const struct ioctl_family ioctl_sock;
+extern const struct ioctl_family ioctl_v4l2;
+
+#endif
