@@ -8,12 +8,15 @@ The binary is $TRACEKIT.  Cases that record need root and tracefs: outside CI th
 with the reason, with CI=true they fail.  Every child is killed on every path.
 """
 
+import json
 import os
+import shutil
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2elib import Fail, case, expect, finish, kill_group, main, start, tracefs, tracekit  # noqa: E402
+from e2elib import (Fail, Skip, case, expect, finish, kill_group, main, read, start,  # noqa: E402
+                    tracefs, tracekit)
 
 OPTIONS = {}
 
@@ -58,6 +61,45 @@ def demo_commands_work(_):
                                       cwd=d), 120)
             expect(rc == 0, '%r: exit %d, %s' % (cmd, rc, err[-300:]))
         expect(os.path.getsize(os.path.join(d, 'trace.html')) > 0, 'view wrote trace.html')
+
+
+
+def readme_commands(path):
+    """The lines of README.md's ```sh blocks that run build/tracekit, in order (with the
+    other lines of those blocks: they share the files the examples write)."""
+    lines, block = [], None
+    for line in read(path).splitlines():
+        if line.startswith('```'):
+            if block is not None and any('build/tracekit' in l for l in block):
+                lines += [l for l in block if l.strip() and not l.lstrip().startswith('#')]
+            block = [] if block is None and line.strip() == '```sh' else None
+        elif block is not None:
+            block.append(line)
+    return lines
+
+
+@case
+def readme_examples_run(_):
+    """Every command of the README's examples runs as written (from a root where build/ is
+    the build directory and `make` has nothing to do): exit 0, and its files written."""
+    tracefs()
+    if not shutil.which('trace-cmd'):
+        raise Skip('trace-cmd is not installed (scripts/install-deps.sh installs it)')
+    cmds = readme_commands(os.path.join(OPTIONS['source'], 'README.md'))
+    expect(len(cmds) >= 15, 'README example commands found: %r' % cmds)
+    env = dict(os.environ, ASAN_OPTIONS='detect_leaks=0')
+    with tempfile.TemporaryDirectory(prefix='tk-readme-') as d:
+        os.symlink(os.path.dirname(os.path.abspath(tracekit())), os.path.join(d, 'build'))
+        with open(os.path.join(d, 'Makefile'), 'w') as f:
+            f.write('all:\n\t@true\n')
+        for cmd in cmds:
+            rc, _, err = finish(start(['sh', '-c', cmd], cwd=d, env=env), 240)
+            expect(rc == 0, '%r: exit %d, %s' % (cmd, rc, err[-400:]))
+        for name in ('trace.txt', 'calls.json', 'run.dat', 'yes.dat', 'trace.dat', 'trace.html'):
+            expect(os.path.getsize(os.path.join(d, name)) > 0, '%s was written' % name)
+        with open(os.path.join(d, 'calls.json')) as f:
+            for line in f:
+                json.loads(line)
 
 
 def setup(argv):
