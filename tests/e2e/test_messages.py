@@ -13,6 +13,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2elib import (Fail, Skip, case, expect, finish, kill_group, main, read, start,  # noqa: E402
@@ -62,6 +63,35 @@ def demo_commands_work(_):
             expect(rc == 0, '%r: exit %d, %s' % (cmd, rc, err[-300:]))
         expect(os.path.getsize(os.path.join(d, 'trace.html')) > 0, 'view wrote trace.html')
 
+
+
+
+@case
+def attach_already_traced_says_so(_):
+    """syscalls -p of a process another tracer holds: EPERM names that tracer, not 'try as
+    root' (root gets the same refusal)."""
+    first = start([tracekit(), 'syscalls', '-o', '/dev/null', OPTIONS['sleeper'], '30'])
+    try:
+        child = 0
+        for _ in range(100):
+            try:
+                with open('/proc/%d/task/%d/children' % (first.pid, first.pid)) as f:
+                    pids = f.read().split()
+            except OSError:
+                pids = []
+            if pids and 'TracerPid:\t%d' % first.pid in read('/proc/%s/status' % pids[0]):
+                child = int(pids[0])
+                break
+            time.sleep(0.05)
+        expect(child, 'the first tracer started its traced child')
+        rc, out, err = finish(start([tracekit(), 'syscalls', '-p', str(child)]), 30)
+    finally:
+        kill_group(first)
+        first.communicate()
+    expect(rc == 1, 'exit 1 expected, got %d: %r' % (rc, err))
+    expect(len(err.splitlines()) == 1, 'one line: %r' % err)
+    expect('already traced by pid %d' % first.pid in err, 'it names the tracer: %r' % err)
+    expect('try as root' not in err, 'root would not help: %r' % err)
 
 
 def readme_commands(path):
