@@ -195,6 +195,30 @@ static int wait_for_end(const struct rec_options *o, struct rec_child *c, struct
 	}
 }
 
+/*
+ * A recording stopped before its command ended (Ctrl-C, SIGTERM from `reset --all`,
+ * --duration, --max-size) stops tracing, not the command.  A Ctrl-C reaches the whole
+ * process group, so give the command a moment to die of it; if it runs on, say so.
+ */
+static void tell_if_command_runs_on(struct rec_child *c, const char *argv0, int *status)
+{
+	for (int i = 0; i < 20 && c->pid > 0; i++) {
+		int st;
+		if (waitpid(c->pid, &st, WNOHANG) == c->pid) {
+			/* its status, as when it ends first: the same Ctrl-C, the same exit */
+			*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			c->pid = -1;
+			return;
+		}
+		usleep(10000);
+	}
+	if (c->pid > 0) {
+		const char *slash = strrchr(argv0, '/');
+		fprintf(stderr, "tracekit: record: stopped; '%s' (pid %d) runs on, untraced\n",
+			slash ? slash + 1 : argv0, (int)c->pid);
+	}
+}
+
 static void add_note(struct strbuf *sb, const char ***notes, int *n, const char *key, const char *val)
 {
 	(void)sb;
@@ -455,6 +479,8 @@ int rec_run(const struct rec_options *o)
 	pid_t command_pid = child.pid;
 	int why = wait_for_end(o, &child, r, &status);
 	ft_tracing_on(s, false, NULL, 0);
+	if (why && child.pid > 0)
+		tell_if_command_runs_on(&child, o->argv[0], &status);
 	int e = 0;
 	bool not_run = false;
 	if (child.failed >= 0 && read(child.failed, &e, sizeof(e)) == sizeof(e) && e) {

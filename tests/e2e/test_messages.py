@@ -11,6 +11,8 @@ with the reason, with CI=true they fail.  Every child is killed on every path.
 import json
 import os
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -92,6 +94,66 @@ def attach_already_traced_says_so(_):
     expect(len(err.splitlines()) == 1, 'one line: %r' % err)
     expect('already traced by pid %d' % first.pid in err, 'it names the tracer: %r' % err)
     expect('try as root' not in err, 'root would not help: %r' % err)
+
+
+
+def kill_pid(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def record_stopped(sig, to_group):
+    """record SLEEPER 30, stopped by sig after it started: (status, stderr, command pid)."""
+    with tempfile.TemporaryDirectory(prefix='tk-msg-') as d:
+        p = start([tracekit(), 'record', '-q', '-e', 'sched:sched_switch',
+                   '-o', os.path.join(d, 't.dat'), OPTIONS['sleeper'], '30'])
+        child = 0
+        try:
+            for _ in range(200):	# its child runs the sleeper once recording has begun
+                try:
+                    with open('/proc/%d/task/%d/children' % (p.pid, p.pid)) as f:
+                        kids = f.read().split()
+                    if kids and read('/proc/%s/comm' % kids[0]).strip() == 'sleeper':
+                        child = int(kids[0])
+                        break
+                except OSError:
+                    pass
+                time.sleep(0.05)
+            expect(child, 'the command started')
+            if to_group:
+                os.killpg(p.pid, sig)
+            else:
+                p.send_signal(sig)
+            try:
+                p.wait(60)
+            except subprocess.TimeoutExpired:
+                raise Fail('record did not stop within 60 s of the signal')
+            alive = os.path.exists('/proc/%d' % child) and \
+                'zombie' not in read('/proc/%d/status' % child)
+            kill_pid(child)	# it holds our stdout: communicate() waits for it
+            rc, _, err = finish(p, 60)
+        finally:
+            kill_group(p)
+            if child:
+                kill_pid(child)
+    return rc, err, child, alive
+
+
+@case
+def record_stopped_says_command_runs_on(_):
+    """SIGTERM (reset --all) stops the recording, not its command: record says it runs on;
+    a Ctrl-C (to the whole group) kills both, and nothing is said."""
+    tracefs()
+    rc, err, child, alive = record_stopped(signal.SIGTERM, False)
+    expect(rc == 0, 'exit 0 expected, got %d: %r' % (rc, err))
+    expect(alive, 'the command was not stopped')
+    expect("'sleeper' (pid %d) runs on, untraced" % child in err, 'it says so: %r' % err)
+    for _ in range(3):	# it used to depend on who saw the Ctrl-C first: 0 or 130
+        rc, err, child, alive = record_stopped(signal.SIGINT, True)
+        expect(rc == 130, 'the command died of SIGINT: 130 expected, got %d: %r' % (rc, err))
+        expect('runs on' not in err, 'the command died of the same Ctrl-C: %r' % err)
 
 
 def readme_commands(path):
