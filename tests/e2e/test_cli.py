@@ -151,6 +151,8 @@ def usage_error(argv, what, mention=None):
 @case
 def unknown_verb(tmp):
     usage_error(['frobnicate'], 'unknown verb')
+    usage_error(['recrod'], 'a misspelt verb', "'recrod' (did you mean record? see")
+    usage_error(['help', 'shed'], 'help of a misspelt verb', 'did you mean sched?')
 
 
 @case
