@@ -392,6 +392,12 @@ int rec_run(const struct rec_options *o)
 			   : ft_session_new(err, sizeof(err));
 	if (!s)
 		goto fail;
+	/*
+	 * A new instance traces at once: off until the recorder runs, so the events enabled
+	 * one by one start together (not sys_enter a few calls before sys_exit).
+	 */
+	if (!o->func.tracer && ft_tracing_on(s, false, err, sizeof(err)) < 0)
+		goto fail;
 	if (ft_set_clock(s, o->clock ? o->clock : "mono", err, sizeof(err)) < 0) {
 		status = errno == EINVAL ? 2 : 1;	/* a clock this kernel lacks: fix -C */
 		goto fail;
