@@ -31,6 +31,7 @@ void help_report(FILE *f)
 	      "                          event (\"system:name\"), fields (typed)\n"
 	      "  --stat                  events per type and per CPU, and lost events\n"
 	      "  --syscalls              the syscall events as strace's lines (pointers as addresses)\n"
+	      "                          (--json, --stat and --syscalls: one of them)\n"
 	      "  -h, --help              this text\n", f);
 }
 
@@ -69,6 +70,12 @@ static int parse_cpus(const char *arg, bool *mask, int *n)
 	}
 }
 
+/* The spelling of an output option, by its getopt code. */
+static const char *out_name(int c)
+{
+	return c == 'j' ? "--json" : c == 's' ? "--stat" : "--syscalls";
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static bool cpus[MAX_CPU];
@@ -78,6 +85,7 @@ int cmd_report(int argc, char **argv)
 
 	err_set_verb("report");
 	bool have_i = false, syscalls = false;
+	int out_opt = 0; /* the output option given: --json, --stat or --syscalls */
 	while ((c = getopt_long(argc, argv, ":i:F:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; have_i = true; break;
@@ -101,9 +109,22 @@ int cmd_report(int argc, char **argv)
 				return 2;
 			o.has_to = true;
 			break;
-		case 'j': o.mode = RP_JSON; break;
-		case 's': o.mode = RP_STAT; break;
-		case 'S': syscalls = true; break;
+		case 'j':
+		case 's':
+		case 'S':
+			if (out_opt && out_opt != c) {
+				errmsg("%s and %s do not go together: give one of them",
+				       out_name(out_opt), out_name(c));
+				return 2;
+			}
+			out_opt = c;
+			if (c == 'j')
+				o.mode = RP_JSON;
+			else if (c == 's')
+				o.mode = RP_STAT;
+			else
+				syscalls = true;
+			break;
 		case 'h': help_report(stdout); return 0;
 		case ':':
 			errmsg("option '%s' needs an argument (see 'tracekit help report')",

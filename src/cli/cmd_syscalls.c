@@ -463,10 +463,13 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 		if (lopt)
 			return usage_err("option '--%s' requires an argument", lopt->name);
 		return usage_err("option requires an argument -- '%c'", optopt);
-	default:
+	default: {
+		/* strace's words; as tracekit, where to look as every verb says it */
+		const char *see = as_strace ? "" : " (see 'tracekit help syscalls')";
 		if (optopt && optopt < 256)
-			return usage_err("invalid option -- '%c'", optopt);
-		return usage_err("unrecognized option '%s'", argv[optind - 1]);
+			return usage_err("invalid option -- '%c'%s", optopt, see);
+		return usage_err("unrecognized option '%s'%s", argv[optind - 1], see);
+	}
 	}
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "util/editdist.h"
 
 static const struct verb verbs[] = {
 	{ "syscalls", "trace a command's system calls, strace-style", cmd_syscalls, help_syscalls },
@@ -49,6 +50,20 @@ static const struct verb *find_verb(const char *name)
 	return NULL;
 }
 
+/* "tracekit: [help: ]unknown verb 'recrod' (did you mean record? see 'tracekit --help')" */
+static void unknown_verb(const char *prefix, const char *name)
+{
+	struct closest c;
+	char near[128];
+	closest_init(&c, strlen(name) < 6 ? 1 : 2);	/* a typo, not any verb */
+	for (size_t i = 0; i < NVERBS; i++)
+		closest_offer(&c, name, strlen(name), verbs[i].name);
+	closest_join(&c, near, sizeof(near));
+	closest_free(&c);
+	fprintf(stderr, "tracekit: %sunknown verb '%s' (%s%s%ssee 'tracekit --help')\n", prefix, name,
+		*near ? "did you mean " : "", near, *near ? "? " : "");
+}
+
 static int help(const char *name)
 {
 	if (!name) {
@@ -57,7 +72,7 @@ static int help(const char *name)
 	}
 	const struct verb *v = find_verb(name);
 	if (!v) {
-		fprintf(stderr, "tracekit: help: unknown verb '%s' (see 'tracekit --help')\n", name);
+		unknown_verb("help: ", name);
 		return 2;
 	}
 	help_open_man(name);
@@ -94,7 +109,7 @@ int main(int argc, char **argv)
 	}
 	const struct verb *v = find_verb(arg);
 	if (!v) {
-		fprintf(stderr, "tracekit: unknown verb '%s' (see 'tracekit --help')\n", arg);
+		unknown_verb("", arg);
 		return 2;
 	}
 	return v->run(argc - 1, argv + 1);

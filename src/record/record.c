@@ -195,6 +195,30 @@ static int wait_for_end(const struct rec_options *o, struct rec_child *c, struct
 	}
 }
 
+/*
+ * A recording stopped before its command ended (Ctrl-C, SIGTERM from `reset --all`,
+ * --duration, --max-size) stops tracing, not the command.  A Ctrl-C reaches the whole
+ * process group, so give the command a moment to die of it; if it runs on, say so.
+ */
+static void tell_if_command_runs_on(struct rec_child *c, const char *argv0, int *status)
+{
+	for (int i = 0; i < 20 && c->pid > 0; i++) {
+		int st;
+		if (waitpid(c->pid, &st, WNOHANG) == c->pid) {
+			/* its status, as when it ends first: the same Ctrl-C, the same exit */
+			*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			c->pid = -1;
+			return;
+		}
+		usleep(10000);
+	}
+	if (c->pid > 0) {
+		const char *slash = strrchr(argv0, '/');
+		fprintf(stderr, "tracekit: record: stopped; '%s' (pid %d) runs on, untraced\n",
+			slash ? slash + 1 : argv0, (int)c->pid);
+	}
+}
+
 static void add_note(struct strbuf *sb, const char ***notes, int *n, const char *key, const char *val)
 {
 	(void)sb;
@@ -368,6 +392,12 @@ int rec_run(const struct rec_options *o)
 			   : ft_session_new(err, sizeof(err));
 	if (!s)
 		goto fail;
+	/*
+	 * A new instance traces at once: off until the recorder runs, so the events enabled
+	 * one by one start together (not sys_enter a few calls before sys_exit).
+	 */
+	if (!o->func.tracer && ft_tracing_on(s, false, err, sizeof(err)) < 0)
+		goto fail;
 	if (ft_set_clock(s, o->clock ? o->clock : "mono", err, sizeof(err)) < 0) {
 		status = errno == EINVAL ? 2 : 1;	/* a clock this kernel lacks: fix -C */
 		goto fail;
@@ -455,6 +485,8 @@ int rec_run(const struct rec_options *o)
 	pid_t command_pid = child.pid;
 	int why = wait_for_end(o, &child, r, &status);
 	ft_tracing_on(s, false, NULL, 0);
+	if (why && child.pid > 0)
+		tell_if_command_runs_on(&child, o->argv[0], &status);
 	int e = 0;
 	bool not_run = false;
 	if (child.failed >= 0 && read(child.failed, &e, sizeof(e)) == sizeof(e) && e) {

@@ -1,7 +1,7 @@
 /*
  * io_uring_setup and io_uring_enter: the setup parameters (what the caller
  * asks at entry, what the kernel answers at exit), the enter flags and the
- * signal mask.  io_uring_register's operations are not decoded yet.
+ * signal mask.  io_uring_register is in decode_io_uring_register.c.
  */
 #include <inttypes.h>
 #include <linux/io_uring.h>

@@ -193,6 +193,37 @@ static int seize(struct tracer *t, pid_t tid, pid_t tgid)
 	return 0;
 }
 
+/* The pid tracing tid (TracerPid in /proc/TID/status); 0 if none or unknown. */
+static int tracer_of(pid_t tid)
+{
+	char path[64], line[128];
+	int tracer = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %d", &tracer) == 1)
+			break;
+	fclose(f);
+	return tracer;
+}
+
+/*
+ * Why PTRACE_SEIZE of tid failed with EPERM, as advice: another tracer holds it,
+ * or it is not ours (root can trace it), or the kernel protects it (root too).
+ */
+static void eperm_hint(pid_t tid, char *buf, size_t len)
+{
+	int tracer = tracer_of(tid);
+	if (tracer > 0)
+		snprintf(buf, len, " (already traced by pid %d: one tracer at a time)", tracer);
+	else if (geteuid() != 0)
+		snprintf(buf, len, " (not yours; try as root)");
+	else
+		snprintf(buf, len, " (the kernel refuses to trace it, even for root)");
+}
+
 /* Seize every thread of pid, looping until /proc/pid/task shows no new one. */
 static int seize_process(struct tracer *t, pid_t pid, char *err, size_t errlen)
 {
@@ -213,8 +244,12 @@ static int seize_process(struct tracer *t, pid_t pid, char *err, size_t errlen)
 			if (seize(t, tid, pid) < 0) {
 				if (errno == ESRCH)
 					continue;
-				snprintf(err, errlen, "cannot attach to pid %d: %s%s", pid, strerror(errno),
-					 errno == EPERM ? " (not yours, or already traced; try as root)" : "");
+				int e = errno;
+				char hint[96] = "";
+				if (e == EPERM)
+					eperm_hint(tid, hint, sizeof(hint));
+				snprintf(err, errlen, "cannot attach to pid %d: %s%s", pid, strerror(e),
+					 hint);
 				closedir(d);
 				return -1;
 			}

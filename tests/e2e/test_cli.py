@@ -138,18 +138,21 @@ def version(tmp):
     expect(re.fullmatch(r'tracekit \d+\.\d+\.\d+\S*\n', out), 'version line: %r' % out)
 
 
-def usage_error(argv, what):
+def usage_error(argv, what, mention=None):
     tracekit_only()
     rc, out, err = run([tracekit()] + argv)
     expect(rc == 2, '%s exits 2 (got %d)' % (what, rc))
     expect(one_line(err), '%s: exactly one line on stderr, got %r' % (what, err))
     expect(err.startswith('tracekit'), '%s: the line names tracekit: %r' % (what, err))
+    expect(mention is None or mention in err, '%s: the line says %r: %r' % (what, mention, err))
     expect(out == '', '%s: nothing on stdout' % what)
 
 
 @case
 def unknown_verb(tmp):
     usage_error(['frobnicate'], 'unknown verb')
+    usage_error(['recrod'], 'a misspelt verb', "'recrod' (did you mean record? see")
+    usage_error(['help', 'shed'], 'help of a misspelt verb', 'did you mean sched?')
 
 
 @case
@@ -159,7 +162,10 @@ def unknown_option(tmp):
 
 @case
 def syscalls_unknown_option(tmp):
-    usage_error(['syscalls', '--frobnicate', 'true'], "unknown option of 'syscalls'")
+    usage_error(['syscalls', '--frobnicate', 'true'], "unknown option of 'syscalls'",
+                "'--frobnicate' (see 'tracekit help syscalls')")
+    usage_error(['syscalls', '-j', 'true'], "unknown letter of 'syscalls'",
+                "'j' (see 'tracekit help syscalls')")
 
 
 # --- errors a user meets ------------------------------------------------------------------

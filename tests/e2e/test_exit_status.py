@@ -101,6 +101,9 @@ def report(_):
     check('report', [
         (['--from', 'abc', fixture()], 2, "'abc'"),
         (['--from', '5', '--to', '1', fixture()], 2, 'after --to'),
+        # one output at a time: --stat used to win silently over --json
+        (['--json', '--stat', fixture()], 2, '--json and --stat'),
+        (['--stat', '--syscalls', fixture()], 2, '--stat and --syscalls'),
     ])
 
 

@@ -82,6 +82,41 @@ static void do_keyctl(void)
 	syscall(SYS_keyctl, KEYCTL_CAPABILITIES, caps, sizeof(caps));
 }
 
+/* Every call names a bad ring (EBADF): only the decoding of the argument shows. */
+static void do_io_uring_register(void)
+{
+	int fds[] = { 1, -1, IORING_REGISTER_FILES_SKIP };
+	struct io_uring_restriction r[2];
+	struct {
+		struct io_uring_probe p;
+		struct io_uring_probe_op ops[2];
+	} probe;
+	struct io_uring_rsrc_update2 upd;
+	uint64_t tags[] = { 0x1337, 0, 0xfacefeed };
+	unsigned long aff = 0x5;
+	memset(r, 0, sizeof(r));
+	r[0].opcode = IORING_RESTRICTION_SQE_OP;
+	r[0].sqe_op = IORING_OP_READV;
+	r[1].opcode = IORING_RESTRICTION_SQE_FLAGS_ALLOWED;
+	r[1].sqe_flags = IOSQE_FIXED_FILE | IOSQE_ASYNC | 0x80;
+	memset(&probe, 0, sizeof(probe));
+	probe.p.last_op = IORING_OP_WRITEV;
+	probe.ops[1].op = IORING_OP_NOP;
+	probe.ops[1].flags = IO_URING_OP_SUPPORTED;
+	memset(&upd, 0, sizeof(upd));
+	upd.offset = 7;
+	upd.data = (uintptr_t)fds;
+	upd.tags = (uintptr_t)tags;
+	upd.nr = 3;
+	syscall(SYS_io_uring_register, -1, IORING_REGISTER_FILES, fds, 3);
+	syscall(SYS_io_uring_register, -1, IORING_REGISTER_RESTRICTIONS, r, 2);
+	syscall(SYS_io_uring_register, -1, IORING_REGISTER_PROBE, &probe, 2);
+	syscall(SYS_io_uring_register, -1, IORING_REGISTER_FILES_UPDATE2, &upd, sizeof(upd));
+	syscall(SYS_io_uring_register, -1, IORING_REGISTER_IOWQ_AFF, &aff, 1);
+	syscall(SYS_io_uring_register, -1, IORING_UNREGISTER_FILES, NULL, 0);
+	syscall(SYS_io_uring_register, -1, 0xbadc0de, NULL, 0);
+}
+
 static void do_io_uring(void)
 {
 	struct io_uring_params p;
@@ -90,6 +125,7 @@ static void do_io_uring(void)
 	syscall(SYS_io_uring_setup, 1, NULL);
 	syscall(SYS_io_uring_setup, 2, &p);
 	syscall(SYS_io_uring_enter, -1, 1, 2, IORING_ENTER_GETEVENTS | 0x100, NULL, 8);
+	do_io_uring_register();
 }
 
 static void do_bpf(void)
