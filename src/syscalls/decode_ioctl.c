@@ -171,17 +171,16 @@ static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
 #define IOCTL_ARG_MAX 16384
 
 /* What a family's argument points to (V4L2 clips and controls). */
-static void ioctl_follow(struct sc_fetch *f, const struct sc_call *c)
+static void ioctl_walk(struct sc_walk *w, const struct sc_call *c)
 {
 	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
-	if (fam && fam->follow)
-		fam->follow(f, c, (unsigned)c->args[1], c->args[2]);
+	if (fam && fam->walk)
+		fam->walk(w, c, (unsigned)c->args[1]);
 }
 
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_ARG_MAX },
-		  { .arg = 2, .kind = SC_MEM_FOLLOW, .when = SC_AT_ENTRY | SC_AT_EXIT,
-		    .follow_fn = ioctl_follow })
+		  { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY | SC_AT_EXIT, .walk_fn = ioctl_walk })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
 	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);

@@ -180,10 +180,16 @@ static void grab_strv(struct fetch *f, uint64_t addr)
 	}
 }
 
-/* What a .follow_fn sees of a fetch. */
-struct sc_fetch {
+struct sc_walk {
 	struct fetch *f;
 };
+
+size_t sc_walk_grab(struct sc_walk *w, uint64_t addr, size_t len, const unsigned char **p)
+{
+	size_t n = grab(w->f, addr, len);
+	*p = n ? w->f->c->mem.r[w->f->c->mem.n - 1].data : NULL;
+	return n;
+}
 
 static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 {
@@ -220,10 +226,10 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 	case SC_MEM_STRV:
 		grab_strv(f, addr);
 		break;
-	case SC_MEM_FOLLOW: {
-		struct sc_fetch sf = { f };
-		if (s->follow_fn)
-			s->follow_fn(&sf, f->c);
+	case SC_MEM_WALK: {
+		struct sc_walk w = { f };
+		if (s->walk_fn)
+			s->walk_fn(&w, f->c);
 		break;
 	}
 	case SC_MEM_DEREF: {
@@ -234,16 +240,6 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 		break;
 	}
 	}
-}
-
-int sc_fetch_read(struct sc_fetch *sf, uint64_t addr, void *buf, size_t len)
-{
-	return addr && sf->f->read(sf->f->ctx, addr, buf, len) == (long)len ? 0 : -1;
-}
-
-void sc_fetch_keep(struct sc_fetch *sf, uint64_t addr, size_t len)
-{
-	grab(sf->f, addr, cap(len, ARRAY_CAP));
 }
 
 void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx)
