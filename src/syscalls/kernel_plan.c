@@ -77,7 +77,7 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 		k->op = KM_OP_DEREF;
 		k->cap = m->size;
 		break;
-	default:	/* SC_MEM_MMSGHDR, SC_MEM_WALK: not followed in the kernel yet */
+	default:	/* SC_MEM_MMSGHDR: not followed in the kernel yet */
 		return false;
 	}
 	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : KM_REG_CAP);
