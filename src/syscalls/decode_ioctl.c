@@ -275,23 +275,19 @@ static size_t ioctl_ptr24_len(const struct sc_call *c)
 	return ioctl_ptr_len(c, IOCTL_PTR_AT24);
 }
 
+/* What the argument points to: SG_IO's buffers (groups), V4L2's clips and controls (families). */
 static void ioctl_walk(struct sc_walk *w, const struct sc_call *c)
 {
 	for (size_t i = 0; i < N_FAMILIES; i++)
 		if (families[i]->walk)
 			families[i]->walk(w, c, (unsigned)c->args[1]);
+	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
+	if (fam && fam->walk)
+		fam->walk(w, c, (unsigned)c->args[1]);
 }
 
 /* Bytes of an ioctl argument copied at most (KVM CPUID tables: 10 KiB). */
 #define IOCTL_ARG_MAX (IOCTL_MEM_CAP > 16384 ? IOCTL_MEM_CAP : 16384)
-
-/* What a character-device family's argument points to (V4L2 clips and controls). */
-static void ioctl_follow(struct sc_fetch *f, const struct sc_call *c)
-{
-	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
-	if (fam && fam->follow)
-		fam->follow(f, c, (unsigned)c->args[1], c->args[2]);
-}
 
 SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EXIT,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_arg_len, .size = IOCTL_ARG_MAX },
@@ -303,9 +299,7 @@ SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EX
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr8_len, .size = IOCTL_PTR_CAP },
 		  { .arg = 2, .off = IOCTL_PTR_AT24, .kind = SC_MEM_DEREF, .when = SC_AT_ENTRY | SC_AT_EXIT,
 		    .len_src = SC_LEN_FN, .len_fn = ioctl_ptr24_len, .size = IOCTL_PTR_CAP },
-		  { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY | SC_AT_EXIT, .walk_fn = ioctl_walk },
-		  { .arg = 2, .kind = SC_MEM_FOLLOW, .when = SC_AT_ENTRY | SC_AT_EXIT,
-		    .follow_fn = ioctl_follow })
+		  { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY | SC_AT_EXIT, .walk_fn = ioctl_walk })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
 	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);

@@ -50,8 +50,7 @@ enum sc_mem_kind {
 	SC_MEM_STRV,	/* NULL-terminated array of string pointers (argv, envp) */
 	SC_MEM_DEREF,	/* the pointer stored at arg + off, then .size bytes where it points */
 	SC_MEM_IOCBV,	/* struct iocb *[count], each iocb and its buffer or iovec (io_submit) */
-	SC_MEM_WALK,	/* .walk_fn copies what it finds following pointers (SG_IO's buffers) */
-	SC_MEM_FOLLOW,	/* what .follow_fn finds by reading the tracee (pointers in an ioctl's struct) */
+	SC_MEM_WALK,	/* .walk_fn copies what it finds following pointers (SG_IO's buffers, V4L2's arrays) */
 };
 
 /* What a .walk_fn copies through (see sc_walk_grab). */
@@ -73,7 +72,6 @@ enum sc_len_src {
 };
 
 struct sc_call;
-struct sc_fetch;
 
 /* .arg value meaning "the user stack pointer at the stop" rather than an argument. */
 #define SC_ARG_SP 7
@@ -90,8 +88,6 @@ struct sc_mem_spec {
 				   buffers, 64 KiB for SC_LEN_FN) */
 	size_t (*len_fn)(const struct sc_call *c);
 	void (*walk_fn)(struct sc_walk *w, const struct sc_call *c);
-	/* SC_MEM_FOLLOW: reads pointers with sc_fetch_read, keeps their targets with sc_fetch_keep. */
-	void (*follow_fn)(struct sc_fetch *f, const struct sc_call *c);
 };
 
 #define SC_MEM_MAX 8	/* the kernel mode copies the first KM_COPY_MAX (6) */
@@ -270,10 +266,6 @@ void sc_mem_fetch(struct sc_call *c, unsigned when, sc_read_fn read, void *ctx);
  * of them); returns the bytes held and points *p at them.
  */
 size_t sc_walk_grab(struct sc_walk *w, uint64_t addr, size_t len, const unsigned char **p);
-/* For a .follow_fn: read tracee memory (0 when all len bytes were read, else -1)... */
-int sc_fetch_read(struct sc_fetch *f, uint64_t addr, void *buf, size_t len);
-/* ... and copy len bytes at addr into the snapshot (at most 64 KiB). */
-void sc_fetch_keep(struct sc_fetch *f, uint64_t addr, size_t len);
 void sc_mem_reset(struct sc_snapshot *s);
 void sc_mem_free(struct sc_snapshot *s);
 

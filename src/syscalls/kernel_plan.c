@@ -86,7 +86,7 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 		k->len_src = len_src(m);
 		k->cap = strsize;
 		break;
-	default:	/* SC_MEM_WALK, SC_MEM_FOLLOW: not followed in the kernel yet */
+	default:	/* SC_MEM_WALK: not followed in the kernel yet */
 		return false;
 	}
 	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : KM_REG_CAP);

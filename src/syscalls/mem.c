@@ -212,11 +212,6 @@ size_t sc_walk_grab(struct sc_walk *w, uint64_t addr, size_t len, const unsigned
 	return n;
 }
 
-/* What a .follow_fn sees of a fetch. */
-struct sc_fetch {
-	struct fetch *f;
-};
-
 static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 {
 	uint64_t addr = (s->arg == SC_ARG_SP ? f->c->sp : f->c->args[s->arg]) + s->off;
@@ -262,12 +257,6 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 			s->walk_fn(&w, f->c);
 		break;
 	}
-	case SC_MEM_FOLLOW: {
-		struct sc_fetch sf = { f };
-		if (s->follow_fn)
-			s->follow_fn(&sf, f->c);
-		break;
-	}
 	case SC_MEM_DEREF: {
 		/* Only the target is kept: the struct holding the pointer has a spec of its own. */
 		uint64_t p = 0;
@@ -278,16 +267,6 @@ static void fetch_one(struct fetch *f, const struct sc_mem_spec *s)
 		break;
 	}
 	}
-}
-
-int sc_fetch_read(struct sc_fetch *sf, uint64_t addr, void *buf, size_t len)
-{
-	return addr && sf->f->read(sf->f->ctx, addr, buf, len) == (long)len ? 0 : -1;
-}
-
-void sc_fetch_keep(struct sc_fetch *sf, uint64_t addr, size_t len)
-{
-	grab(sf->f, addr, cap(len, ARRAY_CAP));
 }
 
 /*

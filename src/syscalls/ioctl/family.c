@@ -126,10 +126,21 @@ bool ioctl_p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size,
 	return true;
 }
 
-void ioctl_keep_array(struct sc_fetch *f, const struct sc_call *c, uint64_t addr, uint64_t n,
+int ioctl_walk_read(struct sc_walk *w, uint64_t addr, void *buf, size_t len)
+{
+	const unsigned char *p;
+	if (!addr || sc_walk_grab(w, addr, len, &p) < len)
+		return -1;
+	memcpy(buf, p, len);
+	return 0;
+}
+
+void ioctl_keep_array(struct sc_walk *w, const struct sc_call *c, uint64_t addr, uint64_t n,
 		      size_t size)
 {
+	const unsigned char *p;
 	/* One past the readable end must not lose the elements before it. */
-	for (uint64_t i = 0; i < n && i <= ioctl_array_max(c) && i < IOCTL_FOLLOW_MAX; i++)
-		sc_fetch_keep(f, addr + i * size, size);
+	for (uint64_t i = 0; i < n && i <= ioctl_array_max(c) && i < IOCTL_WALK_MAX; i++)
+		if (sc_walk_grab(w, addr + i * size, size, &p) < size)
+			break;
 }

@@ -33,8 +33,8 @@ struct ioctl_family {
 	int (*decode)(struct sc_call *c, unsigned req, uint64_t arg);
 	/* Bytes at the argument decode reads (copied at entry and at exit). */
 	size_t (*arg_len)(const struct sc_call *c, unsigned req);
-	/* Memory behind pointers in the argument (copied by the engine, ptrace mode only). */
-	void (*follow)(struct sc_fetch *f, const struct sc_call *c, unsigned req, uint64_t arg);
+	/* Memory behind pointers in the argument, copied through sc_walk_grab (ptrace mode only). */
+	void (*walk)(struct sc_walk *w, const struct sc_call *c, unsigned req);
 };
 
 /* The family of req, or NULL. */
@@ -61,14 +61,16 @@ size_t ioctl_array_max(const struct sc_call *c);
 bool ioctl_p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size,
 		   void (*fn)(struct sc_call *c, const void *elem, uint64_t addr));
 /*
- * Elements a .follow copies at most, whatever -s says: a hostile count with
+ * Elements a .walk copies at most, whatever -s says: a hostile count with
  * -s 100000 must not make one call copy megabytes (the rest print as "...").
  */
-#define IOCTL_FOLLOW_MAX 1024u
-/* Bytes of strings behind followed elements copied at most per call. */
-#define IOCTL_FOLLOW_BYTES (256u * 1024)
-/* For a family's .follow: copy the elements ioctl_p_array prints, each on its own. */
-void ioctl_keep_array(struct sc_fetch *f, const struct sc_call *c, uint64_t addr, uint64_t n,
+#define IOCTL_WALK_MAX 1024u
+/* Bytes of strings behind walked elements copied at most per call. */
+#define IOCTL_WALK_BYTES (256u * 1024)
+/* For a family's .walk: len bytes at addr into buf (copied too); 0, or -1 when not all readable. */
+int ioctl_walk_read(struct sc_walk *w, uint64_t addr, void *buf, size_t len);
+/* For a family's .walk: copy the elements ioctl_p_array prints, each on its own. */
+void ioctl_keep_array(struct sc_walk *w, const struct sc_call *c, uint64_t addr, uint64_t n,
 		      size_t size);
 /* True when len bytes at addr are in the snapshot. */
 bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len);

@@ -3,7 +3,7 @@
  * requests on struct ifreq (the name, then the field the request is
  * about), bridge requests.  The rest of the SIOC requests print their
  * argument as an address, as strace does.  SIOCGIFCONF's ifc_buf array is
- * behind a pointer: sock_follow copies it (ptrace mode; --kernel prints its
+ * behind a pointer: sock_walk copies it (ptrace mode; --kernel prints its
  * address).
  */
 #include <inttypes.h>
@@ -261,13 +261,13 @@ static int ifconf(struct sc_call *c, uint64_t arg)
 }
 
 /* The interfaces the kernel wrote to ifc_buf (what the exit copy holds is printed). */
-static void sock_follow(struct sc_fetch *f, const struct sc_call *c, unsigned req, uint64_t arg)
+static void sock_walk(struct sc_walk *w, const struct sc_call *c, unsigned req)
 {
 	struct ifconf ifc;
-	if (req != SIOCGIFCONF || sc_fetch_read(f, arg, &ifc, sizeof(ifc)) < 0 ||
+	if (req != SIOCGIFCONF || ioctl_walk_read(w, c->args[2], &ifc, sizeof(ifc)) < 0 ||
 	    ifc.ifc_len <= 0)
 		return;
-	ioctl_keep_array(f, c, (uintptr_t)ifc.ifc_buf, (unsigned)ifc.ifc_len / sizeof(struct ifreq),
+	ioctl_keep_array(w, c, (uintptr_t)ifc.ifc_buf, (unsigned)ifc.ifc_len / sizeof(struct ifreq),
 			 sizeof(struct ifreq));
 }
 
@@ -354,5 +354,5 @@ const struct ioctl_family ioctl_sock = {
 	.names = &xlat_sock_ioctls,
 	.decode = sock_decode,
 	.arg_len = sock_arg_len,
-	.follow = sock_follow,
+	.walk = sock_walk,
 };

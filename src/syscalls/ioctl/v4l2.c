@@ -3,7 +3,7 @@
  * the kernel reads at entry, the rest (or the address of a failed call's
  * buffer) at exit; values and formats print through v4l2_print.c, what a
  * successful call returned through v4l2_answer.c.  The window's clips and the
- * extended controls' array are behind pointers: v4l2_follow copies them
+ * extended controls' array are behind pointers: v4l2_walk copies them
  * (ptrace mode; the --kernel mode does not follow them and prints their
  * addresses).
  */
@@ -408,44 +408,46 @@ static size_t v4l2_arg_len(const struct sc_call *c, unsigned req)
 }
 
 /* The clips of a window format (S_FMT, CREATE_BUFS, ...) at addr. */
-static void follow_format(struct sc_fetch *f, const struct sc_call *c, uint64_t addr)
+static void walk_format(struct sc_walk *w, const struct sc_call *c, uint64_t addr)
 {
 	struct v4l2_format fmt;
-	if (sc_fetch_read(f, addr, &fmt, sizeof(fmt)) < 0)
+	if (ioctl_walk_read(w, addr, &fmt, sizeof(fmt)) < 0)
 		return;
 	if (fmt.type == V4L2_BUF_TYPE_VIDEO_OVERLAY || fmt.type == V4L2_BUF_TYPE_VIDEO_OUTPUT_OVERLAY)
-		ioctl_keep_array(f, c, (uint64_t)(uintptr_t)fmt.fmt.win.clips, fmt.fmt.win.clipcount,
+		ioctl_keep_array(w, c, (uint64_t)(uintptr_t)fmt.fmt.win.clips, fmt.fmt.win.clipcount,
 			   sizeof(struct v4l2_clip));
 }
 
-static void v4l2_follow(struct sc_fetch *f, const struct sc_call *c, unsigned req, uint64_t arg)
+static void v4l2_walk(struct sc_walk *w, const struct sc_call *c, unsigned req)
 {
+	uint64_t arg = c->args[2];
 	if (req == VIDIOC_S_FMT || req == VIDIOC_TRY_FMT || req == VIDIOC_G_FMT) {
-		follow_format(f, c, arg);
+		walk_format(w, c, arg);
 		return;
 	}
 	if (req == VIDIOC_CREATE_BUFS) {
-		follow_format(f, c, arg + offsetof(struct v4l2_create_buffers, format));
+		walk_format(w, c, arg + offsetof(struct v4l2_create_buffers, format));
 		return;
 	}
 	if (req != VIDIOC_S_EXT_CTRLS && req != VIDIOC_TRY_EXT_CTRLS && req != VIDIOC_G_EXT_CTRLS)
 		return;
 	struct v4l2_ext_controls x;
-	if (sc_fetch_read(f, arg, &x, sizeof(x)) < 0)
+	if (ioctl_walk_read(w, arg, &x, sizeof(x)) < 0)
 		return;
 	uint64_t base = (uint64_t)(uintptr_t)x.controls;
-	ioctl_keep_array(f, c, base, x.count, sizeof(struct v4l2_ext_control));
-	size_t budget = IOCTL_FOLLOW_BYTES;
-	for (uint64_t i = 0; i < x.count && i <= ioctl_array_max(c) && i < IOCTL_FOLLOW_MAX; i++) {
+	ioctl_keep_array(w, c, base, x.count, sizeof(struct v4l2_ext_control));
+	size_t budget = IOCTL_WALK_BYTES;
+	for (uint64_t i = 0; i < x.count && i <= ioctl_array_max(c) && i < IOCTL_WALK_MAX; i++) {
 		struct v4l2_ext_control e;
-		if (sc_fetch_read(f, base + i * sizeof(e), &e, sizeof(e)) < 0)
+		if (ioctl_walk_read(w, base + i * sizeof(e), &e, sizeof(e)) < 0)
 			break;
 		size_t len = e.size < ioctl_array_max(c) + 1 ? e.size : ioctl_array_max(c) + 1;
 		if (len > budget)
 			break;
 		budget -= len;
+		const unsigned char *p;
 		if (len)
-			sc_fetch_keep(f, (uint64_t)(uintptr_t)e.string, len);
+			sc_walk_grab(w, (uint64_t)(uintptr_t)e.string, len, &p);
 	}
 }
 
@@ -454,5 +456,5 @@ const struct ioctl_family ioctl_v4l2 = {
 	.names = &xlat_v4l2_ioctls,
 	.decode = v4l2_decode,
 	.arg_len = v4l2_arg_len,
-	.follow = v4l2_follow,
+	.walk = v4l2_walk,
 };
