@@ -237,6 +237,10 @@ static void p_u64_array(struct sc_call *c, uint64_t addr, uint64_t n,
 			void (*one)(struct sc_call *c, uint64_t v))
 {
 	uint64_t v;
+	if (!addr) {
+		p_addr(c, addr);
+		return;
+	}
 	if (!n) {
 		out(c, "[]");
 		return;
