@@ -75,6 +75,33 @@ static const struct {
 /* Elements of qgroup_inherit's qgroups and send's clone_sources copied. */
 #define IDS_FOLLOWED 64
 
+/*
+ * The --kernel mode copies only the start of a large argument (512 bytes):
+ * its structs print from that part when what they show lies in it.
+ */
+#define KERNEL_PART 512
+
+/*
+ * Like p_fetch, falling back on the first part bytes of buf (the rest
+ * zeroed): returns 1 then.
+ */
+static int fetch_part(struct sc_call *c, uint64_t addr, void *buf, size_t len, size_t part)
+{
+	if (addr && !(c->fmt && c->fmt->by_addr) && sc_mem_read(c, addr, buf, len) < 0 && part < len &&
+	    sc_mem_read(c, addr, buf, part) == 0) {
+		memset((char *)buf + part, 0, len - part);
+		return 1;
+	}
+	return p_fetch(c, addr, buf, len);
+}
+
+/* A name fetch_part cut (no NUL in the held bytes of it): only the address prints. */
+static bool name_cut(int fetched, const char *name, size_t name_off)
+{
+	size_t held = KERNEL_PART - name_off;
+	return fetched == 1 && strnlen(name, held) == held;
+}
+
 static bool verbose(const struct sc_call *c)
 {
 	return c->fmt && c->fmt->verbose;
@@ -197,7 +224,7 @@ static void p_balance_args(struct sc_call *c, const struct btrfs_balance_args *a
 static void p_balance(struct sc_call *c, uint64_t arg, bool state)
 {
 	struct btrfs_ioctl_balance_args b;
-	if (p_fetch(c, arg, &b, sizeof(b)) < 0)
+	if (fetch_part(c, arg, &b, sizeof(b), offsetof(struct btrfs_ioctl_balance_args, stat)) < 0)
 		return;
 	out(c, "{flags=");
 	p_flags(c, &xlat_btrfs_balance_flags, b.flags, "BTRFS_BALANCE_???");
@@ -295,8 +322,13 @@ static void p_qgroup_inherit(struct sc_call *c, uint64_t addr)
 static void p_vol_args(struct sc_call *c, uint64_t arg)
 {
 	struct btrfs_ioctl_vol_args v;
-	if (p_fetch(c, arg, &v, sizeof(v)) < 0)
+	int got = fetch_part(c, arg, &v, sizeof(v), KERNEL_PART);
+	if (got < 0)
 		return;
+	if (name_cut(got, v.name, offsetof(struct btrfs_ioctl_vol_args, name))) {
+		p_addr(c, arg);
+		return;
+	}
 	out(c, "{fd=");
 	p_fd(c, (uint64_t)(int64_t)v.fd);
 	out(c, ", name=");
@@ -307,8 +339,13 @@ static void p_vol_args(struct sc_call *c, uint64_t arg)
 static void p_vol_args_v2(struct sc_call *c, uint64_t arg)
 {
 	struct btrfs_ioctl_vol_args_v2 v;
-	if (p_fetch(c, arg, &v, sizeof(v)) < 0)
+	int got = fetch_part(c, arg, &v, sizeof(v), KERNEL_PART);
+	if (got < 0)
 		return;
+	if (name_cut(got, v.name, offsetof(struct btrfs_ioctl_vol_args_v2, name))) {
+		p_addr(c, arg);
+		return;
+	}
 	out(c, "{fd=");
 	p_fd(c, (uint64_t)v.fd);
 	out(c, ", flags=");
@@ -378,7 +415,7 @@ static void p_tree_search(struct sc_call *c, uint64_t arg, bool v2)
 static void p_scrub(struct sc_call *c, uint64_t arg, bool full)
 {
 	struct btrfs_ioctl_scrub_args s;
-	if (p_fetch(c, arg, &s, sizeof(s)) < 0)
+	if (fetch_part(c, arg, &s, sizeof(s), offsetof(struct btrfs_ioctl_scrub_args, progress)) < 0)
 		return;
 	out(c, "{devid=");
 	p_dev(c, s.devid);
