@@ -40,6 +40,7 @@ static const struct ioctl_group *const families[] = {
 	&ioctl_tee,
 	&ioctl_sg_io,
 	&ioctl_perf,
+	&ioctl_btrfs,
 };
 
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))

@@ -1,6 +1,7 @@
 /*
  * devioctls: requests of the ioctl families (block, fs, hdio, counter, dm,
- * lirc, loop, mtd, nbd, nsfs, perf, random, scsi, ubi, watchdog, console, tee) on a bad
+ * lirc, loop, mtd, nbd, nsfs, perf, random, scsi, ubi, watchdog, console, tee,
+ * btrfs) on a bad
  * descriptor, so the kernel refuses each one the same way, with NULL,
  * unreadable and filled arguments; then the file requests a regular file
  * answers.  Used by the e2e comparison against strace; output is the
@@ -8,6 +9,8 @@
  */
 #include <fcntl.h>
 #include <linux/blkpg.h>
+#include <linux/btrfs.h>
+#include <linux/btrfs_tree.h>
 #include <linux/counter.h>
 #include <linux/dm-ioctl.h>
 #include <linux/fiemap.h>
@@ -210,6 +213,63 @@ static void bad_fd(void)
 	ioctl(-1, _IO(0x12, 0xfe), 0UL);
 }
 
+/* Btrfs requests: vol_args, balance, tree search, send, dedupe (no pointer --kernel would follow). */
+static void btrfs_requests(void)
+{
+	static struct btrfs_ioctl_vol_args vol = { .fd = 2, .name = "subvol" };
+	static struct btrfs_ioctl_vol_args_v2 vol2 = { .fd = 0, .flags = BTRFS_SUBVOL_RDONLY,
+						       .name = "snap" };
+	static struct btrfs_ioctl_balance_args bal = {
+		.flags = BTRFS_BALANCE_DATA | BTRFS_BALANCE_FORCE,
+		.data = { .profiles = BTRFS_BLOCK_GROUP_RAID1, .devid = 1, .pend = UINT64_MAX,
+			  .flags = BTRFS_BALANCE_ARGS_PROFILES | BTRFS_BALANCE_ARGS_DEVID },
+	};
+	struct btrfs_ioctl_search_args_v2 search = {
+		.key = { .tree_id = BTRFS_FS_TREE_OBJECTID, .min_objectid = BTRFS_FIRST_FREE_OBJECTID,
+			 .max_objectid = BTRFS_LAST_FREE_OBJECTID, .max_offset = UINT64_MAX,
+			 .max_transid = UINT64_MAX, .min_type = BTRFS_INODE_ITEM_KEY,
+			 .max_type = UINT32_MAX, .nr_items = 4 },
+		.buf_size = 4096,
+	};
+	struct btrfs_ioctl_defrag_range_args defrag = { .len = UINT64_MAX,
+		.flags = BTRFS_DEFRAG_RANGE_COMPRESS, .extent_thresh = 1 << 17, .compress_type = 3 };
+	struct btrfs_ioctl_send_args send = { .send_fd = 1, .parent_root = 257,
+					      .flags = BTRFS_SEND_FLAG_NO_FILE_DATA };
+	struct btrfs_ioctl_feature_flags features[2] = {
+		{ .compat_ro_flags = BTRFS_FEATURE_COMPAT_RO_FREE_SPACE_TREE,
+		  .incompat_flags = BTRFS_FEATURE_INCOMPAT_NO_HOLES | (1ULL << 40) },
+	};
+	struct btrfs_ioctl_quota_ctl_args quota = { .cmd = BTRFS_QUOTA_CTL_ENABLE };
+	struct btrfs_ioctl_scrub_args scrub = { .devid = 1, .end = UINT64_MAX,
+						.flags = BTRFS_SCRUB_READONLY };
+	struct file_clone_range clone = { .src_fd = 0, .src_offset = 4096, .src_length = 8192 };
+	struct {
+		struct file_dedupe_range r;
+		struct file_dedupe_range_info info[3];
+	} dedupe = { { .src_length = 4096, .dest_count = 3 },
+		     { { .dest_fd = 1 }, { .dest_fd = 2, .dest_offset = 4096 }, { .dest_fd = 0 } } };
+	uint64_t flags = BTRFS_SUBVOL_RDONLY;
+
+	ioctl(-1, BTRFS_IOC_SNAP_CREATE, &vol);
+	ioctl(-1, BTRFS_IOC_SCAN_DEV, NULL);
+	ioctl(-1, BTRFS_IOC_SNAP_CREATE_V2, &vol2);
+	ioctl(-1, BTRFS_IOC_SUBVOL_SETFLAGS, &flags);
+	ioctl(-1, BTRFS_IOC_SUBVOL_GETFLAGS, &flags);
+	ioctl(-1, BTRFS_IOC_SYNC);
+	ioctl(-1, BTRFS_IOC_BALANCE_CTL, BTRFS_BALANCE_CTL_PAUSE);
+	ioctl(-1, BTRFS_IOC_BALANCE_V2, &bal);
+	ioctl(-1, BTRFS_IOC_TREE_SEARCH_V2, &search);
+	ioctl(-1, BTRFS_IOC_DEFRAG_RANGE, &defrag);
+	ioctl(-1, BTRFS_IOC_SEND, &send);
+	ioctl(-1, BTRFS_IOC_SET_FEATURES, features);
+	ioctl(-1, BTRFS_IOC_QUOTA_CTL, &quota);
+	ioctl(-1, BTRFS_IOC_SCRUB, &scrub);
+	ioctl(-1, BTRFS_IOC_START_SYNC, NULL);
+	ioctl(-1, FICLONERANGE, &clone);
+	ioctl(-1, FIDEDUPERANGE, &dedupe);
+	ioctl(-1, FS_IOC_SETFSLABEL, "label");
+}
+
 /* Requests a regular file answers (ENOTTY for the ones its file system lacks). */
 static void regular_file(void)
 {
@@ -234,6 +294,7 @@ int main(void)
 	bad_fd();
 	console();
 	tee_requests();
+	btrfs_requests();
 	regular_file();
 	return 0;
 }

@@ -81,6 +81,7 @@ extern const struct ioctl_group ioctl_random;
 extern const struct ioctl_group ioctl_scsi;
 extern const struct ioctl_group ioctl_ubi;
 extern const struct ioctl_group ioctl_watchdog;
+extern const struct ioctl_group ioctl_btrfs;
 
 /*
  * Requests whose argument has a simple shape, as a table: the family's
