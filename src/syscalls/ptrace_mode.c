@@ -129,6 +129,7 @@ static bool poke(pid_t tid, const uint64_t *args, const char *spec)
 	else
 		all = false;
 	free(copy);
+	tracer_read_cache_reset();	/* what we read of it may be stale now */
 	return all;
 }
 
@@ -168,7 +169,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	th->fmt = s->o->fmt;
 	th->fmt.verbose = s->o->fmt.verbose || !sc_filter_in(s->o->filter, SC_QUAL_ABBREV, ev->nr);
 	th->fmt.addr_only = !sc_filter_in(s->o->filter, SC_QUAL_VERBOSE, ev->nr);
-	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
+	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	if (s->o->npaths && !sc_touches_path(c, s->o->paths, s->o->npaths)) {
 		th->shown = false;
 		return;
@@ -195,7 +196,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 		th->poked = poke(ev->tid, ev->args, inj->poke_enter);
 		/* the call is printed with what it will see */
 		sc_mem_reset(&c->mem);
-		sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
+		sc_mem_fetch(c, SC_AT_ENTRY, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	}
 	if (sc_filter_in(s->o->filter, SC_QUAL_RAW, ev->nr))
 		sc_decode_entry_raw(c);
@@ -249,7 +250,7 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	if (!sc_filter_status(s->o->filter, c->ret, true)) {
 		return;
 	}
-	sc_mem_fetch(c, SC_AT_EXIT, tracer_read, (void *)(intptr_t)ev->tid);
+	sc_mem_fetch(c, SC_AT_EXIT, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	sc_decode_exit(c);
 
 	struct strbuf *ret = &s->tmp;
@@ -294,7 +295,7 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 			      sb_str(&th->text) + th->entry_len, sb_str(ret));
 	}
 	struct strbuf dump = STRBUF_INIT;
-	sc_dumpio(&dump, c, s->o->filter, tracer_read, (void *)(intptr_t)ev->tid);
+	sc_dumpio(&dump, c, s->o->filter, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	if (dump.len)
 		out_text(s->w, ev->tid, sb_str(&dump));
 	sb_free(&dump);
@@ -372,6 +373,7 @@ static void on_gone(struct session *s, struct tracer *t, const struct tr_event *
 static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_action *act, void *ctx)
 {
 	struct session *s = ctx;
+	tracer_read_cache_reset();	/* a new stop: memory may have changed */
 	switch (ev->kind) {
 	case TR_SYSCALL_ENTRY:
 		on_entry(s, t, ev, act);
