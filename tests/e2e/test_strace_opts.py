@@ -483,6 +483,22 @@ def thread_execve(tmp):
 
 
 @case
+def read_cache(tmp):
+    """Memory is read a page at a time, each page once per stop: strace counts our reads."""
+    tracekit_only()
+    need_strace()
+    log = os.path.join(tmp, 'reads')
+    rc, out, err = run(['strace', '-qq', '-e', 'signal=none', '-e', 'trace=process_vm_readv',
+                        '-o', log, tracekit(), 'syscalls', '-o', '/dev/null',
+                        '-e', 'trace=execve,openat,newfstatat,read,writev', forms()])
+    expect_exit0(rc, err)
+    with open(log) as f:
+        n = sum(1 for l in f if l.startswith('process_vm_readv('))
+    # about 20 (a page per call's arguments); reading each string and struct on its own takes 99
+    expect(0 < n <= 40, '%d process_vm_readv calls' % n)
+
+
+@case
 def buffer_limit(tmp):
     same_lines(tmp, '-e', 'trace=writev', forms())
 
