@@ -261,7 +261,9 @@ static void prefix(struct sc_output *w, struct stream *s, pid_t tid, const struc
 		else
 			sb_add(sb, "[ ?] ");
 	}
-	if (o->iflag)
+	if (o->iflag && w->lead_ip == SC_IP_UNKNOWN)
+		sb_add(sb, "[????????????????] ");
+	else if (o->iflag)
 		sb_printf(sb, "[%016" PRIx64 "] ", w->lead_ip);
 }
 

@@ -338,7 +338,7 @@ static void on_signal(struct session *s, struct tracer *t, const struct tr_event
 	if (s->o->json)
 		out_raw(s->w, ev->tid, sb_str(&text));
 	else {
-		out_set_lead(s->w, th->call.nr, th->ip);
+		out_set_lead(s->w, th->call.nr, ev->ip ? ev->ip : th->ip);
 		out_set_multi(s->w, !tracer_single(t));
 		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
 	}
@@ -350,7 +350,8 @@ static void on_gone(struct session *s, struct tracer *t, const struct tr_event *
 	struct thread *th = tidmap_del(&s->threads, ev->tid);
 	cut_short(s, ev->tid, th);
 	pid_t tgid = th ? th->tgid : ev->tid;
-	out_set_lead(s->w, th ? th->call.nr : -1, th ? th->ip : 0);
+	/* a process that is gone has no instruction pointer: -i prints ?s, as strace */
+	out_set_lead(s->w, th ? th->call.nr : -1, SC_IP_UNKNOWN);
 	thread_free(th);
 	if (s->unwind && tgid == ev->tid)
 		tr_unwind_invalidate(s->unwind, tgid);

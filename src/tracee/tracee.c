@@ -709,6 +709,12 @@ static void on_signal_stop(struct tracer *t, struct thr *th, int sig)
 		return;
 	}
 	th->listening = false;
+	/* where the signal stopped it (-i): the syscall info's registers are there at any stop */
+	struct __ptrace_syscall_info info = { 0 };
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, th->tid, sizeof(info), &info) > 0) {
+		ev.ip = info.instruction_pointer;
+		ev.sp = info.stack_pointer;
+	}
 	if (sig == SIGTRAP && t->o.on_trap) {
 		int r = t->o.on_trap(t, th->tid, th->tgid, &ev.si, t->o.ctx);
 		if (r) {

@@ -93,6 +93,11 @@ def instruction_pointer(tmp):
     expect_exit0(rc, err)
     expect(any(re.match(r'^\[[0-9a-f]{16}\] close\(3\)', l) for l in lines), '-i: %r' % lines)
     expect(not any(re.match(r'^\[0{16}\]', l) for l in lines), '-i: addresses are real: %r' % lines)
+    # a gone process has no address; a signal's is where it stopped the process
+    expect(lines[-1] == '[????????????????] +++ exited with 0 +++', '-i exit line: %r' % lines[-1:])
+    rc, lines, err = trace(tmp, '-i', '-e', 'trace=none', 'sh', '-c', 'kill -USR1 $$')
+    expect(any(re.match(r'^\[[0-9a-f]{16}\] --- SIGUSR1 ', l) for l in lines) and
+           lines[-1] == '[????????????????] +++ killed by SIGUSR1 +++', '-i signal: %r' % lines)
 
 
 @case
