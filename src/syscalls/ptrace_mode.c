@@ -557,7 +557,7 @@ static void die_of(int sig)
 
 int sc_run_ptrace(struct sc_options *o)
 {
-	char err[512] = "";
+	char err[4096 + 512] = "";	/* room for a whole path in the message */
 	struct session s = { .o = o };
 	s.hold_entry = o->json || !sc_filter_status_all(o->filter);
 	if (!(s.w = out_open(o, err, sizeof(err)))) {
@@ -606,6 +606,7 @@ int sc_run_ptrace(struct sc_options *o)
 		t = tracer_spawn(o->argv, &to, err, sizeof(err));
 	else
 		t = tracer_attach(o->pids, o->npids, &to, err, sizeof(err));
+	int spawn_errno = errno;	/* why the command could not be found, if it was not */
 	free(nrs);
 	free(env);
 	int status = 1, term_signal = 0;
@@ -615,7 +616,11 @@ int sc_run_ptrace(struct sc_options *o)
 	    (attached = tracer_attach_more(t, o->pids, o->npids, err, sizeof(err))) < o->npids)
 		errmsg("%s", err);
 	if (!t) {
-		errmsg("%s", err);
+		/* as strace: a command it cannot find or name is an exec failure */
+		if (o->as_strace && o->argv && !strncmp(err, "cannot run '", 12))
+			errmsg("exec: %s", strerror(spawn_errno));
+		else
+			errmsg("%s", err);
 		goto out;
 	}
 	if (!(o->quiet_set & SC_QUIET_ATTACH))

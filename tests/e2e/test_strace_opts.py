@@ -156,6 +156,10 @@ def usage_wording(tmp):
                        (['-b', 'chdir', 'true'], "Syscall 'chdir' for -b isn't supported"),
                        (['-p', '0'], "Invalid process id: '0'"),
                        (['-c', '-C', 'true'], 'mutually exclusive'),
+                       (['-c', '-ff', 'true'], '(-c/--summary-only or -C/--summary) and '
+                        '-ff/--output-separately are mutually exclusive'),
+                       (['-U', 'non', 'true'], "unknown column name: 'non'"),
+                       (['-U', 'time,,name', 'true'], "unknown column name: ''"),
                        (['-w', 'true'], '-w/--summary-wall-clock must be given with')):
         rc, out, err = run(tracer(*args))
         expect(rc != 0 and want in err, '%s: want %r, got %d %r' % (' '.join(args), want, rc, err))
@@ -173,6 +177,12 @@ def strace_name(tmp):
            'messages: %r' % err)
     rc, out, err = run([link, '-e', 'trace=none', 'true'])
     expect(rc == 0 and err == '+++ exited with 0 +++\n', 'traces as syscalls: %d %r' % (rc, err))
+    # a -P path that resolves elsewhere is said, unless --quiet=path-resolution
+    rc, out, err = run([link, '-e', 'trace=none', '-P', '///', 'true'])
+    expect(err == '%s: Requested path "///" resolved into "/"\n+++ exited with 0 +++\n' % link,
+           'path resolution: %r' % err)
+    rc, out, err = run([link, '-e', 'trace=none', '--quiet=path-resolution', '-P', '///', 'true'])
+    expect(err == '+++ exited with 0 +++\n', 'quiet path resolution: %r' % err)
     # a command that cannot be executed: strace's words, and its child's exit
     rc, out, err = run([link, '-e', 'trace=none', '/'])
     expect(rc == 1 and err == '%s: exec: Permission denied\n+++ exited with 1 +++\n' % link,
