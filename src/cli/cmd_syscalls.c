@@ -15,10 +15,12 @@
 
 #include "cli.h"
 #include "config.h"
+#include "syscalls/decoder.h"
 #include "syscalls/filter.h"
 #include "syscalls/opts.h"
 #include "syscalls/xlat.h"
 #include "syscalls/session.h"
+#include "syscalls/summary.h"
 #include "syscalls/table.h"
 #include "util/die.h"
 
@@ -378,7 +380,17 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 			return bad_arg(c, lopt, optarg);
 		o->fmt.strsize = (unsigned)n;
 		return 0;
-	case 'S': o->sort = optarg; return 0;
+	case 'S': {
+		/* checked now, as strace does, whether or not -c comes */
+		char err[256];
+		struct sc_summary *probe = sc_summary_new();
+		int bad = sc_summary_set_sort(probe, optarg, err, sizeof(err)) < 0;
+		sc_summary_free(probe);
+		if (bad)
+			return as_strace ? usage_err("invalid sortby: '%s'", optarg) : usage_err("%s", err);
+		o->sort = optarg;
+		return 0;
+	}
 	case 't': ps->t_short++; return 0;
 	case OPT_TS:
 		ps->ts_long = true;
@@ -392,7 +404,17 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 			return bad_arg(c, lopt, optarg);
 		return 0;
 	case 'u': o->user = optarg; return 0;
-	case 'U': o->columns = optarg; return 0;
+	case 'U': {
+		/* checked now, as strace does, whether or not -c comes */
+		char err[256];
+		struct sc_summary *probe = sc_summary_new();
+		int bad = sc_summary_set_columns(probe, optarg, err, sizeof(err)) < 0;
+		sc_summary_free(probe);
+		if (bad)
+			return usage_err("%s", err);
+		o->columns = optarg;
+		return 0;
+	}
 	case 'v': o->fmt.verbose = true; return 0;
 	case 'V': o->version++; return 0;
 	case 'w': o->wall = true; return 0;
@@ -438,7 +460,12 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 		return set_tokens("decode-pids", optarg, sc_decode_pid_tokens, 0x3, &o->decode_pids);
 	case OPT_KVM:
 	case OPT_SECONTEXT:
-		errmsg("--%s is not supported by tracekit (see docs/syscalls.md)", lopt->name);
+		/* run as strace: the words of a strace built without SELinux support */
+		if (as_strace && c == OPT_SECONTEXT)
+			errmsg("SELinux context printing (--secontext option) is not supported by "
+			       "this build of strace");
+		else
+			errmsg("--%s is not supported by tracekit (see docs/syscalls.md)", lopt->name);
 		return -1;
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_KERNEL:
@@ -470,6 +497,24 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 			return usage_err("invalid option -- '%c'%s", optopt, see);
 		return usage_err("unrecognized option '%s'%s", argv[optind - 1], see);
 	}
+	}
+}
+
+/* strace's note for each -P path that resolves elsewhere: Requested path "///" resolved into "/" */
+static void say_path_resolutions(const struct sc_options *o)
+{
+	for (int i = 0; i < o->npaths; i++) {
+		char *real = realpath(o->paths[i], NULL);
+		if (real && strcmp(real, o->paths[i])) {
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+			struct sc_call ca = { .out = &a }, cb = { .out = &b };
+			p_quoted(&ca, (const unsigned char *)o->paths[i], strlen(o->paths[i]), false);
+			p_quoted(&cb, (const unsigned char *)real, strlen(real), false);
+			errmsg("Requested path %s resolved into %s", sb_str(&a), sb_str(&b));
+			sb_free(&a);
+			sb_free(&b);
+		}
+		free(real);
 	}
 }
 
@@ -518,6 +563,9 @@ static int resolve(struct sc_options *o, struct parse_state *ps)
 		}
 		o->daemonize = o->daemonize_long;
 	}
+	/* as strace: after the command is known, before -q counts (only quiet= silences it) */
+	if ((o->argv || o->npids) && !(o->quiet_set & SC_QUIET_PATH_RESOLUTION))
+		say_path_resolutions(o);
 	/* strace: -o with a command is quiet about attaching unless told otherwise. */
 	if (o->outfile && o->argv && !ps->q_short && !ps->quiet_long)
 		ps->q_short = 1;
@@ -597,6 +645,9 @@ static int check(struct sc_options *o)
 	}
 	if (o->outfile && (o->outfile[0] == '|' || o->outfile[0] == '!') && o->ff)
 		return usage_err("piping the output and -ff/--output-separately are mutually exclusive");
+	if (o->ff && o->summary)
+		return usage_err("(-c/--summary-only or -C/--summary) and -ff/--output-separately are "
+				 "mutually exclusive");
 	if (o->ff && !o->outfile) {
 		o->ff = false;	/* strace: -ff without -o is -f */
 	}

@@ -852,6 +852,12 @@ static const struct qualifier *find_qualifier(const char *expr, size_t len)
 /* A word before '=' that is no qualifier: a syscall name never holds '='. */
 static int bad_qualifier(struct ctx *c, const char *expr, size_t len)
 {
+	/* run as strace: the words of a strace built without SELinux support */
+	if (sc_filter_strace_wording && len == 9 && !strncmp(expr, "secontext", 9)) {
+		snprintf(c->err, c->errlen, "SELinux context printing (--secontext option) is not "
+			 "supported by this build of strace");
+		return -1;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(unsupported); i++)
 		if (strlen(unsupported[i]) == len && strncmp(unsupported[i], expr, len) == 0)
 			return fail(c, "tracekit does not implement it yet",

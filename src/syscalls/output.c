@@ -65,7 +65,9 @@ struct sc_output *out_open(const struct sc_options *o, char *err, size_t errlen)
 	} else if (o->outfile && !o->ff) {
 		w->main.f = fopen(o->outfile, o->append ? "ae" : "we");
 		if (!w->main.f) {
-			snprintf(err, errlen, "cannot write '%s': %s", o->outfile, strerror(errno));
+			/* run as strace: its words, the file and the error */
+			snprintf(err, errlen, o->as_strace ? "%s: %s" : "cannot write '%s': %s",
+				 o->outfile, strerror(errno));
 			free(w);
 			return NULL;
 		}
@@ -81,7 +83,8 @@ struct sc_output *out_open(const struct sc_options *o, char *err, size_t errlen)
 		snprintf(probe, sizeof(probe), "%s.probe%d", o->outfile, (int)getpid());
 		FILE *f = fopen(probe, "w");
 		if (!f) {
-			snprintf(err, errlen, "cannot write '%s.PID': %s", o->outfile, strerror(errno));
+			snprintf(err, errlen, o->as_strace ? "%s: %s" : "cannot write '%s.PID': %s",
+				 o->outfile, strerror(errno));
 			free(w);
 			return NULL;
 		}
@@ -262,7 +265,9 @@ static void prefix(struct sc_output *w, struct stream *s, pid_t tid, const struc
 		else
 			sb_add(sb, "[ ?] ");
 	}
-	if (o->iflag)
+	if (o->iflag && w->lead_ip == SC_IP_UNKNOWN)
+		sb_add(sb, "[????????????????] ");
+	else if (o->iflag)
 		sb_printf(sb, "[%016" PRIx64 "] ", w->lead_ip);
 }
 

@@ -37,6 +37,7 @@ void out_remember_comm(struct sc_output *w, pid_t tid);
 
 /* -n and -i: the syscall number and address the next line's leader shows. */
 void out_set_lead(struct sc_output *w, long nr, uint64_t ip);
+#define SC_IP_UNKNOWN UINT64_MAX	/* out_set_lead's ip of a gone process: -i prints ?s */
 
 /* A call's first half.  text is "name(args-read-at-entry". */
 void out_call_entry(struct sc_output *w, pid_t tid, const struct timespec *real,

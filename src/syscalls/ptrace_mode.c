@@ -129,6 +129,7 @@ static bool poke(pid_t tid, const uint64_t *args, const char *spec)
 	else
 		all = false;
 	free(copy);
+	tracer_read_cache_reset();	/* what we read of it may be stale now */
 	return all;
 }
 
@@ -168,7 +169,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	th->fmt = s->o->fmt;
 	th->fmt.verbose = s->o->fmt.verbose || !sc_filter_in(s->o->filter, SC_QUAL_ABBREV, ev->nr);
 	th->fmt.by_addr = !sc_filter_in(s->o->filter, SC_QUAL_VERBOSE, ev->nr);
-	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
+	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	if (s->o->npaths && !sc_touches_path(c, s->o->paths, s->o->npaths)) {
 		th->shown = false;
 		return;
@@ -195,7 +196,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 		th->poked = poke(ev->tid, ev->args, inj->poke_enter);
 		/* the call is printed with what it will see */
 		sc_mem_reset(&c->mem);
-		sc_mem_fetch(c, SC_AT_ENTRY, tracer_read, (void *)(intptr_t)ev->tid);
+		sc_mem_fetch(c, SC_AT_ENTRY, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	}
 	if (sc_filter_in(s->o->filter, SC_QUAL_RAW, ev->nr))
 		sc_decode_entry_raw(c);
@@ -249,7 +250,7 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	if (!sc_filter_status(s->o->filter, c->ret, true)) {
 		return;
 	}
-	sc_mem_fetch(c, SC_AT_EXIT, tracer_read, (void *)(intptr_t)ev->tid);
+	sc_mem_fetch(c, SC_AT_EXIT, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	sc_decode_exit(c);
 
 	struct strbuf *ret = &s->tmp;
@@ -294,7 +295,7 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 			      sb_str(&th->text) + th->entry_len, sb_str(ret));
 	}
 	struct strbuf dump = STRBUF_INIT;
-	sc_dumpio(&dump, c, s->o->filter, tracer_read, (void *)(intptr_t)ev->tid);
+	sc_dumpio(&dump, c, s->o->filter, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	if (dump.len)
 		out_text(s->w, ev->tid, sb_str(&dump));
 	sb_free(&dump);
@@ -337,7 +338,7 @@ static void on_signal(struct session *s, struct tracer *t, const struct tr_event
 	if (s->o->json)
 		out_raw(s->w, ev->tid, sb_str(&text));
 	else {
-		out_set_lead(s->w, th->call.nr, th->ip);
+		out_set_lead(s->w, th->call.nr, ev->ip ? ev->ip : th->ip);
 		out_set_multi(s->w, !tracer_single(t));
 		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
 	}
@@ -349,7 +350,8 @@ static void on_gone(struct session *s, struct tracer *t, const struct tr_event *
 	struct thread *th = tidmap_del(&s->threads, ev->tid);
 	cut_short(s, ev->tid, th);
 	pid_t tgid = th ? th->tgid : ev->tid;
-	out_set_lead(s->w, th ? th->call.nr : -1, th ? th->ip : 0);
+	/* a process that is gone has no instruction pointer: -i prints ?s, as strace */
+	out_set_lead(s->w, th ? th->call.nr : -1, SC_IP_UNKNOWN);
 	thread_free(th);
 	if (s->unwind && tgid == ev->tid)
 		tr_unwind_invalidate(s->unwind, tgid);
@@ -372,6 +374,7 @@ static void on_gone(struct session *s, struct tracer *t, const struct tr_event *
 static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_action *act, void *ctx)
 {
 	struct session *s = ctx;
+	tracer_read_cache_reset();	/* a new stop: memory may have changed */
 	switch (ev->kind) {
 	case TR_SYSCALL_ENTRY:
 		on_entry(s, t, ev, act);
@@ -560,7 +563,7 @@ static void die_of(int sig)
 
 int sc_run_ptrace(struct sc_options *o)
 {
-	char err[512] = "";
+	char err[4096 + 512] = "";	/* room for a whole path in the message */
 	struct session s = { .o = o };
 	s.hold_entry = o->json || !sc_filter_status_all(o->filter);
 	if (!(s.w = out_open(o, err, sizeof(err)))) {
@@ -610,6 +613,7 @@ int sc_run_ptrace(struct sc_options *o)
 		t = tracer_spawn(o->argv, &to, err, sizeof(err));
 	else
 		t = tracer_attach(o->pids, o->npids, &to, err, sizeof(err));
+	int spawn_errno = errno;	/* why the command could not be found, if it was not */
 	free(nrs);
 	free(env);
 	int status = 1, term_signal = 0;
@@ -619,7 +623,11 @@ int sc_run_ptrace(struct sc_options *o)
 	    (attached = tracer_attach_more(t, o->pids, o->npids, err, sizeof(err))) < o->npids)
 		errmsg("%s", err);
 	if (!t) {
-		errmsg("%s", err);
+		/* as strace: a command it cannot find or name is an exec failure */
+		if (o->as_strace && o->argv && !strncmp(err, "cannot run '", 12))
+			errmsg("exec: %s", strerror(spawn_errno));
+		else
+			errmsg("%s", err);
 		goto out;
 	}
 	if (!(o->quiet_set & SC_QUIET_ATTACH))

@@ -226,16 +226,18 @@ int sc_summary_set_columns(struct sc_summary *s, const char *list, char *err, si
 	enum column cols[COL_COUNT + 1];
 	bool seen[COL_COUNT] = { false };
 	size_t n = 0;
-	char *copy = xstrdup(list), *save = NULL;
+	char *copy = xstrdup(list), *rest = copy, *tok;
 	int rc = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+	/* strsep, not strtok: an empty name ("time,,name") is an error, as in strace */
+	while (!rc && (tok = strsep(&rest, ","))) {
 		int c = find_column(tok);
 		if (c < 0) {
 			snprintf(err, errlen, "unknown column name: '%s'", tok);
 			rc = -1;
 		} else if (c != COL_END && seen[c]) {
-			snprintf(err, errlen, "call summary column has been provided more than once: '%s'",
-				 tok);
+			/* strace's words, with what is left of the list from there */
+			snprintf(err, errlen, "call summary column has been provided more than once: "
+				 "'%s' (-U option residual: '%s')", tok, list + (tok - copy));
 			rc = -1;
 		} else if (c != COL_END) {
 			seen[c] = true;

@@ -427,9 +427,10 @@ static long peek_read(pid_t tid, uint64_t addr, void *buf, size_t len)
 	return got ? (long)got : -1;
 }
 
+static bool no_vm_readv;
+
 long tracer_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
-	static bool no_vm_readv;
 	pid_t tid = (pid_t)(intptr_t)ctx;
 	if (no_vm_readv)
 		return peek_read(tid, addr, buf, len);
@@ -453,6 +454,71 @@ long tracer_read(void *ctx, uint64_t addr, void *buf, size_t len)
 		if (n <= 0)
 			break;
 		got += (size_t)n;
+	}
+	return got ? (long)got : -1;
+}
+
+/*
+ * Two pages of one stopped thread's memory: a call's arguments mostly lie in
+ * a page or two (a buffer may cross into the next), so reading each page
+ * once saves a process_vm_readv per string or struct, as strace's cache
+ * does.  Valid until the caller resets it, which it does at every stop.
+ */
+#define RC_PAGE 4096
+static struct rc_page {
+	bool valid;
+	pid_t tid;
+	uint64_t page;
+	unsigned char data[RC_PAGE];
+} rcache[2];
+static unsigned rc_last;	/* the slot used last: a miss replaces the other */
+
+void tracer_read_cache_reset(void)
+{
+	rcache[0].valid = rcache[1].valid = false;
+}
+
+static const struct rc_page *rc_get(pid_t tid, uint64_t page)
+{
+	for (unsigned i = 0; i < 2; i++)
+		if (rcache[i].valid && rcache[i].tid == tid && rcache[i].page == page) {
+			rc_last = i;
+			return &rcache[i];
+		}
+	struct rc_page *p = &rcache[rc_last ^ 1];
+	struct iovec local = { p->data, RC_PAGE }, remote = { (void *)(uintptr_t)page, RC_PAGE };
+	p->valid = false;
+	if (process_vm_readv(tid, &local, 1, &remote, 1, 0) != RC_PAGE)
+		return NULL;
+	p->valid = true;
+	p->tid = tid;
+	p->page = page;
+	rc_last ^= 1;
+	return p;
+}
+
+long tracer_read_cached(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	pid_t tid = (pid_t)(intptr_t)ctx;
+	size_t got = 0;
+	if (len > RC_PAGE || no_vm_readv)
+		return tracer_read(ctx, addr, buf, len);
+	while (got < len) {
+		uint64_t at = addr + got, page = at & ~(uint64_t)(RC_PAGE - 1);
+		const struct rc_page *p = rc_get(tid, page);
+		if (!p)
+			break;
+		size_t off = (size_t)(at - page), n = RC_PAGE - off;
+		if (n > len - got)
+			n = len - got;
+		memcpy((char *)buf + got, p->data + off, n);
+		got += n;
+	}
+	if (got < len) {
+		/* not a whole readable page: what the plain reader can get */
+		long n = tracer_read(ctx, addr + got, (char *)buf + got, len - got);
+		if (n > 0)
+			got += (size_t)n;
 	}
 	return got ? (long)got : -1;
 }
@@ -681,6 +747,12 @@ static void on_signal_stop(struct tracer *t, struct thr *th, int sig)
 		return;
 	}
 	th->listening = false;
+	/* where the signal stopped it (-i): the syscall info's registers are there at any stop */
+	struct __ptrace_syscall_info info = { 0 };
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, th->tid, sizeof(info), &info) > 0) {
+		ev.ip = info.instruction_pointer;
+		ev.sp = info.stack_pointer;
+	}
 	if (sig == SIGTRAP && t->o.on_trap) {
 		int r = t->o.on_trap(t, th->tid, th->tgid, &ev.si, t->o.ctx);
 		if (r) {

@@ -119,6 +119,13 @@ void tracer_free(struct tracer *t);
 
 /* Read tracee memory (process_vm_readv, /proc/pid/mem fallback); bytes read or -1. */
 long tracer_read(void *tid_as_ptr, uint64_t addr, void *buf, size_t len);
+/*
+ * tracer_read through a one-page cache, for a caller that calls
+ * tracer_read_cache_reset() whenever a thread may have run or its memory
+ * changed (at every stop, after writing to it).
+ */
+long tracer_read_cached(void *tid_as_ptr, uint64_t addr, void *buf, size_t len);
+void tracer_read_cache_reset(void);
 /* The signal that killed the spawned command, 0 if it exited (or was not spawned). */
 int tracer_term_signal(const struct tracer *t);
 /* The command's pid (spawned, or the -D process), 0 with attach. */

@@ -21,7 +21,7 @@ void err_set_prefix(const char *p)
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
-	char line[4096];
+	char line[8192];	/* a message may quote a whole path (PATH_MAX) */
 	int n = prefix ? snprintf(line, sizeof(line), "%s: %s", prefix, kind) :
 		snprintf(line, sizeof(line), "tracekit: %s%s%s", verb ? verb : "", verb ? ": " : "", kind);
 	if (n < 0 || (size_t)n >= sizeof(line))

@@ -93,6 +93,11 @@ def instruction_pointer(tmp):
     expect_exit0(rc, err)
     expect(any(re.match(r'^\[[0-9a-f]{16}\] close\(3\)', l) for l in lines), '-i: %r' % lines)
     expect(not any(re.match(r'^\[0{16}\]', l) for l in lines), '-i: addresses are real: %r' % lines)
+    # a gone process has no address; a signal's is where it stopped the process
+    expect(lines[-1] == '[????????????????] +++ exited with 0 +++', '-i exit line: %r' % lines[-1:])
+    rc, lines, err = trace(tmp, '-i', '-e', 'trace=none', 'sh', '-c', 'kill -USR1 $$')
+    expect(any(re.match(r'^\[[0-9a-f]{16}\] --- SIGUSR1 ', l) for l in lines) and
+           lines[-1] == '[????????????????] +++ killed by SIGUSR1 +++', '-i signal: %r' % lines)
 
 
 @case
@@ -151,6 +156,10 @@ def usage_wording(tmp):
                        (['-b', 'chdir', 'true'], "Syscall 'chdir' for -b isn't supported"),
                        (['-p', '0'], "Invalid process id: '0'"),
                        (['-c', '-C', 'true'], 'mutually exclusive'),
+                       (['-c', '-ff', 'true'], '(-c/--summary-only or -C/--summary) and '
+                        '-ff/--output-separately are mutually exclusive'),
+                       (['-U', 'non', 'true'], "unknown column name: 'non'"),
+                       (['-U', 'time,,name', 'true'], "unknown column name: ''"),
                        (['-w', 'true'], '-w/--summary-wall-clock must be given with')):
         rc, out, err = run(tracer(*args))
         expect(rc != 0 and want in err, '%s: want %r, got %d %r' % (' '.join(args), want, rc, err))
@@ -168,6 +177,12 @@ def strace_name(tmp):
            'messages: %r' % err)
     rc, out, err = run([link, '-e', 'trace=none', 'true'])
     expect(rc == 0 and err == '+++ exited with 0 +++\n', 'traces as syscalls: %d %r' % (rc, err))
+    # a -P path that resolves elsewhere is said, unless --quiet=path-resolution
+    rc, out, err = run([link, '-e', 'trace=none', '-P', '///', 'true'])
+    expect(err == '%s: Requested path "///" resolved into "/"\n+++ exited with 0 +++\n' % link,
+           'path resolution: %r' % err)
+    rc, out, err = run([link, '-e', 'trace=none', '--quiet=path-resolution', '-P', '///', 'true'])
+    expect(err == '+++ exited with 0 +++\n', 'quiet path resolution: %r' % err)
     # a command that cannot be executed: strace's words, and its child's exit
     rc, out, err = run([link, '-e', 'trace=none', '/'])
     expect(rc == 1 and err == '%s: exec: Permission denied\n+++ exited with 1 +++\n' % link,
@@ -563,6 +578,22 @@ def thread_execve_quiet(tmp):
                      for x in both(tmp, '-f', '-e', 'trace=execve', *quiet, prog))
         expect(ref == ours, 'lines differ from strace\'s:\n  strace:   %r\n  tracekit: %r' % (ref, ours))
         expect(any('<pid changed to PID ...>' in l for l in ours), 'no pid change: %r' % ours)
+
+
+@case
+def read_cache(tmp):
+    """Memory is read a page at a time, each page once per stop: strace counts our reads."""
+    tracekit_only()
+    need_strace()
+    log = os.path.join(tmp, 'reads')
+    rc, out, err = run(['strace', '-qq', '-e', 'signal=none', '-e', 'trace=process_vm_readv',
+                        '-o', log, tracekit(), 'syscalls', '-o', '/dev/null',
+                        '-e', 'trace=execve,openat,newfstatat,read,writev', forms()])
+    expect_exit0(rc, err)
+    with open(log) as f:
+        n = sum(1 for l in f if l.startswith('process_vm_readv('))
+    # about 20 (a page per call's arguments); reading each string and struct on its own takes 99
+    expect(0 < n <= 40, '%d process_vm_readv calls' % n)
 
 
 @case
