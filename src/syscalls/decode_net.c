@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include "print_net.h"
+#include "print_pid.h"
 #include "netlink/netlink.h"
 
 #define MMSGHDR_SIZE sizeof(struct mmsghdr)
@@ -197,7 +198,8 @@ static int sock_nl_proto(const struct sc_call *c, uint64_t fd)
 {
 	if (!c->fmt || !c->fmt->nl_proto)
 		return -1;
-	return c->fmt->nl_proto(c->tid, (int)fd);
+	/* /proc may be an outer namespace's, where the tracee has another number. */
+	return c->fmt->nl_proto(sc_pid_proc(c->tid), (int)fd);
 }
 
 /* Netlink messages are decoded whole; other data has its copy already. */

@@ -10,7 +10,7 @@
 
 #include "print_pid.h"
 #include "decoder.h"
-#include "print_bpf_filter.h"
+#include "print_bpf.h"
 #include "print_signal.h"
 
 #define TASK_COMM_LEN 16

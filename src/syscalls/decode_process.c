@@ -11,6 +11,7 @@
 #include <asm/ldt.h>
 #include <linux/sched.h>
 
+#include "../util/die.h"
 #include "print_pid.h"
 #include "print_signal.h"
 #include "print_stat.h"
@@ -534,20 +535,83 @@ SC_DECODER(arch_prctl, MEM_STRUCT_OUT(1, uint64_t))
 	return arch_prctl_get(c, code);
 }
 
-/* struct user_desc, strace's way: an entry number of -1 ("pick one") as -1. */
+/* user_desc's entry_number, strace's way: -1 ("pick one") as -1. */
+static void p_entry_number(struct sc_call *c, uint32_t n)
+{
+	if (n == (uint32_t)-1)
+		out(c, "-1");
+	else
+		out(c, "%u", n);
+}
+
+/* struct user_desc after its entry number, up to the closing brace. */
+static void p_user_desc_rest(struct sc_call *c, const struct user_desc *u)
+{
+	out(c, ", base_addr=%#08x, limit=%#08x, seg_32bit=%u, contents=%u, read_exec_only=%u"
+	    ", limit_in_pages=%u, seg_not_present=%u, useable=%u, lm=%u}",
+	    u->base_addr, u->limit, u->seg_32bit, u->contents, u->read_exec_only,
+	    u->limit_in_pages, u->seg_not_present, u->useable, u->lm);
+}
+
 static void p_user_desc(struct sc_call *c, uint64_t addr)
 {
 	struct user_desc u;
 	if (p_fetch(c, addr, &u, sizeof(u)) < 0)
 		return;
-	if (u.entry_number == (unsigned)-1)
-		out(c, "{entry_number=-1");
-	else
-		out(c, "{entry_number=%u", u.entry_number);
-	out(c, ", base_addr=%#08x, limit=%#08x, seg_32bit=%u, contents=%u, read_exec_only=%u"
-	    ", limit_in_pages=%u, seg_not_present=%u, useable=%u, lm=%u}",
-	    u.base_addr, u.limit, u.seg_32bit, u.contents, u.read_exec_only, u.limit_in_pages,
-	    u.seg_not_present, u.useable, u.lm);
+	out(c, "{entry_number=");
+	p_entry_number(c, u.entry_number);
+	p_user_desc_rest(c, &u);
+}
+
+/* set_thread_area: the descriptor; at exit the entry the kernel picked. */
+SC_DECODER(set_thread_area, MEM_STRUCT_INOUT(0, struct user_desc))
+{
+	struct user_desc u;
+	if (c->entering) {
+		p_user_desc(c, c->args[0]);
+		return 0;
+	}
+	if (!sc_failed(c) && !(c->fmt && c->fmt->by_addr) &&
+	    sc_mem_read(c, c->args[0], &u, sizeof(u)) == 0)
+		snprintf(c->rv_extra, sizeof(c->rv_extra), "(entry_number=%u)", u.entry_number);
+	return 0;
+}
+
+/*
+ * get_thread_area: the kernel reads only the entry number and fills in the
+ * rest, so the struct opens at entry and closes at exit (", ...}" when the
+ * call failed).  c->priv marks an entry number printed at entry.
+ */
+SC_DECODER(get_thread_area, MEM_STRUCT_INOUT(0, struct user_desc))
+{
+	struct user_desc u;
+	uint64_t addr = c->args[0];
+	if (c->entering) {
+		uint32_t n;
+		if (p_fetch(c, addr, &n, sizeof(n)) < 0)
+			return 0;
+		out(c, "{entry_number=");
+		p_entry_number(c, n);
+		c->priv = xmalloc(sizeof(n));
+		*(uint32_t *)c->priv = n;
+		return 0;
+	}
+	if (!addr || (c->fmt && c->fmt->by_addr))
+		return 0;
+	if (sc_failed(c) || sc_mem_read(c, addr, &u, sizeof(u)) < 0) {
+		if (c->priv)
+			out(c, ", ...}");
+		return 0;
+	}
+	if (!c->priv) {
+		out(c, " => {entry_number=");
+		p_entry_number(c, u.entry_number);
+	} else if (*(uint32_t *)c->priv != u.entry_number) {
+		out(c, " => ");
+		p_entry_number(c, u.entry_number);
+	}
+	p_user_desc_rest(c, &u);
+	return 0;
 }
 
 SC_DECODER(modify_ldt, MEM_STRUCT_IN(1, struct user_desc))

@@ -1,11 +1,11 @@
 /*
  * seccomp: the operation, its flags and argument.  A filter program prints
- * as {len=N, filter=ADDR}: its instructions are not decoded yet (strace
- * prints them as BPF_STMT/BPF_JUMP lines).
+ * as {len=N, filter=ADDR}, with -v as its BPF_STMT/BPF_JUMP instructions.
  */
 #include <stdint.h>
 
 #include "decoder.h"
+#include "print_bpf.h"
 
 struct notif_sizes_ {
 	uint16_t seccomp_notif, seccomp_notif_resp, seccomp_data;
@@ -17,6 +17,7 @@ struct sock_fprog_ {
 };
 
 SC_DECODER(seccomp, MEM_BYTES_IN(2, sizeof(struct sock_fprog_)),
+	   MEM_DEREF_IN(2, 8, SC_BPF_FILTER_MAX),
 	   MEM_BYTES_OUT(2, sizeof(struct notif_sizes_)))
 {
 	unsigned op = (unsigned)c->args[0];
@@ -51,14 +52,9 @@ SC_DECODER(seccomp, MEM_BYTES_IN(2, sizeof(struct sock_fprog_)),
 		return 0;
 	}
 	case 1: {	/* SECCOMP_SET_MODE_FILTER */
-		struct sock_fprog_ f;
 		p_flags(c, &xlat_seccomp_filter_flags, flags, "SECCOMP_FILTER_FLAG_???");
 		p_sep(c);
-		if (p_fetch(c, arg, &f, sizeof(f)) == 0) {
-			out(c, "{len=%u, filter=", f.len);
-			p_addr(c, f.filter);
-			out(c, "}");
-		}
+		p_seccomp_fprog(c, arg);
 		return SC_DONE;
 	}
 	}

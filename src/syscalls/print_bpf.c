@@ -1,5 +1,6 @@
 /* Classic BPF instructions: see print_bpf.h. */
 #include <linux/filter.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "print_bpf.h"
@@ -41,8 +42,11 @@ static void p_code(struct sc_call *c, uint16_t code)
 		out(c, "|%#x /* BPF_??? */", rest);
 }
 
+/* A BPF_STMT's k as the program's user reads it: see the two below. */
+typedef void (*bpf_k_fn)(struct sc_call *c, const struct sock_filter *f);
+
 /* An absolute load's offset: SKF_AD_OFF+SKF_AD_PROTOCOL, SKF_NET_OFF+8, or plain hex. */
-static void p_k(struct sc_call *c, const struct sock_filter *f)
+static void p_sock_k(struct sc_call *c, const struct sock_filter *f)
 {
 	static const uint32_t bases[] = { 0xfffff000u, 0xfff00000u, 0xffe00000u };
 	if (BPF_CLASS(f->code) == BPF_LD && BPF_MODE(f->code) == BPF_ABS)
@@ -60,15 +64,25 @@ static void p_k(struct sc_call *c, const struct sock_filter *f)
 	out(c, "%#x", f->k);
 }
 
+/* A seccomp filter's verdict: the action, then its data (SECCOMP_RET_ERRNO|0x1). */
+static void p_seccomp_k(struct sc_call *c, const struct sock_filter *f)
+{
+	if (BPF_CLASS(f->code) != BPF_RET) {
+		out(c, "%#x", f->k);
+		return;
+	}
+	uint32_t action = f->k & 0xffff0000u, data = f->k & 0xffffu;	/* SECCOMP_RET_ACTION_FULL */
+	p_xval(c, &xlat_seccomp_ret_action, action, "SECCOMP_RET_???");
+	if (data)
+		out(c, "|%#x", data);
+}
+
+
 static bool p_insn(struct sc_call *c, const void *elem, size_t size, void *data)
 {
 	struct sock_filter f;
-	unsigned *n = data;
+	bpf_k_fn p_k = *(bpf_k_fn *)data;
 	(void)size;
-	if ((*n)++ >= BPF_MAX_INSNS) {
-		out(c, "...");
-		return false;
-	}
 	memcpy(&f, elem, sizeof(f));
 	if (f.jt || f.jf) {
 		out(c, "BPF_JUMP(");
@@ -84,12 +98,39 @@ static bool p_insn(struct sc_call *c, const void *elem, size_t size, void *data)
 	return true;
 }
 
-void pn_sock_filters(struct sc_call *c, uint64_t addr, uint64_t count)
+static void pn_filters(struct sc_call *c, uint64_t addr, uint64_t count, bpf_k_fn p_k)
 {
-	unsigned n = 0;
 	if (!c->fmt || !c->fmt->verbose) {
 		p_addr(c, addr);
 		return;
 	}
-	pn_array(c, addr, count, BPF_INSN_SIZE, p_insn, &n);
+	/*
+	 * The kernel refuses longer programs: strace shows BPF_MAXINSNS of them
+	 * and "...", without reading the rest.
+	 */
+	if (!pn_array(c, addr, count > BPF_MAX_INSNS ? BPF_MAX_INSNS : count, BPF_INSN_SIZE,
+		      p_insn, &p_k) || count <= BPF_MAX_INSNS)
+		return;
+	if (c->out->len >= 4 && !memcmp(c->out->buf + c->out->len - 4, "...]", 4))
+		return;	/* already cut short (-s, the line's limit) */
+	sb_truncate(c->out, c->out->len - 1);	/* the closing ] */
+	out(c, ", ...]");
+}
+
+void pn_sock_filters(struct sc_call *c, uint64_t addr, uint64_t count)
+{
+	pn_filters(c, addr, count, p_sock_k);
+}
+
+void p_seccomp_fprog(struct sc_call *c, uint64_t addr)
+{
+	struct {
+		uint16_t len;
+		uint64_t filter;
+	} fp;
+	if (p_fetch(c, addr, &fp, sizeof(fp)) < 0)
+		return;
+	out(c, "{len=%u, filter=", fp.len);
+	pn_filters(c, fp.filter, fp.len, p_seccomp_k);
+	out(c, "}");
 }

@@ -498,17 +498,20 @@ int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 	return (int)copy;
 }
 
-/* The Eth column of /proc/TID/net/netlink (the tracee's namespace) for inode. */
+/*
+ * The Eth column of /proc/TID/net/netlink (the tracee's namespace) for
+ * inode; TR_NETLINK_UNLISTED when absent.
+ */
 static int netlink_proto_of_inode(pid_t tid, unsigned long inode)
 {
 	char path[64], line[256];
-	int proto = -1;
+	int proto = TR_NETLINK_UNLISTED;
 
 	snprintf(path, sizeof(path), "/proc/%d/net/netlink", (int)tid);
 	FILE *f = fopen(path, "re");
 	if (!f)
-		return -1;
-	while (proto < 0 && fgets(line, sizeof(line), f)) {
+		return TR_NETLINK_UNLISTED;
+	while (proto == TR_NETLINK_UNLISTED && fgets(line, sizeof(line), f)) {
 		unsigned long ino;
 		int eth;
 		if (sscanf(line, "%*s %d %*s %*s %*s %*s %*s %*s %*s %lu", &eth, &ino) == 2 &&

@@ -42,8 +42,11 @@ void tr_fdpath_free(struct tr_fdpath *p);
 int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len);
 /*
  * The NETLINK_* protocol of fd in thread tid when it is a netlink socket the
- * kernel lists (bound), else -1: it tells how to decode the messages.
+ * kernel lists (bound), TR_NETLINK_UNLISTED for a netlink socket it does not
+ * list yet (an unbound one: its messages decode with no protocol's names, as
+ * strace's), else -1: it tells how to decode the messages.
  */
+#define TR_NETLINK_UNLISTED 0x7fffffff
 int tr_fd_netlink_proto(pid_t tid, int fd);
 
 #endif

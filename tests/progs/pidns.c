@@ -2,21 +2,50 @@
  * pidns: calls that take and return pids, made by a child that is pid 1 of
  * a new PID namespace, so --pidns-translation has numbers to translate
  * (and a thread-less clone3, ptrace and personality for their decoders).
+ * Pids inside structs too: a netlink header's nlmsg_pid, a seccomp
+ * notification's and BLKTRACESETUP's pid (those two on a bad descriptor).
  * Without the privilege to unshare, the same calls run in our namespace.
  */
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/blktrace_api.h>
+#include <linux/fs.h>
+#include <linux/netlink.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "progs.h"
+
+static void structs_with_pids(pid_t me)
+{
+	struct nlmsghdr nh = { .nlmsg_len = sizeof(nh), .nlmsg_type = AUDIT_GET,
+			       .nlmsg_flags = NLM_F_REQUEST, .nlmsg_pid = (uint32_t)me };
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT);
+	if (fd >= 0) {
+		sendto(fd, &nh, sizeof(nh), MSG_DONTWAIT, NULL, 0);
+		close(fd);
+	}
+	struct seccomp_notif notif;
+	memset(&notif, 0, sizeof(notif));
+	notif.pid = (uint32_t)me;
+	ioctl(-1, SECCOMP_IOCTL_NOTIF_RECV, &notif);
+	struct blk_user_trace_setup bs;
+	memset(&bs, 0, sizeof(bs));
+	bs.pid = (uint32_t)me;
+	ioctl(-1, BLKTRACESETUP, &bs);
+}
 
 static void child(void)
 {
@@ -43,6 +72,7 @@ static void child(void)
 	ptrace(0x420e /* PTRACE_GET_SYSCALL_INFO */, me, 0, NULL);
 	ptrace(PTRACE_CONT, me, NULL, SIGUSR1);
 	personality(0xffffffff);
+	structs_with_pids(me);
 
 	struct clone_args args;
 	memset(&args, 0, sizeof(args));

@@ -1,7 +1,8 @@
 /*
  * Kernel interfaces whose decoders print structs and composed values:
  * prctl's SVE and tagged-address values, quotactl, SysV IPC info structs,
- * keyctl, io_uring, bpf, extensible structs, control messages.  Most calls
+ * keyctl, io_uring, bpf, extensible structs, control messages, seccomp
+ * filters, TLS descriptors.  Most calls
  * fail on purpose (bad descriptors, bad sizes) so that the output is the
  * same on every run and nothing on the machine changes; the ones that
  * succeed only read (IPC limits, keyctl capabilities) or undo what they did.
@@ -11,6 +12,7 @@
 #include <linux/bpf.h>
 #include <linux/capability.h>
 #include <linux/fanotify.h>
+#include <asm/ldt.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <linux/io_uring.h>
@@ -138,6 +140,22 @@ static void do_bpf(void)
 	syscall(SYS_bpf, BPF_PROG_LOAD, &a, 128);
 }
 
+/*
+ * The TLS descriptor calls with entries the kernel refuses (0 is not a TLS
+ * slot, -1 asks get_thread_area for none): EINVAL, or ENOSYS without ia32.
+ */
+static void do_thread_area(void)
+{
+	struct user_desc ud;
+	memset(&ud, 0, sizeof(ud));
+	ud.limit = 0xfffff;
+	ud.seg_32bit = 1;
+	ud.limit_in_pages = 1;
+	syscall(SYS_set_thread_area, &ud);
+	ud.entry_number = (unsigned)-1;
+	syscall(SYS_get_thread_area, &ud);
+}
+
 static void do_misc(void)
 {
 	struct mount_attr_big {
@@ -161,6 +179,7 @@ static void do_misc(void)
 	syscall(SYS_fanotify_mark, -1, 0, 0, -1, NULL);
 	syscall(SYS_ioprio_set, 2, 0, -87097619);
 	syscall(SYS_mq_open, NULL, 0x87654321UL << 32, 0, NULL);
+	do_thread_area();
 }
 
 /* An AIO context, a write and a vector read to a bad descriptor, no events. */
@@ -222,6 +241,8 @@ static void do_seccomp(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+	/* a flag the kernel does not know: EINVAL, nothing installed */
+	syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0x80000000u, &prog);
 	syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 	syscall(SYS_prctl, PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 }

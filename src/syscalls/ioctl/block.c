@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 
 #include "ioctl.h"
+#include "../print_pid.h"
 
 static const struct ioctl_shape_entry shapes[] = {
 	{ BLKRRPART, IS_NONE }, { BLKFLSBUF, IS_NONE }, { BLKTRACESTART, IS_NONE },
@@ -53,9 +54,10 @@ static bool p_trace_setup_in(struct sc_call *c, uint64_t arg)
 	struct blk_user_trace_setup b;
 	if (p_fetch(c, arg, &b, sizeof(b)) < 0)
 		return false;
-	out(c, "{act_mask=%hu, buf_size=%u, buf_nr=%u, start_lba=%llu, end_lba=%llu, pid=%u",
+	out(c, "{act_mask=%hu, buf_size=%u, buf_nr=%u, start_lba=%llu, end_lba=%llu, pid=",
 	    b.act_mask, b.buf_size, b.buf_nr, (unsigned long long)b.start_lba,
-	    (unsigned long long)b.end_lba, b.pid);
+	    (unsigned long long)b.end_lba);
+	p_pid(c, (int)b.pid, SC_PT_TGID);
 	return true;
 }
 

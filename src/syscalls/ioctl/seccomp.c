@@ -9,6 +9,7 @@
 #include <linux/seccomp.h>
 
 #include "family.h"
+#include "../print_pid.h"
 
 /* The number's name when arch is the tracer's own (x86-64 without the x32 bit), else NULL. */
 static const char *native_syscall(uint32_t nr, uint32_t arch)
@@ -33,8 +34,9 @@ static void p_data_nr(struct sc_call *c, uint32_t nr, uint32_t arch)
 
 static void p_notif(struct sc_call *c, const struct seccomp_notif *n)
 {
-	out(c, "{id=%#" PRIx64 ", pid=%u, flags=%#x, data={nr=", (uint64_t)n->id, n->pid,
-	    n->flags);
+	out(c, "{id=%#" PRIx64 ", pid=", (uint64_t)n->id);
+	p_pid(c, (int)n->pid, SC_PT_TGID);
+	out(c, ", flags=%#x, data={nr=", n->flags);
 	p_data_nr(c, (uint32_t)n->data.nr, n->data.arch);
 	out(c, ", arch=");
 	p_xval(c, &xlat_audit_arch, n->data.arch, "AUDIT_ARCH_???");

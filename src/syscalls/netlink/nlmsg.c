@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "netlink.h"
+#include "../print_pid.h"
 
 #ifndef NLM_F_BULK
 #define NLM_F_BULK 0x200
@@ -61,7 +62,9 @@ static void p_nlmsghdr(struct sc_call *c, const struct nl_proto_desc *d, const s
 	p_nlmsg_type(c, d, h->nlmsg_type);
 	out(c, ", nlmsg_flags=");
 	p_nlmsg_flags(c, h->nlmsg_flags, kind);
-	out(c, ", nlmsg_seq=%u, nlmsg_pid=%d}", h->nlmsg_seq, (int)h->nlmsg_pid);
+	out(c, ", nlmsg_seq=%u, nlmsg_pid=", h->nlmsg_seq);
+	p_pid(c, (int)h->nlmsg_pid, SC_PT_TGID);
+	out(c, "}");
 }
 
 static void p_msg(struct sc_call *c, const struct nl_proto_desc *d, const struct nlmsghdr *h,
