@@ -106,9 +106,10 @@ static void p_config(struct sc_call *c, uint32_t type, uint64_t config)
 	out(c, config ? "%#" PRIx64 : "%" PRIu64, config);
 }
 
+/* X with R or W (5..7) is a known but refused combination, unlike bits above X. */
 static void p_bp_type(struct sc_call *c, uint32_t v)
 {
-	if (v == HW_BREAKPOINT_INVALID)
+	if (v > HW_BREAKPOINT_X && v <= HW_BREAKPOINT_INVALID)
 		out(c, "%#x /* HW_BREAKPOINT_INVALID */", v);
 	else
 		p_xval(c, &xlat_hw_breakpoint_types, v, "HW_BREAKPOINT_???");
