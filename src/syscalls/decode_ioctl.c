@@ -41,6 +41,7 @@ static const struct ioctl_group *const families[] = {
 	&ioctl_sg_io,
 	&ioctl_perf,
 	&ioctl_btrfs,
+	&ioctl_hid,
 };
 
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))

@@ -47,7 +47,7 @@ min=1.0
 racy=
 aslr=
 targs=
-sysapi_calls=prctl,quotactl,quotactl_fd,msgctl,shmctl,semctl,keyctl,io_uring_setup,io_uring_enter,io_uring_register,bpf,inotify_init,memfd_create,mount_setattr,_sysctl,capset,fanotify_mark,ioprio_set,mq_open,sendmsg,io_setup,io_submit,io_getevents,io_destroy,seccomp,set_thread_area,get_thread_area
+sysapi_calls=prctl,quotactl,quotactl_fd,msgctl,shmctl,semctl,keyctl,io_uring_setup,io_uring_enter,io_uring_register,bpf,inotify_init,memfd_create,mount_setattr,_sysctl,capset,fanotify_mark,ioprio_set,mq_open,sendmsg,io_setup,io_submit,io_getevents,io_destroy,seccomp,set_thread_area,get_thread_area,perf_event_open
 case $case_name in
 files|signals|sockets|memory|polling|time|sysapi|netlink)
 	need_prog; set -- "$prog" ;;

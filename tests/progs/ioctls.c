@@ -1,7 +1,7 @@
 /*
  * ioctls: one or two requests of each ioctl family tracekit decodes (evdev,
  * GPIO, seccomp notifications, tty, sockets, PTP, RTC, userfaultfd, KVM,
- * V4L2)
+ * V4L2, HID and ZFS names, perf events)
  * on descriptor -1.  Every call fails with EBADF after the kernel has seen
  * the request, so the trace shows what the tracer decodes at entry (and a
  * getter's NULL at exit) with no device present and nothing changed.
@@ -12,8 +12,10 @@
 #include <sys/ioctl.h>
 #include <termio.h>
 #include <linux/gpio.h>
+#include <linux/hiddev.h>
 #include <linux/input.h>
 #include <linux/kvm.h>
+#include <linux/perf_event.h>
 #include <linux/ptp_clock.h>
 #include <linux/rtc.h>
 #include <linux/seccomp.h>
@@ -166,6 +168,26 @@ static void v4l2(void)
 	bad_fd(VIDIOC_QUERYCAP, NULL, "VIDIOC_QUERYCAP");
 }
 
+/*
+ * Requests named only, one number with two names (hiddev's and hidraw's),
+ * a name carrying its length, ZFS's (not in the kernel's headers), and a
+ * perf event's new attr.
+ */
+static void names_and_perf(void)
+{
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.size = PERF_ATTR_SIZE_VER5;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.sample_period = 1000;
+	attr.exclude_kernel = 1;
+	bad_fd(HIDIOCGVERSION, NULL, "HIDIOCGVERSION");
+	bad_fd(HIDIOCGPHYS(8), NULL, "HIDIOCGPHYS");
+	bad_fd('Z' << 8 | 'A', NULL, "ZFS_IOC_SEND_SPACE");
+	bad_fd(PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr, "PERF_EVENT_IOC_MODIFY_ATTRIBUTES");
+}
+
 int main(void)
 {
 	evdev();
@@ -175,6 +197,7 @@ int main(void)
 	tty_structs_and_sockets();
 	uffd_and_kvm();
 	v4l2();
+	names_and_perf();
 	/* A request no family knows: the number, and the argument in hex. */
 	bad_fd(_IOC(_IOC_READ, 'E', 0xfe, 0xff), (void *)0x1234, "unknown request");
 	return 0;

@@ -18,6 +18,8 @@
 #include <linux/io_uring.h>
 #include <linux/keyctl.h>
 #include <linux/mount.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
 #include <linux/quota.h>
 #include <linux/sysctl.h>
 #include <stdint.h>
@@ -182,6 +184,39 @@ static void do_misc(void)
 	do_thread_area();
 }
 
+/*
+ * perf_event_open with attrs the kernel refuses before it checks anything
+ * else: a size past the one it knows with non-zero bytes there (E2BIG, the
+ * kernel writes its size back), and an unknown flag (EINVAL).
+ */
+static void do_perf(void)
+{
+	union {
+		struct perf_event_attr a;
+		unsigned char raw[PERF_ATTR_SIZE_VER7 + 64];
+	} u;
+	memset(&u, 0, sizeof(u));
+	u.a.type = PERF_TYPE_HW_CACHE;
+	u.a.size = sizeof(u.raw);
+	u.a.config = PERF_COUNT_HW_CACHE_LL | PERF_COUNT_HW_CACHE_OP_PREFETCH << 8 |
+		     PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+	u.a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_STACK_USER;
+	u.a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	u.a.read_format = PERF_FORMAT_ID;
+	u.a.disabled = u.a.exclude_kernel = u.a.freq = u.a.use_clockid = 1;
+	u.a.precise_ip = 2;
+	u.a.sample_freq = 4000;
+	u.a.clockid = CLOCK_MONOTONIC;
+	u.a.sample_stack_user = 0x2000;
+	u.raw[sizeof(u.raw) - 1] = 1;
+	syscall(SYS_perf_event_open, &u.a, 0, -1, -1, 0UL);
+	u.a.type = PERF_TYPE_BREAKPOINT;
+	u.a.size = PERF_ATTR_SIZE_VER1;
+	u.a.bp_type = HW_BREAKPOINT_W;
+	u.a.bp_len = 8;
+	syscall(SYS_perf_event_open, &u.a, -1, 0, -1, 0x100UL);
+}
+
 /* An AIO context, a write and a vector read to a bad descriptor, no events. */
 static void do_aio(void)
 {
@@ -256,6 +291,7 @@ int main(void)
 	do_io_uring();
 	do_bpf();
 	do_misc();
+	do_perf();
 	do_aio();
 	do_cmsg();
 	do_seccomp();

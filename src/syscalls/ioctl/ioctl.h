@@ -78,6 +78,7 @@ extern const struct ioctl_group ioctl_loop;
 extern const struct ioctl_group ioctl_nbd;
 extern const struct ioctl_group ioctl_nsfs;
 extern const struct ioctl_group ioctl_random;
+extern const struct ioctl_group ioctl_hid;
 extern const struct ioctl_group ioctl_scsi;
 extern const struct ioctl_group ioctl_ubi;
 extern const struct ioctl_group ioctl_watchdog;
