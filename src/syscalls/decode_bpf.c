@@ -1,7 +1,9 @@
 /*
  * bpf: the command by name, then its union bpf_attr.  Only the fields that
- * fit in the size the caller passed print, as strace does.  Decoded so far:
- * BPF_PROG_LOAD; the other commands print their attr's address (see
+ * fit in the size the caller passed print, as strace does, and nonzero bytes
+ * past the fields known print as "..." (-v: in hex).  BPF_PROG_LOAD has its
+ * own printer; the commands whose attr prints only at entry come from a
+ * table (bpf_cmd_descs); the rest print their attr's address (see
  * docs/syscalls.md).
  */
 #include <inttypes.h>
@@ -10,6 +12,8 @@
 #include <string.h>
 
 #include "decoder.h"
+#include "print_net.h"
+#include "xlat.h"
 
 #define BPF_ATTR_CAP 4096u	/* bytes of the attr copied at most */
 
@@ -30,12 +34,17 @@ static void sb_kver(struct strbuf *sb, uint64_t v, const void *unused)
 		  (unsigned)(v >> 8) & 0xff, (unsigned)v & 0xff);
 }
 
-/* A C string field of n bytes: up to its NUL, or all n quoted with "..." cut. */
-static void p_name_field(struct sc_call *c, const char *name, const char *s, size_t n)
+/*
+ * A char array field of n bytes (n cut to what the caller passed): up to its
+ * NUL; without one, n - 1 bytes and "...", as strace shows a cut C string.
+ */
+static void p_cstr_field(struct sc_call *c, const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);
-	out(c, ", %s=", name);
-	p_quoted(c, (const unsigned char *)s, len, len == n);
+	if (len < n)
+		p_quoted(c, (const unsigned char *)s, len, false);
+	else
+		p_quoted(c, (const unsigned char *)s, n ? n - 1 : 0, true);
 }
 
 static void p_prog_load(struct sc_call *c, const union bpf_attr *a, uint64_t size)
@@ -60,7 +69,9 @@ static void p_prog_load(struct sc_call *c, const union bpf_attr *a, uint64_t siz
 	p_flags(c, &xlat_bpf_prog_flags, a->prog_flags, "BPF_F_???");
 	if (!HAS(a, size, prog_name))
 		goto done;
-	p_name_field(c, "prog_name", a->prog_name, sizeof(a->prog_name));
+	out(c, ", prog_name=");
+	size_t name_len = size - offsetof(union bpf_attr, prog_name);
+	p_cstr_field(c, a->prog_name, name_len < sizeof(a->prog_name) ? name_len : sizeof(a->prog_name));
 	if (!HAS(a, size, prog_ifindex))
 		goto done;
 	out(c, ", prog_ifindex=%u", a->prog_ifindex);
@@ -88,6 +99,248 @@ static void p_prog_load(struct sc_call *c, const union bpf_attr *a, uint64_t siz
 		goto done;
 	p_u64ptr(c, "fd_array", a->fd_array);
 done:
+	return;
+}
+
+/* ---- the other commands: one table row per attr field ------------------ */
+
+enum bpf_fkind {
+	BF_U32, BF_U64, BF_X32, BF_X64, BF_FD, BF_ADDR, BF_XVAL, BF_FLAGS,
+	BF_IFINDEX, BF_NAME, BF_PATH, BF_STR, BF_BTF, BF_NUMA, BF_OLD_PROG,
+};
+
+struct bpf_field {
+	const char *name;
+	unsigned short off, size;
+	unsigned char kind;
+	bool since;		/* a later kernel's field: printed only when size reaches it */
+	const struct xlat *x;
+	const char *dflt;
+};
+
+struct bpf_cmd_desc {
+	const char *wrap;	/* the attr's fields sit in "wrap={...}" */
+	unsigned short attr_size;	/* the part decoded; bytes past it must be zero */
+	const struct bpf_field *f;
+	size_t n;
+};
+
+#define F_(m, k, s, x_, d)	{ #m, offsetof(union bpf_attr, m), sizeof(((union bpf_attr *)0)->m), (k), (s), (x_), (d) }
+#define F(m, k)		F_(m, k, false, NULL, NULL)
+#define FS(m, k)	F_(m, k, true, NULL, NULL)
+#define FX(m, k, x, d)	F_(m, k, false, &(x), d)
+#define FXS(m, k, x, d)	F_(m, k, true, &(x), d)
+/* A member of a named sub-struct (test.retval) prints under its own name. */
+#define FN_(n_, m, k, s, x_, d)	{ n_, offsetof(union bpf_attr, m), sizeof(((union bpf_attr *)0)->m), (k), (s), (x_), (d) }
+
+static const struct bpf_field f_map_create[] = {
+	FX(map_type, BF_XVAL, xlat_bpf_map_types, "BPF_MAP_TYPE_???"),
+	F(key_size, BF_U32), F(value_size, BF_U32), F(max_entries, BF_U32),
+	FXS(map_flags, BF_FLAGS, xlat_bpf_map_flags, "BPF_F_???"),
+	FS(inner_map_fd, BF_FD),
+	FXS(numa_node, BF_NUMA, xlat_bpf_numa_node, NULL),
+	FS(map_name, BF_NAME),
+	FS(map_ifindex, BF_IFINDEX),
+	FS(btf_fd, BF_FD), F(btf_key_type_id, BF_U32), F(btf_value_type_id, BF_U32),
+	FS(btf_vmlinux_value_type_id, BF_U32),
+	FS(map_extra, BF_U64),
+};
+
+static const struct bpf_field f_map_lookup[] = {
+	F(map_fd, BF_FD), F(key, BF_ADDR), F(value, BF_ADDR),
+	FXS(flags, BF_FLAGS, xlat_bpf_map_lookup_flags, "BPF_???"),
+};
+
+static const struct bpf_field f_map_update[] = {
+	F(map_fd, BF_FD), F(key, BF_ADDR), F(value, BF_ADDR),
+	FX(flags, BF_XVAL, xlat_bpf_map_update_flags, "BPF_???"),
+};
+
+static const struct bpf_field f_map_delete[] = { F(map_fd, BF_FD), F(key, BF_ADDR) };
+
+static const struct bpf_field f_map_next_key[] = {
+	F(map_fd, BF_FD), F(key, BF_ADDR), F(next_key, BF_ADDR),
+};
+
+static const struct bpf_field f_map_freeze[] = { F(map_fd, BF_FD) };
+
+static const struct bpf_field f_obj_pin[] = {
+	F(pathname, BF_PATH), F(bpf_fd, BF_FD),
+	FXS(file_flags, BF_FLAGS, xlat_bpf_file_mode_flags, "BPF_F_???"),
+};
+
+static const struct bpf_field f_prog_attach[] = {
+	F(target_fd, BF_FD), F(attach_bpf_fd, BF_FD),
+	FX(attach_type, BF_XVAL, xlat_bpf_attach_types, "BPF_???"),
+	FX(attach_flags, BF_FLAGS, xlat_bpf_attach_flags, "BPF_F_???"),
+	FS(replace_bpf_fd, BF_FD),
+};
+
+static const struct bpf_field f_prog_detach[] = {
+	F(target_fd, BF_FD),
+	FX(attach_type, BF_XVAL, xlat_bpf_attach_types, "BPF_???"),
+};
+
+static const struct bpf_field f_prog_test_run[] = {
+	FN_("prog_fd", test.prog_fd, BF_FD, false, NULL, NULL),
+	FN_("retval", test.retval, BF_U32, false, NULL, NULL),
+	FN_("data_size_in", test.data_size_in, BF_U32, false, NULL, NULL),
+	FN_("data_size_out", test.data_size_out, BF_U32, false, NULL, NULL),
+	FN_("data_in", test.data_in, BF_ADDR, false, NULL, NULL),
+	FN_("data_out", test.data_out, BF_ADDR, false, NULL, NULL),
+	FN_("repeat", test.repeat, BF_U32, false, NULL, NULL),
+	FN_("duration", test.duration, BF_U32, false, NULL, NULL),
+	FN_("ctx_size_in", test.ctx_size_in, BF_U32, true, NULL, NULL),
+	FN_("ctx_size_out", test.ctx_size_out, BF_U32, false, NULL, NULL),
+	FN_("ctx_in", test.ctx_in, BF_ADDR, false, NULL, NULL),
+	FN_("ctx_out", test.ctx_out, BF_ADDR, false, NULL, NULL),
+	FN_("flags", test.flags, BF_FLAGS, true, &xlat_bpf_test_run_flags, "BPF_F_???"),
+	FN_("cpu", test.cpu, BF_U32, false, NULL, NULL),
+	FN_("batch_size", test.batch_size, BF_U32, true, NULL, NULL),
+};
+
+#define F_GET_FD_BY_ID(idname)							\
+	{ FN_(idname, start_id, BF_U32, false, NULL, NULL), F(next_id, BF_U32),	\
+	  FXS(open_flags, BF_FLAGS, xlat_bpf_file_mode_flags, "BPF_F_???") }
+static const struct bpf_field f_prog_get_fd[] = F_GET_FD_BY_ID("prog_id");
+static const struct bpf_field f_map_get_fd[] = F_GET_FD_BY_ID("map_id");
+static const struct bpf_field f_btf_get_fd[] = { FN_("btf_id", start_id, BF_U32, false, NULL, NULL) };
+static const struct bpf_field f_link_get_fd[] = { FN_("link_id", start_id, BF_U32, false, NULL, NULL) };
+
+static const struct bpf_field f_raw_tp_open[] = {
+	FN_("name", raw_tracepoint.name, BF_STR, false, NULL, NULL),
+	FN_("prog_fd", raw_tracepoint.prog_fd, BF_FD, false, NULL, NULL),
+};
+
+static const struct bpf_field f_btf_load[] = {
+	F(btf, BF_BTF), F(btf_log_buf, BF_ADDR), F(btf_size, BF_U32),
+	F(btf_log_size, BF_U32), F(btf_log_level, BF_U32),
+};
+
+static const struct bpf_field f_link_update[] = {
+	FN_("link_fd", link_update.link_fd, BF_FD, false, NULL, NULL),
+	FN_("new_prog_fd", link_update.new_prog_fd, BF_FD, false, NULL, NULL),
+	FN_("flags", link_update.flags, BF_FLAGS, false, &xlat_bpf_attach_flags, "BPF_F_???"),
+	FN_("old_prog_fd", link_update.old_prog_fd, BF_OLD_PROG, false, NULL, NULL),
+};
+
+#define CMD(w, sz, t)	{ (w), (sz), (t), sizeof(t) / sizeof((t)[0]) }
+static const struct bpf_cmd_desc bpf_cmd_descs[] = {
+	[BPF_MAP_CREATE] = CMD(NULL, 72, f_map_create),
+	[BPF_MAP_LOOKUP_ELEM] = CMD(NULL, 32, f_map_lookup),
+	[BPF_MAP_LOOKUP_AND_DELETE_ELEM] = CMD(NULL, 32, f_map_lookup),
+	[BPF_MAP_UPDATE_ELEM] = CMD(NULL, 32, f_map_update),
+	[BPF_MAP_DELETE_ELEM] = CMD(NULL, 16, f_map_delete),
+	[BPF_MAP_GET_NEXT_KEY] = CMD(NULL, 24, f_map_next_key),
+	[BPF_MAP_FREEZE] = CMD(NULL, 4, f_map_freeze),
+	[BPF_OBJ_PIN] = CMD(NULL, 16, f_obj_pin),
+	[BPF_OBJ_GET] = CMD(NULL, 16, f_obj_pin),
+	[BPF_PROG_ATTACH] = CMD(NULL, 20, f_prog_attach),
+	[BPF_PROG_DETACH] = CMD(NULL, 12, f_prog_detach),
+	[BPF_PROG_TEST_RUN] = CMD("test", 76, f_prog_test_run),
+	[BPF_PROG_GET_FD_BY_ID] = CMD(NULL, 12, f_prog_get_fd),
+	[BPF_MAP_GET_FD_BY_ID] = CMD(NULL, 12, f_map_get_fd),
+	[BPF_BTF_GET_FD_BY_ID] = CMD(NULL, 4, f_btf_get_fd),
+	[BPF_LINK_GET_FD_BY_ID] = CMD(NULL, 4, f_link_get_fd),
+	[BPF_RAW_TRACEPOINT_OPEN] = CMD("raw_tracepoint", 12, f_raw_tp_open),
+	[BPF_BTF_LOAD] = CMD(NULL, 28, f_btf_load),
+	[BPF_LINK_UPDATE] = CMD("link_update", 16, f_link_update),
+};
+
+static uint64_t field_val(const unsigned char *raw, const struct bpf_field *f)
+{
+	uint32_t v32;
+	uint64_t v64;
+	if (f->size == 8) {
+		memcpy(&v64, raw + f->off, 8);
+		return v64;
+	}
+	memcpy(&v32, raw + f->off, 4);
+	return v32;
+}
+
+static void p_field(struct sc_call *c, const unsigned char *raw, size_t len,
+		    const struct bpf_field *f)
+{
+	uint64_t v = field_val(raw, f);
+	out(c, "%s=", f->name);
+	switch (f->kind) {
+	case BF_U32: case BF_U64: out(c, "%" PRIu64, v); break;
+	case BF_X32: case BF_X64: out(c, "%#" PRIx64, v); break;
+	case BF_FD: case BF_OLD_PROG: p_fd(c, (uint64_t)(int64_t)(int32_t)v); break;
+	case BF_ADDR: p_addr(c, v); break;
+	case BF_XVAL: p_xval(c, f->x, v, f->dflt); break;
+	case BF_FLAGS: p_flags(c, f->x, v, f->dflt); break;
+	case BF_IFINDEX: pn_ifindex(c, (unsigned)v); break;
+	case BF_PATH: p_path(c, v); break;
+	case BF_STR: p_str_max(c, v, 128); break;
+	case BF_BTF: p_buf(c, v, (int64_t)field_val(raw, &f_btf_load[2])); break;
+	case BF_NUMA: {
+		const char *s = xlat_str(f->x, v);
+		if (!s || xlat_style == XLAT_STYLE_RAW)
+			out(c, "%" PRIu64, v);
+		else
+			out(c, "%" PRIu64 " /* %s */", v, s);
+		break;
+	}
+	case BF_NAME:
+		p_cstr_field(c, (const char *)raw + f->off,
+			     len - f->off < f->size ? len - f->off : f->size);
+		break;
+	}
+}
+
+/* Fields hidden by the value of another: numa_node, old_prog_fd. */
+static bool field_shown(const union bpf_attr *a, const struct bpf_field *f)
+{
+	if (f->kind == BF_NUMA)
+		return a->map_flags & BPF_F_NUMA_NODE;
+	if (f->kind == BF_OLD_PROG)
+		return a->link_update.flags & BPF_F_REPLACE;
+	return true;
+}
+
+/* Nonzero bytes past what the command knows: "..." (-v: the bytes in hex). */
+static void p_extra(struct sc_call *c, const unsigned char *raw, size_t size, size_t known)
+{
+	size_t i = known;
+	while (i < size && !raw[i])
+		i++;
+	if (i >= size)
+		return;
+	if (!c->fmt || !c->fmt->verbose) {
+		out(c, ", ...");
+		return;
+	}
+	out(c, ", extra_data=\"");
+	for (i = known; i < size; i++)
+		out(c, "\\x%02x", raw[i]);
+	out(c, "\" /* bytes %zu..%zu */", known, size - 1);
+}
+
+static void p_table_attr(struct sc_call *c, const struct bpf_cmd_desc *d,
+			 const unsigned char *raw, size_t size)
+{
+	const union bpf_attr *a = (const void *)raw;
+	size_t len = size < d->attr_size ? size : d->attr_size;
+	bool first = true;
+	out(c, "{");
+	if (d->wrap)
+		out(c, "%s={", d->wrap);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct bpf_field *f = &d->f[i];
+		if (f->since && len <= f->off)
+			break;
+		if (!field_shown(a, f))
+			continue;
+		if (!first)
+			p_sep(c);
+		first = false;
+		p_field(c, raw, len, f);
+	}
+	if (d->wrap)
+		out(c, "}");
+	p_extra(c, raw, size, d->attr_size);
 	out(c, "}");
 }
 
@@ -109,23 +362,34 @@ static bool bpf_returns_fd(unsigned cmd)
 	return false;
 }
 
+static bool bpf_cmd_decoded(unsigned cmd)
+{
+	return cmd == BPF_PROG_LOAD ||
+	       (cmd < sizeof(bpf_cmd_descs) / sizeof(bpf_cmd_descs[0]) && bpf_cmd_descs[cmd].f);
+}
+
 SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
 	   MEM_DEREF_IN(1, offsetof(union bpf_attr, license), 256))
 {
 	unsigned cmd = (unsigned)c->args[0];
 	uint64_t addr = c->args[1], size = (unsigned)c->args[2];
-	union bpf_attr a;
+	static unsigned char raw[BPF_ATTR_CAP];
 	p_xval(c, &xlat_bpf_cmds, cmd, "BPF_???");
 	p_sep(c);
-	memset(&a, 0, sizeof(a));
-	size_t want = size < sizeof(a) ? (size_t)size : sizeof(a);
-	/* Not decoded yet, or too short for the first fields: the address, as strace. */
-	if (cmd != BPF_PROG_LOAD || !size || !addr) {
+	/* Not decoded, empty, or bigger than a page: the address, as strace. */
+	if (!size || size > BPF_ATTR_CAP || !bpf_cmd_decoded(cmd) ||
+	    sc_mem_read(c, addr, raw, (size_t)size) < 0) {
 		p_addr(c, addr);
-	} else if (sc_mem_read(c, addr, &a, want) < 0) {
-		p_addr(c, addr);
-	} else {
+	} else if (cmd == BPF_PROG_LOAD) {
+		union bpf_attr a;
+		memset(&a, 0, sizeof(a));
+		memcpy(&a, raw, size < sizeof(a) ? (size_t)size : sizeof(a));
 		p_prog_load(c, &a, size);
+		p_extra(c, raw, (size_t)size, 128);
+		out(c, "}");
+	} else {
+		memset(raw + size, 0, sizeof(raw) - size);
+		p_table_attr(c, &bpf_cmd_descs[cmd], raw, (size_t)size);
 	}
 	out(c, ", %u", (unsigned)size);
 	if (bpf_returns_fd(cmd))
