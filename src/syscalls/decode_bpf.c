@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <linux/bpf.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decoder.h"
@@ -58,7 +59,8 @@ static void p_prog_load(struct sc_call *c, const union bpf_attr *a, uint64_t siz
 	if (!HAS(a, size, log_buf))
 		goto done;
 	out(c, ", log_level=%u, log_size=%u", a->log_level, a->log_size);
-	p_u64ptr(c, "log_buf", a->log_buf);
+	out(c, ", log_buf=");
+	p_str_max(c, a->log_buf, a->log_size);
 	if (!HAS(a, size, kern_version))
 		goto done;
 	out(c, ", kern_version=");
@@ -362,24 +364,75 @@ static bool bpf_returns_fd(unsigned cmd)
 	return false;
 }
 
+static bool bpf_is_next_id(unsigned cmd)
+{
+	return cmd == BPF_PROG_GET_NEXT_ID || cmd == BPF_MAP_GET_NEXT_ID ||
+	       cmd == BPF_BTF_GET_NEXT_ID || cmd == BPF_LINK_GET_NEXT_ID;
+}
+
+/* The attr again at exit, for the commands the kernel writes back into. */
+static size_t bpf_exit_len(const struct sc_call *c)
+{
+	return bpf_is_next_id((unsigned)c->args[0]) ? bpf_attr_len(c) : 0;
+}
+
+/*
+ * BPF_*_GET_NEXT_ID: start_id and next_id at entry; at exit the next_id the
+ * kernel wrote (" => N" when it changed) and open_flags.
+ */
+static int p_next_id(struct sc_call *c, unsigned char *raw, size_t size)
+{
+	const union bpf_attr *a = (const void *)raw;
+	uint32_t *saved;
+	if (c->entering) {
+		out(c, "{start_id=%u, next_id=%u", a->start_id, a->next_id);
+		saved = malloc(sizeof(*saved));
+		if (saved)
+			*saved = a->next_id;
+		c->priv = saved;
+		return 0;
+	}
+	saved = c->priv;
+	if (sc_mem_read(c, c->args[1], raw, size) == 0) {
+		memset(raw + size, 0, BPF_ATTR_CAP - size);
+		if (saved && *saved != a->next_id)
+			out(c, " => %u", a->next_id);
+		if (size > offsetof(union bpf_attr, open_flags)) {
+			out(c, ", open_flags=");
+			p_flags(c, &xlat_bpf_file_mode_flags, a->open_flags, "BPF_F_???");
+		}
+		p_extra(c, raw, size, 12);
+	}
+	out(c, "}, %zu", size);
+	return 0;
+}
+
 static bool bpf_cmd_decoded(unsigned cmd)
 {
-	return cmd == BPF_PROG_LOAD ||
+	return cmd == BPF_PROG_LOAD || bpf_is_next_id(cmd) ||
 	       (cmd < sizeof(bpf_cmd_descs) / sizeof(bpf_cmd_descs[0]) && bpf_cmd_descs[cmd].f);
 }
 
 SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
-	   MEM_DEREF_IN(1, offsetof(union bpf_attr, license), 256))
+	   MEM_FN(1, SC_MEM_BUF, SC_AT_EXIT, bpf_exit_len),
+	   MEM_DEREF_IN(1, 0, 4096),	/* pathname, raw_tracepoint.name, btf */
+	   MEM_DEREF_IN(1, offsetof(union bpf_attr, license), 256),
+	   MEM_DEREF_IN(1, offsetof(union bpf_attr, log_buf), 256))
 {
 	unsigned cmd = (unsigned)c->args[0];
 	uint64_t addr = c->args[1], size = (unsigned)c->args[2];
 	static unsigned char raw[BPF_ATTR_CAP];
+	if (!c->entering)
+		return p_next_id(c, raw, (size_t)size);
 	p_xval(c, &xlat_bpf_cmds, cmd, "BPF_???");
 	p_sep(c);
 	/* Not decoded, empty, or bigger than a page: the address, as strace. */
 	if (!size || size > BPF_ATTR_CAP || !bpf_cmd_decoded(cmd) ||
 	    sc_mem_read(c, addr, raw, (size_t)size) < 0) {
 		p_addr(c, addr);
+	} else if (bpf_is_next_id(cmd)) {
+		memset(raw + size, 0, sizeof(raw) - size);
+		return p_next_id(c, raw, (size_t)size);
 	} else if (cmd == BPF_PROG_LOAD) {
 		union bpf_attr a;
 		memset(&a, 0, sizeof(a));
