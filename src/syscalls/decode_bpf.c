@@ -14,6 +14,7 @@
 
 #include "decoder.h"
 #include "print_net.h"
+#include "print_pid.h"
 #include "xlat.h"
 
 #define BPF_ATTR_CAP 4096u	/* bytes of the attr copied at most */
@@ -109,6 +110,7 @@ done:
 enum bpf_fkind {
 	BF_U32, BF_U64, BF_X32, BF_X64, BF_FD, BF_ADDR, BF_XVAL, BF_FLAGS,
 	BF_IFINDEX, BF_NAME, BF_PATH, BF_STR, BF_BTF, BF_NUMA, BF_OLD_PROG,
+	BF_TGID, BF_TASK_BUF, BF_PROG_IDS, BF_PROG_CNT,
 };
 
 struct bpf_field {
@@ -120,11 +122,21 @@ struct bpf_field {
 	const char *dflt;
 };
 
+/*
+ * A command's attr: fields f print at entry; for the commands the kernel
+ * writes back into, fields fx print at exit after " => N" when the entry's
+ * field changed (changed: its offset + 1, 0 for none).  A batch command
+ * prints all at entry and only " => {batch={count=N}}" at exit.
+ */
 struct bpf_cmd_desc {
 	const char *wrap;	/* the attr's fields sit in "wrap={...}" */
 	unsigned short attr_size;	/* the part decoded; bytes past it must be zero */
 	const struct bpf_field *f;
 	size_t n;
+	const struct bpf_field *fx;
+	size_t nx;
+	unsigned short changed;
+	bool batch;
 };
 
 #define F_(m, k, s, x_, d)	{ #m, offsetof(union bpf_attr, m), sizeof(((union bpf_attr *)0)->m), (k), (s), (x_), (d) }
@@ -226,7 +238,62 @@ static const struct bpf_field f_link_update[] = {
 	FN_("old_prog_fd", link_update.old_prog_fd, BF_OLD_PROG, false, NULL, NULL),
 };
 
-#define CMD(w, sz, t)	{ (w), (sz), (t), sizeof(t) / sizeof((t)[0]) }
+#define NEXT_ID_FIELDS	{ F(start_id, BF_U32), F(next_id, BF_U32) }
+static const struct bpf_field f_next_id[] = NEXT_ID_FIELDS;
+static const struct bpf_field fx_next_id[] = {
+	FXS(open_flags, BF_FLAGS, xlat_bpf_file_mode_flags, "BPF_F_???"),
+};
+
+static const struct bpf_field f_info_by_fd[] = {
+	FN_("bpf_fd", info.bpf_fd, BF_FD, false, NULL, NULL),
+	FN_("info_len", info.info_len, BF_U32, false, NULL, NULL),
+};
+static const struct bpf_field fx_info_by_fd[] = {
+	FN_("info", info.info, BF_ADDR, false, NULL, NULL),
+};
+
+static const struct bpf_field f_prog_query[] = {
+	FN_("target_fd", query.target_fd, BF_FD, false, NULL, NULL),
+	FN_("attach_type", query.attach_type, BF_XVAL, false, &xlat_bpf_attach_types, "BPF_???"),
+	FN_("query_flags", query.query_flags, BF_FLAGS, false, &xlat_bpf_query_flags, "BPF_F_QUERY_???"),
+	FN_("attach_flags", query.attach_flags, BF_FLAGS, false, &xlat_bpf_attach_flags, "BPF_F_???"),
+};
+static const struct bpf_field fx_prog_query[] = {
+	FN_("prog_ids", query.prog_ids, BF_PROG_IDS, false, NULL, NULL),
+	FN_("prog_cnt", query.prog_cnt, BF_PROG_CNT, false, NULL, NULL),
+};
+
+static const struct bpf_field f_task_fd_query[] = {
+	FN_("pid", task_fd_query.pid, BF_TGID, false, NULL, NULL),
+	FN_("fd", task_fd_query.fd, BF_FD, false, NULL, NULL),
+	FN_("flags", task_fd_query.flags, BF_U32, false, NULL, NULL),
+	FN_("buf_len", task_fd_query.buf_len, BF_U32, false, NULL, NULL),
+};
+static const struct bpf_field fx_task_fd_query[] = {
+	FN_("buf", task_fd_query.buf, BF_TASK_BUF, false, NULL, NULL),
+	FN_("prog_id", task_fd_query.prog_id, BF_U32, false, NULL, NULL),
+	FN_("fd_type", task_fd_query.fd_type, BF_XVAL, false, &xlat_bpf_task_fd_types, "BPF_FD_TYPE_???"),
+	FN_("probe_offset", task_fd_query.probe_offset, BF_X64, false, NULL, NULL),
+	FN_("probe_addr", task_fd_query.probe_addr, BF_X64, false, NULL, NULL),
+};
+
+#define BATCH_F(m, k)	FN_(#m, batch.m, k, false, NULL, NULL)
+#define BATCH_TAIL	BATCH_F(count, BF_U32), BATCH_F(map_fd, BF_FD),			\
+	FN_("elem_flags", batch.elem_flags, BF_FLAGS, false, &xlat_bpf_batch_elem_flags, "BPF_???"), \
+	BATCH_F(flags, BF_X64)
+static const struct bpf_field f_lookup_batch[] = {
+	BATCH_F(in_batch, BF_ADDR), BATCH_F(out_batch, BF_ADDR),
+	BATCH_F(keys, BF_ADDR), BATCH_F(values, BF_ADDR), BATCH_TAIL,
+};
+static const struct bpf_field f_update_batch[] = {
+	BATCH_F(keys, BF_ADDR), BATCH_F(values, BF_ADDR), BATCH_TAIL,
+};
+static const struct bpf_field f_delete_batch[] = { BATCH_F(keys, BF_ADDR), BATCH_TAIL };
+
+#define CMD(w, sz, t)	{ (w), (sz), (t), sizeof(t) / sizeof((t)[0]), NULL, 0, 0, false }
+#define CMDX(w, sz, t, tx, ch)	{ (w), (sz), (t), sizeof(t) / sizeof((t)[0]),	\
+				  (tx), sizeof(tx) / sizeof((tx)[0]), (ch) + 1, false }
+#define CMDB(sz, t)	{ "batch", (sz), (t), sizeof(t) / sizeof((t)[0]), NULL, 0, 0, true }
 static const struct bpf_cmd_desc bpf_cmd_descs[] = {
 	[BPF_MAP_CREATE] = CMD(NULL, 72, f_map_create),
 	[BPF_MAP_LOOKUP_ELEM] = CMD(NULL, 32, f_map_lookup),
@@ -247,6 +314,19 @@ static const struct bpf_cmd_desc bpf_cmd_descs[] = {
 	[BPF_RAW_TRACEPOINT_OPEN] = CMD("raw_tracepoint", 12, f_raw_tp_open),
 	[BPF_BTF_LOAD] = CMD(NULL, 28, f_btf_load),
 	[BPF_LINK_UPDATE] = CMD("link_update", 16, f_link_update),
+	[BPF_PROG_GET_NEXT_ID] = CMDX(NULL, 12, f_next_id, fx_next_id, offsetof(union bpf_attr, next_id)),
+	[BPF_MAP_GET_NEXT_ID] = CMDX(NULL, 12, f_next_id, fx_next_id, offsetof(union bpf_attr, next_id)),
+	[BPF_BTF_GET_NEXT_ID] = CMDX(NULL, 12, f_next_id, fx_next_id, offsetof(union bpf_attr, next_id)),
+	[BPF_LINK_GET_NEXT_ID] = CMDX(NULL, 12, f_next_id, fx_next_id, offsetof(union bpf_attr, next_id)),
+	[BPF_OBJ_GET_INFO_BY_FD] = CMDX("info", 16, f_info_by_fd, fx_info_by_fd,
+					offsetof(union bpf_attr, info.info_len)),
+	[BPF_PROG_QUERY] = CMDX("query", 28, f_prog_query, fx_prog_query, -1),
+	[BPF_TASK_FD_QUERY] = CMDX("task_fd_query", 48, f_task_fd_query, fx_task_fd_query,
+				   offsetof(union bpf_attr, task_fd_query.buf_len)),
+	[BPF_MAP_LOOKUP_BATCH] = CMDB(56, f_lookup_batch),
+	[BPF_MAP_LOOKUP_AND_DELETE_BATCH] = CMDB(56, f_lookup_batch),
+	[BPF_MAP_UPDATE_BATCH] = CMDB(56, f_update_batch),
+	[BPF_MAP_DELETE_BATCH] = CMDB(56, f_delete_batch),
 };
 
 static uint64_t field_val(const unsigned char *raw, const struct bpf_field *f)
@@ -261,15 +341,49 @@ static uint64_t field_val(const unsigned char *raw, const struct bpf_field *f)
 	return v32;
 }
 
-static void p_field(struct sc_call *c, const unsigned char *raw, size_t len,
-		    const struct bpf_field *f)
+/*
+ * prog_ids: the ids the kernel wrote, prog_cnt of them (-s caps the count);
+ * "... /\* addr *\/" where the array stops being readable.
+ */
+static void p_u32_array(struct sc_call *c, uint64_t addr, uint32_t cnt)
+{
+	size_t max = c->fmt && !c->fmt->verbose ? c->fmt->strsize : (size_t)-1;
+	uint32_t v;
+	if (!addr || sc_failed(c) || (cnt && sc_mem_read(c, addr, &v, 4) < 0)) {
+		p_addr(c, addr);
+		return;
+	}
+	out(c, "[");
+	for (uint32_t i = 0; i < cnt; i++) {
+		if (i)
+			out(c, ", ");
+		if (i >= max) {
+			out(c, "...");
+			break;
+		}
+		if (sc_mem_read(c, addr + 4ull * i, &v, 4) < 0) {
+			out(c, "... /* ");
+			p_addr(c, addr + 4ull * i);
+			out(c, " */");
+			break;
+		}
+		out(c, "%u", v);
+	}
+	out(c, "]");
+}
+
+/* ent: the attr as it was at entry (at exit: for the values it had then). */
+static void p_field(struct sc_call *c, const unsigned char *raw, const unsigned char *ent,
+		    size_t len, const struct bpf_field *f)
 {
 	uint64_t v = field_val(raw, f);
+	const union bpf_attr *a = (const void *)raw, *e = (const void *)ent;
 	out(c, "%s=", f->name);
 	switch (f->kind) {
 	case BF_U32: case BF_U64: out(c, "%" PRIu64, v); break;
 	case BF_X32: case BF_X64: out(c, "%#" PRIx64, v); break;
 	case BF_FD: case BF_OLD_PROG: p_fd(c, (uint64_t)(int64_t)(int32_t)v); break;
+	case BF_TGID: p_pid(c, (int)v, SC_PT_TGID); break;
 	case BF_ADDR: p_addr(c, v); break;
 	case BF_XVAL: p_xval(c, f->x, v, f->dflt); break;
 	case BF_FLAGS: p_flags(c, f->x, v, f->dflt); break;
@@ -277,6 +391,18 @@ static void p_field(struct sc_call *c, const unsigned char *raw, size_t len,
 	case BF_PATH: p_path(c, v); break;
 	case BF_STR: p_str_max(c, v, 128); break;
 	case BF_BTF: p_buf(c, v, (int64_t)field_val(raw, &f_btf_load[2])); break;
+	case BF_TASK_BUF: {
+		uint32_t n = a->task_fd_query.buf_len < e->task_fd_query.buf_len ?
+			     a->task_fd_query.buf_len : e->task_fd_query.buf_len;
+		p_str_max(c, v, n);
+		break;
+	}
+	case BF_PROG_IDS: p_u32_array(c, v, a->query.prog_cnt); break;
+	case BF_PROG_CNT:
+		if (e->query.prog_cnt != a->query.prog_cnt)
+			out(c, "%u => ", e->query.prog_cnt);
+		out(c, "%u", a->query.prog_cnt);
+		break;
 	case BF_NUMA: {
 		const char *s = xlat_str(f->x, v);
 		if (!s || xlat_style == XLAT_STYLE_RAW)
@@ -320,30 +446,66 @@ static void p_extra(struct sc_call *c, const unsigned char *raw, size_t size, si
 	out(c, "\" /* bytes %zu..%zu */", known, size - 1);
 }
 
-static void p_table_attr(struct sc_call *c, const struct bpf_cmd_desc *d,
-			 const unsigned char *raw, size_t size)
+/* Fields f[0..n) as far as len reaches; first: no ", " before the first. */
+static void p_fields(struct sc_call *c, const struct bpf_field *f, size_t n,
+		     const unsigned char *raw, const unsigned char *ent, size_t len, bool first)
 {
 	const union bpf_attr *a = (const void *)raw;
-	size_t len = size < d->attr_size ? size : d->attr_size;
-	bool first = true;
-	out(c, "{");
-	if (d->wrap)
-		out(c, "%s={", d->wrap);
-	for (size_t i = 0; i < d->n; i++) {
-		const struct bpf_field *f = &d->f[i];
-		if (f->since && len <= f->off)
+	for (size_t i = 0; i < n; i++) {
+		if (f[i].since && len <= f[i].off)
 			break;
-		if (!field_shown(a, f))
+		if (!field_shown(a, &f[i]))
 			continue;
 		if (!first)
 			p_sep(c);
 		first = false;
-		p_field(c, raw, len, f);
+		p_field(c, raw, ent, len, &f[i]);
 	}
+}
+
+static void p_attr_end(struct sc_call *c, const struct bpf_cmd_desc *d,
+		       const unsigned char *raw, size_t size)
+{
 	if (d->wrap)
 		out(c, "}");
 	p_extra(c, raw, size, d->attr_size);
 	out(c, "}");
+}
+
+/* At entry: returns true when all of the attr has printed. */
+static bool p_attr_entry(struct sc_call *c, const struct bpf_cmd_desc *d,
+			 const unsigned char *raw, size_t size)
+{
+	size_t len = size < d->attr_size ? size : d->attr_size;
+	out(c, "{");
+	if (d->wrap)
+		out(c, "%s={", d->wrap);
+	p_fields(c, d->f, d->n, raw, raw, len, true);
+	if (d->fx && !d->batch)
+		return false;
+	p_attr_end(c, d, raw, size);
+	return !d->batch;
+}
+
+static void p_attr_exit(struct sc_call *c, const struct bpf_cmd_desc *d,
+			const unsigned char *raw, const unsigned char *ent, size_t size)
+{
+	size_t len = size < d->attr_size ? size : d->attr_size;
+	const union bpf_attr *a = (const void *)raw, *e = (const void *)ent;
+	if (d->batch) {
+		if (a->batch.count != e->batch.count)
+			out(c, " => {batch={count=%u}}", a->batch.count);
+		return;
+	}
+	if (d->changed) {
+		uint32_t now, then;
+		memcpy(&now, raw + d->changed - 1, 4);
+		memcpy(&then, ent + d->changed - 1, 4);
+		if (now != then)
+			out(c, " => %u", now);
+	}
+	p_fields(c, d->fx, d->nx, raw, ent, len, false);
+	p_attr_end(c, d, raw, size);
 }
 
 static size_t bpf_attr_len(const struct sc_call *c)
@@ -364,75 +526,56 @@ static bool bpf_returns_fd(unsigned cmd)
 	return false;
 }
 
-static bool bpf_is_next_id(unsigned cmd)
+static const struct bpf_cmd_desc *bpf_desc(unsigned cmd)
 {
-	return cmd == BPF_PROG_GET_NEXT_ID || cmd == BPF_MAP_GET_NEXT_ID ||
-	       cmd == BPF_BTF_GET_NEXT_ID || cmd == BPF_LINK_GET_NEXT_ID;
+	if (cmd >= sizeof(bpf_cmd_descs) / sizeof(bpf_cmd_descs[0]) || !bpf_cmd_descs[cmd].f)
+		return NULL;
+	return &bpf_cmd_descs[cmd];
 }
 
 /* The attr again at exit, for the commands the kernel writes back into. */
 static size_t bpf_exit_len(const struct sc_call *c)
 {
-	return bpf_is_next_id((unsigned)c->args[0]) ? bpf_attr_len(c) : 0;
+	const struct bpf_cmd_desc *d = bpf_desc((unsigned)c->args[0]);
+	return d && d->fx ? bpf_attr_len(c) : 0;
 }
 
-/*
- * BPF_*_GET_NEXT_ID: start_id and next_id at entry; at exit the next_id the
- * kernel wrote (" => N" when it changed) and open_flags.
- */
-static int p_next_id(struct sc_call *c, unsigned char *raw, size_t size)
+/* At exit: what the kernel wrote back (c->priv holds the attr at entry). */
+static int bpf_exit(struct sc_call *c, unsigned char *raw)
 {
-	const union bpf_attr *a = (const void *)raw;
-	uint32_t *saved;
-	if (c->entering) {
-		out(c, "{start_id=%u, next_id=%u", a->start_id, a->next_id);
-		saved = malloc(sizeof(*saved));
-		if (saved)
-			*saved = a->next_id;
-		c->priv = saved;
-		return 0;
-	}
-	saved = c->priv;
-	if (sc_mem_read(c, c->args[1], raw, size) == 0) {
+	const struct bpf_cmd_desc *d = bpf_desc((unsigned)c->args[0]);
+	size_t size = (unsigned)c->args[2];
+	const unsigned char *ent = c->priv;
+	if (d && ent && sc_mem_read(c, c->args[1], raw, size) == 0) {
 		memset(raw + size, 0, BPF_ATTR_CAP - size);
-		if (saved && *saved != a->next_id)
-			out(c, " => %u", a->next_id);
-		if (size > offsetof(union bpf_attr, open_flags)) {
-			out(c, ", open_flags=");
-			p_flags(c, &xlat_bpf_file_mode_flags, a->open_flags, "BPF_F_???");
-		}
-		p_extra(c, raw, size, 12);
+		p_attr_exit(c, d, raw, ent, size);
+	} else if (d && !d->batch) {
+		p_attr_end(c, d, ent ? ent : raw, 0);
 	}
-	out(c, "}, %zu", size);
+	out(c, ", %zu", size);
 	return 0;
-}
-
-static bool bpf_cmd_decoded(unsigned cmd)
-{
-	return cmd == BPF_PROG_LOAD || bpf_is_next_id(cmd) ||
-	       (cmd < sizeof(bpf_cmd_descs) / sizeof(bpf_cmd_descs[0]) && bpf_cmd_descs[cmd].f);
 }
 
 SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
 	   MEM_FN(1, SC_MEM_BUF, SC_AT_EXIT, bpf_exit_len),
 	   MEM_DEREF_IN(1, 0, 4096),	/* pathname, raw_tracepoint.name, btf */
 	   MEM_DEREF_IN(1, offsetof(union bpf_attr, license), 256),
-	   MEM_DEREF_IN(1, offsetof(union bpf_attr, log_buf), 256))
+	   MEM_DEREF_IN(1, offsetof(union bpf_attr, log_buf), 256),
+	   { .arg = 1, .off = offsetof(union bpf_attr, task_fd_query.buf),
+	     .kind = SC_MEM_DEREF, .when = SC_AT_EXIT, .size = 256 })	/* and query.prog_ids */
 {
 	unsigned cmd = (unsigned)c->args[0];
 	uint64_t addr = c->args[1], size = (unsigned)c->args[2];
 	static unsigned char raw[BPF_ATTR_CAP];
+	const struct bpf_cmd_desc *d = bpf_desc(cmd);
 	if (!c->entering)
-		return p_next_id(c, raw, (size_t)size);
+		return bpf_exit(c, raw);
 	p_xval(c, &xlat_bpf_cmds, cmd, "BPF_???");
 	p_sep(c);
 	/* Not decoded, empty, or bigger than a page: the address, as strace. */
-	if (!size || size > BPF_ATTR_CAP || !bpf_cmd_decoded(cmd) ||
+	if (!size || size > BPF_ATTR_CAP || (!d && cmd != BPF_PROG_LOAD) ||
 	    sc_mem_read(c, addr, raw, (size_t)size) < 0) {
 		p_addr(c, addr);
-	} else if (bpf_is_next_id(cmd)) {
-		memset(raw + size, 0, sizeof(raw) - size);
-		return p_next_id(c, raw, (size_t)size);
 	} else if (cmd == BPF_PROG_LOAD) {
 		union bpf_attr a;
 		memset(&a, 0, sizeof(a));
@@ -442,7 +585,18 @@ SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
 		out(c, "}");
 	} else {
 		memset(raw + size, 0, sizeof(raw) - size);
-		p_table_attr(c, &bpf_cmd_descs[cmd], raw, (size_t)size);
+		if (!p_attr_entry(c, d, raw, (size_t)size)) {
+			c->priv = malloc(sizeof(raw));
+			if (c->priv)
+				memcpy(c->priv, raw, sizeof(raw));
+			return 0;
+		}
+		if (d->batch) {
+			c->priv = malloc(sizeof(raw));
+			if (c->priv)
+				memcpy(c->priv, raw, sizeof(raw));
+			return 0;
+		}
 	}
 	out(c, ", %u", (unsigned)size);
 	if (bpf_returns_fd(cmd))
