@@ -77,7 +77,8 @@ static void p_prog_load(struct sc_call *c, const union bpf_attr *a, uint64_t siz
 	p_cstr_field(c, a->prog_name, name_len < sizeof(a->prog_name) ? name_len : sizeof(a->prog_name));
 	if (!HAS(a, size, prog_ifindex))
 		goto done;
-	out(c, ", prog_ifindex=%u", a->prog_ifindex);
+	out(c, ", prog_ifindex=");
+	pn_ifindex(c, a->prog_ifindex);
 	if (!HAS(a, size, expected_attach_type))
 		goto done;
 	out(c, ", expected_attach_type=");
@@ -341,35 +342,85 @@ static uint64_t field_val(const unsigned char *raw, const struct bpf_field *f)
 	return v32;
 }
 
-/*
- * prog_ids: the ids the kernel wrote, prog_cnt of them (-s caps the count);
- * "... /\* addr *\/" where the array stops being readable.
- */
-static void p_u32_array(struct sc_call *c, uint64_t addr, uint32_t cnt)
+static size_t bpf_strsize(const struct sc_call *c)
 {
-	size_t max = c->fmt && !c->fmt->verbose ? c->fmt->strsize : (size_t)-1;
-	uint32_t v;
-	if (!addr || sc_failed(c) || (cnt && sc_mem_read(c, addr, &v, 4) < 0)) {
+	return c->fmt ? c->fmt->strsize : 32;
+}
+
+/*
+ * An array of cnt elements of esize bytes at addr, each printed by elem:
+ * "[]", "[a, b, ...]" past -s elements (not with -v), "... /\* addr *\/"
+ * where it stops being readable, or the address when nothing is.
+ */
+static void p_array(struct sc_call *c, uint64_t addr, uint64_t cnt, size_t esize,
+		    void (*elem)(struct sc_call *c, const unsigned char *p))
+{
+	size_t max = c->fmt && !c->fmt->verbose ? bpf_strsize(c) : (size_t)-1;
+	unsigned char v[8];
+	if (addr && !cnt) {
+		out(c, "[]");
+		return;
+	}
+	if (!addr || sc_mem_read(c, addr, v, esize) < 0) {
 		p_addr(c, addr);
 		return;
 	}
 	out(c, "[");
-	for (uint32_t i = 0; i < cnt; i++) {
+	for (uint64_t i = 0; i < cnt; i++) {
 		if (i)
 			out(c, ", ");
 		if (i >= max) {
 			out(c, "...");
 			break;
 		}
-		if (sc_mem_read(c, addr + 4ull * i, &v, 4) < 0) {
+		if (sc_mem_read(c, addr + esize * i, v, esize) < 0) {
 			out(c, "... /* ");
-			p_addr(c, addr + 4ull * i);
+			p_addr(c, addr + esize * i);
 			out(c, " */");
 			break;
 		}
-		out(c, "%u", v);
+		elem(c, v);
 	}
 	out(c, "]");
+}
+
+static void el_u32(struct sc_call *c, const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	out(c, "%u", v);
+}
+
+static void el_x64(struct sc_call *c, const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	out(c, "%#" PRIx64, v);
+}
+
+static void el_str(struct sc_call *c, const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	p_str(c, v);
+}
+
+static void el_iter_map(struct sc_call *c, const unsigned char *p)
+{
+	int32_t fd;
+	memcpy(&fd, p, 4);
+	out(c, "{map={map_fd=");
+	p_fd(c, (uint64_t)(int64_t)fd);
+	out(c, "}}");
+}
+
+/* prog_ids: the ids the kernel wrote, prog_cnt of them; the address on error. */
+static void p_prog_ids(struct sc_call *c, uint64_t addr, uint32_t cnt)
+{
+	if (sc_failed(c) && addr && cnt)
+		p_addr(c, addr);
+	else
+		p_array(c, addr, cnt, 4, el_u32);
 }
 
 /* ent: the attr as it was at entry (at exit: for the values it had then). */
@@ -397,7 +448,7 @@ static void p_field(struct sc_call *c, const unsigned char *raw, const unsigned 
 		p_str_max(c, v, n);
 		break;
 	}
-	case BF_PROG_IDS: p_u32_array(c, v, a->query.prog_cnt); break;
+	case BF_PROG_IDS: p_prog_ids(c, v, a->query.prog_cnt); break;
 	case BF_PROG_CNT:
 		if (e->query.prog_cnt != a->query.prog_cnt)
 			out(c, "%u => ", e->query.prog_cnt);
@@ -508,6 +559,94 @@ static void p_attr_exit(struct sc_call *c, const struct bpf_cmd_desc *d,
 	p_attr_end(c, d, raw, size);
 }
 
+/* ---- BPF_LINK_CREATE: what follows flags depends on attach_type --------- */
+
+static const struct bpf_field f_link_create[] = {
+	FN_("prog_fd", link_create.prog_fd, BF_FD, false, NULL, NULL),
+	FN_("target_fd", link_create.target_fd, BF_FD, false, NULL, NULL),
+	FN_("attach_type", link_create.attach_type, BF_XVAL, false, &xlat_bpf_attach_types, "BPF_???"),
+	FN_("flags", link_create.flags, BF_X32, false, NULL, NULL),
+};
+
+#define LC_END(m)	(offsetof(union bpf_attr, link_create.m) + sizeof(((union bpf_attr *)0)->link_create.m))
+
+/* Prints the fields of link_create past flags; returns the attr size known. */
+static size_t p_link_create_tail(struct sc_call *c, const union bpf_attr *a)
+{
+	const typeof(a->link_create) *l = &a->link_create;
+	switch (l->attach_type) {
+	case 0:
+		if (l->target_btf_id)
+			out(c, ", target_btf_id=%u", l->target_btf_id);
+		return LC_END(target_btf_id);
+	case BPF_TRACE_ITER:
+		out(c, ", iter_info=");
+		p_array(c, l->iter_info, l->iter_info_len, 4, el_iter_map);
+		out(c, ", iter_info_len=%u", l->iter_info_len);
+		return LC_END(iter_info_len);
+	case BPF_PERF_EVENT:
+		out(c, ", perf_event={bpf_cookie=%#" PRIx64 "}", (uint64_t)l->perf_event.bpf_cookie);
+		return LC_END(perf_event.bpf_cookie);
+	case BPF_TRACE_KPROBE_MULTI:
+		out(c, ", kprobe_multi={flags=");
+		p_flags(c, &xlat_bpf_kprobe_multi_flags, l->kprobe_multi.flags, "BPF_F_???");
+		out(c, ", cnt=%u, syms=", l->kprobe_multi.cnt);
+		p_array(c, l->kprobe_multi.syms, l->kprobe_multi.cnt, 8, el_str);
+		out(c, ", addrs=");
+		p_array(c, l->kprobe_multi.addrs, l->kprobe_multi.cnt, 8, el_x64);
+		out(c, ", cookies=");
+		p_array(c, l->kprobe_multi.cookies, l->kprobe_multi.cnt, 8, el_x64);
+		out(c, "}");
+		return LC_END(kprobe_multi.cookies);
+	}
+	return LC_END(flags);
+}
+
+static void p_link_create(struct sc_call *c, const unsigned char *raw, size_t size)
+{
+	size_t known = LC_END(kprobe_multi.cookies);	/* all of it, below flags */
+	out(c, "{link_create={");
+	p_fields(c, f_link_create, 4, raw, raw, size, true);
+	if (size > offsetof(union bpf_attr, link_create.target_btf_id))
+		known = p_link_create_tail(c, (const void *)raw);
+	out(c, "}");
+	p_extra(c, raw, size, known);
+	out(c, "}");
+}
+
+/* The arrays link_create points at, and kprobe_multi's symbol names. */
+static void bpf_walk(struct sc_walk *w, const struct sc_call *c)
+{
+	const unsigned char *p;
+	union bpf_attr a;
+	size_t n = c->args[2] < LC_END(kprobe_multi.cookies) ? (size_t)c->args[2] : LC_END(kprobe_multi.cookies);
+	size_t max = bpf_strsize(c);
+	if ((unsigned)c->args[0] != BPF_LINK_CREATE || n <= LC_END(flags))
+		return;
+	memset(&a, 0, sizeof(a));
+	if (sc_walk_grab(w, c->args[1], n, &p) < n)
+		return;
+	memcpy(&a, p, n);
+	if (a.link_create.attach_type == BPF_TRACE_ITER && a.link_create.iter_info) {
+		sc_walk_grab(w, a.link_create.iter_info, 4 * (a.link_create.iter_info_len < max ?
+							       a.link_create.iter_info_len : max), &p);
+	} else if (a.link_create.attach_type == BPF_TRACE_KPROBE_MULTI) {
+		size_t cnt = a.link_create.kprobe_multi.cnt < max ? a.link_create.kprobe_multi.cnt : max;
+		uint64_t syms[cnt ? cnt : 1];
+		size_t got = a.link_create.kprobe_multi.syms ?
+			     sc_walk_grab(w, a.link_create.kprobe_multi.syms, 8 * cnt, &p) / 8 : 0;
+		if (got)
+			memcpy(syms, p, got * 8);
+		for (size_t i = 0; i < got; i++)
+			if (syms[i])
+				sc_walk_grab(w, syms[i], max + 1, &p);
+		if (a.link_create.kprobe_multi.addrs)
+			sc_walk_grab(w, a.link_create.kprobe_multi.addrs, 8 * cnt, &p);
+		if (a.link_create.kprobe_multi.cookies)
+			sc_walk_grab(w, a.link_create.kprobe_multi.cookies, 8 * cnt, &p);
+	}
+}
+
 static size_t bpf_attr_len(const struct sc_call *c)
 {
 	return c->args[2] < BPF_ATTR_CAP ? (size_t)c->args[2] : BPF_ATTR_CAP;
@@ -562,7 +701,8 @@ SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
 	   MEM_DEREF_IN(1, offsetof(union bpf_attr, license), 256),
 	   MEM_DEREF_IN(1, offsetof(union bpf_attr, log_buf), 256),
 	   { .arg = 1, .off = offsetof(union bpf_attr, task_fd_query.buf),
-	     .kind = SC_MEM_DEREF, .when = SC_AT_EXIT, .size = 256 })	/* and query.prog_ids */
+	     .kind = SC_MEM_DEREF, .when = SC_AT_EXIT, .size = 256 },	/* and query.prog_ids */
+	   { .arg = 1, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY, .walk_fn = bpf_walk })
 {
 	unsigned cmd = (unsigned)c->args[0];
 	uint64_t addr = c->args[1], size = (unsigned)c->args[2];
@@ -573,9 +713,12 @@ SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
 	p_xval(c, &xlat_bpf_cmds, cmd, "BPF_???");
 	p_sep(c);
 	/* Not decoded, empty, or bigger than a page: the address, as strace. */
-	if (!size || size > BPF_ATTR_CAP || (!d && cmd != BPF_PROG_LOAD) ||
+	if (!size || size > BPF_ATTR_CAP || (!d && cmd != BPF_PROG_LOAD && cmd != BPF_LINK_CREATE) ||
 	    sc_mem_read(c, addr, raw, (size_t)size) < 0) {
 		p_addr(c, addr);
+	} else if (cmd == BPF_LINK_CREATE) {
+		memset(raw + size, 0, sizeof(raw) - size);
+		p_link_create(c, raw, (size_t)size);
 	} else if (cmd == BPF_PROG_LOAD) {
 		union bpf_attr a;
 		memset(&a, 0, sizeof(a));
