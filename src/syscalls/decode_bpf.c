@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "decoder.h"
+#include "print_ebpf.h"
 #include "print_net.h"
 #include "print_pid.h"
 #include "xlat.h"
@@ -54,7 +55,8 @@ static void p_prog_load(struct sc_call *c, const union bpf_attr *a, uint64_t siz
 	out(c, "{prog_type=");
 	p_xval(c, &xlat_bpf_prog_types, a->prog_type, "BPF_PROG_TYPE_???");
 	out(c, ", insn_cnt=%u", a->insn_cnt);
-	p_u64ptr(c, "insns", a->insns);
+	out(c, ", insns=");
+	pn_ebpf_insns(c, a->insns, a->insn_cnt);
 	out(c, ", license=");
 	p_str(c, a->license);
 	if (!HAS(a, size, log_buf))
@@ -614,6 +616,20 @@ static void p_link_create(struct sc_call *c, const unsigned char *raw, size_t si
 	out(c, "}");
 }
 
+/* BPF_PROG_LOAD's instructions, printed with -v. */
+static void walk_insns(struct sc_walk *w, const struct sc_call *c)
+{
+	const unsigned char *p;
+	union bpf_attr a;
+	size_t n = offsetof(union bpf_attr, insns) + sizeof(a.insns);
+	if (c->args[2] < n || sc_walk_grab(w, c->args[1], n, &p) < n)
+		return;
+	memcpy(&a, p, n);
+	if (a.insns)
+		sc_walk_grab(w, a.insns, EBPF_INSN_SIZE * (a.insn_cnt < EBPF_MAX_INSNS ?
+							 a.insn_cnt : EBPF_MAX_INSNS), &p);
+}
+
 /* The arrays link_create points at, and kprobe_multi's symbol names. */
 static void bpf_walk(struct sc_walk *w, const struct sc_call *c)
 {
@@ -621,6 +637,10 @@ static void bpf_walk(struct sc_walk *w, const struct sc_call *c)
 	union bpf_attr a;
 	size_t n = c->args[2] < LC_END(kprobe_multi.cookies) ? (size_t)c->args[2] : LC_END(kprobe_multi.cookies);
 	size_t max = bpf_strsize(c);
+	if ((unsigned)c->args[0] == BPF_PROG_LOAD && c->fmt && c->fmt->verbose) {
+		walk_insns(w, c);
+		return;
+	}
 	if ((unsigned)c->args[0] != BPF_LINK_CREATE || n <= LC_END(flags))
 		return;
 	memset(&a, 0, sizeof(a));
