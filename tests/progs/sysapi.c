@@ -125,6 +125,27 @@ static void do_bpf(void)
 	memset(big, 0, sizeof(big));
 	big[200] = 1;
 	syscall(SYS_bpf, BPF_MAP_DELETE_ELEM, big, sizeof(big));
+
+	/* An instruction to print with -v; the unknown program type fails the load. */
+	static const struct bpf_insn exit_insn = { .code = BPF_JMP | BPF_EXIT };
+	memset(&a, 0, sizeof(a));
+	a.prog_type = 32;
+	a.insn_cnt = 1;
+	a.insns = (uintptr_t)&exit_insn;
+	syscall(SYS_bpf, BPF_PROG_LOAD, &a, 128);
+	memset(&a, 0, sizeof(a));
+	a.query.target_fd = -1;
+	a.query.query_flags = BPF_F_QUERY_EFFECTIVE;
+	syscall(SYS_bpf, BPF_PROG_QUERY, &a, 28);
+	memset(&a, 0, sizeof(a));
+	a.batch.map_fd = -1;
+	a.batch.count = 2;
+	syscall(SYS_bpf, BPF_MAP_LOOKUP_BATCH, &a, 56);
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = -1;
+	a.link_create.attach_type = BPF_PERF_EVENT;
+	a.link_create.perf_event.bpf_cookie = 0xfeed;
+	syscall(SYS_bpf, BPF_LINK_CREATE, &a, 24);
 }
 
 static void do_misc(void)
