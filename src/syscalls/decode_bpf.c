@@ -113,7 +113,7 @@ done:
 enum bpf_fkind {
 	BF_U32, BF_U64, BF_X32, BF_X64, BF_FD, BF_ADDR, BF_XVAL, BF_FLAGS,
 	BF_IFINDEX, BF_NAME, BF_PATH, BF_STR, BF_BTF, BF_NUMA, BF_OLD_PROG,
-	BF_TGID, BF_TASK_BUF, BF_PROG_IDS, BF_PROG_CNT,
+	BF_TGID, BF_TASK_BUF, BF_PROG_IDS, BF_PROG_CNT, BF_DEV, BF_OBJ_INFO,
 };
 
 struct bpf_field {
@@ -252,7 +252,7 @@ static const struct bpf_field f_info_by_fd[] = {
 	FN_("info_len", info.info_len, BF_U32, false, NULL, NULL),
 };
 static const struct bpf_field fx_info_by_fd[] = {
-	FN_("info", info.info, BF_ADDR, false, NULL, NULL),
+	FN_("info", info.info, BF_OBJ_INFO, false, NULL, NULL),
 };
 
 static const struct bpf_field f_prog_query[] = {
@@ -425,6 +425,68 @@ static void p_prog_ids(struct sc_call *c, uint64_t addr, uint32_t cnt)
 		p_array(c, addr, cnt, 4, el_u32);
 }
 
+/* ---- BPF_OBJ_GET_INFO_BY_FD's info, by the kind of object (-v) ---------- */
+
+enum bpf_obj_kind { BPF_OBJ_UNKNOWN, BPF_OBJ_MAP };
+
+/* What the attr's saved copy carries past the attr: the kind of bpf_fd. */
+struct bpf_saved {
+	unsigned char raw[BPF_ATTR_CAP];
+	unsigned char obj_kind;
+};
+
+#define FM_(m, k, s, x_, d)	{ #m, offsetof(struct bpf_map_info, m),			\
+				  sizeof(((struct bpf_map_info *)0)->m), (k), (s), (x_), (d) }
+static const struct bpf_field f_map_info[] = {
+	FM_(type, BF_XVAL, false, &xlat_bpf_map_types, "BPF_MAP_TYPE_???"),
+	FM_(id, BF_U32, false, NULL, NULL), FM_(key_size, BF_U32, false, NULL, NULL),
+	FM_(value_size, BF_U32, false, NULL, NULL), FM_(max_entries, BF_U32, false, NULL, NULL),
+	FM_(map_flags, BF_FLAGS, false, &xlat_bpf_map_flags, "BPF_F_???"),
+	FM_(name, BF_NAME, true, NULL, NULL),
+	FM_(ifindex, BF_IFINDEX, true, NULL, NULL),
+	FM_(btf_vmlinux_value_type_id, BF_U32, false, NULL, NULL),
+	FM_(netns_dev, BF_DEV, false, NULL, NULL), FM_(netns_ino, BF_U64, false, NULL, NULL),
+	FM_(btf_id, BF_U32, true, NULL, NULL), FM_(btf_key_type_id, BF_U32, false, NULL, NULL),
+	FM_(btf_value_type_id, BF_U32, false, NULL, NULL),
+};
+#define MAP_INFO_KNOWN	(offsetof(struct bpf_map_info, btf_value_type_id) + 8)	/* with the pad */
+
+static void p_fields(struct sc_call *c, const struct bpf_field *f, size_t n,
+		     const unsigned char *raw, const unsigned char *ent, size_t len, bool first);
+static void p_extra(struct sc_call *c, const unsigned char *raw, size_t size, size_t known);
+
+/* The object bpf_fd names, from its path (anon_inode:bpf-map), at entry. */
+static unsigned char bpf_obj_kind(struct sc_call *c, int fd)
+{
+	char path[64];
+	int n = -1;
+	if (c->fmt && c->fmt->fd_path)
+		n = c->fmt->fd_path(c->fmt->fd_ctx, sc_pid_proc(c->tid), fd, path, sizeof(path) - 1);
+	if (n < 0)
+		return BPF_OBJ_UNKNOWN;
+	path[n] = '\0';
+	return strcmp(path, "anon_inode:bpf-map") == 0 ? BPF_OBJ_MAP : BPF_OBJ_UNKNOWN;
+}
+
+/* info at exit: the struct the kernel filled (size: info_len then), or its address. */
+static void p_obj_info(struct sc_call *c, uint64_t addr, uint32_t size)
+{
+	static unsigned char buf[BPF_ATTR_CAP];
+	const struct bpf_saved *sv = c->priv;
+	if (!c->fmt || !c->fmt->verbose || !sv || sv->obj_kind != BPF_OBJ_MAP || !size ||
+	    size > sizeof(buf) || sc_mem_read(c, addr, buf, size) < 0) {
+		p_addr(c, addr);
+		return;
+	}
+	memset(buf + size, 0, sizeof(buf) - size);
+	size_t len = size < MAP_INFO_KNOWN ? size : MAP_INFO_KNOWN;
+	out(c, "{");
+	p_fields(c, f_map_info, sizeof(f_map_info) / sizeof(f_map_info[0]), buf, buf, len, true);
+	if (len > offsetof(struct bpf_map_info, btf_id))
+		p_extra(c, buf, size, MAP_INFO_KNOWN);
+	out(c, "}");
+}
+
 /* ent: the attr as it was at entry (at exit: for the values it had then). */
 static void p_field(struct sc_call *c, const unsigned char *raw, const unsigned char *ent,
 		    size_t len, const struct bpf_field *f)
@@ -438,6 +500,8 @@ static void p_field(struct sc_call *c, const unsigned char *raw, const unsigned 
 	case BF_FD: case BF_OLD_PROG: p_fd(c, (uint64_t)(int64_t)(int32_t)v); break;
 	case BF_TGID: p_pid(c, (int)v, SC_PT_TGID); break;
 	case BF_ADDR: p_addr(c, v); break;
+	case BF_DEV: p_dev(c, v); break;
+	case BF_OBJ_INFO: p_obj_info(c, v, a->info.info_len); break;
 	case BF_XVAL: p_xval(c, f->x, v, f->dflt); break;
 	case BF_FLAGS: p_flags(c, f->x, v, f->dflt); break;
 	case BF_IFINDEX: pn_ifindex(c, (unsigned)v); break;
@@ -699,6 +763,13 @@ static size_t bpf_exit_len(const struct sc_call *c)
 	return d && d->fx ? bpf_attr_len(c) : 0;
 }
 
+/* BPF_OBJ_GET_INFO_BY_FD's info struct, read at exit for -v. */
+static size_t bpf_info_len(const struct sc_call *c)
+{
+	return (unsigned)c->args[0] == BPF_OBJ_GET_INFO_BY_FD && c->fmt && c->fmt->verbose ?
+	       BPF_ATTR_CAP : 0;
+}
+
 /* At exit: what the kernel wrote back (c->priv holds the attr at entry). */
 static int bpf_exit(struct sc_call *c, unsigned char *raw)
 {
@@ -722,6 +793,8 @@ SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
 	   MEM_DEREF_IN(1, offsetof(union bpf_attr, log_buf), 256),
 	   { .arg = 1, .off = offsetof(union bpf_attr, task_fd_query.buf),
 	     .kind = SC_MEM_DEREF, .when = SC_AT_EXIT, .size = 256 },	/* and query.prog_ids */
+	   { .arg = 1, .off = offsetof(union bpf_attr, info.info), .kind = SC_MEM_DEREF,
+	     .when = SC_AT_EXIT, .len_src = SC_LEN_FN, .len_fn = bpf_info_len, .size = BPF_ATTR_CAP },
 	   { .arg = 1, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY, .walk_fn = bpf_walk })
 {
 	unsigned cmd = (unsigned)c->args[0];
@@ -749,9 +822,14 @@ SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
 	} else {
 		memset(raw + size, 0, sizeof(raw) - size);
 		if (!p_attr_entry(c, d, raw, (size_t)size)) {
-			c->priv = malloc(sizeof(raw));
-			if (c->priv)
-				memcpy(c->priv, raw, sizeof(raw));
+			struct bpf_saved *sv = malloc(sizeof(*sv));
+			if (sv) {
+				memcpy(sv->raw, raw, sizeof(raw));
+				sv->obj_kind = cmd == BPF_OBJ_GET_INFO_BY_FD ?
+					       bpf_obj_kind(c, (int)((union bpf_attr *)raw)->info.bpf_fd) :
+					       BPF_OBJ_UNKNOWN;
+			}
+			c->priv = sv;
 			return 0;
 		}
 		if (d->batch) {
