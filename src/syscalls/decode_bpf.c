@@ -9,8 +9,10 @@
 #include <inttypes.h>
 #include <linux/bpf.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decoder.h"
 #include "print_ebpf.h"
@@ -458,10 +460,15 @@ static void p_extra(struct sc_call *c, const unsigned char *raw, size_t size, si
 /* The object bpf_fd names, from its path (anon_inode:bpf-map), at entry. */
 static unsigned char bpf_obj_kind(struct sc_call *c, int fd)
 {
-	char path[64];
-	int n = -1;
-	if (c->fmt && c->fmt->fd_path)
+	char path[64], link[64];
+	ssize_t n;
+	if (c->fmt && c->fmt->fd_path) {
 		n = c->fmt->fd_path(c->fmt->fd_ctx, sc_pid_proc(c->tid), fd, path, sizeof(path) - 1);
+	} else {
+		/* Without -y nobody keeps fd paths: ask /proc, as strace does. */
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)sc_pid_proc(c->tid), fd);
+		n = readlink(link, path, sizeof(path) - 1);
+	}
 	if (n < 0)
 		return BPF_OBJ_UNKNOWN;
 	path[n] = '\0';
