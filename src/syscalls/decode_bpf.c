@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "decoder.h"
 #include "print_ebpf.h"
 #include "print_net.h"
 #include "print_pid.h"
+#include "print_time.h"
 #include "xlat.h"
 
 #define BPF_ATTR_CAP 4096u	/* bytes of the attr copied at most */
@@ -116,6 +118,8 @@ enum bpf_fkind {
 	BF_U32, BF_U64, BF_X32, BF_X64, BF_FD, BF_ADDR, BF_XVAL, BF_FLAGS,
 	BF_IFINDEX, BF_NAME, BF_PATH, BF_STR, BF_BTF, BF_NUMA, BF_OLD_PROG,
 	BF_TGID, BF_TASK_BUF, BF_PROG_IDS, BF_PROG_CNT, BF_DEV, BF_OBJ_INFO,
+	/* struct bpf_prog_info: values the kernel rewrites print "entry => exit" */
+	BF_CHG32, BF_CHGADDR, BF_TAG, BF_XLATED, BF_MAP_IDS, BF_BOOTTIME, BF_ID, BF_BIT0,
 };
 
 struct bpf_field {
@@ -429,12 +433,13 @@ static void p_prog_ids(struct sc_call *c, uint64_t addr, uint32_t cnt)
 
 /* ---- BPF_OBJ_GET_INFO_BY_FD's info, by the kind of object (-v) ---------- */
 
-enum bpf_obj_kind { BPF_OBJ_UNKNOWN, BPF_OBJ_MAP };
+enum bpf_obj_kind { BPF_OBJ_UNKNOWN, BPF_OBJ_MAP, BPF_OBJ_PROG };
 
-/* What the attr's saved copy carries past the attr: the kind of bpf_fd. */
+/* What the attr's saved copy carries past the attr: the kind of bpf_fd, its info at entry. */
 struct bpf_saved {
 	unsigned char raw[BPF_ATTR_CAP];
 	unsigned char obj_kind;
+	unsigned char info[sizeof(struct bpf_prog_info)];
 };
 
 #define FM_(m, k, s, x_, d)	{ #m, offsetof(struct bpf_map_info, m),			\
@@ -452,6 +457,35 @@ static const struct bpf_field f_map_info[] = {
 	FM_(btf_value_type_id, BF_U32, false, NULL, NULL),
 };
 #define MAP_INFO_KNOWN	(offsetof(struct bpf_map_info, btf_value_type_id) + 8)	/* with the pad */
+
+#define FP_(m, k, s)	{ #m, offsetof(struct bpf_prog_info, m),			\
+			  sizeof(((struct bpf_prog_info *)0)->m), (k), (s), NULL, NULL }
+/* gpl_compatible is a bit field: the u32 after ifindex. */
+#define GPL_OFF		(offsetof(struct bpf_prog_info, ifindex) + 4)
+static const struct bpf_field f_prog_info[] = {
+	{ "type", offsetof(struct bpf_prog_info, type), 4, BF_XVAL, false,
+	  &xlat_bpf_prog_types, "BPF_PROG_TYPE_???" },
+	FP_(id, BF_U32, false), FP_(tag, BF_TAG, false),
+	FP_(jited_prog_len, BF_CHG32, false), FP_(jited_prog_insns, BF_ADDR, false),
+	FP_(xlated_prog_len, BF_CHG32, false), FP_(xlated_prog_insns, BF_XLATED, false),
+	FP_(load_time, BF_BOOTTIME, true), FP_(created_by_uid, BF_ID, false),
+	FP_(nr_map_ids, BF_CHG32, false), FP_(map_ids, BF_MAP_IDS, false),
+	FP_(name, BF_NAME, false),
+	FP_(ifindex, BF_IFINDEX, true), { "gpl_compatible", GPL_OFF, 4, BF_BIT0, false, NULL, NULL },
+	FP_(netns_dev, BF_DEV, false), FP_(netns_ino, BF_U64, false),
+	FP_(nr_jited_ksyms, BF_CHG32, true), FP_(nr_jited_func_lens, BF_CHG32, false),
+	FP_(jited_ksyms, BF_CHGADDR, false), FP_(jited_func_lens, BF_CHGADDR, false),
+	FP_(btf_id, BF_U32, true), FP_(func_info_rec_size, BF_CHG32, false),
+	FP_(func_info, BF_ADDR, false), FP_(nr_func_info, BF_CHG32, false),
+	FP_(nr_line_info, BF_CHG32, false), FP_(line_info, BF_ADDR, false),
+	FP_(jited_line_info, BF_CHGADDR, false), FP_(nr_jited_line_info, BF_CHG32, false),
+	FP_(line_info_rec_size, BF_CHG32, false), FP_(jited_line_info_rec_size, BF_CHG32, false),
+	FP_(nr_prog_tags, BF_CHG32, false), FP_(prog_tags, BF_ADDR, false),
+	FP_(run_time_ns, BF_U64, true), FP_(run_cnt, BF_U64, false),
+	FP_(recursion_misses, BF_U64, true),
+	FP_(verified_insns, BF_U32, true),
+};
+#define PROG_INFO_KNOWN	(offsetof(struct bpf_prog_info, verified_insns) + 4)
 
 static void p_fields(struct sc_call *c, const struct bpf_field *f, size_t n,
 		     const unsigned char *raw, const unsigned char *ent, size_t len, bool first);
@@ -472,6 +506,8 @@ static unsigned char bpf_obj_kind(struct sc_call *c, int fd)
 	if (n < 0)
 		return BPF_OBJ_UNKNOWN;
 	path[n] = '\0';
+	if (strcmp(path, "anon_inode:bpf-prog") == 0)
+		return BPF_OBJ_PROG;
 	return strcmp(path, "anon_inode:bpf-map") == 0 ? BPF_OBJ_MAP : BPF_OBJ_UNKNOWN;
 }
 
@@ -480,18 +516,51 @@ static void p_obj_info(struct sc_call *c, uint64_t addr, uint32_t size)
 {
 	static unsigned char buf[BPF_ATTR_CAP];
 	const struct bpf_saved *sv = c->priv;
-	if (!c->fmt || !c->fmt->verbose || !sv || sv->obj_kind != BPF_OBJ_MAP || !size ||
+	if (!c->fmt || !c->fmt->verbose || !sv || sv->obj_kind == BPF_OBJ_UNKNOWN || !size ||
 	    size > sizeof(buf) || sc_mem_read(c, addr, buf, size) < 0) {
 		p_addr(c, addr);
 		return;
 	}
 	memset(buf + size, 0, sizeof(buf) - size);
-	size_t len = size < MAP_INFO_KNOWN ? size : MAP_INFO_KNOWN;
+	bool map = sv->obj_kind == BPF_OBJ_MAP;
+	size_t known = map ? MAP_INFO_KNOWN : PROG_INFO_KNOWN;
+	size_t len = size < known ? size : known;
 	out(c, "{");
-	p_fields(c, f_map_info, sizeof(f_map_info) / sizeof(f_map_info[0]), buf, buf, len, true);
-	if (len > offsetof(struct bpf_map_info, btf_id))
-		p_extra(c, buf, size, MAP_INFO_KNOWN);
+	if (map)
+		p_fields(c, f_map_info, sizeof(f_map_info) / sizeof(f_map_info[0]), buf, buf, len, true);
+	else
+		p_fields(c, f_prog_info, sizeof(f_prog_info) / sizeof(f_prog_info[0]), buf, sv->info,
+			 len, true);
+	if (len > (map ? offsetof(struct bpf_map_info, btf_id) :
+			 offsetof(struct bpf_prog_info, verified_insns)))
+		p_extra(c, buf, size, known);
 	out(c, "}");
+}
+
+/* load_time: nanoseconds since boot, the wall time as a comment (to the second). */
+static void p_boottime(struct sc_call *c, uint64_t ns)
+{
+	struct timespec boot, real;
+	char buf[80];
+	out(c, "%" PRIu64, ns);
+	if (xlat_style == XLAT_STYLE_RAW || clock_gettime(CLOCK_BOOTTIME, &boot) ||
+	    clock_gettime(CLOCK_REALTIME, &real))
+		return;
+	/* Wall clock at boot plus load_time, in nanoseconds, then whole seconds. */
+	int64_t off = ((int64_t)real.tv_sec - boot.tv_sec) * 1000000000 + real.tv_nsec - boot.tv_nsec;
+	sc_time_comment(buf, sizeof(buf), (off + (int64_t)ns) / 1000000000);
+	if (buf[0]) {
+		buf[strlen(buf) - 1] = '\0';	/* "(T)" -> " /\* T *\/" */
+		out(c, " /* %s */", buf + 1);
+	}
+}
+
+static void p_tag(struct sc_call *c, const unsigned char *t, size_t n)
+{
+	out(c, "\"");
+	for (size_t i = 0; i < n; i++)
+		out(c, "\\x%02x", t[i]);
+	out(c, "\"");
 }
 
 /* ent: the attr as it was at entry (at exit: for the values it had then). */
@@ -508,6 +577,35 @@ static void p_field(struct sc_call *c, const unsigned char *raw, const unsigned 
 	case BF_TGID: p_pid(c, (int)v, SC_PT_TGID); break;
 	case BF_ADDR: p_addr(c, v); break;
 	case BF_DEV: p_dev(c, v); break;
+	case BF_CHG32:
+		if (field_val(ent, f) != v)
+			out(c, "%" PRIu64 " => ", field_val(ent, f));
+		out(c, "%" PRIu64, v);
+		break;
+	case BF_CHGADDR:
+		if (field_val(ent, f) != v) {
+			p_addr(c, field_val(ent, f));
+			out(c, " => ");
+		}
+		p_addr(c, v);
+		break;
+	case BF_TAG: p_tag(c, raw + f->off, f->size); break;
+	case BF_XLATED: {
+		const struct bpf_prog_info *pi = (const void *)raw, *pe = (const void *)ent;
+		uint32_t n = pi->xlated_prog_len < pe->xlated_prog_len ? pi->xlated_prog_len :
+			     pe->xlated_prog_len;
+		pn_ebpf_insns(c, v, n / EBPF_INSN_SIZE);
+		break;
+	}
+	case BF_MAP_IDS: {
+		const struct bpf_prog_info *pi = (const void *)raw, *pe = (const void *)ent;
+		p_array(c, v, pi->nr_map_ids < pe->nr_map_ids ? pi->nr_map_ids : pe->nr_map_ids,
+			4, el_u32);
+		break;
+	}
+	case BF_BOOTTIME: p_boottime(c, v); break;
+	case BF_ID: out(c, "%d", (int)(uint32_t)v); break;
+	case BF_BIT0: out(c, "%u", (unsigned)(v & 1)); break;
 	case BF_OBJ_INFO: p_obj_info(c, v, a->info.info_len); break;
 	case BF_XVAL: p_xval(c, f->x, v, f->dflt); break;
 	case BF_FLAGS: p_flags(c, f->x, v, f->dflt); break;
@@ -701,6 +799,29 @@ static void walk_insns(struct sc_walk *w, const struct sc_call *c)
 							 a.insn_cnt : EBPF_MAX_INSNS), &p);
 }
 
+/* A program's instructions and map ids the kernel wrote, for -v. */
+static void bpf_walk_info(struct sc_walk *w, const struct sc_call *c)
+{
+	const unsigned char *p;
+	union bpf_attr a;
+	struct bpf_prog_info pi;
+	size_t n = offsetof(union bpf_attr, info.info) + sizeof(a.info.info);
+	if ((unsigned)c->args[0] != BPF_OBJ_GET_INFO_BY_FD || !c->fmt || !c->fmt->verbose ||
+	    c->args[2] < n || sc_walk_grab(w, c->args[1], n, &p) < n)
+		return;
+	memcpy(&a, p, n);
+	size_t m = a.info.info_len < sizeof(pi) ? a.info.info_len : sizeof(pi);
+	memset(&pi, 0, sizeof(pi));
+	if (!a.info.info || !m || sc_walk_grab(w, a.info.info, m, &p) < m)
+		return;
+	memcpy(&pi, p, m);
+	if (pi.xlated_prog_insns && pi.xlated_prog_len)
+		sc_walk_grab(w, pi.xlated_prog_insns, pi.xlated_prog_len < EBPF_MAX_INSNS * EBPF_INSN_SIZE ?
+			     pi.xlated_prog_len : EBPF_MAX_INSNS * EBPF_INSN_SIZE, &p);
+	if (pi.map_ids && pi.nr_map_ids)
+		sc_walk_grab(w, pi.map_ids, 4 * (pi.nr_map_ids < 1024 ? pi.nr_map_ids : 1024), &p);
+}
+
 /* The arrays link_create points at, and kprobe_multi's symbol names. */
 static void bpf_walk(struct sc_walk *w, const struct sc_call *c)
 {
@@ -770,7 +891,16 @@ static size_t bpf_exit_len(const struct sc_call *c)
 	return d && d->fx ? bpf_attr_len(c) : 0;
 }
 
-/* BPF_OBJ_GET_INFO_BY_FD's info struct, read at exit for -v. */
+/* A program's info at entry: the counts the kernel rewrites print "entry => exit". */
+static void save_entry_info(struct sc_call *c, struct bpf_saved *sv, const union bpf_attr *a)
+{
+	size_t n = a->info.info_len < sizeof(sv->info) ? a->info.info_len : sizeof(sv->info);
+	memset(sv->info, 0, sizeof(sv->info));
+	if (sv->obj_kind == BPF_OBJ_PROG && sc_mem_read(c, a->info.info, sv->info, n) < 0)
+		memset(sv->info, 0, sizeof(sv->info));
+}
+
+/* BPF_OBJ_GET_INFO_BY_FD's info struct, read at entry and exit for -v. */
 static size_t bpf_info_len(const struct sc_call *c)
 {
 	return (unsigned)c->args[0] == BPF_OBJ_GET_INFO_BY_FD && c->fmt && c->fmt->verbose ?
@@ -801,7 +931,9 @@ SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
 	   { .arg = 1, .off = offsetof(union bpf_attr, task_fd_query.buf),
 	     .kind = SC_MEM_DEREF, .when = SC_AT_EXIT, .size = 256 },	/* and query.prog_ids */
 	   { .arg = 1, .off = offsetof(union bpf_attr, info.info), .kind = SC_MEM_DEREF,
-	     .when = SC_AT_EXIT, .len_src = SC_LEN_FN, .len_fn = bpf_info_len, .size = BPF_ATTR_CAP },
+	     .when = SC_AT_ENTRY | SC_AT_EXIT, .len_src = SC_LEN_FN, .len_fn = bpf_info_len,
+	     .size = BPF_ATTR_CAP },
+	   { .arg = 1, .kind = SC_MEM_WALK, .when = SC_AT_EXIT, .walk_fn = bpf_walk_info },
 	   { .arg = 1, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY, .walk_fn = bpf_walk })
 {
 	unsigned cmd = (unsigned)c->args[0];
@@ -835,6 +967,7 @@ SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
 				sv->obj_kind = cmd == BPF_OBJ_GET_INFO_BY_FD ?
 					       bpf_obj_kind(c, (int)((union bpf_attr *)raw)->info.bpf_fd) :
 					       BPF_OBJ_UNKNOWN;
+				save_entry_info(c, sv, (const union bpf_attr *)raw);
 			}
 			c->priv = sv;
 			return 0;
