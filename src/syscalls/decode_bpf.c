@@ -437,9 +437,9 @@ enum bpf_obj_kind { BPF_OBJ_UNKNOWN, BPF_OBJ_MAP, BPF_OBJ_PROG };
 
 /* What the attr's saved copy carries past the attr: the kind of bpf_fd, its info at entry. */
 struct bpf_saved {
-	unsigned char raw[BPF_ATTR_CAP];
+	_Alignas(8) unsigned char raw[BPF_ATTR_CAP];
+	_Alignas(8) unsigned char info[sizeof(struct bpf_prog_info)];
 	unsigned char obj_kind;
-	unsigned char info[sizeof(struct bpf_prog_info)];
 };
 
 #define FM_(m, k, s, x_, d)	{ #m, offsetof(struct bpf_map_info, m),			\
@@ -514,7 +514,7 @@ static unsigned char bpf_obj_kind(struct sc_call *c, int fd)
 /* info at exit: the struct the kernel filled (size: info_len then), or its address. */
 static void p_obj_info(struct sc_call *c, uint64_t addr, uint32_t size)
 {
-	static unsigned char buf[BPF_ATTR_CAP];
+	static _Alignas(8) unsigned char buf[BPF_ATTR_CAP];
 	const struct bpf_saved *sv = c->priv;
 	if (!c->fmt || !c->fmt->verbose || !sv || sv->obj_kind == BPF_OBJ_UNKNOWN || !size ||
 	    size > sizeof(buf) || sc_mem_read(c, addr, buf, size) < 0) {
@@ -938,7 +938,7 @@ SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
 {
 	unsigned cmd = (unsigned)c->args[0];
 	uint64_t addr = c->args[1], size = (unsigned)c->args[2];
-	static unsigned char raw[BPF_ATTR_CAP];
+	static _Alignas(8) unsigned char raw[BPF_ATTR_CAP];
 	const struct bpf_cmd_desc *d = bpf_desc(cmd);
 	if (!c->entering)
 		return bpf_exit(c, raw);
