@@ -131,7 +131,11 @@ void sc_format_ret(const struct sc_call *c, struct strbuf *sb, bool injected)
 		struct sc_call tmp = *c;
 		tmp.out = sb;
 		sb_add(sb, " = ");
-		p_fd(&tmp, (uint64_t)c->ret);
+		/* No descriptor is that big (an injected value): the number, as strace. */
+		if (c->ret > INT32_MAX)
+			sb_printf(sb, "%" PRId64, c->ret);
+		else
+			p_fd(&tmp, (uint64_t)c->ret);
 		break;
 	}
 	case SC_RV_TID:

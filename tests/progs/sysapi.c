@@ -140,6 +140,52 @@ static void do_bpf(void)
 	a.insn_cnt = 3;
 	a.kern_version = (5 << 16) | (10 << 8);
 	syscall(SYS_bpf, BPF_PROG_LOAD, &a, 128);
+
+	/* Bad attrs only (fd -1, sizes 0): nothing is created. */
+	unsigned char big[256];
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.map_flags = BPF_F_NUMA_NODE | BPF_F_RDONLY;
+	a.inner_map_fd = -1;
+	a.numa_node = 0xffffffff;
+	strcpy(a.map_name, "tk_map");
+	syscall(SYS_bpf, BPF_MAP_CREATE, &a, 48);
+	memset(&a, 0, sizeof(a));
+	a.map_fd = -1;
+	a.flags = BPF_F_LOCK;
+	syscall(SYS_bpf, BPF_MAP_LOOKUP_ELEM, &a, 32);
+	syscall(SYS_bpf, BPF_MAP_FREEZE, &a, 4);
+	memset(&a, 0, sizeof(a));
+	a.pathname = (uintptr_t)"/nonexistent/tk_pin";
+	a.file_flags = BPF_F_RDONLY;
+	syscall(SYS_bpf, BPF_OBJ_GET, &a, 16);
+	memset(&a, 0, sizeof(a));
+	a.start_id = 0xfffffff0;
+	syscall(SYS_bpf, BPF_PROG_GET_NEXT_ID, &a, 12);
+	memset(big, 0, sizeof(big));
+	big[200] = 1;
+	syscall(SYS_bpf, BPF_MAP_DELETE_ELEM, big, sizeof(big));
+
+	/* An instruction to print with -v; the unknown program type fails the load. */
+	static const struct bpf_insn exit_insn = { .code = BPF_JMP | BPF_EXIT };
+	memset(&a, 0, sizeof(a));
+	a.prog_type = 32;
+	a.insn_cnt = 1;
+	a.insns = (uintptr_t)&exit_insn;
+	syscall(SYS_bpf, BPF_PROG_LOAD, &a, 128);
+	memset(&a, 0, sizeof(a));
+	a.query.target_fd = -1;
+	a.query.query_flags = BPF_F_QUERY_EFFECTIVE;
+	syscall(SYS_bpf, BPF_PROG_QUERY, &a, 28);
+	memset(&a, 0, sizeof(a));
+	a.batch.map_fd = -1;
+	a.batch.count = 2;
+	syscall(SYS_bpf, BPF_MAP_LOOKUP_BATCH, &a, 56);
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = -1;
+	a.link_create.attach_type = BPF_PERF_EVENT;
+	a.link_create.perf_event.bpf_cookie = 0xfeed;
+	syscall(SYS_bpf, BPF_LINK_CREATE, &a, 24);
 }
 
 /*
