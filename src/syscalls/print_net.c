@@ -18,6 +18,7 @@
 
 #include "print_pid.h"
 #include "print_net.h"
+#include "print_sockaddr.h"
 #include "print_time.h"
 
 #define SOCKADDR_MAX 128	/* sizeof(struct sockaddr_storage) */
@@ -228,7 +229,7 @@ static void sa_ll(struct sc_call *c, const unsigned char *buf, int len)
 	out(c, "]");
 }
 
-static void sa_raw(struct sc_call *c, const unsigned char *buf, int len)
+void pn_sockaddr_raw(struct sc_call *c, const unsigned char *buf, int len)
 {
 	out(c, "sa_data=");
 	p_quoted(c, buf + sizeof(sa_family_t), (size_t)len - sizeof(sa_family_t), false);
@@ -244,6 +245,10 @@ static const struct {
 	{ AF_INET6, SIN6_MIN_LEN, sa_in6 },
 	{ AF_NETLINK, sizeof(struct sockaddr_nl), sa_nl },
 	{ AF_PACKET, sizeof(struct sockaddr_ll), sa_ll },
+	{ AF_IPX, SA_IPX_LEN, sa_ipx },
+	{ AF_AX25, SA_AX25_LEN, sa_ax25 },
+	{ AF_X25, SA_X25_LEN, sa_x25 },
+	{ AF_BLUETOOTH, SA_BLUETOOTH_MIN_LEN, sa_bluetooth },
 };
 
 void pn_sockaddr_data(struct sc_call *c, const void *data, int len)
@@ -267,7 +272,7 @@ void pn_sockaddr_data(struct sc_call *c, const void *data, int len)
 		if (i < sizeof(sa_printers) / sizeof(sa_printers[0]))
 			sa_printers[i].print(c, buf, len);
 		else
-			sa_raw(c, buf, len);
+			pn_sockaddr_raw(c, buf, len);
 	}
 	out(c, "}");
 }

@@ -1,0 +1,25 @@
+/*
+ * Printers of the less common socket address families, one per family,
+ * for print_net.c's family table.  Each gets the address zero-padded past
+ * len (len is at least the family's *_LEN below) and prints the fields
+ * after sa_family.
+ */
+#ifndef TRACEKIT_SYSCALLS_PRINT_SOCKADDR_H
+#define TRACEKIT_SYSCALLS_PRINT_SOCKADDR_H
+
+#include "decoder.h"
+
+#define SA_IPX_LEN 16		/* sizeof(struct sockaddr_ipx) */
+#define SA_AX25_LEN 16		/* sizeof(struct sockaddr_ax25) */
+#define SA_X25_LEN 18		/* sizeof(struct sockaddr_x25) */
+#define SA_BLUETOOTH_MIN_LEN 4	/* sockaddr_hci without hci_channel */
+
+void sa_ipx(struct sc_call *c, const unsigned char *buf, int len);
+void sa_ax25(struct sc_call *c, const unsigned char *buf, int len);
+void sa_x25(struct sc_call *c, const unsigned char *buf, int len);
+void sa_bluetooth(struct sc_call *c, const unsigned char *buf, int len);
+
+/* sa_data="...": the bytes after sa_family, for families without a printer. */
+void pn_sockaddr_raw(struct sc_call *c, const unsigned char *buf, int len);
+
+#endif
