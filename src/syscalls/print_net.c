@@ -198,7 +198,9 @@ static void sa_nl(struct sc_call *c, const unsigned char *buf, int len)
 	if (nl->nl_pad)
 		out(c, "nl_pad=%#x, ", nl->nl_pad);
 	/* strace's 0x-prefixed, zero-padded 8 digits: 00000000 for 0. */
-	out(c, "nl_pid=%d, nl_groups=%#08x", (int)nl->nl_pid, nl->nl_groups);
+	out(c, "nl_pid=");
+	p_pid(c, (int)nl->nl_pid, SC_PT_TGID);
+	out(c, ", nl_groups=%#08x", nl->nl_groups);
 }
 
 static void sa_ll(struct sc_call *c, const unsigned char *buf, int len)
