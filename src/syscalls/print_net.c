@@ -10,6 +10,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netpacket/packet.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,18 +136,49 @@ void pn_ifindex(struct sc_call *c, unsigned idx)
 		out(c, "if_nametoindex(\"%s\")", name);
 }
 
+/* The bytes of a network-order field as -X raw shows them: "\x30\x39". */
+static void p_hex_bytes(struct sc_call *c, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	out(c, "\"");
+	for (size_t i = 0; i < n; i++)
+		out(c, "\\x%02x", b[i]);
+	out(c, "\"");
+}
+
+void pn_net_field(struct sc_call *c, const char *name, const void *p, size_t n,
+		  const char *fmt, ...)
+{
+	char text[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	out(c, "%s=", name);
+	if (xlat_style == XLAT_STYLE_ABBREV) {
+		out(c, "%s", text);
+		return;
+	}
+	p_hex_bytes(c, p, n);
+	if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " /* %s */", text);
+}
+
 void pn_inet_addr(struct sc_call *c, int af, const void *addr, const char *name)
 {
 	char buf[INET6_ADDRSTRLEN];
+	size_t n = af == AF_INET ? 4 : 16;
 	if (!inet_ntop(af, addr, buf, sizeof(buf))) {
 		out(c, "%s=", name);
-		p_quoted(c, addr, af == AF_INET ? 4 : 16, false);
+		p_quoted(c, addr, n, false);
 		return;
 	}
 	if (af == AF_INET)
-		out(c, "%s=inet_addr(\"%s\")", name, buf);
-	else
+		pn_net_field(c, name, addr, n, "inet_addr(\"%s\")", buf);
+	else if (xlat_style == XLAT_STYLE_ABBREV)
 		out(c, "inet_pton(AF_INET6, \"%s\", &%s)", buf, name);
+	else
+		pn_net_field(c, name, addr, n, "inet_pton(AF_INET6, \"%s\")", buf);
 }
 
 static void sa_un(struct sc_call *c, const unsigned char *buf, int len)
@@ -170,7 +202,8 @@ static void sa_in(struct sc_call *c, const unsigned char *buf, int len)
 {
 	const struct sockaddr_in *in = (const void *)buf;
 	(void)len;
-	out(c, "sin_port=htons(%u), ", ntohs(in->sin_port));
+	pn_net_field(c, "sin_port", &in->sin_port, 2, "htons(%u)", ntohs(in->sin_port));
+	out(c, ", ");
 	pn_inet_addr(c, AF_INET, &in->sin_addr, "sin_addr");
 }
 
@@ -179,8 +212,11 @@ static void sa_in(struct sc_call *c, const unsigned char *buf, int len)
 static void sa_in6(struct sc_call *c, const unsigned char *buf, int len)
 {
 	const struct sockaddr_in6 *in6 = (const void *)buf;
-	out(c, "sin6_port=htons(%u), sin6_flowinfo=htonl(%u), ", ntohs(in6->sin6_port),
-	    ntohl(in6->sin6_flowinfo));
+	pn_net_field(c, "sin6_port", &in6->sin6_port, 2, "htons(%u)", ntohs(in6->sin6_port));
+	out(c, ", ");
+	pn_net_field(c, "sin6_flowinfo", &in6->sin6_flowinfo, 4, "htonl(%u)",
+		     ntohl(in6->sin6_flowinfo));
+	out(c, ", ");
 	pn_inet_addr(c, AF_INET6, &in6->sin6_addr, "sin6_addr");
 	if (len <= SIN6_MIN_LEN)
 		return;
@@ -206,9 +242,17 @@ static void sa_nl(struct sc_call *c, const unsigned char *buf, int len)
 static void sa_ll(struct sc_call *c, const unsigned char *buf, int len)
 {
 	const struct sockaddr_ll *ll = (const void *)buf;
-	out(c, "sll_protocol=htons(");
+	/* -X verbose's comment holds the abbreviated form: print that aside. */
+	struct strbuf sb = STRBUF_INIT, *saved = c->out;
+	enum xlat_style style = xlat_style;
+	c->out = &sb;
+	xlat_style = XLAT_STYLE_ABBREV;
 	p_xval(c, &xlat_ethernet_protocols, ntohs(ll->sll_protocol), "ETH_P_???");
-	out(c, "), sll_ifindex=");
+	xlat_style = style;
+	c->out = saved;
+	pn_net_field(c, "sll_protocol", &ll->sll_protocol, 2, "htons(%s)", sb_str(&sb));
+	sb_free(&sb);
+	out(c, ", sll_ifindex=");
 	pn_ifindex(c, (unsigned)ll->sll_ifindex);
 	out(c, ", sll_hatype=");
 	p_xval(c, &xlat_arp_hardware_types, ll->sll_hatype, "ARPHRD_???");

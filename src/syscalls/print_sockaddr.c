@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <linux/x25.h>
 
+#include "print_net.h"
 #include "print_sockaddr.h"
 
 static void p_bytes_hex(struct sc_call *c, const unsigned char *b, size_t n)
@@ -181,8 +182,8 @@ struct bt_sockaddr_l2 {
 
 static void p_bdaddr(struct sc_call *c, const char *name, const struct bt_bdaddr *a)
 {
-	out(c, "%s=%02x:%02x:%02x:%02x:%02x:%02x", name, a->b[0], a->b[1], a->b[2], a->b[3],
-	    a->b[4], a->b[5]);
+	pn_net_field(c, name, a->b, sizeof(a->b), "%02x:%02x:%02x:%02x:%02x:%02x", a->b[0],
+		     a->b[1], a->b[2], a->b[3], a->b[4], a->b[5]);
 }
 
 /*
