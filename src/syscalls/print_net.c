@@ -295,6 +295,10 @@ static const struct {
 	{ AF_AX25, SA_AX25_LEN, sa_ax25 },
 	{ AF_X25, SA_X25_LEN, sa_x25 },
 	{ AF_BLUETOOTH, SA_BLUETOOTH_MIN_LEN, sa_bluetooth },
+	{ AF_VSOCK, SA_VSOCK_LEN, sa_vsock },
+	{ AF_QIPCRTR, SA_QRTR_LEN, sa_qrtr },
+	{ AF_XDP, SA_XDP_LEN, sa_xdp },
+	{ AF_MCTP, SA_MCTP_LEN, sa_mctp },
 };
 
 void pn_sockaddr_data(struct sc_call *c, const void *data, int len)

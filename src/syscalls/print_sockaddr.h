@@ -13,11 +13,19 @@
 #define SA_AX25_LEN 16		/* sizeof(struct sockaddr_ax25) */
 #define SA_X25_LEN 18		/* sizeof(struct sockaddr_x25) */
 #define SA_BLUETOOTH_MIN_LEN 4	/* sockaddr_hci without hci_channel */
+#define SA_VSOCK_LEN 16		/* sizeof(struct sockaddr_vm) */
+#define SA_QRTR_LEN 12		/* sizeof(struct sockaddr_qrtr) */
+#define SA_XDP_LEN 16		/* sizeof(struct sockaddr_xdp) */
+#define SA_MCTP_LEN 12		/* sizeof(struct sockaddr_mctp) */
 
 void sa_ipx(struct sc_call *c, const unsigned char *buf, int len);
 void sa_ax25(struct sc_call *c, const unsigned char *buf, int len);
 void sa_x25(struct sc_call *c, const unsigned char *buf, int len);
 void sa_bluetooth(struct sc_call *c, const unsigned char *buf, int len);
+void sa_vsock(struct sc_call *c, const unsigned char *buf, int len);
+void sa_qrtr(struct sc_call *c, const unsigned char *buf, int len);
+void sa_xdp(struct sc_call *c, const unsigned char *buf, int len);
+void sa_mctp(struct sc_call *c, const unsigned char *buf, int len);
 
 /* sa_data="...": the bytes after sa_family, for families without a printer. */
 void pn_sockaddr_raw(struct sc_call *c, const unsigned char *buf, int len);
