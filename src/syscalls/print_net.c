@@ -207,7 +207,7 @@ static void sa_in(struct sc_call *c, const unsigned char *buf, int len)
 	pn_inet_addr(c, AF_INET, &in->sin_addr, "sin_addr");
 }
 
-#define SIN6_MIN_LEN ((int)offsetof(struct sockaddr_in6, sin6_scope_id))
+_Static_assert(SIN6_MIN_LEN == offsetof(struct sockaddr_in6, sin6_scope_id), "sin6");
 
 static void sa_in6(struct sc_call *c, const unsigned char *buf, int len)
 {
@@ -299,7 +299,23 @@ static const struct {
 	{ AF_QIPCRTR, SA_QRTR_LEN, sa_qrtr },
 	{ AF_XDP, SA_XDP_LEN, sa_xdp },
 	{ AF_MCTP, SA_MCTP_LEN, sa_mctp },
+	{ AF_RXRPC, SA_RXRPC_LEN, sa_rxrpc },
+	{ AF_IEEE802154, SA_IEEE802154_LEN, sa_ieee802154 },
+	{ AF_ALG, SA_ALG_MIN_LEN, sa_alg },
+	{ AF_NFC, SA_NFC_LEN, sa_nfc },
 };
+
+void pn_sockaddr_family(struct sc_call *c, const unsigned char *buf, int len)
+{
+	sa_family_t fam;
+	memcpy(&fam, buf, sizeof(fam));
+	for (size_t i = 0; i < sizeof(sa_printers) / sizeof(sa_printers[0]); i++)
+		if (sa_printers[i].family == fam && len >= sa_printers[i].min_len) {
+			sa_printers[i].print(c, buf, len);
+			return;
+		}
+	pn_sockaddr_raw(c, buf, len);
+}
 
 void pn_sockaddr_data(struct sc_call *c, const void *data, int len)
 {
@@ -315,14 +331,7 @@ void pn_sockaddr_data(struct sc_call *c, const void *data, int len)
 	p_xval(c, &xlat_addrfams, fam, "AF_???");
 	if (len > (int)sizeof(fam)) {
 		out(c, ", ");
-		size_t i;
-		for (i = 0; i < sizeof(sa_printers) / sizeof(sa_printers[0]); i++)
-			if (sa_printers[i].family == fam && len >= sa_printers[i].min_len)
-				break;
-		if (i < sizeof(sa_printers) / sizeof(sa_printers[0]))
-			sa_printers[i].print(c, buf, len);
-		else
-			pn_sockaddr_raw(c, buf, len);
+		pn_sockaddr_family(c, buf, len);
 	}
 	out(c, "}");
 }
