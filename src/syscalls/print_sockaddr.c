@@ -28,8 +28,8 @@ void sa_ipx(struct sc_call *c, const unsigned char *buf, int len)
 {
 	const struct sockaddr_ipx *ipx = (const void *)buf;
 	(void)len;
-	out(c, "sipx_port=htons(%u), sipx_network=htonl(%#x), sipx_node=", ntohs(ipx->sipx_port),
-	    ntohl(ipx->sipx_network));
+	pn_net_field(c, "sipx_port", &ipx->sipx_port, 2, "htons(%u)", ntohs(ipx->sipx_port));
+	out(c, ", sipx_network=htonl(%#x), sipx_node=", ntohl(ipx->sipx_network));
 	p_bytes_hex(c, ipx->sipx_node, sizeof(ipx->sipx_node));
 	out(c, ", sipx_type=%#02x", ipx->sipx_type);
 	if (ipx->sipx_zero)
@@ -72,7 +72,8 @@ static void p_ax25_call(struct sc_call *c, const unsigned char *a)
 	for (size_t i = 0; i < end; i++)
 		if (text[i] == ' ')
 			clean = false;
-	if (clean && end) {
+	/* A clean call is the readable form: -X raw/verbose show its bytes too. */
+	if (clean && end && xlat_style == XLAT_STYLE_ABBREV) {
 		out(c, "%s-%u", text, ssid);
 		return;
 	}
@@ -84,7 +85,7 @@ static void p_ax25_call(struct sc_call *c, const unsigned char *a)
 	for (size_t i = 0; i <= AX25_CALL_LEN; i++)
 		out(c, "\\x%02x", a[i]);
 	out(c, "\"}");
-	if (printable && !strstr(text, "*/"))
+	if (printable && !strstr(text, "*/") && !(clean && end && xlat_style == XLAT_STYLE_RAW))
 		out(c, " /* %s-%u */", text, ssid);
 }
 
