@@ -10,6 +10,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netpacket/packet.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "print_pid.h"
 #include "print_net.h"
+#include "print_sockaddr.h"
 #include "print_time.h"
 
 #define SOCKADDR_MAX 128	/* sizeof(struct sockaddr_storage) */
@@ -134,18 +136,49 @@ void pn_ifindex(struct sc_call *c, unsigned idx)
 		out(c, "if_nametoindex(\"%s\")", name);
 }
 
+/* The bytes of a network-order field as -X raw shows them: "\x30\x39". */
+static void p_hex_bytes(struct sc_call *c, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	out(c, "\"");
+	for (size_t i = 0; i < n; i++)
+		out(c, "\\x%02x", b[i]);
+	out(c, "\"");
+}
+
+void pn_net_field(struct sc_call *c, const char *name, const void *p, size_t n,
+		  const char *fmt, ...)
+{
+	char text[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	out(c, "%s=", name);
+	if (xlat_style == XLAT_STYLE_ABBREV) {
+		out(c, "%s", text);
+		return;
+	}
+	p_hex_bytes(c, p, n);
+	if (xlat_style == XLAT_STYLE_VERBOSE)
+		out(c, " /* %s */", text);
+}
+
 void pn_inet_addr(struct sc_call *c, int af, const void *addr, const char *name)
 {
 	char buf[INET6_ADDRSTRLEN];
+	size_t n = af == AF_INET ? 4 : 16;
 	if (!inet_ntop(af, addr, buf, sizeof(buf))) {
 		out(c, "%s=", name);
-		p_quoted(c, addr, af == AF_INET ? 4 : 16, false);
+		p_quoted(c, addr, n, false);
 		return;
 	}
 	if (af == AF_INET)
-		out(c, "%s=inet_addr(\"%s\")", name, buf);
-	else
+		pn_net_field(c, name, addr, n, "inet_addr(\"%s\")", buf);
+	else if (xlat_style == XLAT_STYLE_ABBREV)
 		out(c, "inet_pton(AF_INET6, \"%s\", &%s)", buf, name);
+	else
+		pn_net_field(c, name, addr, n, "inet_pton(AF_INET6, \"%s\")", buf);
 }
 
 static void sa_un(struct sc_call *c, const unsigned char *buf, int len)
@@ -169,17 +202,21 @@ static void sa_in(struct sc_call *c, const unsigned char *buf, int len)
 {
 	const struct sockaddr_in *in = (const void *)buf;
 	(void)len;
-	out(c, "sin_port=htons(%u), ", ntohs(in->sin_port));
+	pn_net_field(c, "sin_port", &in->sin_port, 2, "htons(%u)", ntohs(in->sin_port));
+	out(c, ", ");
 	pn_inet_addr(c, AF_INET, &in->sin_addr, "sin_addr");
 }
 
-#define SIN6_MIN_LEN ((int)offsetof(struct sockaddr_in6, sin6_scope_id))
+_Static_assert(SIN6_MIN_LEN == offsetof(struct sockaddr_in6, sin6_scope_id), "sin6");
 
 static void sa_in6(struct sc_call *c, const unsigned char *buf, int len)
 {
 	const struct sockaddr_in6 *in6 = (const void *)buf;
-	out(c, "sin6_port=htons(%u), sin6_flowinfo=htonl(%u), ", ntohs(in6->sin6_port),
-	    ntohl(in6->sin6_flowinfo));
+	pn_net_field(c, "sin6_port", &in6->sin6_port, 2, "htons(%u)", ntohs(in6->sin6_port));
+	out(c, ", ");
+	pn_net_field(c, "sin6_flowinfo", &in6->sin6_flowinfo, 4, "htonl(%u)",
+		     ntohl(in6->sin6_flowinfo));
+	out(c, ", ");
 	pn_inet_addr(c, AF_INET6, &in6->sin6_addr, "sin6_addr");
 	if (len <= SIN6_MIN_LEN)
 		return;
@@ -197,15 +234,25 @@ static void sa_nl(struct sc_call *c, const unsigned char *buf, int len)
 	if (nl->nl_pad)
 		out(c, "nl_pad=%#x, ", nl->nl_pad);
 	/* strace's 0x-prefixed, zero-padded 8 digits: 00000000 for 0. */
-	out(c, "nl_pid=%d, nl_groups=%#08x", (int)nl->nl_pid, nl->nl_groups);
+	out(c, "nl_pid=");
+	p_pid(c, (int)nl->nl_pid, SC_PT_TGID);
+	out(c, ", nl_groups=%#08x", nl->nl_groups);
 }
 
 static void sa_ll(struct sc_call *c, const unsigned char *buf, int len)
 {
 	const struct sockaddr_ll *ll = (const void *)buf;
-	out(c, "sll_protocol=htons(");
+	/* -X verbose's comment holds the abbreviated form: print that aside. */
+	struct strbuf sb = STRBUF_INIT, *saved = c->out;
+	enum xlat_style style = xlat_style;
+	c->out = &sb;
+	xlat_style = XLAT_STYLE_ABBREV;
 	p_xval(c, &xlat_ethernet_protocols, ntohs(ll->sll_protocol), "ETH_P_???");
-	out(c, "), sll_ifindex=");
+	xlat_style = style;
+	c->out = saved;
+	pn_net_field(c, "sll_protocol", &ll->sll_protocol, 2, "htons(%s)", sb_str(&sb));
+	sb_free(&sb);
+	out(c, ", sll_ifindex=");
 	pn_ifindex(c, (unsigned)ll->sll_ifindex);
 	out(c, ", sll_hatype=");
 	p_xval(c, &xlat_arp_hardware_types, ll->sll_hatype, "ARPHRD_???");
@@ -228,7 +275,7 @@ static void sa_ll(struct sc_call *c, const unsigned char *buf, int len)
 	out(c, "]");
 }
 
-static void sa_raw(struct sc_call *c, const unsigned char *buf, int len)
+void pn_sockaddr_raw(struct sc_call *c, const unsigned char *buf, int len)
 {
 	out(c, "sa_data=");
 	p_quoted(c, buf + sizeof(sa_family_t), (size_t)len - sizeof(sa_family_t), false);
@@ -244,7 +291,31 @@ static const struct {
 	{ AF_INET6, SIN6_MIN_LEN, sa_in6 },
 	{ AF_NETLINK, sizeof(struct sockaddr_nl), sa_nl },
 	{ AF_PACKET, sizeof(struct sockaddr_ll), sa_ll },
+	{ AF_IPX, SA_IPX_LEN, sa_ipx },
+	{ AF_AX25, SA_AX25_LEN, sa_ax25 },
+	{ AF_X25, SA_X25_LEN, sa_x25 },
+	{ AF_BLUETOOTH, SA_BLUETOOTH_MIN_LEN, sa_bluetooth },
+	{ AF_VSOCK, SA_VSOCK_LEN, sa_vsock },
+	{ AF_QIPCRTR, SA_QRTR_LEN, sa_qrtr },
+	{ AF_XDP, SA_XDP_LEN, sa_xdp },
+	{ AF_MCTP, SA_MCTP_LEN, sa_mctp },
+	{ AF_RXRPC, SA_RXRPC_LEN, sa_rxrpc },
+	{ AF_IEEE802154, SA_IEEE802154_LEN, sa_ieee802154 },
+	{ AF_ALG, SA_ALG_MIN_LEN, sa_alg },
+	{ AF_NFC, SA_NFC_LEN, sa_nfc },
 };
+
+void pn_sockaddr_family(struct sc_call *c, const unsigned char *buf, int len)
+{
+	sa_family_t fam;
+	memcpy(&fam, buf, sizeof(fam));
+	for (size_t i = 0; i < sizeof(sa_printers) / sizeof(sa_printers[0]); i++)
+		if (sa_printers[i].family == fam && len >= sa_printers[i].min_len) {
+			sa_printers[i].print(c, buf, len);
+			return;
+		}
+	pn_sockaddr_raw(c, buf, len);
+}
 
 void pn_sockaddr_data(struct sc_call *c, const void *data, int len)
 {
@@ -260,14 +331,7 @@ void pn_sockaddr_data(struct sc_call *c, const void *data, int len)
 	p_xval(c, &xlat_addrfams, fam, "AF_???");
 	if (len > (int)sizeof(fam)) {
 		out(c, ", ");
-		size_t i;
-		for (i = 0; i < sizeof(sa_printers) / sizeof(sa_printers[0]); i++)
-			if (sa_printers[i].family == fam && len >= sa_printers[i].min_len)
-				break;
-		if (i < sizeof(sa_printers) / sizeof(sa_printers[0]))
-			sa_printers[i].print(c, buf, len);
-		else
-			sa_raw(c, buf, len);
+		pn_sockaddr_family(c, buf, len);
 	}
 	out(c, "}");
 }

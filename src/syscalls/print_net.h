@@ -38,6 +38,12 @@ bool pn_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size, pn_elem
 /* A sockaddr held in memory (not the tracee's): {sa_family=AF_INET, ...}. */
 void pn_sockaddr_data(struct sc_call *c, const void *buf, int len);
 /* IPv4 address as inet_addr("1.2.3.4"), IPv6 as inet_pton(AF_INET6, "::1", &name). */
+/*
+ * name=TEXT (TEXT from fmt) in -X abbrev; the field's n network-order bytes
+ * in hex for -X raw, and those followed by a TEXT comment for -X verbose.
+ */
+void pn_net_field(struct sc_call *c, const char *name, const void *p, size_t n,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void pn_inet_addr(struct sc_call *c, int af, const void *addr, const char *name);
 /* msghdr; user_namelen is msg_namelen as the caller set it (recvmsg), or NULL. */
 void pn_msghdr(struct sc_call *c, uint64_t addr, int64_t data_len, const int *user_namelen);

@@ -171,6 +171,14 @@ class Normaliser:
         self.ports.setdefault(n, 'PORT%d' % (len(self.ports) + 1))
         return 'htons(%s)' % self.ports[n]
 
+    def raw_port(self, m):
+        # -X raw's network-order bytes of a port: "\xa1\x2b" is 41259.
+        n = int(m.group(2) + m.group(3), 16)
+        if not self.lo <= n <= self.hi:
+            return m.group(0)
+        self.ports.setdefault(n, 'PORT%d' % (len(self.ports) + 1))
+        return '%s="%s"' % (m.group(1), self.ports[n])
+
     def line(self, text):
         # Task ids: any whole number equal to a traced task's id is that task
         # (clone/wait4 returns, kill/tgkill args, si_pid, set_tid_address).
@@ -180,6 +188,7 @@ class Normaliser:
         # for each tracer; getpid/gettid of traced tasks were mapped above.
         text = re.sub(r'^(getppid\(\) += )\d+$', r'\1PPID', text)
         text = re.sub(r'htons\((\d+)\)', self.port, text)
+        text = re.sub(r'(\w*_port)="\\x([0-9a-f]{2})\\x([0-9a-f]{2})"', self.raw_port, text)
         # clone3's parent_tid is read after the call returns; if the new
         # thread has already exited, the kernel has cleared it to 0.  Only 0
         # or the returned tid are accepted as equal: any other value stays.

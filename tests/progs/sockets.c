@@ -3,9 +3,13 @@
  * connect, accept4, then both ends talk), socket options and names, and an
  * AF_UNIX socketpair carrying a sendmsg/recvmsg, and datagrams in batches
  * (sendmmsg/recvmmsg, as resolvers send them).  The port is chosen by the
- * kernel (bind to port 0), so nothing collides with other tests.
+ * kernel (bind to port 0), so nothing collides with other tests.  Last,
+ * connect(-1, ...) with an address of each less common family: the call
+ * fails (EBADF) but the address prints.
  */
 #include <arpa/inet.h>
+#include <netax25/ax25.h>
+#include <netipx/ipx.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -15,6 +19,15 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+
+#include <linux/if_alg.h>
+#include <linux/if_xdp.h>
+#include <linux/mctp.h>
+#include <linux/nfc.h>
+#include <linux/qrtr.h>
+#include <linux/rxrpc.h>
+#include <linux/vm_sockets.h>
+#include <linux/x25.h>
 
 #include "progs.h"
 
@@ -103,10 +116,70 @@ static void datagram_batches(void)
 	close(sv[1]);
 }
 
+static void connect_bad(const void *addr, socklen_t len)
+{
+	check(connect(-1, addr, len) == -1, "connect(-1)");
+}
+
+/* An AX.25 call sign as the wire holds it: characters shifted left by one. */
+static void ax25_call(ax25_address *a, const char *call, int ssid)
+{
+	for (int i = 0; i < 6; i++)
+		a->ax25_call[i] = (char)(call[i] << 1);
+	a->ax25_call[6] = (char)(ssid << 1);
+}
+
+static void foreign_addresses(void)
+{
+	struct sockaddr_ipx ipx = { .sipx_family = AF_IPX, .sipx_port = htons(4660),
+				    .sipx_network = htonl(0xfacefeed), .sipx_node = "ABCDEF",
+				    .sipx_type = 4 };
+	struct full_sockaddr_ax25 ax = { .fsa_ax25 = { .sax25_family = AF_AX25,
+						       .sax25_ndigis = 2 } };
+	struct sockaddr_x25 x25 = { .sx25_family = AF_X25, .sx25_addr = { "2342" } };
+	/* sockaddr_l2 (BlueZ): psm 3, bdaddr, cid 0x40, LE random */
+	unsigned char l2[14] = { AF_BLUETOOTH, 0, 3, 0, 1, 2, 3, 4, 5, 6, 0x40, 0, 2, 0 };
+	struct sockaddr_vm vm = { .svm_family = AF_VSOCK, .svm_cid = VMADDR_CID_HOST,
+				  .svm_port = 1024, .svm_flags = VMADDR_FLAG_TO_HOST };
+	struct sockaddr_qrtr qrtr = { .sq_family = AF_QIPCRTR, .sq_node = 1,
+				      .sq_port = QRTR_PORT_CTRL };
+	struct sockaddr_xdp xdp = { .sxdp_family = AF_XDP, .sxdp_flags = XDP_COPY,
+				    .sxdp_queue_id = 3 };
+	struct sockaddr_mctp mctp = { .smctp_family = AF_MCTP, .smctp_network = 1,
+				      .smctp_addr = { MCTP_ADDR_ANY }, .smctp_type = 1 };
+	struct sockaddr_alg alg = { .salg_family = AF_ALG, .salg_type = "hash",
+				    .salg_name = "sha256" };
+	struct sockaddr_nfc nfc = { .sa_family = AF_NFC, .target_idx = 2,
+				    .nfc_protocol = NFC_PROTO_NFC_DEP };
+	struct sockaddr_rxrpc rx = { .srx_family = AF_RXRPC, .srx_service = 1,
+				     .transport_type = SOCK_DGRAM,
+				     .transport_len = sizeof(struct sockaddr_in) };
+
+	ax25_call(&ax.fsa_ax25.sax25_call, "N0CALL", 7);
+	ax25_call(&ax.fsa_digipeater[0], "RELAY ", 1);
+	ax25_call(&ax.fsa_digipeater[1], "lower ", 2);
+	rx.transport.sin.sin_family = AF_INET;
+	rx.transport.sin.sin_port = htons(7001);
+	rx.transport.sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+
+	connect_bad(&ipx, sizeof(ipx));
+	connect_bad(&ax, sizeof(ax.fsa_ax25) + 2 * sizeof(ax25_address));
+	connect_bad(&x25, sizeof(x25));
+	connect_bad(l2, sizeof(l2));
+	connect_bad(&vm, sizeof(vm));
+	connect_bad(&qrtr, sizeof(qrtr));
+	connect_bad(&xdp, sizeof(xdp));
+	connect_bad(&mctp, sizeof(mctp));
+	connect_bad(&alg, sizeof(alg));
+	connect_bad(&nfc, sizeof(nfc));
+	connect_bad(&rx, sizeof(rx));
+}
+
 int main(void)
 {
 	tcp_loopback();
 	unix_pair();
 	datagram_batches();
+	foreign_addresses();
 	return 0;
 }
