@@ -399,7 +399,7 @@ SC_DECODER(recvmmsg, MEM_MMSGHDR_IN(1, 2), MEM_MMSGHDR_OUT(1),
 		return 0;
 	if (c->ret == 0) {
 		snprintf(c->rv_extra, sizeof(c->rv_extra), "(Timeout)");
-	} else if (c->args[4]) {
+	} else if (c->args[4] && !(c->fmt && c->fmt->by_addr)) {
 		char left[sizeof(c->rv_extra) - 8];
 		pn_capture(c, left, sizeof(left), p_timespec, c->args[4]);
 		snprintf(c->rv_extra, sizeof(c->rv_extra), "(left %s)", left);
