@@ -321,6 +321,11 @@ static void p_mmsgvec(struct sc_call *c, uint64_t addr, uint64_t n, uint64_t wit
 		uint64_t cur = addr + i * MMSGHDR_SIZE;
 		if (i)
 			p_sep(c);
+		/* The kernel handles at most UIO_MAXIOV (1024) messages per call. */
+		if (i >= 1024) {
+			out(c, "...");
+			break;
+		}
 		if (sc_mem_read(c, cur, &mh, sizeof(mh)) < 0) {
 			if (!i) {
 				p_addr(c, cur);
