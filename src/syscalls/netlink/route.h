@@ -36,6 +36,9 @@ extern const struct nla_table rtnl_link_attrs, rtnl_addr_attrs, rtnl_route_attrs
 /* Bytes as a quoted string of \xNN escapes (fixed-size binary fields). */
 void nl_hex_bytes(struct sc_call *c, const uint8_t *b, size_t n);
 
+/* struct rtnl_link_stats64 in any of the sizes the kernel used (route_link.c). */
+bool rtnl_link_stats64(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+
 /* The attributes of a cache report of family RTNL_FAMILY_IPMR or _IP6MR; NULL for others. */
 const struct nla_table *rtnl_creport_attrs(uint8_t family);
 

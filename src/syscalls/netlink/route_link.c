@@ -56,7 +56,7 @@ static bool p_link_stats(struct sc_call *c, uint64_t addr, unsigned len, const v
 	return p_link_stats_n(c, addr, len, 4, 23, 24);
 }
 
-static bool p_link_stats64(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+bool rtnl_link_stats64(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	(void)arg;
 	/* 23, 24 (rx_nohandler) or 25 (rx_otherhost_dropped) counters, as strace 6.1 knows them */
@@ -418,7 +418,7 @@ static const struct nla_policy link_pol[] = {
 	[IFLA_IFALIAS] = STR,
 	[IFLA_NUM_VF] = U32,
 	[IFLA_VFINFO_LIST] = NESTED(vfinfo_list_attrs),
-	[IFLA_STATS64] = { p_link_stats64, NULL },
+	[IFLA_STATS64] = { rtnl_link_stats64, NULL },
 	[IFLA_VF_PORTS] = NESTED(ifla_vf_port_attrs),
 	[IFLA_PORT_SELF] = NESTED(ifla_port_attrs),
 	[IFLA_GROUP] = U32,
