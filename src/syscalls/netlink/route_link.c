@@ -164,6 +164,7 @@ struct indexed {
 	unsigned size;		/* 4 (signed) or 8 (unsigned) */
 	const struct xlat *x;
 	const char *dflt;
+	unsigned base;		/* slot i holds the constant i + base: [NAME-base] */
 };
 
 static bool p_indexed(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
@@ -189,7 +190,9 @@ static bool p_indexed(struct sc_call *c, uint64_t addr, unsigned len, const void
 			break;
 		}
 		out(c, "[");
-		pn_xval_dec(c, ix->x, i, ix->dflt);
+		pn_xval_dec(c, ix->x, i + ix->base, ix->dflt);
+		if (ix->base)
+			out(c, "-%u", ix->base);
 		if (ix->size == 4) {
 			int32_t v;
 			memcpy(&v, b, 4);
@@ -204,7 +207,13 @@ static bool p_indexed(struct sc_call *c, uint64_t addr, unsigned len, const void
 	return true;
 }
 
-#define INDEXED(sz, xl, d) { p_indexed, &(const struct indexed){ sz, &xl, d } }
+#define INDEXED(sz, xl, d) { p_indexed, &(const struct indexed){ sz, &xl, d, 0 } }
+
+static const struct nla_policy ifla_inet_pol[] = {
+	[IFLA_INET_CONF] = { p_indexed, &(const struct indexed){ 4, &xlat_ipv4_devconf,
+								 "IPV4_DEVCONF_???", 1 } },
+};
+TABLE(rtnl_ifla_inet_attrs, xlat_rtnl_ifla_inet_attrs, "IFLA_INET_???", ifla_inet_pol);
 
 static const struct nla_policy ifla_inet6_pol[] = {
 	[IFLA_INET6_FLAGS] = FLAGS32(xlat_inet6_if_flags, "IF_???"),
@@ -221,7 +230,7 @@ static const struct nla_policy ifla_inet6_pol[] = {
 									   "IN6_ADDR_GEN_MODE_???" } },
 	[IFLA_INET6_RA_MTU] = U32,
 };
-static TABLE(ifla_inet6_attrs, xlat_rtnl_ifla_inet6_attrs, "IFLA_INET6_???", ifla_inet6_pol);
+TABLE(rtnl_ifla_inet6_attrs, xlat_rtnl_ifla_inet6_attrs, "IFLA_INET6_???", ifla_inet6_pol);
 
 /* struct ifla_bridge_id: {prio=[128, 0], addr=00:11:22:33:44:55} */
 static bool p_bridge_id(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
@@ -286,7 +295,7 @@ static bool p_protinfo(struct sc_call *c, uint64_t addr, unsigned len, const voi
 {
 	(void)arg;
 	if (nl_family() == AF_INET6)
-		nl_attrs(c, addr, len, &ifla_inet6_attrs);
+		nl_attrs(c, addr, len, &rtnl_ifla_inet6_attrs);
 	else if (nl_family() == AF_BRIDGE)
 		nl_attrs(c, addr, len, &brport_attrs);
 	else
@@ -408,6 +417,7 @@ static const struct nla_policy link_pol[] = {
 	[IFLA_STATS] = { p_link_stats, NULL },
 	[IFLA_MASTER] = U32,
 	[IFLA_PROTINFO] = { p_protinfo, NULL },
+	[IFLA_AF_SPEC] = { rtnl_link_af_spec, NULL },
 	[IFLA_TXQLEN] = U32,
 	[IFLA_MAP] = { p_ifmap, NULL },
 	[IFLA_WEIGHT] = U32,
