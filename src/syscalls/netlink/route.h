@@ -43,6 +43,12 @@ bool rtnl_link_stats64(struct sc_call *c, uint64_t addr, unsigned len, const voi
 bool rtnl_link_af_spec(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
 extern const struct nla_table rtnl_ifla_inet_attrs, rtnl_ifla_inet6_attrs;
 
+/* IFLA_LINKINFO's attributes, its data by link kind (route_linkinfo.c). */
+bool rtnl_linkinfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+extern const struct nla_table rtnl_brport_attrs;
+/* struct ifla_bridge_id (route_link.c). */
+bool rtnl_bridge_id(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+
 /* The attributes of a cache report of family RTNL_FAMILY_IPMR or _IP6MR; NULL for others. */
 const struct nla_table *rtnl_creport_attrs(uint8_t family);
 

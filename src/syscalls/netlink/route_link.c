@@ -96,11 +96,6 @@ static bool p_nla_fd(struct sc_call *c, uint64_t addr, unsigned len, const void 
 	return true;
 }
 
-static const struct nla_policy ifla_info_pol[] = {
-	[IFLA_INFO_KIND] = STR,
-	[IFLA_INFO_SLAVE_KIND] = STR,
-};
-static TABLE(ifla_info_attrs, xlat_rtnl_ifla_info_attrs, "IFLA_INFO_???", ifla_info_pol);
 
 /* {vsi_mgr_id=1, vsi_type_id="\x01\x02\x03", vsi_type_version=2[, pad="..."]} */
 static bool p_port_vsi(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
@@ -233,7 +228,7 @@ static const struct nla_policy ifla_inet6_pol[] = {
 TABLE(rtnl_ifla_inet6_attrs, xlat_rtnl_ifla_inet6_attrs, "IFLA_INET6_???", ifla_inet6_pol);
 
 /* struct ifla_bridge_id: {prio=[128, 0], addr=00:11:22:33:44:55} */
-static bool p_bridge_id(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+bool rtnl_bridge_id(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	struct ifla_bridge_id id;
 	(void)arg;
@@ -262,8 +257,8 @@ static const struct nla_policy brport_pol[] = {
 	[IFLA_BRPORT_PROXYARP] = U8,
 	[IFLA_BRPORT_LEARNING_SYNC] = U8,
 	[IFLA_BRPORT_PROXYARP_WIFI] = U8,
-	[IFLA_BRPORT_ROOT_ID] = { p_bridge_id, NULL },
-	[IFLA_BRPORT_BRIDGE_ID] = { p_bridge_id, NULL },
+	[IFLA_BRPORT_ROOT_ID] = { rtnl_bridge_id, NULL },
+	[IFLA_BRPORT_BRIDGE_ID] = { rtnl_bridge_id, NULL },
 	[IFLA_BRPORT_DESIGNATED_PORT] = U16,
 	[IFLA_BRPORT_DESIGNATED_COST] = U16,
 	[IFLA_BRPORT_ID] = U16,
@@ -288,7 +283,7 @@ static const struct nla_policy brport_pol[] = {
 	[IFLA_BRPORT_MCAST_EHT_HOSTS_CNT] = U32,
 	[IFLA_BRPORT_LOCKED] = U8,
 };
-static TABLE(brport_attrs, xlat_rtnl_ifla_brport_attrs, "IFLA_BRPORT_???", brport_pol);
+TABLE(rtnl_brport_attrs, xlat_rtnl_ifla_brport_attrs, "IFLA_BRPORT_???", brport_pol);
 
 /* IFLA_PROTINFO: by the link's family (AF_INET6, AF_BRIDGE; others in hex). */
 static bool p_protinfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
@@ -297,7 +292,7 @@ static bool p_protinfo(struct sc_call *c, uint64_t addr, unsigned len, const voi
 	if (nl_family() == AF_INET6)
 		nl_attrs(c, addr, len, &rtnl_ifla_inet6_attrs);
 	else if (nl_family() == AF_BRIDGE)
-		nl_attrs(c, addr, len, &brport_attrs);
+		nl_attrs(c, addr, len, &rtnl_brport_attrs);
 	else
 		return false;
 	return true;
@@ -423,7 +418,7 @@ static const struct nla_policy link_pol[] = {
 	[IFLA_WEIGHT] = U32,
 	[IFLA_OPERSTATE] = U8,
 	[IFLA_LINKMODE] = U8,
-	[IFLA_LINKINFO] = NESTED(ifla_info_attrs),
+	[IFLA_LINKINFO] = { rtnl_linkinfo, NULL },
 	[IFLA_NET_NS_PID] = U32,
 	[IFLA_IFALIAS] = STR,
 	[IFLA_NUM_VF] = U32,
