@@ -159,6 +159,9 @@ const struct nl_proto_desc *nl_proto_desc(int proto);
 /* NETLINK_KOBJECT_UEVENT data: libudev's header and properties, or a string. */
 void nl_kobject_uevent(struct sc_call *c, uint64_t addr, uint64_t len);
 
+/* NETLINK_GENERIC nlmsg_type: the family's name, as the kernel reports it (genl.c). */
+void nl_genl_type(struct sc_call *c, uint16_t type);
+
 bool nl_route_payload(struct sc_call *c, uint16_t type, uint16_t flags, uint64_t addr,
 		      unsigned len);
 bool nl_sock_diag_payload(struct sc_call *c, uint16_t type, uint16_t flags, uint64_t addr,
