@@ -289,7 +289,6 @@ static const struct nla_policy inet_req_pol[] = {
 									"IPPROTO_???" } },
 };
 TABLE(inet_diag_req_attrs, xlat_inet_diag_req_attrs, "INET_DIAG_REQ_???", inet_req_pol);
-NAMES(smc_diag_attrs, xlat_smc_diag_attrs, "SMC_DIAG_???");
 
 static void p_cookie(struct sc_call *c, const char *name, const uint32_t *ck)
 {
@@ -483,7 +482,7 @@ static const struct nl_hdr_desc diag_hdrs[][2] = {
 	[AF_PACKET] = { HDR("sdiag_family", struct packet_diag_req, packet_req, NULL),
 			HDR("pdiag_family", struct packet_diag_msg, packet_msg, &packet_diag_attrs) },
 	[AF_SMC] = { HDR("diag_family", struct smc_diag_req, smc_req, NULL),
-		     HDR("diag_family", struct smc_diag_msg, smc_msg, &smc_diag_attrs) },
+		     HDR("diag_family", struct smc_diag_msg, smc_msg, &nl_smc_diag_attrs) },
 };
 
 static const struct nl_hdr_desc inet_compat_hdr =
