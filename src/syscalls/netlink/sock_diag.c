@@ -180,7 +180,6 @@ static const struct nla_policy packet_pol[] = {
 	[PACKET_DIAG_FILTER] = { p_filter, NULL },
 };
 TABLE(packet_diag_attrs, xlat_packet_diag_attrs, "PACKET_DIAG_???", packet_pol);
-NAMES(inet_diag_attrs, xlat_inet_diag_attrs, "INET_DIAG_???");
 static void p_bc_op(struct sc_call *c, const struct inet_diag_bc_op *op)
 {
 	out(c, "{code=");
@@ -474,9 +473,9 @@ static const struct nl_hdr_desc diag_hdrs[][2] = {
 	[AF_UNIX] = { HDR("sdiag_family", struct unix_diag_req, unix_req, NULL),
 		      HDR("udiag_family", struct unix_diag_msg, unix_msg, &unix_diag_attrs) },
 	[AF_INET] = { HDR("sdiag_family", struct inet_diag_req_v2, inet_req_v2, &inet_diag_req_attrs),
-		      HDR("idiag_family", struct inet_diag_msg, inet_msg, &inet_diag_attrs) },
+		      HDR("idiag_family", struct inet_diag_msg, inet_msg, &nl_inet_diag_attrs) },
 	[AF_INET6] = { HDR("sdiag_family", struct inet_diag_req_v2, inet_req_v2, &inet_diag_req_attrs),
-		       HDR("idiag_family", struct inet_diag_msg, inet_msg, &inet_diag_attrs) },
+		       HDR("idiag_family", struct inet_diag_msg, inet_msg, &nl_inet_diag_attrs) },
 	[AF_NETLINK] = { HDR("sdiag_family", struct netlink_diag_req, netlink_req, NULL),
 			 HDR("ndiag_family", struct netlink_diag_msg, netlink_msg, &netlink_diag_attrs) },
 	[AF_PACKET] = { HDR("sdiag_family", struct packet_diag_req, packet_req, NULL),
