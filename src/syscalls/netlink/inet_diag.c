@@ -6,8 +6,10 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/inet_diag.h>
+#include <linux/sock_diag.h>
+#include <linux/tcp.h>
 
-#include "netlink.h"
+#include "route.h"
 #include "../print_net.h"
 #include "../xlat.h"
 
@@ -72,28 +74,134 @@ static bool p_sockaddrs(struct sc_call *c, uint64_t addr, unsigned len, const vo
 	(void)arg;
 	if (!n)
 		return false;
-	out(c, "[");
 	for (unsigned i = 0; i < n; i++) {
 		struct sockaddr_storage ss;
 		uint64_t at = addr + (uint64_t)i * sizeof(ss);
-		if (i)
-			out(c, ", ");
-		if (nl_abbrev_stop(c, i)) {
-			out(c, "...");
+		if (i && nl_abbrev_stop(c, i)) {
+			out(c, ", ...");
 			break;
 		}
 		if (!nl_read(c, at, &ss, sizeof(ss))) {
-			if (i)
-				out(c, "... /* %#llx */", (unsigned long long)at);
-			else
+			if (!i) {
 				p_addr(c, addr);
+				return true;
+			}
+			out(c, ", ... /* %#llx */", (unsigned long long)at);
 			break;
 		}
+		out(c, i ? ", " : "[");
 		pn_sockaddr_data(c, &ss, (int)sizeof(ss));
 	}
 	out(c, "]");
 	return true;
 }
+
+/* struct inet_diag_sockopt: the bits that are set, then any bytes past it. */
+static bool p_sockopt(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	static const char *const bits[] = {
+		"recverr", "is_icsk", "freebind", "hdrincl", "mc_loop", "transparent", "mc_all",
+		"nodefrag", "bind_address_no_port", "recverr_rfc4884", "defer_connect",
+	};
+	uint8_t b[2];
+	const char *sep = "";
+	(void)arg;
+	if (len < sizeof(b))
+		return false;
+	if (!nl_read(c, addr, b, sizeof(b))) {
+		p_addr(c, addr);
+		return true;
+	}
+	unsigned v = b[0] | (unsigned)b[1] << 8;
+	out(c, "{");
+	for (unsigned i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		if (v & (1u << i)) {
+			out(c, "%s%s=1", sep, bits[i]);
+			sep = ", ";
+		}
+	}
+	if (v >> 11)
+		out(c, "%sunused=%#x /* bits 3..8 */", sep, v >> 11);
+	out(c, "}");
+	p_struct_tail(c, addr, sizeof(b), len);
+	return true;
+}
+
+/* One struct tcp_diag_md5sig: the address by its family, the key's keylen bytes. */
+static void p_md5sig_one(struct sc_call *c, const struct tcp_diag_md5sig *m)
+{
+	unsigned keylen = m->tcpm_keylen < sizeof(m->tcpm_key) ? m->tcpm_keylen : sizeof(m->tcpm_key);
+	out(c, "{tcpm_family=");
+	p_xval(c, &xlat_addrfams, m->tcpm_family, "AF_???");
+	out(c, ", tcpm_prefixlen=%u, tcpm_keylen=%u, ", m->tcpm_prefixlen, m->tcpm_keylen);
+	if (m->tcpm_family == AF_INET) {
+		pn_inet_addr(c, AF_INET, m->tcpm_addr, "tcpm_addr");
+	} else if (m->tcpm_family == AF_INET6) {
+		pn_inet_addr(c, AF_INET6, m->tcpm_addr, "tcpm_addr");
+	} else {
+		out(c, "tcpm_addr=");
+		nl_hex_bytes(c, (const uint8_t *)m->tcpm_addr, sizeof(m->tcpm_addr));
+	}
+	out(c, ", tcpm_key=");
+	nl_hex_bytes(c, m->tcpm_key, keylen);
+	out(c, "}");
+}
+
+static bool p_md5sig(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	unsigned n = len / sizeof(struct tcp_diag_md5sig);
+	(void)arg;
+	if (!n)
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		struct tcp_diag_md5sig m;
+		uint64_t at = addr + (uint64_t)i * sizeof(m);
+		if (i && nl_abbrev_stop(c, i)) {
+			out(c, ", ...");
+			break;
+		}
+		if (!nl_read(c, at, &m, sizeof(m))) {
+			if (!i) {
+				p_addr(c, addr);
+				return true;
+			}
+			out(c, ", ... /* %#llx */", (unsigned long long)at);
+			break;
+		}
+		out(c, i ? ", " : "[");
+		p_md5sig_one(c, &m);
+	}
+	out(c, "]");
+	return true;
+}
+
+/* A map value of 1, 2, 4 or 8 bytes as a hex number, other sizes in hex bytes. */
+static bool p_map_value(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	switch (len) {
+	case 1: return nla_x8(c, addr, len, arg);
+	case 2: return nla_x16(c, addr, len, arg);
+	case 4: return nla_x32(c, addr, len, arg);
+	case 8: return nla_x64(c, addr, len, arg);
+	default: return false;
+	}
+}
+
+static const struct nla_policy bpf_storage_pol[] = {
+	[SK_DIAG_BPF_STORAGE_MAP_ID] = { nla_u32, NULL },
+	[SK_DIAG_BPF_STORAGE_MAP_VALUE] = { p_map_value, NULL },
+};
+static const struct nla_table bpf_storage_attrs = {
+	&xlat_sk_diag_bpf_storage_attrs, "SK_DIAG_BPF_STORAGE_???", bpf_storage_pol,
+	sizeof(bpf_storage_pol) / sizeof(bpf_storage_pol[0])
+};
+static const struct nla_policy bpf_storages_pol[] = {
+	[SK_DIAG_BPF_STORAGE] = { nla_nested, &bpf_storage_attrs },
+};
+static const struct nla_table bpf_storages_attrs = {
+	&xlat_sk_diag_bpf_storage_rep_attrs, "SK_DIAG_BPF_STORAGE_???", bpf_storages_pol,
+	sizeof(bpf_storages_pol) / sizeof(bpf_storages_pol[0])
+};
 
 static const struct nla_policy inet_pol[] = {
 	[INET_DIAG_MEMINFO] = STRUCT(struct inet_diag_meminfo, F(struct inet_diag_meminfo, idiag_rmem),
@@ -127,6 +235,9 @@ static const struct nla_policy inet_pol[] = {
 				     F(struct tcp_bbr_info, bbr_cwnd_gain)),
 	[INET_DIAG_CLASS_ID] = { nla_u32, NULL },
 	[INET_DIAG_CGROUP_ID] = { nla_u64, NULL },
+	[INET_DIAG_MD5SIG] = { p_md5sig, NULL },
+	[INET_DIAG_SOCKOPT] = { p_sockopt, NULL },
+	[INET_DIAG_SK_BPF_STORAGES] = { nla_nested, &bpf_storages_attrs },
 };
 const struct nla_table nl_inet_diag_attrs = {
 	&xlat_inet_diag_attrs, "INET_DIAG_???", inet_pol, sizeof(inet_pol) / sizeof(inet_pol[0])
