@@ -4,8 +4,11 @@
  * and peer addresses of SCTP associations.
  */
 #include <string.h>
+#include <netinet/in.h>	/* before linux/mptcp.h, whose linux/in.h then steps aside */
 #include <sys/socket.h>
 #include <linux/inet_diag.h>
+#include <linux/mptcp.h>
+#include <linux/tls.h>
 #include <linux/sock_diag.h>
 #include <linux/tcp.h>
 
@@ -203,6 +206,44 @@ static const struct nla_table bpf_storages_attrs = {
 	sizeof(bpf_storages_pol) / sizeof(bpf_storages_pol[0])
 };
 
+#define XV16(x, d) { nla_xval16, &(const struct nla_xlat){ &x, d } }
+static const struct nla_policy tls_pol[] = {
+	[TLS_INFO_VERSION] = XV16(xlat_tls_versions, "TLS_???_VERSION"),
+	[TLS_INFO_CIPHER] = XV16(xlat_tls_ciphers, "TLS_CIPHER_???"),
+	[TLS_INFO_TXCONF] = XV16(xlat_tls_conf, "TLS_CONF_???"),
+	[TLS_INFO_RXCONF] = XV16(xlat_tls_conf, "TLS_CONF_???"),
+};
+static const struct nla_table tls_attrs = {
+	&xlat_tls_info_attrs, "TLS_INFO_???", tls_pol, sizeof(tls_pol) / sizeof(tls_pol[0])
+};
+
+static const struct nla_policy mptcp_pol[] = {
+	[MPTCP_SUBFLOW_ATTR_TOKEN_REM] = { nla_x32, NULL },
+	[MPTCP_SUBFLOW_ATTR_TOKEN_LOC] = { nla_x32, NULL },
+	[MPTCP_SUBFLOW_ATTR_RELWRITE_SEQ] = { nla_u32, NULL },
+	[MPTCP_SUBFLOW_ATTR_MAP_SEQ] = { nla_u64, NULL },
+	[MPTCP_SUBFLOW_ATTR_MAP_SFSEQ] = { nla_u32, NULL },
+	[MPTCP_SUBFLOW_ATTR_SSN_OFFSET] = { nla_u32, NULL },
+	[MPTCP_SUBFLOW_ATTR_MAP_DATALEN] = { nla_u16, NULL },
+	[MPTCP_SUBFLOW_ATTR_FLAGS] = { nla_flags32, &(const struct nla_xlat){
+		&xlat_mptcp_subflow_flags, "MPTCP_SUBFLOW_FLAG_???" } },
+	[MPTCP_SUBFLOW_ATTR_ID_REM] = { nla_u8, NULL },
+	[MPTCP_SUBFLOW_ATTR_ID_LOC] = { nla_u8, NULL },
+};
+static const struct nla_table mptcp_attrs = {
+	&xlat_mptcp_subflow_attrs, "MPTCP_SUBFLOW_ATTR_???", mptcp_pol,
+	sizeof(mptcp_pol) / sizeof(mptcp_pol[0])
+};
+
+static const struct nla_policy ulp_pol[] = {
+	[INET_ULP_INFO_NAME] = { nla_str, NULL },
+	[INET_ULP_INFO_TLS] = { nla_nested, &tls_attrs },
+	[INET_ULP_INFO_MPTCP] = { nla_nested, &mptcp_attrs },
+};
+static const struct nla_table ulp_attrs = {
+	&xlat_inet_ulp_info_attrs, "INET_ULP_INFO_???", ulp_pol, sizeof(ulp_pol) / sizeof(ulp_pol[0])
+};
+
 static const struct nla_policy inet_pol[] = {
 	[INET_DIAG_MEMINFO] = STRUCT(struct inet_diag_meminfo, F(struct inet_diag_meminfo, idiag_rmem),
 				     F(struct inet_diag_meminfo, idiag_wmem),
@@ -237,6 +278,7 @@ static const struct nla_policy inet_pol[] = {
 	[INET_DIAG_CGROUP_ID] = { nla_u64, NULL },
 	[INET_DIAG_MD5SIG] = { p_md5sig, NULL },
 	[INET_DIAG_SOCKOPT] = { p_sockopt, NULL },
+	[INET_DIAG_ULP_INFO] = { nla_nested, &ulp_attrs },
 	[INET_DIAG_SK_BPF_STORAGES] = { nla_nested, &bpf_storages_attrs },
 };
 const struct nla_table nl_inet_diag_attrs = {
