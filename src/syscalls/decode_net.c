@@ -323,6 +323,11 @@ static void p_mmsgvec(struct sc_call *c, uint64_t addr, uint64_t n, uint64_t wit
 		uint64_t cur = addr + i * MMSGHDR_SIZE;
 		if (i)
 			p_sep(c);
+		/* The kernel handles at most UIO_MAXIOV (1024) messages per call. */
+		if (i >= 1024) {
+			out(c, "...");
+			break;
+		}
 		if (sc_mem_read(c, cur, &mh, sizeof(mh)) < 0) {
 			if (!i) {
 				p_addr(c, cur);
@@ -401,7 +406,7 @@ SC_DECODER(recvmmsg, MEM_MMSGHDR_IN(1, 2), MEM_MMSGHDR_OUT(1),
 		return 0;
 	if (c->ret == 0) {
 		snprintf(c->rv_extra, sizeof(c->rv_extra), "(Timeout)");
-	} else if (c->args[4]) {
+	} else if (c->args[4] && !(c->fmt && c->fmt->by_addr)) {
 		char left[sizeof(c->rv_extra) - 8];
 		pn_capture(c, left, sizeof(left), p_timespec, c->args[4]);
 		snprintf(c->rv_extra, sizeof(c->rv_extra), "(left %s)", left);

@@ -81,6 +81,20 @@ static void dump_msghdr(struct strbuf *out, sc_read_fn rd, void *ctx, pid_t pid,
 		dump_iov(out, rd, ctx, pid, v[0], v[1], size);
 }
 
+/* sendmmsg/recvmmsg: each of the ret struct mmsghdr (64 bytes: msghdr, msg_len) announced,
+ * then its iovec dumped up to its msg_len. */
+static void dump_mmsghdr(struct strbuf *out, sc_read_fn rd, void *ctx, pid_t pid, uint64_t vec,
+			 uint64_t n)
+{
+	for (uint64_t i = 0; i < n && i < 1024; i++) {
+		uint64_t h[8];
+		if (rd(ctx, vec + 64 * i, h, sizeof(h)) != (long)sizeof(h))
+			return;
+		sb_printf(out, " = %" PRIu64 " buffers in vector %u\n", h[3], (unsigned)i);
+		dump_iov(out, rd, ctx, pid, h[2], h[3], (uint32_t)h[7]);
+	}
+}
+
 static bool named(const char *name, const char *const *names)
 {
 	for (; *names; names++)
@@ -107,6 +121,8 @@ void sc_dumpio(struct strbuf *out, const struct sc_call *c, const struct sc_filt
 			dump_iov(out, rd, ctx, c->tid, c->args[1], c->args[2], UINT64_MAX);
 		else if (strcmp(name, "sendmsg") == 0)
 			dump_msghdr(out, rd, ctx, c->tid, c->args[1], UINT64_MAX);
+		else if (strcmp(name, "sendmmsg") == 0 && c->ret > 0)
+			dump_mmsghdr(out, rd, ctx, c->tid, c->args[1], (uint64_t)c->ret);
 	}
 	if (c->ret < 0 || !sc_filter_dump_fd(f, false, fd))
 		return;
@@ -116,4 +132,6 @@ void sc_dumpio(struct strbuf *out, const struct sc_call *c, const struct sc_filt
 		dump_iov(out, rd, ctx, c->tid, c->args[1], c->args[2], (uint64_t)c->ret);
 	else if (strcmp(name, "recvmsg") == 0)
 		dump_msghdr(out, rd, ctx, c->tid, c->args[1], (uint64_t)c->ret);
+	else if (strcmp(name, "recvmmsg") == 0)
+		dump_mmsghdr(out, rd, ctx, c->tid, c->args[1], (uint64_t)c->ret);
 }

@@ -246,6 +246,32 @@ static void quote_path(struct strbuf *out, const char *s, size_t n)
 	sb_addc(out, '"');
 }
 
+/*
+ * The peers of unix sockets seen so far, by inode: once the peer closes,
+ * the kernel stops reporting it, but strace keeps showing the socket as it
+ * first saw it (its details are cached by inode), so we remember them too.
+ */
+#define UNIX_PEERS 256
+static struct { unsigned long inode; uint32_t peer; } unix_peers[UNIX_PEERS];
+static unsigned unix_peers_next;
+
+static uint32_t unix_peer_remember(unsigned long inode, uint32_t peer)
+{
+	for (unsigned i = 0; i < UNIX_PEERS; i++) {
+		if (unix_peers[i].inode != inode || !inode)
+			continue;
+		if (peer)
+			unix_peers[i].peer = peer;
+		return unix_peers[i].peer;
+	}
+	if (peer) {
+		unix_peers[unix_peers_next].inode = inode;
+		unix_peers[unix_peers_next].peer = peer;
+		unix_peers_next = (unix_peers_next + 1) % UNIX_PEERS;
+	}
+	return peer;
+}
+
 static int unix_parse(struct sk_query *q, const struct nlmsghdr *h)
 {
 	const struct unix_diag_msg *m = NLMSG_DATA(h);
@@ -266,6 +292,7 @@ static int unix_parse(struct sk_query *q, const struct nlmsghdr *h)
 			memcpy(&peer, RTA_DATA(a), sizeof(peer));
 		}
 	}
+	peer = unix_peer_remember(q->inode, peer);
 	/* Neither bound nor connected: nothing to add to the inode. */
 	if (!peer && !path_len)
 		return -1;

@@ -240,6 +240,15 @@ def read_write_dumps(tmp):
 
 
 @case
+def mmsg_dumps(tmp):
+    """-e read=/write= dump each message's iovec of sendmmsg/recvmmsg (tests/progs/sockets)."""
+    prog = OPTIONS.get('sockets')
+    if not prog:
+        raise Fail('mmsg-dumps needs --sockets PATH (tests/progs/sockets)')
+    same_lines(tmp, '-e', 'trace=sendmmsg,recvmmsg', '-e', 'read=all', '-e', 'write=all', prog)
+
+
+@case
 def read_dump(tmp):
     same_lines(tmp, '-e', 'trace=read', '-e', 'read=0', 'sh', '-c', 'head -c 40 </etc/passwd')
 
@@ -624,6 +633,8 @@ def main(argv):
     fn = CASES[argv[1]]
     if '--ioctls' in argv:
         OPTIONS['ioctls'] = os.path.abspath(argv[argv.index('--ioctls') + 1])
+    if '--sockets' in argv:
+        OPTIONS['sockets'] = os.path.abspath(argv[argv.index('--sockets') + 1])
     if '--sleeper' in argv:
         OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
     if '--thread-exec' in argv:

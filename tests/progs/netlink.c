@@ -4,9 +4,14 @@
  * options whose values are structs: a classic BPF filter, packet_mreq,
  * tpacket_req and the ICMP filter (the last ones on fd -1, so no privilege
  * is needed).  Replies are never read: only what the program sends is traced.
+ * Also: nested link attributes (IFLA_LINKINFO by kind, IFLA_AF_SPEC by
+ * family), RTM_GETSTATS attributes, and a generic netlink request whose
+ * type strace names by asking the kernel (nlctrl).
  */
 #include <arpa/inet.h>
 #include <linux/filter.h>
+#include <linux/genetlink.h>
+#include <linux/if_link.h>
 #include <linux/icmp.h>
 #include <linux/if_packet.h>
 #include <linux/inet_diag.h>
@@ -101,6 +106,87 @@ static void route_requests(void)
 	close(fd);
 }
 
+/* Open a nest at *off: returns where its header is, for nest_end. */
+static size_t nest_begin(char *buf, size_t *off, unsigned short type)
+{
+	size_t at = *off;
+	((struct nlattr *)(buf + at))->nla_type = type;
+	*off += NLA_HDRLEN;
+	return at;
+}
+
+static void nest_end(char *buf, size_t at, size_t off)
+{
+	((struct nlattr *)(buf + at))->nla_len = (unsigned short)(off - at);
+}
+
+static void nested_link_requests(void)
+{
+	int fd = nl_socket(NETLINK_ROUTE);
+	char buf[512];
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+
+	/* RTM_GETLINK with a bridge's IFLA_INFO_DATA and an AF_INET6 IFLA_AF_SPEC. */
+	memset(buf, 0, sizeof(buf));
+	h->nlmsg_type = RTM_GETLINK;
+	h->nlmsg_flags = NLM_F_REQUEST;
+	h->nlmsg_seq = 7;
+	struct ifinfomsg *ifi = NLMSG_DATA(h);
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = LO_INDEX;
+	size_t len = NLMSG_LENGTH(sizeof(*ifi));
+	size_t info = nest_begin(buf, &len, IFLA_LINKINFO);
+	len += put_attr(buf, len, IFLA_INFO_KIND, "bridge", 7);
+	size_t data = nest_begin(buf, &len, IFLA_INFO_DATA);
+	unsigned stp = 1;
+	unsigned short prio = 0x8000;
+	len += put_attr(buf, len, IFLA_BR_STP_STATE, &stp, sizeof(stp));
+	len += put_attr(buf, len, IFLA_BR_PRIORITY, &prio, sizeof(prio));
+	nest_end(buf, data, len);
+	nest_end(buf, info, len);
+	size_t af = nest_begin(buf, &len, IFLA_AF_SPEC);
+	size_t in6 = nest_begin(buf, &len, AF_INET6);
+	unsigned char mode = 1;	/* IN6_ADDR_GEN_MODE_NONE */
+	len += put_attr(buf, len, IFLA_INET6_ADDR_GEN_MODE, &mode, sizeof(mode));
+	nest_end(buf, in6, len);
+	nest_end(buf, af, len);
+	h->nlmsg_len = (unsigned)len;
+	check(sendto(fd, buf, len, 0, NULL, 0) == (ssize_t)len, "sendto RTM_GETLINK nested");
+
+	/* RTM_GETSTATS with bond 3AD xstats and MPLS link stats nested in it. */
+	memset(buf, 0, sizeof(buf));
+	h->nlmsg_type = RTM_GETSTATS;
+	h->nlmsg_flags = NLM_F_REQUEST;
+	h->nlmsg_seq = 8;
+	struct if_stats_msg *ism = NLMSG_DATA(h);
+	ism->ifindex = LO_INDEX;
+	ism->filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_XSTATS);
+	len = NLMSG_LENGTH(sizeof(*ism));
+	size_t xs = nest_begin(buf, &len, IFLA_STATS_LINK_XSTATS);
+	size_t bond = nest_begin(buf, &len, LINK_XSTATS_TYPE_BOND);
+	size_t ad = nest_begin(buf, &len, 1 /* BOND_XSTATS_3AD */);
+	unsigned long long rx = 42;
+	len += put_attr(buf, len, 0 /* BOND_3AD_STAT_LACPDU_RX */, &rx, sizeof(rx));
+	nest_end(buf, ad, len);
+	nest_end(buf, bond, len);
+	nest_end(buf, xs, len);
+	h->nlmsg_len = (unsigned)len;
+	check(sendto(fd, buf, len, 0, NULL, 0) == (ssize_t)len, "sendto RTM_GETSTATS");
+	close(fd);
+
+	/* A generic netlink request to the controller: nlmsg_type prints as "nlctrl". */
+	fd = nl_socket(NETLINK_GENERIC);
+	struct {
+		struct nlmsghdr h;
+		struct genlmsghdr g;
+	} greq = {
+		{ sizeof(greq), GENL_ID_CTRL, NLM_F_REQUEST, 9, 0 },
+		{ CTRL_CMD_GETFAMILY, 1, 0 },
+	};
+	check(sendto(fd, &greq, sizeof(greq), 0, NULL, 0) == sizeof(greq), "sendto genl");
+	close(fd);
+}
+
 static void sock_diag_requests(void)
 {
 	int fd = nl_socket(NETLINK_SOCK_DIAG);
@@ -151,6 +237,7 @@ static void struct_sockopts(void)
 int main(void)
 {
 	route_requests();
+	nested_link_requests();
 	sock_diag_requests();
 	struct_sockopts();
 	return 0;

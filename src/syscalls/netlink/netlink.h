@@ -159,6 +159,12 @@ const struct nl_proto_desc *nl_proto_desc(int proto);
 /* NETLINK_KOBJECT_UEVENT data: libudev's header and properties, or a string. */
 void nl_kobject_uevent(struct sc_call *c, uint64_t addr, uint64_t len);
 
+/* The attributes of AF_SMC and inet sock_diag replies (smc_diag.c, inet_diag.c). */
+extern const struct nla_table nl_smc_diag_attrs, nl_inet_diag_attrs;
+
+/* NETLINK_GENERIC nlmsg_type: the family's name, as the kernel reports it (genl.c). */
+void nl_genl_type(struct sc_call *c, uint16_t type);
+
 bool nl_route_payload(struct sc_call *c, uint16_t type, uint16_t flags, uint64_t addr,
 		      unsigned len);
 bool nl_sock_diag_payload(struct sc_call *c, uint16_t type, uint16_t flags, uint64_t addr,

@@ -192,6 +192,7 @@ static const struct nl_proto_desc protos[] = {
 	[NETLINK_AUDIT] = { &xlat_nl_audit_types, "AUDIT_???", NULL, NULL, NULL },
 	[NETLINK_NETFILTER] = { &xlat_nl_netfilter_subsys_ids, "NFNL_SUBSYS_???", netfilter_flags,
 				nl_netfilter_payload, netfilter_type },
+	[NETLINK_GENERIC] = { &xlat_nl_types, "NLMSG_???", NULL, NULL, nl_genl_type },
 };
 
 const struct nl_proto_desc *nl_proto_desc(int proto)

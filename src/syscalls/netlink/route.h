@@ -36,6 +36,19 @@ extern const struct nla_table rtnl_link_attrs, rtnl_addr_attrs, rtnl_route_attrs
 /* Bytes as a quoted string of \xNN escapes (fixed-size binary fields). */
 void nl_hex_bytes(struct sc_call *c, const uint8_t *b, size_t n);
 
+/* struct rtnl_link_stats64 in any of the sizes the kernel used (route_link.c). */
+bool rtnl_link_stats64(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+
+/* IFLA_AF_SPEC by the link's family (route_af_spec.c), and the per-family nests it uses. */
+bool rtnl_link_af_spec(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+extern const struct nla_table rtnl_ifla_inet_attrs, rtnl_ifla_inet6_attrs;
+
+/* IFLA_LINKINFO's attributes, its data by link kind (route_linkinfo.c). */
+bool rtnl_linkinfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+extern const struct nla_table rtnl_brport_attrs;
+/* struct ifla_bridge_id (route_link.c). */
+bool rtnl_bridge_id(struct sc_call *c, uint64_t addr, unsigned len, const void *arg);
+
 /* The attributes of a cache report of family RTNL_FAMILY_IPMR or _IP6MR; NULL for others. */
 const struct nla_table *rtnl_creport_attrs(uint8_t family);
 

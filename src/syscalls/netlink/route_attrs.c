@@ -372,7 +372,6 @@ static const struct nla_policy mdb_pol[] = {
 };
 TABLE(rtnl_mdb_attrs, xlat_rtnl_mdb_attrs, "MDBA_???", mdb_pol);
 TABLE(rtnl_nsid_attrs, xlat_rtnl_nsid_attrs, "NETNSA_???", none_pol);
-TABLE(rtnl_stats_attrs, xlat_ifla_stats, "IFLA_STATS_???", none_pol);
 
 static const struct nla_policy nha_res_group_pol[] = {
 	[NHA_RES_GROUP_BUCKETS] = U16,

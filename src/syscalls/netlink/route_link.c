@@ -56,7 +56,7 @@ static bool p_link_stats(struct sc_call *c, uint64_t addr, unsigned len, const v
 	return p_link_stats_n(c, addr, len, 4, 23, 24);
 }
 
-static bool p_link_stats64(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+bool rtnl_link_stats64(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	(void)arg;
 	/* 23, 24 (rx_nohandler) or 25 (rx_otherhost_dropped) counters, as strace 6.1 knows them */
@@ -96,11 +96,6 @@ static bool p_nla_fd(struct sc_call *c, uint64_t addr, unsigned len, const void 
 	return true;
 }
 
-static const struct nla_policy ifla_info_pol[] = {
-	[IFLA_INFO_KIND] = STR,
-	[IFLA_INFO_SLAVE_KIND] = STR,
-};
-static TABLE(ifla_info_attrs, xlat_rtnl_ifla_info_attrs, "IFLA_INFO_???", ifla_info_pol);
 
 /* {vsi_mgr_id=1, vsi_type_id="\x01\x02\x03", vsi_type_version=2[, pad="..."]} */
 static bool p_port_vsi(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
@@ -164,6 +159,7 @@ struct indexed {
 	unsigned size;		/* 4 (signed) or 8 (unsigned) */
 	const struct xlat *x;
 	const char *dflt;
+	unsigned base;		/* slot i holds the constant i + base: [NAME-base] */
 };
 
 static bool p_indexed(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
@@ -189,7 +185,9 @@ static bool p_indexed(struct sc_call *c, uint64_t addr, unsigned len, const void
 			break;
 		}
 		out(c, "[");
-		pn_xval_dec(c, ix->x, i, ix->dflt);
+		pn_xval_dec(c, ix->x, i + ix->base, ix->dflt);
+		if (ix->base)
+			out(c, "-%u", ix->base);
 		if (ix->size == 4) {
 			int32_t v;
 			memcpy(&v, b, 4);
@@ -204,7 +202,13 @@ static bool p_indexed(struct sc_call *c, uint64_t addr, unsigned len, const void
 	return true;
 }
 
-#define INDEXED(sz, xl, d) { p_indexed, &(const struct indexed){ sz, &xl, d } }
+#define INDEXED(sz, xl, d) { p_indexed, &(const struct indexed){ sz, &xl, d, 0 } }
+
+static const struct nla_policy ifla_inet_pol[] = {
+	[IFLA_INET_CONF] = { p_indexed, &(const struct indexed){ 4, &xlat_ipv4_devconf,
+								 "IPV4_DEVCONF_???", 1 } },
+};
+TABLE(rtnl_ifla_inet_attrs, xlat_rtnl_ifla_inet_attrs, "IFLA_INET_???", ifla_inet_pol);
 
 static const struct nla_policy ifla_inet6_pol[] = {
 	[IFLA_INET6_FLAGS] = FLAGS32(xlat_inet6_if_flags, "IF_???"),
@@ -221,10 +225,10 @@ static const struct nla_policy ifla_inet6_pol[] = {
 									   "IN6_ADDR_GEN_MODE_???" } },
 	[IFLA_INET6_RA_MTU] = U32,
 };
-static TABLE(ifla_inet6_attrs, xlat_rtnl_ifla_inet6_attrs, "IFLA_INET6_???", ifla_inet6_pol);
+TABLE(rtnl_ifla_inet6_attrs, xlat_rtnl_ifla_inet6_attrs, "IFLA_INET6_???", ifla_inet6_pol);
 
 /* struct ifla_bridge_id: {prio=[128, 0], addr=00:11:22:33:44:55} */
-static bool p_bridge_id(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+bool rtnl_bridge_id(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	struct ifla_bridge_id id;
 	(void)arg;
@@ -253,8 +257,8 @@ static const struct nla_policy brport_pol[] = {
 	[IFLA_BRPORT_PROXYARP] = U8,
 	[IFLA_BRPORT_LEARNING_SYNC] = U8,
 	[IFLA_BRPORT_PROXYARP_WIFI] = U8,
-	[IFLA_BRPORT_ROOT_ID] = { p_bridge_id, NULL },
-	[IFLA_BRPORT_BRIDGE_ID] = { p_bridge_id, NULL },
+	[IFLA_BRPORT_ROOT_ID] = { rtnl_bridge_id, NULL },
+	[IFLA_BRPORT_BRIDGE_ID] = { rtnl_bridge_id, NULL },
 	[IFLA_BRPORT_DESIGNATED_PORT] = U16,
 	[IFLA_BRPORT_DESIGNATED_COST] = U16,
 	[IFLA_BRPORT_ID] = U16,
@@ -279,16 +283,16 @@ static const struct nla_policy brport_pol[] = {
 	[IFLA_BRPORT_MCAST_EHT_HOSTS_CNT] = U32,
 	[IFLA_BRPORT_LOCKED] = U8,
 };
-static TABLE(brport_attrs, xlat_rtnl_ifla_brport_attrs, "IFLA_BRPORT_???", brport_pol);
+TABLE(rtnl_brport_attrs, xlat_rtnl_ifla_brport_attrs, "IFLA_BRPORT_???", brport_pol);
 
 /* IFLA_PROTINFO: by the link's family (AF_INET6, AF_BRIDGE; others in hex). */
 static bool p_protinfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	(void)arg;
 	if (nl_family() == AF_INET6)
-		nl_attrs(c, addr, len, &ifla_inet6_attrs);
+		nl_attrs(c, addr, len, &rtnl_ifla_inet6_attrs);
 	else if (nl_family() == AF_BRIDGE)
-		nl_attrs(c, addr, len, &brport_attrs);
+		nl_attrs(c, addr, len, &rtnl_brport_attrs);
 	else
 		return false;
 	return true;
@@ -408,17 +412,18 @@ static const struct nla_policy link_pol[] = {
 	[IFLA_STATS] = { p_link_stats, NULL },
 	[IFLA_MASTER] = U32,
 	[IFLA_PROTINFO] = { p_protinfo, NULL },
+	[IFLA_AF_SPEC] = { rtnl_link_af_spec, NULL },
 	[IFLA_TXQLEN] = U32,
 	[IFLA_MAP] = { p_ifmap, NULL },
 	[IFLA_WEIGHT] = U32,
 	[IFLA_OPERSTATE] = U8,
 	[IFLA_LINKMODE] = U8,
-	[IFLA_LINKINFO] = NESTED(ifla_info_attrs),
+	[IFLA_LINKINFO] = { rtnl_linkinfo, NULL },
 	[IFLA_NET_NS_PID] = U32,
 	[IFLA_IFALIAS] = STR,
 	[IFLA_NUM_VF] = U32,
 	[IFLA_VFINFO_LIST] = NESTED(vfinfo_list_attrs),
-	[IFLA_STATS64] = { p_link_stats64, NULL },
+	[IFLA_STATS64] = { rtnl_link_stats64, NULL },
 	[IFLA_VF_PORTS] = NESTED(ifla_vf_port_attrs),
 	[IFLA_PORT_SELF] = NESTED(ifla_port_attrs),
 	[IFLA_GROUP] = U32,

@@ -180,7 +180,6 @@ static const struct nla_policy packet_pol[] = {
 	[PACKET_DIAG_FILTER] = { p_filter, NULL },
 };
 TABLE(packet_diag_attrs, xlat_packet_diag_attrs, "PACKET_DIAG_???", packet_pol);
-NAMES(inet_diag_attrs, xlat_inet_diag_attrs, "INET_DIAG_???");
 static void p_bc_op(struct sc_call *c, const struct inet_diag_bc_op *op)
 {
 	out(c, "{code=");
@@ -289,7 +288,6 @@ static const struct nla_policy inet_req_pol[] = {
 									"IPPROTO_???" } },
 };
 TABLE(inet_diag_req_attrs, xlat_inet_diag_req_attrs, "INET_DIAG_REQ_???", inet_req_pol);
-NAMES(smc_diag_attrs, xlat_smc_diag_attrs, "SMC_DIAG_???");
 
 static void p_cookie(struct sc_call *c, const char *name, const uint32_t *ck)
 {
@@ -475,15 +473,15 @@ static const struct nl_hdr_desc diag_hdrs[][2] = {
 	[AF_UNIX] = { HDR("sdiag_family", struct unix_diag_req, unix_req, NULL),
 		      HDR("udiag_family", struct unix_diag_msg, unix_msg, &unix_diag_attrs) },
 	[AF_INET] = { HDR("sdiag_family", struct inet_diag_req_v2, inet_req_v2, &inet_diag_req_attrs),
-		      HDR("idiag_family", struct inet_diag_msg, inet_msg, &inet_diag_attrs) },
+		      HDR("idiag_family", struct inet_diag_msg, inet_msg, &nl_inet_diag_attrs) },
 	[AF_INET6] = { HDR("sdiag_family", struct inet_diag_req_v2, inet_req_v2, &inet_diag_req_attrs),
-		       HDR("idiag_family", struct inet_diag_msg, inet_msg, &inet_diag_attrs) },
+		       HDR("idiag_family", struct inet_diag_msg, inet_msg, &nl_inet_diag_attrs) },
 	[AF_NETLINK] = { HDR("sdiag_family", struct netlink_diag_req, netlink_req, NULL),
 			 HDR("ndiag_family", struct netlink_diag_msg, netlink_msg, &netlink_diag_attrs) },
 	[AF_PACKET] = { HDR("sdiag_family", struct packet_diag_req, packet_req, NULL),
 			HDR("pdiag_family", struct packet_diag_msg, packet_msg, &packet_diag_attrs) },
 	[AF_SMC] = { HDR("diag_family", struct smc_diag_req, smc_req, NULL),
-		     HDR("diag_family", struct smc_diag_msg, smc_msg, &smc_diag_attrs) },
+		     HDR("diag_family", struct smc_diag_msg, smc_msg, &nl_smc_diag_attrs) },
 };
 
 static const struct nl_hdr_desc inet_compat_hdr =
