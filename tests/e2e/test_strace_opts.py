@@ -251,6 +251,30 @@ def inject_poke(tmp):
 
 
 @case
+def inject_poke_warnings(tmp):
+    """Pokes that cannot be made whole are said on stderr, worded as strace's."""
+    prog = ('import ctypes\n'
+            'c = ctypes.CDLL(None)\n'
+            'c.mmap.restype = ctypes.c_void_p\n'
+            'm = c.mmap(None, 8192, 3, 0x22, -1, 0)\n'
+            'c.munmap(ctypes.c_void_p(m + 4096), 4096)\n'
+            'ctypes.memset(m, 0x2f, 4096)\n'
+            'c.chdir(ctypes.c_void_p(m + 4095))\n'
+            'c.chdir(None)\n'
+            'c.syscall(39)\n')
+    rc, lines, err = trace(tmp, '-e', 'trace=chdir,getpid',
+                           '-e', 'inject=chdir:poke_enter=@arg1=2f2f00',
+                           '-e', 'inject=getpid:poke_enter=@arg1=00', sys.executable, '-c', prog)
+    expect_exit0(rc, err)
+    for want in (r': pid:\d+ short write \(1 < 3\) @0x[0-9a-f]+$',
+                 r': short read \(1 < \d+\) @0x[0-9a-f]+: Bad address$',
+                 r": Failed to tamper with process \d+: couldn't poke$",
+                 r": Failed to tamper with process \d+: requested to tamper with argument #1,"
+                 r" but system call 'getpid' has only 0 arguments$"):
+        expect(re.search(want, err, re.M), 'no %r on stderr: %r' % (want, err))
+
+
+@case
 def detach_on_execve(tmp):
     rc, lines, err = trace(tmp, '-f', '-b', 'execve', '-e', 'trace=execve,exit_group',
                            'sh', '-c', 'exec /bin/true')
