@@ -451,8 +451,8 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 	case 'y': ps->y_short++; return 0;
 	case 'Y': o->decode_pids |= SC_DPID_COMM; return 0;
 	case OPT_PIDNS: o->decode_pids |= SC_DPID_PIDNS; return 0;
-	case 'z': return add_expr(o, ps, "status=successful");
-	case 'Z': return add_expr(o, ps, "status=failed");
+	case 'z': o->zflags++; return add_expr(o, ps, "status=successful");
+	case 'Z': o->zflags++; return add_expr(o, ps, "status=failed");
 	case OPT_SECCOMP: o->seccomp = true; return 0;
 	case OPT_TIPS:
 		if (sc_tips_parse(&o->tips, optarg) < 0)
@@ -546,6 +546,7 @@ static int resolve(struct sc_options *o, struct parse_state *ps)
 	}
 	o->follow = ps->f_short > 0 || ps->follow_long;
 	o->ff = ps->f_short > 1 || ps->ff_long;
+	o->out_sep_alone = ps->ff_long && !o->follow;
 	if (ps->F_short && o->follow) {
 		errmsg("deprecated option -F ignored");
 	} else if (ps->F_short) {
@@ -638,6 +639,37 @@ static bool kernel_unsupported(const struct sc_options *o)
 	return what != NULL;
 }
 
+/* strace's notes for options that change nothing in this mix (the run goes on). */
+static void note_moot_options(const struct sc_options *o)
+{
+	static const char only_c[] = "has no effect with -c/--summary-only";
+	if (o->sort && !o->summary)
+		errmsg("-S/--summary-sort-by has no effect without (-c/--summary-only or -C/--summary)");
+	if (o->summary == 1) {
+		if (o->iflag)
+			errmsg("-i/--instruction-pointer %s", only_c);
+		if (o->stack)
+			errmsg("-k/--stack-traces %s", only_c);
+		if (o->nflag)
+			errmsg("-n/--syscall-number %s", only_c);
+		if (o->relative)
+			errmsg("-r/--relative-timestamps %s", only_c);
+		if (o->ts.format)
+			errmsg("-t/--absolute-timestamps %s", only_c);
+		if (o->show_time)
+			errmsg("-T/--syscall-times %s", only_c);
+		if (o->fmt.decode_fds)
+			errmsg("-y/--decode-fds %s", only_c);
+	}
+	if (!o->outfile && o->out_sep_alone)
+		errmsg("--output-separately has no effect without -o/--output");
+	if (!o->outfile && o->append)
+		errmsg("-A/--output-append-mode has no effect without -o/--output");
+	if (o->zflags > 1)
+		errmsg("Only the last of -z/--successful-only/-Z/--failed-only options will take "
+		       "effect. See status qualifier for more complex filters.");
+}
+
 static int check(struct sc_options *o)
 {
 	if (!o->argv && !o->npids) {
@@ -682,6 +714,7 @@ static int check(struct sc_options *o)
 		return usage_err("-w/--summary-wall-clock must be given with (-c/--summary-only or -C/--summary)");
 	if (o->columns && !o->summary)
 		return usage_err("-U/--summary-columns must be given with (-c/--summary-only or -C/--summary)");
+	note_moot_options(o);
 	if (o->user && !getpwnam(o->user)) {
 		errmsg("Cannot find user '%s'", o->user);
 		return -1;

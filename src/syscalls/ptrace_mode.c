@@ -638,6 +638,9 @@ int sc_run_ptrace(struct sc_options *o)
 	if (o->seccomp)
 		to.seccomp_n = seccomp_list(o, &nrs);
 	to.seccomp_nrs = nrs;
+	if (o->debug)	/* -d: as strace's first debug line, which its tests look for */
+		fprintf(stderr, "%s: ptrace_setoptions = %#lx\n", o->progname,
+			tracer_ptrace_options(&to));
 
 	struct tracer *t;
 	if (o->argv && o->daemonize)
