@@ -660,8 +660,13 @@ int sc_run_ptrace(struct sc_options *o)
 		errmsg("%s", err);
 	if (!t) {
 		/* as strace: a command it cannot find or name is an exec failure */
+		int gone = 0;
 		if (o->as_strace && o->argv && !strncmp(err, "cannot run '", 12))
 			errmsg("exec: %s", strerror(spawn_errno));
+		/* and a pid that is not there, in its words */
+		else if (o->as_strace && sscanf(err, "cannot attach to pid %d", &gone) == 1 &&
+			 strstr(err, ": no such process"))
+			errmsg("attach: ptrace(PTRACE_SEIZE, %d): No such process", gone);
 		else
 			errmsg("%s", err);
 		goto out;
