@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/kvm.h>
 
 #include "dumpio.h"
 #include "format.h"
 #include "json.h"
+#include "kvm_vcpu.h"
 #include "lines.h"
 #include "output.h"
 #include "print_signal.h"
@@ -285,6 +287,9 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	sc_mem_fetch(c, SC_AT_EXIT, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	warn_cut_string(s->o->progname, c);
 	sc_decode_exit(c);
+	if (s->o->kvm_vcpu && c->nr == SYS_ioctl && (uint32_t)c->args[1] == KVM_RUN &&
+	    c->ret == 0 && !c->rv_extra[0])
+		kvm_vcpu_exit_note(ev->tid, (int)c->args[0], c->rv_extra, sizeof(c->rv_extra));
 
 	struct strbuf *ret = &s->tmp;
 	sb_reset(ret);

@@ -189,6 +189,30 @@ def strace_name(tmp):
            'exec failure: %d %r' % (rc, err))
 
 
+@case
+def option_notes(tmp):
+    """Run as strace: option errors and notes read as strace's (usage errors exit 2, strace's 1)."""
+    need_strace()
+    tracekit_only()
+    link = os.path.join(tmp, 'strace')
+    os.symlink(tracekit(), link)
+    for args in (['-e', 'trace=getcwd@42', 'true'], ['-e', 'trace=/getcwd@ohmy', 'true'],
+                 ['-e', 'kvm=chdir', 'true'], ['--kvm=chdir', 'true'],
+                 ['-F', '-w', '/'], ['-fF', '-w', '/'],
+                 ['-u', ':nosuchuser:', '-cinrtTyzZ', 'true'],
+                 ['-u', ':nosuchuser:', '--output-separately', '-A', 'true'],
+                 ['-u', ':nosuchuser:', '-S', 'errors', 'true'],
+                 ['-p', '2147483647']):
+        ref = run(['strace'] + args)
+        ours = run([link] + args)
+        ours = (ours[0], ours[1], ours[2].replace(link, 'strace'))
+        expect((ref[0] == 0) == (ours[0] == 0) and ref[2] == ours[2],
+               '%s:\n  strace:   %r\n  tracekit: %r' % (' '.join(args), ref, ours))
+    rc, out, err = run([link, '-d', '/'])
+    expect(re.search(r'^%s: ptrace_setoptions = 0x[0-9a-f]+$' % re.escape(link), err, re.M),
+           '-d says the ptrace options: %r' % err)
+
+
 # --- what is printed --------------------------------------------------------------------
 
 @case
