@@ -530,6 +530,21 @@ def pids_masked(lines):
     return [re.sub(r'\b\d{4,}\b', 'N', l) for l in masked(lines)]
 
 
+@case
+def kvm_vcpu_exit(tmp):
+    """-e kvm=vcpu: KVM_RUN says the exit reason, as strace (tests/progs/kvm_run.c)."""
+    prog = OPTIONS.get('kvm_run')
+    if not prog:
+        raise Fail('the kvm_run program is needed: --kvm-run PATH')
+    if not os.access('/dev/kvm', os.R_OK | os.W_OK):
+        raise Skip('no /dev/kvm on this machine: no vCPU to run')
+    rc, lines, err = trace(tmp, '-e', 'trace=ioctl', '-e', 'kvm=vcpu', prog)
+    expect_exit0(rc, err)
+    expect(any(re.search(r'KVM_RUN, 0\) += 0 \(KVM_EXIT_HLT\)$', l) for l in lines),
+           'no KVM_RUN line with its exit reason: %r' % lines)
+    same_lines(tmp, '-e', 'trace=ioctl', '--kvm=vcpu', prog)
+
+
 # --- forms of arguments: tests/progs/forms.c under several options ---------------------
 
 FORMS_CALLS = 'trace=mmap,mbind,getrlimit,utimensat,faccessat2,arch_prctl,modify_ldt,openat2'
@@ -676,6 +691,8 @@ def main(argv):
         OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
     if '--thread-exec' in argv:
         OPTIONS['thread_exec'] = os.path.abspath(argv[argv.index('--thread-exec') + 1])
+    if '--kvm-run' in argv:
+        OPTIONS['kvm_run'] = os.path.abspath(argv[argv.index('--kvm-run') + 1])
     if '--forms' in argv:
         OPTIONS['forms'] = os.path.abspath(argv[argv.index('--forms') + 1])
     for sig in (signal.SIGTERM, signal.SIGINT):
