@@ -234,6 +234,7 @@ static int bad_arg(int c, const struct option *lopt, const char *arg)
 /* What several options add up to; resolved once all are read, as strace does. */
 struct parse_state {
 	int f_short, t_short, q_short, y_short;
+	bool F_short;		/* -F: strace's old "follow vforks", now -f */
 	bool follow_long, ff_long, ts_long, quiet_long, decode_fd_long;
 	int x_long;		/* --strings-in-hex, -1: not given */
 	unsigned decode_fds;
@@ -258,6 +259,17 @@ static bool qual_is(const char *expr, size_t len, const char *const *names)
 	return false;
 }
 
+/* -e kvm=vcpu / --kvm=vcpu: the one value strace takes. */
+static int set_kvm(struct sc_options *o, const char *val)
+{
+	if (strcmp(val, "vcpu")) {
+		errmsg("invalid -e kvm= argument: '%s'", val);
+		return -1;
+	}
+	o->kvm_vcpu = true;
+	return 0;
+}
+
 static int add_expr(struct sc_options *o, struct parse_state *ps, const char *expr)
 {
 	static const char *const quiet[] = { "quiet", "silent", "silence", "q", NULL };
@@ -265,6 +277,8 @@ static int add_expr(struct sc_options *o, struct parse_state *ps, const char *ex
 	static const char *const dpid[] = { "decode-pid", "decode-pids", NULL };
 	size_t len = strcspn(expr, "=");
 	const char *val = expr + len + (expr[len] ? 1 : 0);
+	if (expr[len] && len == 3 && !strncmp(expr, "kvm", 3))
+		return set_kvm(o, val);
 	if (expr[len] && qual_is(expr, len, quiet)) {
 		ps->quiet_long = true;
 		return set_tokens("quiet", val, sc_quiet_tokens, ~0u, &o->quiet_set);
@@ -276,7 +290,10 @@ static int add_expr(struct sc_options *o, struct parse_state *ps, const char *ex
 	if (expr[len] && qual_is(expr, len, dpid))
 		return set_tokens("decode-pids", val, sc_decode_pid_tokens, 0x3, &o->decode_pids);
 	char err[512];
-	if (sc_filter_parse(o->filter, expr, err, sizeof(err)) < 0) {
+	int rc = sc_filter_parse(o->filter, expr, err, sizeof(err));
+	if (rc == -2)
+		return usage_err("%s", err);
+	if (rc < 0) {
 		errmsg("%s", err);
 		return -1;
 	}
@@ -348,9 +365,7 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 	case 'f': ps->f_short++; return 0;
 	case OPT_FOLLOW: ps->follow_long = true; return 0;
 	case OPT_FF: ps->ff_long = true; return 0;
-	case 'F':
-		errmsg("deprecated option -F ignored");
-		return 0;
+	case 'F': ps->F_short = true; return 0;
 	case 'h': help_syscalls(stdout); return 1;
 	case 'i': o->iflag = true; return 0;
 	case 'I':
@@ -436,8 +451,8 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 	case 'y': ps->y_short++; return 0;
 	case 'Y': o->decode_pids |= SC_DPID_COMM; return 0;
 	case OPT_PIDNS: o->decode_pids |= SC_DPID_PIDNS; return 0;
-	case 'z': return add_expr(o, ps, "status=successful");
-	case 'Z': return add_expr(o, ps, "status=failed");
+	case 'z': o->zflags++; return add_expr(o, ps, "status=successful");
+	case 'Z': o->zflags++; return add_expr(o, ps, "status=failed");
 	case OPT_SECCOMP: o->seccomp = true; return 0;
 	case OPT_TIPS:
 		if (sc_tips_parse(&o->tips, optarg) < 0)
@@ -458,7 +473,7 @@ static int parse_one(struct sc_options *o, struct parse_state *ps, int c, const 
 				  &ps->decode_fds);
 	case OPT_DECODE_PID:
 		return set_tokens("decode-pids", optarg, sc_decode_pid_tokens, 0x3, &o->decode_pids);
-	case OPT_KVM:
+	case OPT_KVM: return set_kvm(o, optarg);
 	case OPT_SECONTEXT:
 		/* run as strace: the words of a strace built without SELinux support */
 		if (as_strace && c == OPT_SECONTEXT)
@@ -531,6 +546,13 @@ static int resolve(struct sc_options *o, struct parse_state *ps)
 	}
 	o->follow = ps->f_short > 0 || ps->follow_long;
 	o->ff = ps->f_short > 1 || ps->ff_long;
+	o->out_sep_alone = ps->ff_long && !o->follow;
+	if (ps->F_short && o->follow) {
+		errmsg("deprecated option -F ignored");
+	} else if (ps->F_short) {
+		errmsg("option -F is deprecated, please use -f/--follow-forks instead");
+		o->follow = true;
+	}
 	if (ps->t_short) {
 		if (ps->ts_long) {
 			errmsg("-t and --absolute-timestamps cannot be provided simultaneously");
@@ -617,6 +639,37 @@ static bool kernel_unsupported(const struct sc_options *o)
 	return what != NULL;
 }
 
+/* strace's notes for options that change nothing in this mix (the run goes on). */
+static void note_moot_options(const struct sc_options *o)
+{
+	static const char only_c[] = "has no effect with -c/--summary-only";
+	if (o->sort && !o->summary)
+		errmsg("-S/--summary-sort-by has no effect without (-c/--summary-only or -C/--summary)");
+	if (o->summary == 1) {
+		if (o->iflag)
+			errmsg("-i/--instruction-pointer %s", only_c);
+		if (o->stack)
+			errmsg("-k/--stack-traces %s", only_c);
+		if (o->nflag)
+			errmsg("-n/--syscall-number %s", only_c);
+		if (o->relative)
+			errmsg("-r/--relative-timestamps %s", only_c);
+		if (o->ts.format)
+			errmsg("-t/--absolute-timestamps %s", only_c);
+		if (o->show_time)
+			errmsg("-T/--syscall-times %s", only_c);
+		if (o->fmt.decode_fds)
+			errmsg("-y/--decode-fds %s", only_c);
+	}
+	if (!o->outfile && o->out_sep_alone)
+		errmsg("--output-separately has no effect without -o/--output");
+	if (!o->outfile && o->append)
+		errmsg("-A/--output-append-mode has no effect without -o/--output");
+	if (o->zflags > 1)
+		errmsg("Only the last of -z/--successful-only/-Z/--failed-only options will take "
+		       "effect. See status qualifier for more complex filters.");
+}
+
 static int check(struct sc_options *o)
 {
 	if (!o->argv && !o->npids) {
@@ -661,6 +714,7 @@ static int check(struct sc_options *o)
 		return usage_err("-w/--summary-wall-clock must be given with (-c/--summary-only or -C/--summary)");
 	if (o->columns && !o->summary)
 		return usage_err("-U/--summary-columns must be given with (-c/--summary-only or -C/--summary)");
+	note_moot_options(o);
 	if (o->user && !getpwnam(o->user)) {
 		errmsg("Cannot find user '%s'", o->user);
 		return -1;

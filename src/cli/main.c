@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #include "cli.h"
 #include "config.h"
@@ -86,6 +87,15 @@ static int help(const char *name)
 
 int main(int argc, char **argv)
 {
+	/* Run with no argv[0] (execve with an empty argv): the path it was run by names it. */
+	static char *by_path[2];
+	if (argc < 1 || !argv[0] || !argv[0][0]) {
+		by_path[0] = (char *)getauxval(AT_EXECFN);
+		if (!by_path[0])
+			by_path[0] = "tracekit";
+		argc = 1;
+		argv = by_path;
+	}
 	/* Installed (linked) under strace's name, tracekit is `tracekit syscalls`. */
 	const char *base = strrchr(argv[0], '/');
 	if (strcmp(base ? base + 1 : argv[0], "strace") == 0)

@@ -140,6 +140,11 @@ struct sc_snapshot {
 	size_t n, cap;
 	size_t bytes;		/* copied so far, for stats */
 	unsigned misses;	/* decoder reads the spec did not cover */
+	/* The first string that ran into unreadable memory before its NUL
+	 * (strace warns of it): where, bytes read, bytes wanted, errno. */
+	uint64_t cut_str_addr;
+	uint32_t cut_str_got, cut_str_want;
+	int cut_str_errno;
 };
 
 /* Reads tracee memory for the engine; returns bytes read or -1. */

@@ -137,6 +137,7 @@ struct ctx {
 	size_t errlen;
 	const char *val;	/* the part after QUAL= */
 	const char *inject;	/* "inject" or "fault" while parsing their options, else NULL */
+	bool help;		/* a usage error strace follows with its -h hint */
 };
 
 bool sc_filter_strace_wording;
@@ -336,6 +337,10 @@ static int strip_personality(struct ctx *c, char *tok, bool *foreign)
 		*foreign = true;
 		return 0;
 	}
+	c->help = true;
+	if (sc_filter_strace_wording)
+		return fail(c, NULL, "incorrect personality designator '%s' in qualification '%s'",
+			    at + 1, tok);
 	return fail(c, "personalities are @64, @32 and @x32",
 		    "unknown personality '%s' in '%s'", at + 1, tok);
 }
@@ -383,7 +388,8 @@ static int add_syscall_token(struct ctx *c, char *tok, struct nset *s)
 	if (strip_personality(c, tok, &foreign) < 0)
 		return -1;
 	if (foreign) {
-		if (tolerant)
+		/* strace takes them; in an x86_64 process they select nothing */
+		if (tolerant || sc_filter_strace_wording)
 			return 0;
 		return fail(c, "tracekit traces x86_64 (@64) system calls only",
 			    "system call '%s' of another personality", tok);
@@ -836,7 +842,7 @@ static const struct qualifier {
 
 /* strace qualifiers we do not implement: refused by name rather than misread. */
 static const char *const unsupported[] = {
-	"quiet", "silent", "silence", "q", "kvm", "decode-fd", "decode-fds",
+	"quiet", "silent", "silence", "q", "decode-fd", "decode-fds",
 	"decode-pid", "decode-pids", "secontext",
 };
 
@@ -866,11 +872,14 @@ static int bad_qualifier(struct ctx *c, const char *expr, size_t len)
 		    "fault", "unknown qualifier '%.*s'", (int)len, expr);
 }
 
-static int parse_expr(struct sc_filter *f, const char *expr, char *err, size_t errlen);
+static int parse_expr(struct sc_filter *f, struct ctx *c);
 
 int sc_filter_parse(struct sc_filter *f, const char *expr, char *err, size_t errlen)
 {
-	int rc = parse_expr(f, expr, err, errlen);
+	struct ctx c = { expr, err, errlen, NULL, NULL, false };
+	int rc = parse_expr(f, &c);
+	if (rc < 0 && c.help)
+		rc = -2;
 	/* Errors quote the input: keep them one printable line whatever was typed. */
 	for (char *p = err; rc < 0 && errlen && *p; p++)
 		if ((unsigned char)*p < ' ' || *p == 0x7f)
@@ -878,33 +887,33 @@ int sc_filter_parse(struct sc_filter *f, const char *expr, char *err, size_t err
 	return rc;
 }
 
-static int parse_expr(struct sc_filter *f, const char *expr, char *err, size_t errlen)
+static int parse_expr(struct sc_filter *f, struct ctx *c)
 {
-	struct ctx c = { expr, err, errlen, NULL, NULL };
+	const char *expr = c->expr;
 	size_t len = strcspn(expr, "=");
 	const struct qualifier *q = expr[len] ? find_qualifier(expr, len) : NULL;
 	const char *val = q ? expr + len + 1 : expr;
 
-	c.val = val;
-	if (errlen)
-		err[0] = '\0';
+	c->val = val;
+	if (c->errlen)
+		c->err[0] = '\0';
 	if (!q && expr[len])
-		return bad_qualifier(&c, expr, len);
+		return bad_qualifier(c, expr, len);
 	switch (q ? q->kind : Q_SYSCALLS) {
 	case Q_SYSCALLS:
-		return parse_syscall_set(&c, val, &f->qual[q ? q->set : SC_QUAL_TRACE]);
+		return parse_syscall_set(c, val, &f->qual[q ? q->set : SC_QUAL_TRACE]);
 	case Q_SIGNAL:
-		return parse_token_set(&c, val, &signal_kind, &f->signals);
+		return parse_token_set(c, val, &signal_kind, &f->signals);
 	case Q_STATUS:
-		return parse_token_set(&c, val, &status_kind, &f->status);
+		return parse_token_set(c, val, &status_kind, &f->status);
 	case Q_READ:
-		return parse_token_set(&c, val, &fd_kind, &f->reads);
+		return parse_token_set(c, val, &fd_kind, &f->reads);
 	case Q_WRITE:
-		return parse_token_set(&c, val, &fd_kind, &f->writes);
+		return parse_token_set(c, val, &fd_kind, &f->writes);
 	case Q_INJECT:
-		return parse_inject(f, &c, val, false);
+		return parse_inject(f, c, val, false);
 	case Q_FAULT:
-		return parse_inject(f, &c, val, true);
+		return parse_inject(f, c, val, true);
 	}
 	return -1;
 }

@@ -58,7 +58,8 @@ void sc_filter_free(struct sc_filter *f);
  * Parse one -e argument: QUAL=LIST or a bare LIST (trace=).  Qualifiers:
  * trace (t), abbrev (a), verbose (v), raw (x), signal (signals, s), status,
  * read (reads, r), write (writes, w), inject, fault.  Returns 0, or -1 with
- * the reason in err; on error the filter is unchanged.
+ * the reason in err (-2: a usage error strace follows with its -h hint); on
+ * error the filter is unchanged.
  */
 int sc_filter_parse(struct sc_filter *f, const char *expr, char *err, size_t errlen);
 /* Errors in strace's words ("invalid system call 'foo'"), without tracekit's hints. */

@@ -5,6 +5,7 @@
  * decoder prints the address instead, so a missing declaration shows up in
  * tests as a line that differs from strace's.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -34,6 +35,7 @@ void sc_mem_reset(struct sc_snapshot *s)
 		free(s->r[i].data);
 	s->n = 0;
 	s->misses = 0;
+	s->cut_str_addr = 0;
 }
 
 void sc_mem_free(struct sc_snapshot *s)
@@ -71,6 +73,18 @@ static size_t grab(struct fetch *f, uint64_t addr, size_t len)
 	return (size_t)n;
 }
 
+/* A string whose first bytes were readable but not its end. */
+static void note_cut_str(struct fetch *f, uint64_t addr, size_t got, size_t want, int err)
+{
+	struct sc_snapshot *s = &f->c->mem;
+	if (!got || s->cut_str_addr)
+		return;
+	s->cut_str_addr = addr;
+	s->cut_str_got = (uint32_t)got;
+	s->cut_str_want = (uint32_t)want;
+	s->cut_str_errno = err;
+}
+
 /* Copy a NUL-terminated string of at most max bytes, page by page. */
 static void grab_str(struct fetch *f, uint64_t addr, size_t max)
 {
@@ -83,8 +97,10 @@ static void grab_str(struct fetch *f, uint64_t addr, size_t max)
 		if (chunk > max + 1 - got)
 			chunk = max + 1 - got;
 		long n = f->read(f->ctx, addr + got, r->data + got, chunk);
-		if (n <= 0)
+		if (n <= 0) {
+			note_cut_str(f, addr, got, max + 1, n < 0 ? errno : EFAULT);
 			break;
+		}
 		void *nul = memchr(r->data + got, 0, (size_t)n);
 		got += (size_t)n;
 		if (nul) {

@@ -6,16 +6,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/kvm.h>
 
 #include "dumpio.h"
 #include "format.h"
 #include "json.h"
+#include "kvm_vcpu.h"
 #include "lines.h"
 #include "output.h"
 #include "print_signal.h"
@@ -103,8 +106,14 @@ static long pow10i(int n)
 	return v;
 }
 
-/* inject=...:poke_enter=@argN=HEX: the bytes go where argument N points; true when each wrote some. */
-static bool poke(pid_t tid, const uint64_t *args, const char *spec)
+/*
+ * inject=...:poke_enter=@argN=HEX: the bytes go where argument N points;
+ * true when each wrote some.  As strace: what fits before unmapped memory is
+ * written (with a warning), a poke of nothing or of an argument the call
+ * lacks is skipped with a warning, and the line does not claim it.
+ */
+static bool poke(const char *prog, pid_t tid, const struct sc_entry *ent,
+		 const uint64_t *args, const char *spec)
 {
 	bool all = true;
 	char path[64], *copy = xstrdup(spec), *save = NULL;
@@ -112,17 +121,30 @@ static bool poke(pid_t tid, const uint64_t *args, const char *spec)
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 	for (char *t = strtok_r(copy, ",", &save); fd >= 0 && t; t = strtok_r(NULL, ",", &save)) {
 		/* parsed already: "@argN=" then pairs of hex digits */
-		uint64_t addr = args[t[4] - '1'];
+		unsigned argn = (unsigned)(t[4] - '0');
+		if (ent && ent->name && argn > ent->nargs) {
+			fprintf(stderr, "%s: poke: Failed to tamper with process %d: requested to "
+				"tamper with argument #%u, but system call '%s' has only %u arguments\n",
+				prog, (int)tid, argn, ent->name, ent->nargs);
+			all = false;
+			continue;
+		}
+		uint64_t addr = args[argn - 1];
 		unsigned char data[1024];
 		size_t n = 0;
 		for (const char *h = t + 6; h[0] && h[1] && n < sizeof(data); h += 2) {
 			char byte[3] = { h[0], h[1], 0 };
 			data[n++] = (unsigned char)strtoul(byte, NULL, 16);
 		}
-		/* as strace: what fits before unmapped memory is written; a poke of nothing is
-		   skipped, and the line does not claim it */
-		if (!addr || pwrite(fd, data, n, (off_t)addr) <= 0)
+		ssize_t w = addr ? pwrite(fd, data, n, (off_t)addr) : -1;
+		if (w > 0 && (size_t)w < n)
+			fprintf(stderr, "%s: poke: pid:%d short write (%zd < %zu) @%#" PRIx64 "\n",
+				prog, (int)tid, w, n, addr);
+		if (w <= 0) {
+			fprintf(stderr, "%s: poke: Failed to tamper with process %d: couldn't poke\n",
+				prog, (int)tid);
 			all = false;
+		}
 	}
 	if (fd >= 0)
 		close(fd);
@@ -131,6 +153,17 @@ static bool poke(pid_t tid, const uint64_t *args, const char *spec)
 	free(copy);
 	tracer_read_cache_reset();	/* what we read of it may be stale now */
 	return all;
+}
+
+/* As strace, a string cut short by unreadable memory is said on stderr. */
+static void warn_cut_string(const char *prog, struct sc_call *c)
+{
+	struct sc_snapshot *m = &c->mem;
+	if (!m->cut_str_addr)
+		return;
+	fprintf(stderr, "%s: string: short read (%u < %u) @%#" PRIx64 ": %s\n", prog,
+		m->cut_str_got, m->cut_str_want, m->cut_str_addr, strerror(m->cut_str_errno));
+	m->cut_str_addr = 0;
 }
 
 static double seconds_between(const struct timespec *a, const struct timespec *b)
@@ -193,11 +226,12 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 		act->delay_exit_us = inj->delay_exit_us;
 	}
 	if (inj && inj->poke_enter) {
-		th->poked = poke(ev->tid, ev->args, inj->poke_enter);
+		th->poked = poke(s->o->progname, ev->tid, c->ent, ev->args, inj->poke_enter);
 		/* the call is printed with what it will see */
 		sc_mem_reset(&c->mem);
 		sc_mem_fetch(c, SC_AT_ENTRY, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	}
+	warn_cut_string(s->o->progname, c);
 	if (sc_filter_in(s->o->filter, SC_QUAL_RAW, ev->nr))
 		sc_decode_entry_raw(c);
 	else
@@ -231,7 +265,7 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	struct sc_call *c = &th->call;
 	th->in_call = false;
 	c->ret = ev->ret;
-	if (th->poke_exit && poke(ev->tid, c->args, th->poke_exit))
+	if (th->poke_exit && poke(s->o->progname, ev->tid, c->ent, c->args, th->poke_exit))
 		th->poked = true;
 	if (c->ret == -516)	/* ERESTART_RESTARTBLOCK: restart_syscall will resume it */
 		th->interrupted = c->nr;
@@ -251,7 +285,11 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 		return;
 	}
 	sc_mem_fetch(c, SC_AT_EXIT, tracer_read_cached, (void *)(intptr_t)ev->tid);
+	warn_cut_string(s->o->progname, c);
 	sc_decode_exit(c);
+	if (s->o->kvm_vcpu && c->nr == SYS_ioctl && (uint32_t)c->args[1] == KVM_RUN &&
+	    c->ret == 0 && !c->rv_extra[0])
+		kvm_vcpu_exit_note(ev->tid, (int)c->args[0], c->rv_extra, sizeof(c->rv_extra));
 
 	struct strbuf *ret = &s->tmp;
 	sb_reset(ret);
@@ -605,6 +643,9 @@ int sc_run_ptrace(struct sc_options *o)
 	if (o->seccomp)
 		to.seccomp_n = seccomp_list(o, &nrs);
 	to.seccomp_nrs = nrs;
+	if (o->debug)	/* -d: as strace's first debug line, which its tests look for */
+		fprintf(stderr, "%s: ptrace_setoptions = %#lx\n", o->progname,
+			tracer_ptrace_options(&to));
 
 	struct tracer *t;
 	if (o->argv && o->daemonize)
@@ -624,8 +665,13 @@ int sc_run_ptrace(struct sc_options *o)
 		errmsg("%s", err);
 	if (!t) {
 		/* as strace: a command it cannot find or name is an exec failure */
+		int gone = 0;
 		if (o->as_strace && o->argv && !strncmp(err, "cannot run '", 12))
 			errmsg("exec: %s", strerror(spawn_errno));
+		/* and a pid that is not there, in its words */
+		else if (o->as_strace && sscanf(err, "cannot attach to pid %d", &gone) == 1 &&
+			 strstr(err, ": no such process"))
+			errmsg("attach: ptrace(PTRACE_SEIZE, %d): No such process", gone);
 		else
 			errmsg("%s", err);
 		goto out;

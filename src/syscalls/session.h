@@ -54,6 +54,9 @@ struct sc_options {
 	const char *user;	/* -u */
 	unsigned quiet_set;	/* enum sc_quiet bits */
 	unsigned decode_pids;	/* enum sc_decode_pid bits */
+	bool kvm_vcpu;		/* -e kvm=vcpu: KVM_RUN says the vCPU's exit reason */
+	bool out_sep_alone;	/* --output-separately without -f: strace notes it is moot */
+	int zflags;		/* -z/-Z given this many times: strace notes only the last counts */
 	struct sc_tips tips;	/* --tips */
 	const char *columns;	/* -U: summary columns */
 	long overhead_ns;	/* -O: per-call overhead subtracted in -c, -1 unset */

@@ -54,7 +54,7 @@ struct tracer {
 	int nwake;
 };
 
-static unsigned long base_options(const struct tr_options *o)
+unsigned long tracer_ptrace_options(const struct tr_options *o)
 {
 	unsigned long opt = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC;
 	if (o->follow)
@@ -163,7 +163,7 @@ struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char
 	t->spawned = true;
 	t->wake[t->nwake++] = pid;
 	if (waitpid(pid, &st, WSTOPPED) < 0 || !WIFSTOPPED(st) ||
-	    ptrace(PTRACE_SEIZE, pid, 0L, base_options(o)) < 0) {
+	    ptrace(PTRACE_SEIZE, pid, 0L, tracer_ptrace_options(o)) < 0) {
 		snprintf(err, errlen, "cannot trace '%s': %s", argv[0], strerror(errno));
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
@@ -183,7 +183,7 @@ struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char
 /* Seize one thread; it keeps running until PTRACE_INTERRUPT stops it for us. */
 static int seize(struct tracer *t, pid_t tid, pid_t tgid)
 {
-	if (ptrace(PTRACE_SEIZE, tid, 0L, base_options(&t->o)) < 0)
+	if (ptrace(PTRACE_SEIZE, tid, 0L, tracer_ptrace_options(&t->o)) < 0)
 		return -1;
 	struct thr *th = thr_add(&t->thr, tid);
 	th->tgid = tgid;

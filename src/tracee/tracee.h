@@ -95,6 +95,8 @@ struct tr_options {
 
 enum { TR_TRAP_CONT = 1, TR_TRAP_STEP = 2 };
 
+/* The PTRACE_O_* options each traced thread gets. */
+unsigned long tracer_ptrace_options(const struct tr_options *o);
 /* Fork and exec argv under trace; NULL and a message in err on failure. */
 struct tracer *tracer_spawn(char *const argv[], const struct tr_options *o, char *err, size_t errlen);
 /*

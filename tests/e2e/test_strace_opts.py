@@ -189,6 +189,30 @@ def strace_name(tmp):
            'exec failure: %d %r' % (rc, err))
 
 
+@case
+def option_notes(tmp):
+    """Run as strace: option errors and notes read as strace's (usage errors exit 2, strace's 1)."""
+    need_strace()
+    tracekit_only()
+    link = os.path.join(tmp, 'strace')
+    os.symlink(tracekit(), link)
+    for args in (['-e', 'trace=getcwd@42', 'true'], ['-e', 'trace=/getcwd@ohmy', 'true'],
+                 ['-e', 'kvm=chdir', 'true'], ['--kvm=chdir', 'true'],
+                 ['-F', '-w', '/'], ['-fF', '-w', '/'],
+                 ['-u', ':nosuchuser:', '-cinrtTyzZ', 'true'],
+                 ['-u', ':nosuchuser:', '--output-separately', '-A', 'true'],
+                 ['-u', ':nosuchuser:', '-S', 'errors', 'true'],
+                 ['-p', '2147483647']):
+        ref = run(['strace'] + args)
+        ours = run([link] + args)
+        ours = (ours[0], ours[1], ours[2].replace(link, 'strace'))
+        expect((ref[0] == 0) == (ours[0] == 0) and ref[2] == ours[2],
+               '%s:\n  strace:   %r\n  tracekit: %r' % (' '.join(args), ref, ours))
+    rc, out, err = run([link, '-d', '/'])
+    expect(re.search(r'^%s: ptrace_setoptions = 0x[0-9a-f]+$' % re.escape(link), err, re.M),
+           '-d says the ptrace options: %r' % err)
+
+
 # --- what is printed --------------------------------------------------------------------
 
 @case
@@ -257,6 +281,30 @@ def read_dump(tmp):
 def inject_poke(tmp):
     same_lines(tmp, '-e', 'trace=write', '-e', 'inject=write:poke_enter=@arg2=5a5a',
                'sh', '-c', 'echo hello >/dev/null')
+
+
+@case
+def inject_poke_warnings(tmp):
+    """Pokes that cannot be made whole are said on stderr, worded as strace's."""
+    prog = ('import ctypes\n'
+            'c = ctypes.CDLL(None)\n'
+            'c.mmap.restype = ctypes.c_void_p\n'
+            'm = c.mmap(None, 8192, 3, 0x22, -1, 0)\n'
+            'c.munmap(ctypes.c_void_p(m + 4096), 4096)\n'
+            'ctypes.memset(m, 0x2f, 4096)\n'
+            'c.chdir(ctypes.c_void_p(m + 4095))\n'
+            'c.chdir(None)\n'
+            'c.syscall(39)\n')
+    rc, lines, err = trace(tmp, '-e', 'trace=chdir,getpid',
+                           '-e', 'inject=chdir:poke_enter=@arg1=2f2f00',
+                           '-e', 'inject=getpid:poke_enter=@arg1=00', sys.executable, '-c', prog)
+    expect_exit0(rc, err)
+    for want in (r': pid:\d+ short write \(1 < 3\) @0x[0-9a-f]+$',
+                 r': short read \(1 < \d+\) @0x[0-9a-f]+: Bad address$',
+                 r": Failed to tamper with process \d+: couldn't poke$",
+                 r": Failed to tamper with process \d+: requested to tamper with argument #1,"
+                 r" but system call 'getpid' has only 0 arguments$"):
+        expect(re.search(want, err, re.M), 'no %r on stderr: %r' % (want, err))
 
 
 @case
@@ -491,6 +539,21 @@ def pids_masked(lines):
     return [re.sub(r'\b\d{4,}\b', 'N', l) for l in masked(lines)]
 
 
+@case
+def kvm_vcpu_exit(tmp):
+    """-e kvm=vcpu: KVM_RUN says the exit reason, as strace (tests/progs/kvm_run.c)."""
+    prog = OPTIONS.get('kvm_run')
+    if not prog:
+        raise Fail('the kvm_run program is needed: --kvm-run PATH')
+    if not os.access('/dev/kvm', os.R_OK | os.W_OK):
+        raise Skip('no /dev/kvm on this machine: no vCPU to run')
+    rc, lines, err = trace(tmp, '-e', 'trace=ioctl', '-e', 'kvm=vcpu', prog)
+    expect_exit0(rc, err)
+    expect(any(re.search(r'KVM_RUN, 0\) += 0 \(KVM_EXIT_HLT\)$', l) for l in lines),
+           'no KVM_RUN line with its exit reason: %r' % lines)
+    same_lines(tmp, '-e', 'trace=ioctl', '--kvm=vcpu', prog)
+
+
 # --- forms of arguments: tests/progs/forms.c under several options ---------------------
 
 FORMS_CALLS = 'trace=mmap,mbind,getrlimit,utimensat,faccessat2,arch_prctl,modify_ldt,openat2'
@@ -639,6 +702,8 @@ def main(argv):
         OPTIONS['sleeper'] = os.path.abspath(argv[argv.index('--sleeper') + 1])
     if '--thread-exec' in argv:
         OPTIONS['thread_exec'] = os.path.abspath(argv[argv.index('--thread-exec') + 1])
+    if '--kvm-run' in argv:
+        OPTIONS['kvm_run'] = os.path.abspath(argv[argv.index('--kvm-run') + 1])
     if '--forms' in argv:
         OPTIONS['forms'] = os.path.abspath(argv[argv.index('--forms') + 1])
     for sig in (signal.SIGTERM, signal.SIGINT):
