@@ -637,27 +637,6 @@ static void p_balance_out(struct sc_call *c, uint64_t arg)
 	p_balance(c, arg, true);
 }
 
-/* A request whose argument the kernel writes: its address when the call failed. */
-static int p_written(struct sc_call *c, uint64_t arg, void (*print)(struct sc_call *, uint64_t))
-{
-	if (c->entering)
-		return 0;
-	p_sep(c);
-	if (sc_failed(c))
-		p_addr(c, arg);
-	else
-		print(c, arg);
-	return 0;
-}
-
-/* A request the kernel only reads. */
-static int p_read(struct sc_call *c, uint64_t arg, void (*print)(struct sc_call *, uint64_t))
-{
-	p_sep(c);
-	print(c, arg);
-	return SC_DONE;
-}
-
 /* " => {transid=N}": the subvolume's generation. */
 static void p_vol_args_v2_out(struct sc_call *c, uint64_t arg)
 {
@@ -938,22 +917,22 @@ static int btrfs_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		p_xval(c, &xlat_btrfs_balance_ctl_cmds, (uint64_t)(int)arg, "BTRFS_BALANCE_CTL_???");
 		return SC_DONE;
 	case BTRFS_IOC_START_SYNC:
-		return p_written(c, arg, p_u64_at);
+		return ioctl_getter(c, arg, p_u64_at);
 	case BTRFS_IOC_DEFAULT_SUBVOL:
 	case BTRFS_IOC_WAIT_SYNC:
-		return p_read(c, arg, p_u64_at);
+		return ioctl_setter(c, arg, p_u64_at);
 	case BTRFS_IOC_SUBVOL_GETFLAGS:
-		return p_written(c, arg, p_subvol_flags);
+		return ioctl_getter(c, arg, p_subvol_flags);
 	case BTRFS_IOC_SUBVOL_SETFLAGS:
-		return p_read(c, arg, p_subvol_flags);
+		return ioctl_setter(c, arg, p_subvol_flags);
 	case BTRFS_IOC_BALANCE_PROGRESS:
-		return p_written(c, arg, p_balance_out);
+		return ioctl_getter(c, arg, p_balance_out);
 	case BTRFS_IOC_DEFRAG_RANGE:
-		return p_read(c, arg, p_defrag_range);
+		return ioctl_setter(c, arg, p_defrag_range);
 	case BTRFS_IOC_GET_FEATURES:
-		return p_written(c, arg, p_features1);
+		return ioctl_getter(c, arg, p_features1);
 	case BTRFS_IOC_GET_SUPPORTED_FEATURES:
-		return p_written(c, arg, p_features3);
+		return ioctl_getter(c, arg, p_features3);
 	case BTRFS_IOC_SET_FEATURES:
 		p_sep(c);
 		p_features_at(c, arg, 2);
@@ -962,7 +941,7 @@ static int btrfs_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case BTRFS_IOC_QGROUP_LIMIT:
 	case BTRFS_IOC_QUOTA_RESCAN_STATUS:
 		/* written by the kernel; only its address for now */
-		return p_written(c, arg, p_addr);
+		return ioctl_getter(c, arg, p_addr);
 	case BTRFS_IOC_INO_LOOKUP:
 		return p_ino_lookup(c, arg);
 	case BTRFS_IOC_QGROUP_ASSIGN: {
@@ -1006,7 +985,7 @@ static int btrfs_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		p_tree_search(c, arg, req == BTRFS_IOC_TREE_SEARCH_V2);
 		return 0;
 	case BTRFS_IOC_SEND:
-		return p_read(c, arg, p_send);
+		return ioctl_setter(c, arg, p_send);
 	case BTRFS_IOC_SNAP_CREATE:
 	case BTRFS_IOC_RESIZE:
 	case BTRFS_IOC_SCAN_DEV:
@@ -1016,13 +995,13 @@ static int btrfs_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case BTRFS_IOC_SUBVOL_CREATE:
 	case BTRFS_IOC_SNAP_DESTROY:
 	case BTRFS_IOC_DEVICES_READY:
-		return p_read(c, arg, p_vol_args);
+		return ioctl_setter(c, arg, p_vol_args);
 	case FICLONERANGE:
-		return p_read(c, arg, p_clone_range);
+		return ioctl_setter(c, arg, p_clone_range);
 	case FS_IOC_GETFSLABEL:
-		return p_written(c, arg, p_fslabel);
+		return ioctl_getter(c, arg, p_fslabel);
 	case FS_IOC_SETFSLABEL:
-		return p_read(c, arg, p_fslabel);
+		return ioctl_setter(c, arg, p_fslabel);
 	}
 	int r = p_read_write(c, req, arg);
 	if (r != IOCTL_UNDECODED)

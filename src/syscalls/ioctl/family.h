@@ -13,6 +13,7 @@
 #include <linux/ioctl.h>
 
 #include "../decoder.h"
+#include "common.h"
 
 /* What ioctl_family.decode returns for a request it does not decode: the argument prints in hex. */
 #define IOCTL_NOT_DECODED (-1)

@@ -146,9 +146,7 @@ static int hdio_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		return p_drive_cmd(c, arg);
 	case HDIO_DRIVE_RESET:
 	case HDIO_SCAN_HWIF:
-		p_sep(c);
-		p_three_ints(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_three_ints);
 	case HDIO_SET_NICE:
 		p_sep(c);
 		p_flags(c, &xlat_hdio_ide_nice, (unsigned long)arg, "IDE_NICE_???");

@@ -89,13 +89,9 @@ static int perf_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		p_flags(c, &xlat_perf_ioc_flags, (uint32_t)arg, "PERF_IOC_FLAG_???");
 		return SC_DONE;
 	case PERF_EVENT_IOC_SET_FILTER:
-		p_sep(c);
-		p_filter(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_filter);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
-		p_sep(c);
-		p_perf_attr(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_perf_attr);
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return query_bpf(c, arg);
 	}

@@ -23,9 +23,7 @@ static void p_pool(struct sc_call *c, uint64_t arg)
 static int random_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	if (req == RNDADDENTROPY) {
-		p_sep(c);
-		p_pool(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_pool);
 	}
 	return ioctl_shape_decode(c, IOCTL_SHAPES(shapes), req, arg);
 }

@@ -362,9 +362,7 @@ static int v4l2_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case VIDIOC_S_INPUT:
 		return v4l2_num_in(c, arg, false);
 	case VIDIOC_S_FBUF:
-		p_sep(c);
-		p_framebuffer(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_framebuffer);
 	case VIDIOC_STREAMON:
 	case VIDIOC_STREAMOFF: {
 		uint32_t type;
