@@ -294,7 +294,8 @@ static int v4l2_num_in(struct sc_call *c, uint64_t arg, bool wide)
 }
 
 
-static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
+/* Requests decoded by the same function at entry and at exit; IOCTL_NOT_DECODED for the others. */
+static int v4l2_either(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	switch (req) {
 	case VIDIOC_G_FMT:
@@ -309,26 +310,21 @@ static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
 	case VIDIOC_G_EXT_CTRLS:
 		return v4l2_ext_controls(c, arg, req == VIDIOC_G_EXT_CTRLS);
 	case VIDIOC_QUERYCAP:
-		p_sep(c);
-		if (sc_failed(c))
-			p_addr(c, arg);
-		else
-			v4l2_p_capability(c, arg);
-		return 0;
-	case VIDIOC_CREATE_BUFS:
-		return v4l2_create_bufs_exit(c, arg);
+		return ioctl_getter(c, arg, v4l2_p_capability);
 	case VIDIOC_G_FBUF:
-		p_sep(c);
-		if (sc_failed(c))
-			p_addr(c, arg);
-		else
-			p_framebuffer(c, arg);
-		return 0;
+		return ioctl_getter(c, arg, p_framebuffer);
 	case VIDIOC_G_STD:
 		return v4l2_num_out(c, arg, true);
 	case VIDIOC_G_INPUT:
 		return v4l2_num_out(c, arg, false);
 	}
+	return IOCTL_NOT_DECODED;
+}
+
+static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
+{
+	if (req == VIDIOC_CREATE_BUFS)
+		return v4l2_create_bufs_exit(c, arg);
 	return v4l2_simple_exit(c, req, arg);
 }
 
@@ -336,27 +332,12 @@ static int v4l2_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	if (!xlat_str(&xlat_v4l2_ioctls, req))
 		return IOCTL_NOT_DECODED;
+	int r = v4l2_either(c, req, arg);
+	if (r != IOCTL_NOT_DECODED)
+		return r;
 	if (!c->entering)
 		return v4l2_exit(c, req, arg);
 	switch (req) {
-	case VIDIOC_G_FMT:
-	case VIDIOC_S_FMT:
-	case VIDIOC_TRY_FMT:
-		return v4l2_format(c, arg, req == VIDIOC_G_FMT);
-	case VIDIOC_G_PARM:
-	case VIDIOC_S_PARM:
-		return v4l2_streamparm(c, arg, req == VIDIOC_G_PARM);
-	case VIDIOC_S_EXT_CTRLS:
-	case VIDIOC_TRY_EXT_CTRLS:
-	case VIDIOC_G_EXT_CTRLS:
-		return v4l2_ext_controls(c, arg, req == VIDIOC_G_EXT_CTRLS);
-	case VIDIOC_QUERYCAP:
-	case VIDIOC_G_FBUF:
-		return 0;
-	case VIDIOC_G_STD:
-		return v4l2_num_out(c, arg, true);
-	case VIDIOC_G_INPUT:
-		return v4l2_num_out(c, arg, false);
 	case VIDIOC_S_STD:
 		return v4l2_num_in(c, arg, true);
 	case VIDIOC_S_INPUT:
