@@ -144,15 +144,6 @@ static void p_uuid(struct sc_call *c, const uint8_t *u)
 		out(c, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", u[i]);
 }
 
-static bool all_zero(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return false;
-	return true;
-}
-
 /* A NUL-terminated char array, quoted up to its NUL (or its size). */
 static void p_cstring(struct sc_call *c, const char *s, size_t size)
 {
@@ -447,7 +438,7 @@ static void p_dev_info(struct sc_call *c, uint64_t arg)
 		return;
 	out(c, "{devid=");
 	p_dev(c, d.devid);
-	if (!all_zero(d.uuid, sizeof(d.uuid))) {
+	if (!ioctl_all_zero(d.uuid, sizeof(d.uuid))) {
 		out(c, ", uuid=");
 		p_uuid(c, d.uuid);
 	}
@@ -472,7 +463,7 @@ static void p_logical_ino(struct sc_call *c, uint64_t arg)
 		return;
 	out(c, "{logical=%llu, size=%llu", (unsigned long long)a.logical,
 	    (unsigned long long)a.size);
-	if (!all_zero(a.reserved, sizeof(a.reserved))) {
+	if (!ioctl_all_zero(a.reserved, sizeof(a.reserved))) {
 		out(c, ", reserved=[");
 		for (size_t i = 0; i < sizeof(a.reserved) / sizeof(a.reserved[0]); i++) {
 			out(c, "%s", i ? ", " : "");
@@ -651,7 +642,7 @@ static void p_dev_info_out(struct sc_call *c, uint64_t arg)
 	if (p_fetch(c, arg, &d, sizeof(d)) < 0)
 		return;
 	out(c, "{");
-	if (!all_zero(d.uuid, sizeof(d.uuid))) {
+	if (!ioctl_all_zero(d.uuid, sizeof(d.uuid))) {
 		out(c, "uuid=");
 		p_uuid(c, d.uuid);
 		out(c, ", ");

@@ -40,3 +40,12 @@ int ioctl_setter_req(struct sc_call *c, unsigned req, uint64_t arg, ioctl_req_pr
 	print(c, req, arg);
 	return SC_DONE;
 }
+
+bool ioctl_all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}

@@ -1,10 +1,12 @@
 /*
  * Helpers both ioctl layers share (ioctl.h's groups, family.h's families):
- * when an argument prints, at entry or at exit.
+ * when an argument prints, at entry or at exit; reserved fields.
  */
 #ifndef TRACEKIT_SYSCALLS_IOCTL_COMMON_H
 #define TRACEKIT_SYSCALLS_IOCTL_COMMON_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../decoder.h"
@@ -21,5 +23,8 @@ int ioctl_getter_req(struct sc_call *c, unsigned req, uint64_t arg, ioctl_req_pr
 /* A request whose argument the kernel only reads: ", VALUE" at entry.  Returns SC_DONE. */
 int ioctl_setter(struct sc_call *c, uint64_t arg, ioctl_printer *print);
 int ioctl_setter_req(struct sc_call *c, unsigned req, uint64_t arg, ioctl_req_printer *print);
+
+/* True when all n bytes are zero (reserved fields print only when used). */
+bool ioctl_all_zero(const void *p, size_t n);
 
 #endif

@@ -76,15 +76,6 @@ void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex)
 	out(c, "]");
 }
 
-bool ioctl_all_zero(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return false;
-	return true;
-}
-
 bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len)
 {
 	const unsigned char *p;

@@ -75,8 +75,6 @@ void ioctl_keep_array(struct sc_walk *w, const struct sc_call *c, uint64_t addr,
 		      size_t size);
 /* True when len bytes at addr are in the snapshot. */
 bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len);
-/* True when all n bytes are zero (reserved fields print only when used). */
-bool ioctl_all_zero(const void *p, size_t n);
 /* " => ": what the kernel wrote, after what it read. */
 #define IOCTL_CHANGED " => "
 
