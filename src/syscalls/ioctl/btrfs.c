@@ -97,11 +97,22 @@ static int fetch_part(struct sc_call *c, uint64_t addr, void *buf, size_t len, s
 	return p_fetch(c, addr, buf, len);
 }
 
-/* A name fetch_part cut (no NUL in the held bytes of it): only the address prints. */
-static bool name_cut(int fetched, const char *name, size_t name_off)
+/*
+ * A struct ending in a name, through fetch_part: false when nothing more
+ * prints (not read, or the name cut, without a NUL in the held bytes of
+ * it: then only the address prints).
+ */
+static bool fetch_named(struct sc_call *c, uint64_t arg, void *buf, size_t len, size_t name_off)
 {
+	int got = fetch_part(c, arg, buf, len, KERNEL_PART);
 	size_t held = KERNEL_PART - name_off;
-	return fetched == 1 && strnlen(name, held) == held;
+	if (got < 0)
+		return false;
+	if (got == 1 && strnlen((const char *)buf + name_off, held) == held) {
+		p_addr(c, arg);
+		return false;
+	}
+	return true;
 }
 
 static bool verbose(const struct sc_call *c)
@@ -315,13 +326,8 @@ static void p_qgroup_inherit(struct sc_call *c, uint64_t addr)
 static void p_vol_args(struct sc_call *c, uint64_t arg)
 {
 	struct btrfs_ioctl_vol_args v;
-	int got = fetch_part(c, arg, &v, sizeof(v), KERNEL_PART);
-	if (got < 0)
+	if (!fetch_named(c, arg, &v, sizeof(v), offsetof(struct btrfs_ioctl_vol_args, name)))
 		return;
-	if (name_cut(got, v.name, offsetof(struct btrfs_ioctl_vol_args, name))) {
-		p_addr(c, arg);
-		return;
-	}
 	out(c, "{fd=");
 	p_fd(c, (uint64_t)(int64_t)v.fd);
 	out(c, ", name=");
@@ -332,13 +338,8 @@ static void p_vol_args(struct sc_call *c, uint64_t arg)
 static void p_vol_args_v2(struct sc_call *c, uint64_t arg)
 {
 	struct btrfs_ioctl_vol_args_v2 v;
-	int got = fetch_part(c, arg, &v, sizeof(v), KERNEL_PART);
-	if (got < 0)
+	if (!fetch_named(c, arg, &v, sizeof(v), offsetof(struct btrfs_ioctl_vol_args_v2, name)))
 		return;
-	if (name_cut(got, v.name, offsetof(struct btrfs_ioctl_vol_args_v2, name))) {
-		p_addr(c, arg);
-		return;
-	}
 	out(c, "{fd=");
 	p_fd(c, (uint64_t)v.fd);
 	out(c, ", flags=");
