@@ -268,31 +268,23 @@ static int v4l2_create_bufs(struct sc_call *c, uint64_t arg)
 	return 0;
 }
 
-/* Getters of one value: nothing at entry; at exit [value], or the address of a failed call's. */
-static int v4l2_num_out(struct sc_call *c, uint64_t arg, bool wide)
+/* [value] of a v4l2_std_id (wide, in hex) or an int: VIDIOC_G/S_STD, VIDIOC_G/S_INPUT. */
+static void p_num(struct sc_call *c, uint64_t arg, bool wide)
 {
-	if (c->entering)
-		return 0;
-	p_sep(c);
-	if (sc_failed(c)) {
-		p_addr(c, arg);
-		return 0;
-	}
 	uint64_t v = 0;
 	if (p_fetch(c, arg, &v, wide ? 8 : 4) == 0)
 		out(c, wide ? "[%#" PRIx64 "]" : "[%" PRIu64 "]", v);
-	return 0;
 }
 
-static int v4l2_num_in(struct sc_call *c, uint64_t arg, bool wide)
+static void p_std(struct sc_call *c, uint64_t arg)
 {
-	uint64_t v = 0;
-	p_sep(c);
-	if (p_fetch(c, arg, &v, wide ? 8 : 4) == 0)
-		out(c, wide ? "[%#" PRIx64 "]" : "[%" PRIu64 "]", v);
-	return SC_DONE;
+	p_num(c, arg, true);
 }
 
+static void p_input(struct sc_call *c, uint64_t arg)
+{
+	p_num(c, arg, false);
+}
 
 /* Requests decoded by the same function at entry and at exit; IOCTL_NOT_DECODED for the others. */
 static int v4l2_either(struct sc_call *c, unsigned req, uint64_t arg)
@@ -314,9 +306,9 @@ static int v4l2_either(struct sc_call *c, unsigned req, uint64_t arg)
 	case VIDIOC_G_FBUF:
 		return ioctl_getter(c, arg, p_framebuffer);
 	case VIDIOC_G_STD:
-		return v4l2_num_out(c, arg, true);
+		return ioctl_getter(c, arg, p_std);
 	case VIDIOC_G_INPUT:
-		return v4l2_num_out(c, arg, false);
+		return ioctl_getter(c, arg, p_input);
 	}
 	return IOCTL_NOT_DECODED;
 }
@@ -339,9 +331,9 @@ static int v4l2_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		return v4l2_exit(c, req, arg);
 	switch (req) {
 	case VIDIOC_S_STD:
-		return v4l2_num_in(c, arg, true);
+		return ioctl_setter(c, arg, p_std);
 	case VIDIOC_S_INPUT:
-		return v4l2_num_in(c, arg, false);
+		return ioctl_setter(c, arg, p_input);
 	case VIDIOC_S_FBUF:
 		return ioctl_setter(c, arg, p_framebuffer);
 	case VIDIOC_STREAMON:
