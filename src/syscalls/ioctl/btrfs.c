@@ -752,7 +752,7 @@ static void p_search_buf(struct sc_call *c, uint64_t addr, uint64_t size, unsign
 		struct btrfs_ioctl_search_header h;
 		if (i)
 			out(c, ", ");
-		if (off + sizeof(h) > size || i > (c->fmt ? c->fmt->strsize : 32) || p_line_full(c)) {
+		if (off + sizeof(h) > size || i > ioctl_strsize(c) || p_line_full(c)) {
 			out(c, "...");
 			break;
 		}

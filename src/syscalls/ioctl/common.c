@@ -49,3 +49,8 @@ bool ioctl_all_zero(const void *p, size_t n)
 			return false;
 	return true;
 }
+
+size_t ioctl_strsize(const struct sc_call *c)
+{
+	return c->fmt ? c->fmt->strsize : 32;
+}

@@ -24,6 +24,8 @@ int ioctl_getter_req(struct sc_call *c, unsigned req, uint64_t arg, ioctl_req_pr
 int ioctl_setter(struct sc_call *c, uint64_t arg, ioctl_printer *print);
 int ioctl_setter_req(struct sc_call *c, unsigned req, uint64_t arg, ioctl_req_printer *print);
 
+/* -s: string bytes and array elements printed at most (strace's 32 without options). */
+size_t ioctl_strsize(const struct sc_call *c);
 /* True when all n bytes are zero (reserved fields print only when used). */
 bool ioctl_all_zero(const void *p, size_t n);
 

@@ -51,8 +51,6 @@ void ioctl_p_name_xval(struct sc_call *c, const struct xlat *x, uint64_t v, cons
 void ioctl_p_cstring(struct sc_call *c, const char *buf, size_t size);
 /* [1, 2, 3] of n unsigned ints, in hex when hex; without -v at most -s of them, then "...". */
 void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex);
-/* Elements of a pointed-to array printed at most: -s, as strace. */
-size_t ioctl_array_max(const struct sc_call *c);
 /*
  * [e0, e1, ...] of n elements of size at addr, each by fn (given its address
  * too): the address alone when the first is not held, ", ... /\* addr *\/"

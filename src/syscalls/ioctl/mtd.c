@@ -19,7 +19,7 @@ static const struct ioctl_shape_entry shapes[] = {
 /* [0x1, 0x2, ...], at most -s elements then "...". */
 static void p_xarray(struct sc_call *c, const uint32_t *v, size_t n)
 {
-	size_t max = c->fmt ? c->fmt->strsize : 32;
+	size_t max = ioctl_strsize(c);
 	out(c, "[");
 	for (size_t i = 0; i < n; i++) {
 		if (i == max) {

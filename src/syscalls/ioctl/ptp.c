@@ -94,7 +94,7 @@ static void p_perout(struct sc_call *c, unsigned req, uint64_t arg)
 /* An array of times, without -v at most -s of them. */
 static void p_times(struct sc_call *c, const struct ptp_clock_time *t, size_t n, size_t group)
 {
-	size_t max = c->fmt ? c->fmt->strsize : 32;
+	size_t max = ioctl_strsize(c);
 	out(c, "[");
 	for (size_t i = 0; i < n; i++) {
 		if (i && !c->fmt->verbose && i >= max) {

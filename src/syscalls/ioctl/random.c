@@ -32,7 +32,7 @@ static size_t random_len(const struct sc_call *c, unsigned req)
 {
 	/* the header and the start of its buffer, up to -s */
 	if (req == RNDADDENTROPY)
-		return sizeof(struct rand_pool_info) + (c->fmt ? c->fmt->strsize : 32) + 1;
+		return sizeof(struct rand_pool_info) + ioctl_strsize(c) + 1;
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 

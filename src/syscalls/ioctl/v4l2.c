@@ -408,11 +408,11 @@ static void v4l2_walk(struct sc_walk *w, const struct sc_call *c, unsigned req)
 	uint64_t base = (uint64_t)(uintptr_t)x.controls;
 	ioctl_keep_array(w, c, base, x.count, sizeof(struct v4l2_ext_control));
 	size_t budget = IOCTL_WALK_BYTES;
-	for (uint64_t i = 0; i < x.count && i <= ioctl_array_max(c) && i < IOCTL_WALK_MAX; i++) {
+	for (uint64_t i = 0; i < x.count && i <= ioctl_strsize(c) && i < IOCTL_WALK_MAX; i++) {
 		struct v4l2_ext_control e;
 		if (ioctl_walk_read(w, base + i * sizeof(e), &e, sizeof(e)) < 0)
 			break;
-		size_t len = e.size < ioctl_array_max(c) + 1 ? e.size : ioctl_array_max(c) + 1;
+		size_t len = e.size < ioctl_strsize(c) + 1 ? e.size : ioctl_strsize(c) + 1;
 		if (len > budget)
 			break;
 		budget -= len;
