@@ -76,9 +76,7 @@ static int block_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	switch (req) {
 	case BLKPG:
-		p_sep(c);
-		p_blkpg(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_blkpg);
 	case BLKTRACESETUP:
 		if (!c->entering) {
 			p_trace_setup_out(c, arg);

@@ -97,11 +97,22 @@ static int fetch_part(struct sc_call *c, uint64_t addr, void *buf, size_t len, s
 	return p_fetch(c, addr, buf, len);
 }
 
-/* A name fetch_part cut (no NUL in the held bytes of it): only the address prints. */
-static bool name_cut(int fetched, const char *name, size_t name_off)
+/*
+ * A struct ending in a name, through fetch_part: false when nothing more
+ * prints (not read, or the name cut, without a NUL in the held bytes of
+ * it: then only the address prints).
+ */
+static bool fetch_named(struct sc_call *c, uint64_t arg, void *buf, size_t len, size_t name_off)
 {
+	int got = fetch_part(c, arg, buf, len, KERNEL_PART);
 	size_t held = KERNEL_PART - name_off;
-	return fetched == 1 && strnlen(name, held) == held;
+	if (got < 0)
+		return false;
+	if (got == 1 && strnlen((const char *)buf + name_off, held) == held) {
+		p_addr(c, arg);
+		return false;
+	}
+	return true;
 }
 
 static bool verbose(const struct sc_call *c)
@@ -142,15 +153,6 @@ static void p_uuid(struct sc_call *c, const uint8_t *u)
 {
 	for (int i = 0; i < 16; i++)
 		out(c, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", u[i]);
-}
-
-static bool all_zero(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return false;
-	return true;
 }
 
 /* A NUL-terminated char array, quoted up to its NUL (or its size). */
@@ -324,13 +326,8 @@ static void p_qgroup_inherit(struct sc_call *c, uint64_t addr)
 static void p_vol_args(struct sc_call *c, uint64_t arg)
 {
 	struct btrfs_ioctl_vol_args v;
-	int got = fetch_part(c, arg, &v, sizeof(v), KERNEL_PART);
-	if (got < 0)
+	if (!fetch_named(c, arg, &v, sizeof(v), offsetof(struct btrfs_ioctl_vol_args, name)))
 		return;
-	if (name_cut(got, v.name, offsetof(struct btrfs_ioctl_vol_args, name))) {
-		p_addr(c, arg);
-		return;
-	}
 	out(c, "{fd=");
 	p_fd(c, (uint64_t)(int64_t)v.fd);
 	out(c, ", name=");
@@ -341,13 +338,8 @@ static void p_vol_args(struct sc_call *c, uint64_t arg)
 static void p_vol_args_v2(struct sc_call *c, uint64_t arg)
 {
 	struct btrfs_ioctl_vol_args_v2 v;
-	int got = fetch_part(c, arg, &v, sizeof(v), KERNEL_PART);
-	if (got < 0)
+	if (!fetch_named(c, arg, &v, sizeof(v), offsetof(struct btrfs_ioctl_vol_args_v2, name)))
 		return;
-	if (name_cut(got, v.name, offsetof(struct btrfs_ioctl_vol_args_v2, name))) {
-		p_addr(c, arg);
-		return;
-	}
 	out(c, "{fd=");
 	p_fd(c, (uint64_t)v.fd);
 	out(c, ", flags=");
@@ -447,7 +439,7 @@ static void p_dev_info(struct sc_call *c, uint64_t arg)
 		return;
 	out(c, "{devid=");
 	p_dev(c, d.devid);
-	if (!all_zero(d.uuid, sizeof(d.uuid))) {
+	if (!ioctl_all_zero(d.uuid, sizeof(d.uuid))) {
 		out(c, ", uuid=");
 		p_uuid(c, d.uuid);
 	}
@@ -472,7 +464,7 @@ static void p_logical_ino(struct sc_call *c, uint64_t arg)
 		return;
 	out(c, "{logical=%llu, size=%llu", (unsigned long long)a.logical,
 	    (unsigned long long)a.size);
-	if (!all_zero(a.reserved, sizeof(a.reserved))) {
+	if (!ioctl_all_zero(a.reserved, sizeof(a.reserved))) {
 		out(c, ", reserved=[");
 		for (size_t i = 0; i < sizeof(a.reserved) / sizeof(a.reserved[0]); i++) {
 			out(c, "%s", i ? ", " : "");
@@ -637,27 +629,6 @@ static void p_balance_out(struct sc_call *c, uint64_t arg)
 	p_balance(c, arg, true);
 }
 
-/* A request whose argument the kernel writes: its address when the call failed. */
-static int p_written(struct sc_call *c, uint64_t arg, void (*print)(struct sc_call *, uint64_t))
-{
-	if (c->entering)
-		return 0;
-	p_sep(c);
-	if (sc_failed(c))
-		p_addr(c, arg);
-	else
-		print(c, arg);
-	return 0;
-}
-
-/* A request the kernel only reads. */
-static int p_read(struct sc_call *c, uint64_t arg, void (*print)(struct sc_call *, uint64_t))
-{
-	p_sep(c);
-	print(c, arg);
-	return SC_DONE;
-}
-
 /* " => {transid=N}": the subvolume's generation. */
 static void p_vol_args_v2_out(struct sc_call *c, uint64_t arg)
 {
@@ -672,7 +643,7 @@ static void p_dev_info_out(struct sc_call *c, uint64_t arg)
 	if (p_fetch(c, arg, &d, sizeof(d)) < 0)
 		return;
 	out(c, "{");
-	if (!all_zero(d.uuid, sizeof(d.uuid))) {
+	if (!ioctl_all_zero(d.uuid, sizeof(d.uuid))) {
 		out(c, "uuid=");
 		p_uuid(c, d.uuid);
 		out(c, ", ");
@@ -781,7 +752,7 @@ static void p_search_buf(struct sc_call *c, uint64_t addr, uint64_t size, unsign
 		struct btrfs_ioctl_search_header h;
 		if (i)
 			out(c, ", ");
-		if (off + sizeof(h) > size || i > (c->fmt ? c->fmt->strsize : 32) || p_line_full(c)) {
+		if (off + sizeof(h) > size || i > ioctl_strsize(c) || p_line_full(c)) {
 			out(c, "...");
 			break;
 		}
@@ -938,22 +909,22 @@ static int btrfs_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		p_xval(c, &xlat_btrfs_balance_ctl_cmds, (uint64_t)(int)arg, "BTRFS_BALANCE_CTL_???");
 		return SC_DONE;
 	case BTRFS_IOC_START_SYNC:
-		return p_written(c, arg, p_u64_at);
+		return ioctl_getter(c, arg, p_u64_at);
 	case BTRFS_IOC_DEFAULT_SUBVOL:
 	case BTRFS_IOC_WAIT_SYNC:
-		return p_read(c, arg, p_u64_at);
+		return ioctl_setter(c, arg, p_u64_at);
 	case BTRFS_IOC_SUBVOL_GETFLAGS:
-		return p_written(c, arg, p_subvol_flags);
+		return ioctl_getter(c, arg, p_subvol_flags);
 	case BTRFS_IOC_SUBVOL_SETFLAGS:
-		return p_read(c, arg, p_subvol_flags);
+		return ioctl_setter(c, arg, p_subvol_flags);
 	case BTRFS_IOC_BALANCE_PROGRESS:
-		return p_written(c, arg, p_balance_out);
+		return ioctl_getter(c, arg, p_balance_out);
 	case BTRFS_IOC_DEFRAG_RANGE:
-		return p_read(c, arg, p_defrag_range);
+		return ioctl_setter(c, arg, p_defrag_range);
 	case BTRFS_IOC_GET_FEATURES:
-		return p_written(c, arg, p_features1);
+		return ioctl_getter(c, arg, p_features1);
 	case BTRFS_IOC_GET_SUPPORTED_FEATURES:
-		return p_written(c, arg, p_features3);
+		return ioctl_getter(c, arg, p_features3);
 	case BTRFS_IOC_SET_FEATURES:
 		p_sep(c);
 		p_features_at(c, arg, 2);
@@ -962,7 +933,7 @@ static int btrfs_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case BTRFS_IOC_QGROUP_LIMIT:
 	case BTRFS_IOC_QUOTA_RESCAN_STATUS:
 		/* written by the kernel; only its address for now */
-		return p_written(c, arg, p_addr);
+		return ioctl_getter(c, arg, p_addr);
 	case BTRFS_IOC_INO_LOOKUP:
 		return p_ino_lookup(c, arg);
 	case BTRFS_IOC_QGROUP_ASSIGN: {
@@ -1006,7 +977,7 @@ static int btrfs_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		p_tree_search(c, arg, req == BTRFS_IOC_TREE_SEARCH_V2);
 		return 0;
 	case BTRFS_IOC_SEND:
-		return p_read(c, arg, p_send);
+		return ioctl_setter(c, arg, p_send);
 	case BTRFS_IOC_SNAP_CREATE:
 	case BTRFS_IOC_RESIZE:
 	case BTRFS_IOC_SCAN_DEV:
@@ -1016,13 +987,13 @@ static int btrfs_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case BTRFS_IOC_SUBVOL_CREATE:
 	case BTRFS_IOC_SNAP_DESTROY:
 	case BTRFS_IOC_DEVICES_READY:
-		return p_read(c, arg, p_vol_args);
+		return ioctl_setter(c, arg, p_vol_args);
 	case FICLONERANGE:
-		return p_read(c, arg, p_clone_range);
+		return ioctl_setter(c, arg, p_clone_range);
 	case FS_IOC_GETFSLABEL:
-		return p_written(c, arg, p_fslabel);
+		return ioctl_getter(c, arg, p_fslabel);
 	case FS_IOC_SETFSLABEL:
-		return p_read(c, arg, p_fslabel);
+		return ioctl_setter(c, arg, p_fslabel);
 	}
 	int r = p_read_write(c, req, arg);
 	if (r != IOCTL_UNDECODED)

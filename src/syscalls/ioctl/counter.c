@@ -24,9 +24,7 @@ static void p_watch(struct sc_call *c, uint64_t arg)
 static int counter_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	if (req == COUNTER_ADD_WATCH_IOCTL) {
-		p_sep(c);
-		p_watch(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_watch);
 	}
 	return ioctl_shape_decode(c, IOCTL_SHAPES(shapes), req, arg);
 }

@@ -104,7 +104,7 @@ static void p_string(struct sc_call *c, uint64_t addr, uint32_t len)
 static void p_target_specs(struct sc_call *c, uint64_t arg, const struct dm_ioctl *d)
 {
 	uint32_t off = d->data_start, end = 0;
-	size_t max = c->fmt ? c->fmt->strsize : 32;
+	size_t max = ioctl_strsize(c);
 	for (uint32_t i = 0; i < d->target_count; i++) {
 		out(c, ", ");
 		if (i && off <= end)

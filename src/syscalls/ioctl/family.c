@@ -64,7 +64,7 @@ void ioctl_p_cstring(struct sc_call *c, const char *buf, size_t size)
 
 void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex)
 {
-	size_t max = c->fmt ? c->fmt->strsize : 32;
+	size_t max = ioctl_strsize(c);
 	out(c, "[");
 	for (size_t i = 0; i < n; i++) {
 		if (i && !c->fmt->verbose && i >= max) {
@@ -76,24 +76,10 @@ void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex)
 	out(c, "]");
 }
 
-bool ioctl_all_zero(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return false;
-	return true;
-}
-
 bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len)
 {
 	const unsigned char *p;
 	return addr && sc_mem_peek(c, addr, len, &p) >= (long)len;
-}
-
-size_t ioctl_array_max(const struct sc_call *c)
-{
-	return c->fmt ? c->fmt->strsize : 32;
 }
 
 bool ioctl_p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size,
@@ -106,7 +92,7 @@ bool ioctl_p_array(struct sc_call *c, uint64_t addr, uint64_t n, size_t size,
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t at = addr + i * size;
-		if (i && (i >= ioctl_array_max(c) || p_line_full(c))) {
+		if (i && (i >= ioctl_strsize(c) || p_line_full(c))) {
 			out(c, ", ...");
 			break;
 		}
@@ -140,7 +126,7 @@ void ioctl_keep_array(struct sc_walk *w, const struct sc_call *c, uint64_t addr,
 {
 	const unsigned char *p;
 	/* One past the readable end must not lose the elements before it. */
-	for (uint64_t i = 0; i < n && i <= ioctl_array_max(c) && i < IOCTL_WALK_MAX; i++)
+	for (uint64_t i = 0; i < n && i <= ioctl_strsize(c) && i < IOCTL_WALK_MAX; i++)
 		if (sc_walk_grab(w, addr + i * size, size, &p) < size)
 			break;
 }

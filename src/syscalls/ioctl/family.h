@@ -13,6 +13,7 @@
 #include <linux/ioctl.h>
 
 #include "../decoder.h"
+#include "common.h"
 
 /* What ioctl_family.decode returns for a request it does not decode: the argument prints in hex. */
 #define IOCTL_NOT_DECODED (-1)
@@ -50,8 +51,6 @@ void ioctl_p_name_xval(struct sc_call *c, const struct xlat *x, uint64_t v, cons
 void ioctl_p_cstring(struct sc_call *c, const char *buf, size_t size);
 /* [1, 2, 3] of n unsigned ints, in hex when hex; without -v at most -s of them, then "...". */
 void ioctl_p_u32_array(struct sc_call *c, const uint32_t *a, size_t n, bool hex);
-/* Elements of a pointed-to array printed at most: -s, as strace. */
-size_t ioctl_array_max(const struct sc_call *c);
 /*
  * [e0, e1, ...] of n elements of size at addr, each by fn (given its address
  * too): the address alone when the first is not held, ", ... /\* addr *\/"
@@ -74,8 +73,6 @@ void ioctl_keep_array(struct sc_walk *w, const struct sc_call *c, uint64_t addr,
 		      size_t size);
 /* True when len bytes at addr are in the snapshot. */
 bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len);
-/* True when all n bytes are zero (reserved fields print only when used). */
-bool ioctl_all_zero(const void *p, size_t n);
 /* " => ": what the kernel wrote, after what it read. */
 #define IOCTL_CHANGED " => "
 

@@ -92,19 +92,6 @@ static int p_fiemap(struct sc_call *c, uint64_t arg)
 	return 0;
 }
 
-/* A request whose argument the kernel writes: its address when the call failed. */
-static int p_written(struct sc_call *c, uint64_t arg, void (*print)(struct sc_call *, uint64_t))
-{
-	if (c->entering)
-		return 0;
-	p_sep(c);
-	if (sc_failed(c))
-		p_addr(c, arg);
-	else
-		print(c, arg);
-	return 0;
-}
-
 static void p_fsxattr_get(struct sc_call *c, uint64_t arg)
 {
 	p_fsxattr(c, arg, true);
@@ -115,22 +102,18 @@ static int fs_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	switch (req) {
 	case FS_IOC_GETFLAGS:
 	case FS_IOC32_GETFLAGS:
-		return p_written(c, arg, p_inode_flags);
+		return ioctl_getter(c, arg, p_inode_flags);
 	case FS_IOC_FSGETXATTR:
-		return p_written(c, arg, p_fsxattr_get);
+		return ioctl_getter(c, arg, p_fsxattr_get);
 	case FS_IOC_SETFLAGS:
 	case FS_IOC32_SETFLAGS:
-		p_sep(c);
-		p_inode_flags(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_inode_flags);
 	case FS_IOC_FSSETXATTR:
 		p_sep(c);
 		p_fsxattr(c, arg, false);
 		return SC_DONE;
 	case FITRIM:
-		p_sep(c);
-		p_fstrim(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_fstrim);
 	case FS_IOC_FIEMAP:
 		return p_fiemap(c, arg);
 	}

@@ -314,9 +314,7 @@ static void p_unwatch(struct sc_call *c, uint64_t arg)
 static int gpio_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	if (req == GPIO_GET_LINEINFO_UNWATCH_IOCTL) {
-		p_sep(c);
-		p_unwatch(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_unwatch);
 	}
 	int i = find(req);
 	if (i < 0)

@@ -32,7 +32,7 @@ static void p_geometry(struct sc_call *c, uint64_t arg)
 /* "\x80\x81..." up to -s bytes of the data block, or its address when not all held. */
 static void p_drive_data(struct sc_call *c, uint64_t addr, size_t len)
 {
-	size_t max = c->fmt ? c->fmt->strsize : 32;
+	size_t max = ioctl_strsize(c);
 	size_t n = len < max ? len : max;
 	const unsigned char *p;
 	if (sc_mem_peek(c, addr, n, &p) < (long)n) {
@@ -82,7 +82,7 @@ static void p_three_ints(struct sc_call *c, uint64_t arg)
 static void p_identity(struct sc_call *c, uint64_t arg, size_t len)
 {
 	const unsigned char *p;
-	size_t max = c->fmt ? c->fmt->strsize : 32;
+	size_t max = ioctl_strsize(c);
 	size_t n = len < max ? len : max;
 	if (!arg || sc_mem_peek(c, arg, n, &p) < (long)n) {
 		p_addr(c, arg);
@@ -146,9 +146,7 @@ static int hdio_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		return p_drive_cmd(c, arg);
 	case HDIO_DRIVE_RESET:
 	case HDIO_SCAN_HWIF:
-		p_sep(c);
-		p_three_ints(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_three_ints);
 	case HDIO_SET_NICE:
 		p_sep(c);
 		p_flags(c, &xlat_hdio_ide_nice, (unsigned long)arg, "IDE_NICE_???");
@@ -163,7 +161,7 @@ static int hdio_decode(struct sc_call *c, unsigned req, uint64_t arg)
 
 static size_t hdio_len(const struct sc_call *c, unsigned req)
 {
-	size_t strsize = c->fmt ? c->fmt->strsize : 32;
+	size_t strsize = ioctl_strsize(c);
 	switch (req) {
 	case HDIO_GETGEO:
 		return sizeof(struct hd_geometry);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "../decoder.h"
+#include "common.h"
 
 #define IOCTL_UNDECODED (-1)
 

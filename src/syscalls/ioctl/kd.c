@@ -17,11 +17,6 @@
 #define GPFIRST 0x3b4
 #define GPLAST 0x3df
 
-static size_t strsize(const struct sc_call *c)
-{
-	return c->fmt ? c->fmt->strsize : 32;
-}
-
 /* A number and what it means: the name, the number, or both (-X). */
 static void p_named(struct sc_call *c, const char *num, const char *name)
 {
@@ -46,7 +41,7 @@ static void p_note(struct sc_call *c, const char *fmt, const char *arg)
 /* len bytes in hex ("\x80\x81"...), at most -s of them; the address when unreadable. */
 static void p_hexbytes(struct sc_call *c, uint64_t addr, size_t len)
 {
-	size_t max = strsize(c), need = len > max ? max + 1 : len;
+	size_t max = ioctl_strsize(c), need = len > max ? max + 1 : len;
 	const unsigned char *p;
 	if (!addr) {
 		out(c, "NULL");
@@ -78,8 +73,8 @@ static bool p_cstr(struct sc_call *c, uint64_t addr, size_t lim, bool nul_in_fie
 		return false;
 	size_t len = nul ? (size_t)(nul - p) : lim;
 	size_t max = nul_in_field ? lim - 1 : lim;
-	if (strsize(c) < max)
-		max = strsize(c);
+	if (ioctl_strsize(c) < max)
+		max = ioctl_strsize(c);
 	bool more = nul_in_field ? !nul || len > max : len >= max;
 	p_quoted(c, p, len < max ? len : max, more);
 	return true;
@@ -130,7 +125,7 @@ static void p_array(struct sc_call *c, uint64_t addr, size_t cnt, size_t max, si
 			out(c, " */]");
 			return;
 		}
-		if (i >= strsize(c)) {
+		if (i >= ioctl_strsize(c)) {
 			out(c, ", ...]");
 			return;
 		}
@@ -727,7 +722,7 @@ static int kd_decode(struct sc_call *c, unsigned req, uint64_t arg)
 
 static size_t kd_len(const struct sc_call *c, unsigned req)
 {
-	size_t s = strsize(c) + 1;
+	size_t s = ioctl_strsize(c) + 1;
 	switch (req) {
 	case KDGETLED: case KDGKBTYPE: case KDGKBLED:
 		return 1;
@@ -766,7 +761,7 @@ static size_t kd_len(const struct sc_call *c, unsigned req)
 /* The unicode pairs, font glyphs and font data behind the struct's pointer. */
 static size_t kd_ptr_len(const struct sc_call *c, unsigned req, unsigned off)
 {
-	size_t s = strsize(c) + 1;
+	size_t s = ioctl_strsize(c) + 1;
 	if (off == offsetof(struct unimapdesc, entries) && (req == GIO_UNIMAP || req == PIO_UNIMAP))
 		s *= sizeof(struct unipair);
 	else if (off == offsetof(struct consolefontdesc, chardata) &&

@@ -150,25 +150,6 @@ static void p_cpuid2(struct sc_call *c, uint64_t arg)
 	out(c, "]}");
 }
 
-static int getter(struct sc_call *c, uint64_t arg, void (*print)(struct sc_call *, uint64_t))
-{
-	if (c->entering)
-		return 0;
-	p_sep(c);
-	if (sc_failed(c))
-		p_addr(c, arg);
-	else
-		print(c, arg);
-	return 0;
-}
-
-static int setter(struct sc_call *c, uint64_t arg, void (*print)(struct sc_call *, uint64_t))
-{
-	p_sep(c);
-	print(c, arg);
-	return SC_DONE;
-}
-
 static int kvm_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	switch (req) {
@@ -184,20 +165,20 @@ static int kvm_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		p_xval(c, &xlat_kvm_caps, arg, "KVM_CAP_???");
 		return SC_DONE;
 	case KVM_SET_USER_MEMORY_REGION:
-		return setter(c, arg, p_memory_region);
+		return ioctl_setter(c, arg, p_memory_region);
 	case KVM_GET_REGS:
-		return getter(c, arg, p_regs);
+		return ioctl_getter(c, arg, p_regs);
 	case KVM_SET_REGS:
-		return setter(c, arg, p_regs);
+		return ioctl_setter(c, arg, p_regs);
 	case KVM_GET_SREGS:
-		return getter(c, arg, p_sregs);
+		return ioctl_getter(c, arg, p_sregs);
 	case KVM_SET_SREGS:
-		return setter(c, arg, p_sregs);
+		return ioctl_setter(c, arg, p_sregs);
 	case KVM_GET_SUPPORTED_CPUID:
 	case KVM_GET_EMULATED_CPUID:
-		return getter(c, arg, p_cpuid2);
+		return ioctl_getter(c, arg, p_cpuid2);
 	case KVM_SET_CPUID2:
-		return setter(c, arg, p_cpuid2);
+		return ioctl_setter(c, arg, p_cpuid2);
 	}
 	return IOCTL_NOT_DECODED;
 }

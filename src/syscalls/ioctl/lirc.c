@@ -35,20 +35,11 @@ static int lirc_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case LIRC_SET_SEND_MODE:
 	case LIRC_SET_REC_MODE:
 	case LIRC_SET_TRANSMITTER_MASK:
-		p_sep(c);
-		p_value(c, req, arg);
-		return SC_DONE;
+		return ioctl_setter_req(c, req, arg, p_value);
 	case LIRC_GET_FEATURES:
 	case LIRC_GET_SEND_MODE:
 	case LIRC_GET_REC_MODE:
-		if (c->entering)
-			return 0;
-		p_sep(c);
-		if (sc_failed(c))
-			p_addr(c, arg);
-		else
-			p_value(c, req, arg);
-		return 0;
+		return ioctl_getter_req(c, req, arg, p_value);
 	}
 	return ioctl_shape_decode(c, IOCTL_SHAPES(shapes), req, arg);
 }

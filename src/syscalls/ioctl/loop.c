@@ -129,29 +129,15 @@ static int loop_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	switch (req) {
 	case LOOP_GET_STATUS:
+		return ioctl_getter(c, arg, p_info);
 	case LOOP_GET_STATUS64:
-		if (c->entering)
-			return 0;
-		p_sep(c);
-		if (sc_failed(c))
-			p_addr(c, arg);
-		else if (req == LOOP_GET_STATUS)
-			p_info(c, arg);
-		else
-			p_info64_at(c, arg);
-		return 0;
+		return ioctl_getter(c, arg, p_info64_at);
 	case LOOP_SET_STATUS:
-		p_sep(c);
-		p_info(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_info);
 	case LOOP_SET_STATUS64:
-		p_sep(c);
-		p_info64_at(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_info64_at);
 	case LOOP_CONFIGURE:
-		p_sep(c);
-		p_config(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_config);
 	}
 	return ioctl_shape_decode(c, IOCTL_SHAPES(shapes), req, arg);
 }

@@ -19,7 +19,7 @@ static const struct ioctl_shape_entry shapes[] = {
 /* [0x1, 0x2, ...], at most -s elements then "...". */
 static void p_xarray(struct sc_call *c, const uint32_t *v, size_t n)
 {
-	size_t max = c->fmt ? c->fmt->strsize : 32;
+	size_t max = ioctl_strsize(c);
 	out(c, "[");
 	for (size_t i = 0; i < n; i++) {
 		if (i == max) {
@@ -167,19 +167,10 @@ static int mtd_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case MEMERASE: case MEMLOCK: case MEMUNLOCK: case MEMISLOCKED: case MEMERASE64:
 	case MEMWRITEOOB: case MEMREADOOB: case MEMWRITEOOB64: case MEMREADOOB64:
 	case MEMWRITE: case OTPLOCK: case OTPSELECT:
-		p_sep(c);
-		p_struct(c, req, arg);
-		return SC_DONE;
+		return ioctl_setter_req(c, req, arg, p_struct);
 	case OTPGETREGIONINFO: case MEMGETINFO: case MEMGETOOBSEL: case ECCGETLAYOUT:
 	case ECCGETSTATS:
-		if (c->entering)
-			return 0;
-		p_sep(c);
-		if (sc_failed(c))
-			p_addr(c, arg);
-		else
-			p_struct(c, req, arg);
-		return 0;
+		return ioctl_getter_req(c, req, arg, p_struct);
 	case MEMGETREGIONINFO:
 		return p_region(c, arg);
 	case MTDFILEMODE:

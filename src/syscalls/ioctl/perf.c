@@ -15,16 +15,11 @@ static const struct ioctl_shape_entry shapes[] = {
 	{ PERF_EVENT_IOC_PERIOD, IS_U64_IN }, { PERF_EVENT_IOC_ID, IS_U64_OUT },
 };
 
-static size_t strsize(const struct sc_call *c)
-{
-	return c->fmt ? c->fmt->strsize : 32;
-}
-
 /* The filter string: up to -s, its address when neither its NUL nor -s + 1 bytes are there. */
 static void p_filter(struct sc_call *c, uint64_t arg)
 {
 	const unsigned char *p;
-	size_t max = strsize(c);
+	size_t max = ioctl_strsize(c);
 	long n = arg ? sc_mem_peek(c, arg, max + 1, &p) : -1;
 	const unsigned char *nul = n > 0 ? memchr(p, 0, (size_t)n) : NULL;
 	if (!nul && n < (long)max + 1) {
@@ -49,7 +44,7 @@ static void p_ids(struct sc_call *c, uint64_t addr, uint32_t cnt)
 			out(c, " */]");
 			return;
 		}
-		if (i >= strsize(c)) {
+		if (i >= ioctl_strsize(c)) {
 			out(c, ", ...]");
 			return;
 		}
@@ -89,13 +84,9 @@ static int perf_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		p_flags(c, &xlat_perf_ioc_flags, (uint32_t)arg, "PERF_IOC_FLAG_???");
 		return SC_DONE;
 	case PERF_EVENT_IOC_SET_FILTER:
-		p_sep(c);
-		p_filter(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_filter);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
-		p_sep(c);
-		p_perf_attr(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_perf_attr);
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return query_bpf(c, arg);
 	}
@@ -104,10 +95,10 @@ static int perf_decode(struct sc_call *c, unsigned req, uint64_t arg)
 
 static size_t perf_len(const struct sc_call *c, unsigned req)
 {
-	size_t ids = 8 + 4 * (strsize(c) + 1);
+	size_t ids = 8 + 4 * (ioctl_strsize(c) + 1);
 	switch (req) {
 	case PERF_EVENT_IOC_SET_FILTER:
-		return strsize(c) + 1;
+		return ioctl_strsize(c) + 1;
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
 		return PERF_ATTR_PRINT_MAX;
 	case PERF_EVENT_IOC_QUERY_BPF:

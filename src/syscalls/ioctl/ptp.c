@@ -94,7 +94,7 @@ static void p_perout(struct sc_call *c, unsigned req, uint64_t arg)
 /* An array of times, without -v at most -s of them. */
 static void p_times(struct sc_call *c, const struct ptp_clock_time *t, size_t n, size_t group)
 {
-	size_t max = c->fmt ? c->fmt->strsize : 32;
+	size_t max = ioctl_strsize(c);
 	out(c, "[");
 	for (size_t i = 0; i < n; i++) {
 		if (i && !c->fmt->verbose && i >= max) {
@@ -216,38 +216,21 @@ static void p_precise(struct sc_call *c, uint64_t arg)
 	out(c, "}");
 }
 
-/* Getters with nothing to show at entry: the struct at exit, the address if the call failed. */
-static int at_exit(struct sc_call *c, uint64_t arg, void (*print)(struct sc_call *, uint64_t))
-{
-	if (c->entering)
-		return 0;
-	p_sep(c);
-	if (sc_failed(c))
-		p_addr(c, arg);
-	else
-		print(c, arg);
-	return 0;
-}
-
 static int ptp_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	switch (req) {
 	case PTP_CLOCK_GETCAPS:
 	case PTP_CLOCK_GETCAPS2:
-		return at_exit(c, arg, p_caps);
+		return ioctl_getter(c, arg, p_caps);
 	case PTP_SYS_OFFSET_PRECISE:
 	case PTP_SYS_OFFSET_PRECISE2:
-		return at_exit(c, arg, p_precise);
+		return ioctl_getter(c, arg, p_precise);
 	case PTP_EXTTS_REQUEST:
 	case PTP_EXTTS_REQUEST2:
-		p_sep(c);
-		p_extts(c, req, arg);
-		return SC_DONE;
+		return ioctl_setter_req(c, req, arg, p_extts);
 	case PTP_PEROUT_REQUEST:
 	case PTP_PEROUT_REQUEST2:
-		p_sep(c);
-		p_perout(c, req, arg);
-		return SC_DONE;
+		return ioctl_setter_req(c, req, arg, p_perout);
 	case PTP_ENABLE_PPS:
 	case PTP_ENABLE_PPS2:
 		out(c, arg ? ", %#" PRIx64 : ", %" PRIu64, arg);

@@ -23,9 +23,7 @@ static void p_pool(struct sc_call *c, uint64_t arg)
 static int random_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	if (req == RNDADDENTROPY) {
-		p_sep(c);
-		p_pool(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_pool);
 	}
 	return ioctl_shape_decode(c, IOCTL_SHAPES(shapes), req, arg);
 }
@@ -34,7 +32,7 @@ static size_t random_len(const struct sc_call *c, unsigned req)
 {
 	/* the header and the start of its buffer, up to -s */
 	if (req == RNDADDENTROPY)
-		return sizeof(struct rand_pool_info) + (c->fmt ? c->fmt->strsize : 32) + 1;
+		return sizeof(struct rand_pool_info) + ioctl_strsize(c) + 1;
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 

@@ -114,52 +114,32 @@ static int p_param(struct sc_call *c, unsigned req, uint64_t arg)
 	return c->entering && get ? 0 : SC_DONE;
 }
 
-/* A getter: nothing at entry, the value at exit (the address when the call failed). */
-static int getter(struct sc_call *c, uint64_t arg, void (*print)(struct sc_call *, uint64_t))
-{
-	if (c->entering)
-		return 0;
-	p_sep(c);
-	if (sc_failed(c))
-		p_addr(c, arg);
-	else
-		print(c, arg);
-	return 0;
-}
-
-static int setter(struct sc_call *c, uint64_t arg, void (*print)(struct sc_call *, uint64_t))
-{
-	p_sep(c);
-	print(c, arg);
-	return SC_DONE;
-}
-
 static int rtc_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	switch (req) {
 	case RTC_ALM_READ:
 	case RTC_RD_TIME:
-		return getter(c, arg, p_rtc_time);
+		return ioctl_getter(c, arg, p_rtc_time);
 	case RTC_ALM_SET:
 	case RTC_SET_TIME:
-		return setter(c, arg, p_rtc_time);
+		return ioctl_setter(c, arg, p_rtc_time);
 	case RTC_IRQP_SET:
 	case RTC_EPOCH_SET:
 		out(c, ", %" PRIu64, arg);
 		return SC_DONE;
 	case RTC_IRQP_READ:
 	case RTC_EPOCH_READ:
-		return getter(c, arg, p_ulong_ptr);
+		return ioctl_getter(c, arg, p_ulong_ptr);
 	case RTC_WKALM_RD:
-		return getter(c, arg, p_wkalrm);
+		return ioctl_getter(c, arg, p_wkalrm);
 	case RTC_WKALM_SET:
-		return setter(c, arg, p_wkalrm);
+		return ioctl_setter(c, arg, p_wkalrm);
 	case RTC_PLL_GET:
-		return getter(c, arg, p_pll);
+		return ioctl_getter(c, arg, p_pll);
 	case RTC_PLL_SET:
-		return setter(c, arg, p_pll);
+		return ioctl_setter(c, arg, p_pll);
 	case RTC_VL_READ:
-		return getter(c, arg, p_vl);
+		return ioctl_getter(c, arg, p_vl);
 	case RTC_PARAM_GET:
 	case RTC_PARAM_SET:
 		return p_param(c, req, arg);

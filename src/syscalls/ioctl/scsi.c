@@ -43,9 +43,7 @@ static void p_reset(struct sc_call *c, uint64_t arg)
 static int scsi_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	if (req == SG_SCSI_RESET) {
-		p_sep(c);
-		p_reset(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_reset);
 	}
 	return ioctl_shape_decode(c, IOCTL_SHAPES(shapes), req, arg);
 }

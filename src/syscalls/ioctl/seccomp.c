@@ -121,18 +121,12 @@ static int seccomp_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case SECCOMP_IOCTL_NOTIF_RECV:
 		return notif_recv(c, arg);
 	case SECCOMP_IOCTL_NOTIF_SEND:
-		p_sep(c);
-		p_resp(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_resp);
 	case SECCOMP_IOCTL_NOTIF_ID_VALID:
 	case _IOR(SECCOMP_IOC_MAGIC, 2, __u64):
-		p_sep(c);
-		p_id(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_id);
 	case SECCOMP_IOCTL_NOTIF_ADDFD:
-		p_sep(c);
-		p_addfd(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_addfd);
 	}
 	return IOCTL_NOT_DECODED;
 }

@@ -16,11 +16,6 @@
 #define IOV_SIZE 16		/* struct iovec */
 #define IOV_FOLLOWED 64		/* iovec elements copied at most */
 
-static size_t strsize(const struct sc_call *c)
-{
-	return c->fmt ? c->fmt->strsize : 32;
-}
-
 static size_t at_most(uint64_t len, size_t max)
 {
 	return len < max ? (size_t)len : max;
@@ -34,7 +29,7 @@ static void walk_buf(struct sc_walk *w, const struct sc_call *c, uint64_t addr, 
 {
 	const unsigned char *p;
 	if (!iovcnt) {
-		sc_walk_grab(w, addr, at_most(len, strsize(c) + 1), &p);
+		sc_walk_grab(w, addr, at_most(len, ioctl_strsize(c) + 1), &p);
 		return;
 	}
 	size_t n = sc_walk_grab(w, addr, at_most(iovcnt, IOV_FOLLOWED) * IOV_SIZE, &p) / IOV_SIZE;
@@ -44,7 +39,7 @@ static void walk_buf(struct sc_walk *w, const struct sc_call *c, uint64_t addr, 
 		uint64_t base, ilen;
 		memcpy(&base, iov + i * IOV_SIZE, 8);
 		memcpy(&ilen, iov + i * IOV_SIZE + 8, 8);
-		size_t take = at_most(ilen < len ? ilen : len, strsize(c) + 1);
+		size_t take = at_most(ilen < len ? ilen : len, ioctl_strsize(c) + 1);
 		sc_walk_grab(w, base, take, &p);
 		len -= ilen < len ? ilen : len;
 	}
@@ -59,13 +54,13 @@ static void walk_v3(struct sc_walk *w, const struct sc_call *c, const struct sg_
 {
 	uint64_t data = (uint64_t)(uintptr_t)h->dxferp;
 	if (c->entering) {
-		sc_walk_grab(w, (uint64_t)(uintptr_t)h->cmdp, at_most(h->cmd_len, strsize(c) + 1),
+		sc_walk_grab(w, (uint64_t)(uintptr_t)h->cmdp, at_most(h->cmd_len, ioctl_strsize(c) + 1),
 			     &(const unsigned char *){ NULL });
 		walk_buf(w, c, data, h->dxfer_len, h->iovec_count);
 		return;
 	}
 	walk_buf(w, c, data, din_len(h->dxfer_len, h->resid), h->iovec_count);
-	sc_walk_grab(w, (uint64_t)(uintptr_t)h->sbp, at_most(h->sb_len_wr, strsize(c) + 1),
+	sc_walk_grab(w, (uint64_t)(uintptr_t)h->sbp, at_most(h->sb_len_wr, ioctl_strsize(c) + 1),
 		     &(const unsigned char *){ NULL });
 }
 
@@ -107,7 +102,7 @@ static void p_sg_buf(struct sc_call *c, uint64_t addr, uint64_t len, uint64_t io
 		return;
 	}
 	const unsigned char *p;
-	size_t max = strsize(c), need = at_most(len, max);
+	size_t max = ioctl_strsize(c), need = at_most(len, max);
 	if (!addr || (need && sc_mem_peek(c, addr, need, &p) < (long)need)) {
 		p_addr(c, addr);
 		return;

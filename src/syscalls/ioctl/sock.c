@@ -298,20 +298,11 @@ static int sock_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case SIOCGIFENCAP:
 	case SIOCGPGRP:
 	case SIOCOUTQNSD:
-		if (c->entering)
-			return 0;
-		p_sep(c);
-		if (sc_failed(c))
-			p_addr(c, arg);
-		else
-			p_int_val(c, arg);
-		return 0;
+		return ioctl_getter(c, arg, p_int_val);
 	case FIOSETOWN:
 	case SIOCSIFENCAP:
 	case SIOCSPGRP:
-		p_sep(c);
-		p_int_val(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_int_val);
 	case SIOCBRADDIF:
 	case SIOCBRDELIF:
 		p_sep(c);
@@ -327,9 +318,7 @@ static int sock_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	if (IN(ifreq_getters, req))
 		return ifreq_getter(c, req, arg);
 	if (IN(address_only, req)) {
-		p_sep(c);
-		p_addr(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_addr);
 	}
 	return IOCTL_NOT_DECODED;
 }

@@ -54,15 +54,9 @@ static void (*termios_printer(unsigned req))(struct sc_call *, uint64_t)
 static int termios_like(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	void (*print)(struct sc_call *, uint64_t) = termios_printer(req);
-	bool getter = req == TTY_TCGETS2 || req == TCGETA || req == TIOCGLCKTRMIOS;
-	if (getter && c->entering)
-		return 0;
-	p_sep(c);
-	if (getter && sc_failed(c))
-		p_addr(c, arg);
-	else
-		print(c, arg);
-	return getter ? 0 : SC_DONE;
+	if (req == TTY_TCGETS2 || req == TCGETA || req == TIOCGLCKTRMIOS)
+		return ioctl_getter(c, arg, print);
+	return ioctl_setter(c, arg, print);
 }
 
 static int tty_decode(struct sc_call *c, unsigned req, uint64_t arg)
@@ -71,20 +65,11 @@ static int tty_decode(struct sc_call *c, unsigned req, uint64_t arg)
 		return termios_like(c, req, arg);
 	switch (req) {
 	case TIOCMGET:
-		if (c->entering)
-			return 0;
-		p_sep(c);
-		if (sc_failed(c))
-			p_addr(c, arg);
-		else
-			p_modem_lines(c, arg);
-		return 0;
+		return ioctl_getter(c, arg, p_modem_lines);
 	case TIOCMBIS:
 	case TIOCMBIC:
 	case TIOCMSET:
-		p_sep(c);
-		p_modem_lines(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_modem_lines);
 	}
 	return IOCTL_NOT_DECODED;
 }

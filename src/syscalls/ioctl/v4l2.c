@@ -268,33 +268,26 @@ static int v4l2_create_bufs(struct sc_call *c, uint64_t arg)
 	return 0;
 }
 
-/* Getters of one value: nothing at entry; at exit [value], or the address of a failed call's. */
-static int v4l2_num_out(struct sc_call *c, uint64_t arg, bool wide)
+/* [value] of a v4l2_std_id (wide, in hex) or an int: VIDIOC_G/S_STD, VIDIOC_G/S_INPUT. */
+static void p_num(struct sc_call *c, uint64_t arg, bool wide)
 {
-	if (c->entering)
-		return 0;
-	p_sep(c);
-	if (sc_failed(c)) {
-		p_addr(c, arg);
-		return 0;
-	}
 	uint64_t v = 0;
 	if (p_fetch(c, arg, &v, wide ? 8 : 4) == 0)
 		out(c, wide ? "[%#" PRIx64 "]" : "[%" PRIu64 "]", v);
-	return 0;
 }
 
-static int v4l2_num_in(struct sc_call *c, uint64_t arg, bool wide)
+static void p_std(struct sc_call *c, uint64_t arg)
 {
-	uint64_t v = 0;
-	p_sep(c);
-	if (p_fetch(c, arg, &v, wide ? 8 : 4) == 0)
-		out(c, wide ? "[%#" PRIx64 "]" : "[%" PRIu64 "]", v);
-	return SC_DONE;
+	p_num(c, arg, true);
 }
 
+static void p_input(struct sc_call *c, uint64_t arg)
+{
+	p_num(c, arg, false);
+}
 
-static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
+/* Requests decoded by the same function at entry and at exit; IOCTL_NOT_DECODED for the others. */
+static int v4l2_either(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	switch (req) {
 	case VIDIOC_G_FMT:
@@ -309,26 +302,21 @@ static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
 	case VIDIOC_G_EXT_CTRLS:
 		return v4l2_ext_controls(c, arg, req == VIDIOC_G_EXT_CTRLS);
 	case VIDIOC_QUERYCAP:
-		p_sep(c);
-		if (sc_failed(c))
-			p_addr(c, arg);
-		else
-			v4l2_p_capability(c, arg);
-		return 0;
-	case VIDIOC_CREATE_BUFS:
-		return v4l2_create_bufs_exit(c, arg);
+		return ioctl_getter(c, arg, v4l2_p_capability);
 	case VIDIOC_G_FBUF:
-		p_sep(c);
-		if (sc_failed(c))
-			p_addr(c, arg);
-		else
-			p_framebuffer(c, arg);
-		return 0;
+		return ioctl_getter(c, arg, p_framebuffer);
 	case VIDIOC_G_STD:
-		return v4l2_num_out(c, arg, true);
+		return ioctl_getter(c, arg, p_std);
 	case VIDIOC_G_INPUT:
-		return v4l2_num_out(c, arg, false);
+		return ioctl_getter(c, arg, p_input);
 	}
+	return IOCTL_NOT_DECODED;
+}
+
+static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
+{
+	if (req == VIDIOC_CREATE_BUFS)
+		return v4l2_create_bufs_exit(c, arg);
 	return v4l2_simple_exit(c, req, arg);
 }
 
@@ -336,35 +324,18 @@ static int v4l2_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	if (!xlat_str(&xlat_v4l2_ioctls, req))
 		return IOCTL_NOT_DECODED;
+	int r = v4l2_either(c, req, arg);
+	if (r != IOCTL_NOT_DECODED)
+		return r;
 	if (!c->entering)
 		return v4l2_exit(c, req, arg);
 	switch (req) {
-	case VIDIOC_G_FMT:
-	case VIDIOC_S_FMT:
-	case VIDIOC_TRY_FMT:
-		return v4l2_format(c, arg, req == VIDIOC_G_FMT);
-	case VIDIOC_G_PARM:
-	case VIDIOC_S_PARM:
-		return v4l2_streamparm(c, arg, req == VIDIOC_G_PARM);
-	case VIDIOC_S_EXT_CTRLS:
-	case VIDIOC_TRY_EXT_CTRLS:
-	case VIDIOC_G_EXT_CTRLS:
-		return v4l2_ext_controls(c, arg, req == VIDIOC_G_EXT_CTRLS);
-	case VIDIOC_QUERYCAP:
-	case VIDIOC_G_FBUF:
-		return 0;
-	case VIDIOC_G_STD:
-		return v4l2_num_out(c, arg, true);
-	case VIDIOC_G_INPUT:
-		return v4l2_num_out(c, arg, false);
 	case VIDIOC_S_STD:
-		return v4l2_num_in(c, arg, true);
+		return ioctl_setter(c, arg, p_std);
 	case VIDIOC_S_INPUT:
-		return v4l2_num_in(c, arg, false);
+		return ioctl_setter(c, arg, p_input);
 	case VIDIOC_S_FBUF:
-		p_sep(c);
-		p_framebuffer(c, arg);
-		return SC_DONE;
+		return ioctl_setter(c, arg, p_framebuffer);
 	case VIDIOC_STREAMON:
 	case VIDIOC_STREAMOFF: {
 		uint32_t type;
@@ -437,11 +408,11 @@ static void v4l2_walk(struct sc_walk *w, const struct sc_call *c, unsigned req)
 	uint64_t base = (uint64_t)(uintptr_t)x.controls;
 	ioctl_keep_array(w, c, base, x.count, sizeof(struct v4l2_ext_control));
 	size_t budget = IOCTL_WALK_BYTES;
-	for (uint64_t i = 0; i < x.count && i <= ioctl_array_max(c) && i < IOCTL_WALK_MAX; i++) {
+	for (uint64_t i = 0; i < x.count && i <= ioctl_strsize(c) && i < IOCTL_WALK_MAX; i++) {
 		struct v4l2_ext_control e;
 		if (ioctl_walk_read(w, base + i * sizeof(e), &e, sizeof(e)) < 0)
 			break;
-		size_t len = e.size < ioctl_array_max(c) + 1 ? e.size : ioctl_array_max(c) + 1;
+		size_t len = e.size < ioctl_strsize(c) + 1 ? e.size : ioctl_strsize(c) + 1;
 		if (len > budget)
 			break;
 		budget -= len;

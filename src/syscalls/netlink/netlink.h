@@ -97,6 +97,23 @@ void nl_hex(struct sc_call *c, uint64_t addr, uint64_t len);
 /* Read exactly len bytes; false when not held. */
 bool nl_read(struct sc_call *c, uint64_t addr, void *buf, size_t len);
 /*
+ * A fixed-size value of len bytes at addr into buf: 1 when read, 0 when not
+ * held (its address printed), -1 when len is short of size (nothing
+ * printed).  An nla_fn then returns got == 0 for got <= 0.
+ */
+int nla_read(struct sc_call *c, uint64_t addr, unsigned len, void *buf, size_t size);
+/*
+ * A walk over 4-byte aligned records (messages, attributes), i-th step:
+ * nl_walk_head reads the header of size bytes at addr (len bytes left), or
+ * returns false having printed why the walk stops (the short tail in hex,
+ * the address, "..." past -s); nl_walk_next gives the next record's address
+ * (0 after the last), opening the "[" before the first of several.
+ */
+bool nl_walk_head(struct sc_call *c, uint64_t addr, uint64_t len, void *hdr, size_t size,
+		  unsigned i, bool array);
+uint64_t nl_walk_next(struct sc_call *c, uint64_t addr, uint64_t len, uint32_t rec_len,
+		      unsigned hdr_len, bool *array);
+/*
  * A family header of hdr_size bytes at addr in len bytes of payload, then
  * its attributes: shorter payloads print what they hold, then "...".
  * print prints the fields of the header (buf holds hdr_size bytes).

@@ -54,34 +54,14 @@ void nl_attrs(struct sc_call *c, uint64_t addr, unsigned len, const struct nla_t
 	bool array = false;
 	for (unsigned i = 0;; i++) {
 		struct nlattr a;
-		if (len < sizeof(a)) {
-			nl_hex(c, addr, len);
+		if (!nl_walk_head(c, addr, len, &a, sizeof(a), i, array))
 			break;
-		}
-		if (!nl_read(c, addr, &a, sizeof(a))) {
-			if (array)
-				out(c, "... /* %#llx */", (unsigned long long)addr);
-			else
-				p_addr(c, addr);
-			break;
-		}
-		if (nl_abbrev_stop(c, i)) {
-			out(c, "...");
-			break;
-		}
-		unsigned step = NLA_ALIGN(a.nla_len);
-		uint64_t next = 0;
-		if (a.nla_len >= NLA_HDRLEN && len > step && addr + step > addr)
-			next = addr + step;
-		if (!array && next) {
-			out(c, "[");
-			array = true;
-		}
+		uint64_t next = nl_walk_next(c, addr, len, a.nla_len, NLA_HDRLEN, &array);
 		p_nla(c, &a, addr, len, t);
 		if (!next)
 			break;
 		out(c, ", ");
-		len -= step;
+		len -= (unsigned)(next - addr);
 		addr = next;
 	}
 	if (array)

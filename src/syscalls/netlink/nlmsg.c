@@ -18,6 +18,51 @@ bool nl_read(struct sc_call *c, uint64_t addr, void *buf, size_t len)
 	return sc_mem_read(c, addr, buf, len) == 0;
 }
 
+int nla_read(struct sc_call *c, uint64_t addr, unsigned len, void *buf, size_t size)
+{
+	if (len < size)
+		return -1;
+	if (!nl_read(c, addr, buf, size)) {
+		p_addr(c, addr);
+		return 0;
+	}
+	return 1;
+}
+
+bool nl_walk_head(struct sc_call *c, uint64_t addr, uint64_t len, void *hdr, size_t size,
+		  unsigned i, bool array)
+{
+	if (len < size) {
+		nl_hex(c, addr, len);
+		return false;
+	}
+	if (!nl_read(c, addr, hdr, size)) {
+		if (array)
+			out(c, "... /* %#llx */", (unsigned long long)addr);
+		else
+			p_addr(c, addr);
+		return false;
+	}
+	if (nl_abbrev_stop(c, i)) {
+		out(c, "...");
+		return false;
+	}
+	return true;
+}
+
+uint64_t nl_walk_next(struct sc_call *c, uint64_t addr, uint64_t len, uint32_t rec_len,
+		      unsigned hdr_len, bool *array)
+{
+	uint64_t step = NLMSG_ALIGN(rec_len), next = 0;
+	if (rec_len >= hdr_len && len > step && addr + step > addr)
+		next = addr + step;
+	if (!*array && next) {
+		out(c, "[");
+		*array = true;
+	}
+	return next;
+}
+
 void nl_hex(struct sc_call *c, uint64_t addr, uint64_t len)
 {
 	struct sc_fmt hex = c->fmt ? *c->fmt : (struct sc_fmt){ .strsize = 32 };
@@ -193,33 +238,14 @@ void nl_decode(struct sc_call *c, int proto, uint64_t addr, uint64_t len)
 	}
 	for (unsigned i = 0;; i++) {
 		struct nlmsghdr h;
-		if (len < sizeof(h)) {
-			nl_hex(c, addr, len);
+		if (!nl_walk_head(c, addr, len, &h, sizeof(h), i, array))
 			break;
-		}
-		if (!nl_read(c, addr, &h, sizeof(h))) {
-			if (array)
-				out(c, "... /* %#llx */", (unsigned long long)addr);
-			else
-				p_addr(c, addr);
-			break;
-		}
-		if (nl_abbrev_stop(c, i)) {
-			out(c, "...");
-			break;
-		}
-		uint64_t step = NLMSG_ALIGN(h.nlmsg_len), next = 0;
-		if (h.nlmsg_len >= NLMSG_HDRLEN && len > step && addr + step > addr)
-			next = addr + step;
-		if (!array && next) {
-			out(c, "[");
-			array = true;
-		}
+		uint64_t next = nl_walk_next(c, addr, len, h.nlmsg_len, NLMSG_HDRLEN, &array);
 		p_msg(c, d, &h, addr, len);
 		if (!next)
 			break;
 		out(c, ", ");
-		len -= step;
+		len -= next - addr;
 		addr = next;
 	}
 	if (array)

@@ -295,12 +295,9 @@ static bool p_mdb_entry_info(struct sc_call *c, uint64_t addr, unsigned len, con
 {
 	struct br_mdb_entry e;
 	(void)arg;
-	if (len < sizeof(e))
-		return false;
-	if (!nl_read(c, addr, &e, sizeof(e))) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &e, sizeof(e));
+	if (got <= 0)
+		return got == 0;
 	unsigned off = NLA_ALIGN(sizeof(e));
 	out(c, "{ifindex=");
 	pn_ifindex(c, e.ifindex);
@@ -346,12 +343,9 @@ static bool p_router_port(struct sc_call *c, uint64_t addr, unsigned len, const 
 {
 	uint32_t idx;
 	(void)arg;
-	if (len < sizeof(idx))
-		return false;
-	if (!nl_read(c, addr, &idx, sizeof(idx))) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &idx, sizeof(idx));
+	if (got <= 0)
+		return got == 0;
 	pn_ifindex(c, idx);
 	if (len > NLA_ALIGN(sizeof(idx))) {
 		out(c, ", ");
@@ -446,12 +440,9 @@ static bool p_rtvia(struct sc_call *c, uint64_t addr, unsigned len, const void *
 {
 	uint16_t family;
 	(void)arg;
-	if (len < sizeof(family))
-		return false;
-	if (!nl_read(c, addr, &family, sizeof(family))) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &family, sizeof(family));
+	if (got <= 0)
+		return got == 0;
 	out(c, "{rtvia_family=");
 	p_xval(c, &xlat_addrfams, family, "AF_???");
 	if (len > sizeof(family)) {

@@ -71,12 +71,9 @@ static bool p_ifmap(struct sc_call *c, uint64_t addr, unsigned len, const void *
 	struct rtnl_link_ifmap m;
 	unsigned size = offsetof(struct rtnl_link_ifmap, port) + sizeof(m.port);
 	(void)arg;
-	if (len < size)
-		return false;
-	if (!nl_read(c, addr, &m, size)) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &m, size);
+	if (got <= 0)
+		return got == 0;
 	out(c, "{mem_start=%#llx, mem_end=%#llx, base_addr=%#llx, irq=%u, dma=%u, port=%u}",
 	    (unsigned long long)m.mem_start, (unsigned long long)m.mem_end,
 	    (unsigned long long)m.base_addr, m.irq, m.dma, m.port);
@@ -87,13 +84,10 @@ static bool p_nla_fd(struct sc_call *c, uint64_t addr, unsigned len, const void 
 {
 	int32_t fd;
 	(void)arg;
-	if (len < sizeof(fd))
-		return false;
-	if (!nl_read(c, addr, &fd, sizeof(fd)))
-		p_addr(c, addr);
-	else
+	int got = nla_read(c, addr, len, &fd, sizeof(fd));
+	if (got > 0)
 		p_fd(c, (uint64_t)(int64_t)fd);
-	return true;
+	return got >= 0;
 }
 
 
@@ -103,12 +97,9 @@ static bool p_port_vsi(struct sc_call *c, uint64_t addr, unsigned len, const voi
 	struct ifla_port_vsi v;
 	static const uint8_t zero[sizeof(v.pad)];
 	(void)arg;
-	if (len < sizeof(v))
-		return false;
-	if (!nl_read(c, addr, &v, sizeof(v))) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &v, sizeof(v));
+	if (got <= 0)
+		return got == 0;
 	out(c, "{vsi_mgr_id=%u, vsi_type_id=", v.vsi_mgr_id);
 	nl_hex_bytes(c, v.vsi_type_id, sizeof(v.vsi_type_id));
 	out(c, ", vsi_type_version=%u", v.vsi_type_version);
@@ -232,12 +223,9 @@ bool rtnl_bridge_id(struct sc_call *c, uint64_t addr, unsigned len, const void *
 {
 	struct ifla_bridge_id id;
 	(void)arg;
-	if (len < sizeof(id))
-		return false;
-	if (!nl_read(c, addr, &id, sizeof(id))) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &id, sizeof(id));
+	if (got <= 0)
+		return got == 0;
 	out(c, "{prio=[%u, %u], addr=", id.prio[0], id.prio[1]);
 	nl_mac(c, id.addr, sizeof(id.addr));
 	out(c, "}");
@@ -303,12 +291,9 @@ static bool p_vf_mac(struct sc_call *c, uint64_t addr, unsigned len, const void 
 {
 	struct ifla_vf_mac m;
 	(void)arg;
-	if (len < sizeof(m))
-		return false;
-	if (!nl_read(c, addr, &m, sizeof(m))) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &m, sizeof(m));
+	if (got <= 0)
+		return got == 0;
 	out(c, "{vf=%u, mac=", m.vf);
 	nl_mac(c, m.mac, sizeof(m.mac));
 	out(c, "}");
@@ -319,12 +304,9 @@ static bool p_vf_broadcast(struct sc_call *c, uint64_t addr, unsigned len, const
 {
 	struct ifla_vf_broadcast b;
 	(void)arg;
-	if (len < sizeof(b))
-		return false;
-	if (!nl_read(c, addr, &b, sizeof(b))) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &b, sizeof(b));
+	if (got <= 0)
+		return got == 0;
 	out(c, "{broadcast=");
 	nl_mac(c, b.broadcast, sizeof(b.broadcast));
 	out(c, "}");
@@ -335,12 +317,9 @@ static bool p_vf_vlan_info(struct sc_call *c, uint64_t addr, unsigned len, const
 {
 	struct ifla_vf_vlan_info v;
 	(void)arg;
-	if (len < sizeof(v))
-		return false;
-	if (!nl_read(c, addr, &v, sizeof(v))) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &v, sizeof(v));
+	if (got <= 0)
+		return got == 0;
 	out(c, "{vf=%u, vlan=%u, qos=%u, vlan_proto=htons(", v.vf, v.vlan, v.qos);
 	p_xval(c, &xlat_ethernet_protocols, ntohs(v.vlan_proto), "ETH_P_???");
 	out(c, ")}");

@@ -74,12 +74,9 @@ static bool p_unix_vfs(struct sc_call *c, uint64_t addr, unsigned len, const voi
 {
 	struct unix_diag_vfs v;
 	(void)arg;
-	if (len < sizeof(v))
-		return false;
-	if (!nl_read(c, addr, &v, sizeof(v))) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &v, sizeof(v));
+	if (got <= 0)
+		return got == 0;
 	out(c, "{udiag_vfs_dev=");
 	p_dev(c, v.udiag_vfs_dev);
 	out(c, ", udiag_vfs_ino=%u}", v.udiag_vfs_ino);
@@ -268,12 +265,9 @@ static bool p_bytecode(struct sc_call *c, uint64_t addr, unsigned len, const voi
 {
 	struct inet_diag_bc_op op;
 	(void)arg;
-	if (len < sizeof(op))
-		return false;
-	if (!nl_read(c, addr, &op, sizeof(op))) {
-		p_addr(c, addr);
-		return true;
-	}
+	int got = nla_read(c, addr, len, &op, sizeof(op));
+	if (got <= 0)
+		return got == 0;
 	p_bc_op(c, &op);
 	if (len > sizeof(op)) {
 		out(c, ", ");
