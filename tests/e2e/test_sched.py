@@ -306,7 +306,13 @@ def switch_only_says_what_is_missing(env):
     # No exec events: the command is found by its name; no fork events: each thread alone.
     names = [p['comm'] for p in doc['processes']]
     expect(names and all(n == 'busy' for n in names), 'processes %r' % names)
-    expect(sum(p['runtime_ms'] for p in doc['processes']) > 90, 'busy ran 2 x 50 ms')
+    ran = sum(p['runtime_ms'] for p in doc['processes'])
+    # Under load this kernel sometimes leaves a switch out; sched then ends the span at the next
+    # sign of another task and says how many it filled in: less run time is credited.
+    filled = doc['inferred_switch_outs'] + doc['missing_switch_ins'] + doc['lost_events']
+    expect(ran > 90 or (filled and ran > 45),
+           'busy ran 2 x 50 ms of CPU, sched credits %.1f ms (%d switches filled in or lost)'
+           % (ran, filled))
     expect(all(p['wakeup_latency_ms']['count'] == 0 for p in doc['processes']), 'latencies')
     text = env.sched()
     expect('missing sched:sched_waking and sched:sched_wakeup: no wakeup latencies' in text,
