@@ -367,9 +367,11 @@ def lod_bound(cpus):
 
 
 def agree(capped, full):
-    """The share of columns both pages painted in which they drew the same colour."""
+    """The share of columns both pages painted in which they drew the same colour, how many
+    columns both painted, and how many either painted."""
     both = [(a[1], b[1]) for a, b in zip(capped, full) if a[1] and b[1]]
-    return sum(a == b for a, b in both) / max(len(both), 1), len(both)
+    either = sum(1 for a, b in zip(capped, full) if a[1] or b[1])
+    return sum(a == b for a, b in both) / max(len(both), 1), len(both), either
 
 
 @case
@@ -413,13 +415,14 @@ def view_levels_of_detail(_):
                    'drawn at %d ns bins for %.0f ns columns' % (g['lod_bin'], tcol))
             bins.append(g['lod_bin'])
             c0 = max(int(math.ceil((lod['from'] - w[0]) / tcol)), 0)
+            painted = 0
             for a, b in zip(g['lanes'], f['lanes']):
                 expect(a['label'] == b['label'], 'lanes differ: %s, %s' % (a['label'], b['label']))
                 a['cols'], b['cols'] = a['cols'][c0:], b['cols'][c0:]
                 n = len(a['cols'])
                 ha = sum(c[0] for c in a['cols']) / n
                 hb = sum(c[0] for c in b['cols']) / n
-                same, both = agree(a['cols'], b['cols'])
+                same, both, either = agree(a['cols'], b['cols'])
                 print('%s at %d ns bins: drawn %.1f%% busy (detail %.1f%%), %d/%d columns '
                       'painted by both, %.0f%% the same colour' % (a['label'], g['lod_bin'],
                       ha * 100, hb * 100, both, n, same * 100), file=sys.stderr)
@@ -427,9 +430,13 @@ def view_levels_of_detail(_):
                     expect(abs(ha - hb) <= 0.03,
                            '%s over %r: drawn %.1f%% busy, %.1f%% in detail' %
                            (a['label'], w, ha * 100, hb * 100))
-                expect(both > n // 2 and same >= (0.6 if a['kind'] == 'cpu' else 0.7),
-                       '%s over %r: %d columns drawn by both, %.0f%% in the same colour' %
-                       (a['label'], w, both, same * 100))
+                # A lane may be mostly idle in a window (perf's two tasks can share one CPU
+                # for a while): the pages must paint the same columns, not many of them.
+                expect(both >= 0.8 * either and same >= (0.6 if a['kind'] == 'cpu' else 0.7),
+                       '%s over %r: %d columns drawn by both of %d drawn by either, '
+                       '%.0f%% in the same colour' % (a['label'], w, both, either, same * 100))
+                painted = max(painted, both / n)
+            expect(painted > 0.5, 'over %r no lane is painted in half its columns' % (w,))
         expect(bins[0] > bins[1], 'one level for both windows: %r' % bins)
         # The page stays bounded: the detailed part plus the levels' budget, for this trace
         # and one three times as long.
