@@ -56,7 +56,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u32);	/* tid */
-	__type(value, __u32);	/* enum km_task_state */
+	__type(value, struct km_task);
 } tasks SEC(".maps");
 
 struct {
@@ -297,6 +297,7 @@ static __always_inline struct rec start(__u32 type, __u32 tid, __u32 tgid, __s32
 	h->nr = nr;
 	h->ret = 0;
 	h->sp = 0;
+	h->exit_ts = 0;
 	h->size = 0;
 	h->nregions = 0;
 	h->truncated = 0;
@@ -351,14 +352,16 @@ static __always_inline void copy_plan(struct rec *r, const struct km_plan *p, __
  * written straight into the ring, no scratch and no second copy.  Returns
  * nothing: a full ring is counted.
  */
-static __always_inline void send_plain(__u32 type, __u64 id, long nr, struct pt_regs *regs, __s64 ret)
+static __always_inline void send_plain(__u32 type, __u64 id, long nr, struct pt_regs *regs, __s64 ret,
+				       __u64 ts, __u64 exit_ts)
 {
 	struct km_hdr *h = bpf_ringbuf_reserve(&rb, sizeof(*h), 0);
 	if (!h) {
 		__sync_fetch_and_add(&lost_records, 1);
 		return;
 	}
-	h->ts = bpf_ktime_get_ns();
+	h->ts = ts;
+	h->exit_ts = exit_ts;
 	h->type = type;
 	h->tid = (__u32)id;
 	h->tgid = id >> 32;
@@ -384,24 +387,35 @@ int km_sys_enter(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
-	if (!st)
+	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t)
 		return 0;
 	long nr = (long)ctx[1];
-	if ((*st & KM_STATE) == KM_PENDING) {
+	if ((t->state & KM_STATE) == KM_PENDING) {
 		/* The held command: its own calls before exec are tracekit's, not the program's. */
 		if (nr != 59 && nr != 322)
 			return 0;
-		*st = KM_ACTIVE;
+		t->state = KM_ACTIVE;
 	}
-	*st &= ~KM_RETRY;
+	t->state &= ~(KM_RETRY | KM_INCALL);
 	__u32 key = (__u32)nr;
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (p && !p->traced)
 		return 0;
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	if (p && p->one) {
+		/*
+		 * One record at the exit: the entry waits here (user space reads it
+		 * should the call block; see kernel_mode.c).
+		 */
+		t->nr = (__s32)nr;
+		read_args(regs, t->args);
+		t->ts = bpf_ktime_get_ns();
+		t->state |= KM_INCALL;
+		return 0;
+	}
 	if (p && !(p->sides & 1)) {
-		send_plain(KM_ENTER, id, nr, regs, 0);
+		send_plain(KM_ENTER, id, nr, regs, 0, bpf_ktime_get_ns(), 0);
 		return 0;
 	}
 	struct rec r = start(KM_ENTER, tid, id >> 32, (__s32)nr, 1);
@@ -413,9 +427,34 @@ int km_sys_enter(unsigned long long *ctx)
 	if (p)
 		copy_plan(&r, p, key, 0, h->sp);
 	if (h->faults && nr != 59 && nr != 322)
-		*st |= KM_RETRY;
+		t->state |= KM_RETRY;
 	send(&r);
 	return 0;
+}
+
+/* The whole of a one-record call: its entry's copies are made now, with the exit's. */
+static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_regs *regs, __s64 ret)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 key = (__u32)t->nr;
+	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
+	if (!p || !p->ncopy) {
+		send_plain(KM_CALL, id, t->nr, regs, ret, t->ts, now);
+		return;
+	}
+	struct rec r = start(KM_CALL, (__u32)id, id >> 32, t->nr, 1);
+	if (!r.s)
+		return;
+	struct km_hdr *h = hdr(&r);
+	h->ts = t->ts;
+	h->exit_ts = now;
+	h->ret = ret;
+	read_args(regs, h->args);
+	h->sp = regs->sp;
+	copy_plan(&r, p, key, 0, h->sp);
+	r.when = 2;
+	copy_plan(&r, p, key, ret, 0);
+	send(&r);
 }
 
 SEC("tp_btf/sys_exit")
@@ -423,12 +462,17 @@ int km_sys_exit(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
-	if (!st || (*st & KM_STATE) != KM_ACTIVE)
+	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
-	__u32 retry = *st & KM_RETRY;
-	*st &= ~KM_RETRY;
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	if (t->state & KM_INCALL) {
+		t->state &= ~KM_INCALL;
+		send_call(t, id, regs, (__s64)ctx[1]);
+		return 0;
+	}
+	__u32 retry = t->state & KM_RETRY;
+	t->state &= ~KM_RETRY;
 	long nr = regs->orig_ax;
 	__u32 key = (__u32)nr;
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
@@ -436,7 +480,7 @@ int km_sys_exit(unsigned long long *ctx)
 		return 0;
 	if (p && !retry && !(p->sides & 2)) {
 		/* Nothing to copy: the arguments are the entry's, user space has them. */
-		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1]);
+		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1], bpf_ktime_get_ns(), 0);
 		return 0;
 	}
 	struct rec r = start(KM_EXIT, tid, id >> 32, (__s32)nr, 2);
@@ -464,13 +508,13 @@ int km_fork(unsigned long long *ctx)
 		return 0;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
-	if (!st || (*st & KM_STATE) != KM_ACTIVE)
+	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	struct task_struct *child = (struct task_struct *)ctx[1];
 	__u32 ctid = child->pid;
-	__u32 state = KM_ACTIVE;
-	bpf_map_update_elem(&tasks, &ctid, &state, BPF_ANY);
+	struct km_task nt = { .state = KM_ACTIVE };
+	bpf_map_update_elem(&tasks, &ctid, &nt, BPF_ANY);
 	struct rec r = start(KM_FORK, tid, id >> 32, 0, 0);
 	if (!r.s)
 		return 0;
@@ -486,13 +530,13 @@ int km_exec(unsigned long long *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	__u32 old = (__u32)ctx[1];
-	__u32 *st = bpf_map_lookup_elem(&tasks, &old);
-	if (!st || (*st & KM_STATE) != KM_ACTIVE)
+	struct km_task *t = bpf_map_lookup_elem(&tasks, &old);
+	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	if (old != tid) {
 		/* A thread exec'd: it carries on with the leader's id. */
-		__u32 state = KM_ACTIVE;
-		bpf_map_update_elem(&tasks, &tid, &state, BPF_ANY);
+		struct km_task nt = { .state = KM_ACTIVE };
+		bpf_map_update_elem(&tasks, &tid, &nt, BPF_ANY);
 		bpf_map_delete_elem(&tasks, &old);
 	}
 	struct rec r = start(KM_EXEC, tid, id >> 32, 0, 0);
@@ -508,10 +552,10 @@ int km_task_exit(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
-	if (!st)
+	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t)
 		return 0;
-	__u32 state = *st & KM_STATE;
+	__u32 state = t->state & KM_STATE;
 	bpf_map_delete_elem(&tasks, &tid);
 	if (state != KM_ACTIVE)
 		return 0;
@@ -556,8 +600,8 @@ int km_signal_deliver(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
-	if (!st || (*st & KM_STATE) != KM_ACTIVE)
+	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	send_signal(tid, id >> 32, (int)ctx[0], ctx[1], 0);
 	return 0;
@@ -575,8 +619,8 @@ int km_signal_generate(unsigned long long *ctx)
 		return 0;
 	struct task_struct *task = (struct task_struct *)ctx[2];
 	__u32 tid = task->pid;
-	__u32 *st = bpf_map_lookup_elem(&tasks, &tid);
-	if (!st || (*st & KM_STATE) != KM_ACTIVE)
+	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	send_signal(tid, task->tgid, (int)ctx[0], ctx[1],
 		    bpf_get_current_pid_tgid() >> 32);

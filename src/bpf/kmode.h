@@ -33,6 +33,24 @@ enum km_task_state {
 	 * call itself faults it in, so the entry copies are made again at exit.
 	 */
 	KM_RETRY = 0x100,
+	/*
+	 * A call sent as one record at its exit (struct km_plan's one) is in
+	 * flight: struct km_task holds its entry.
+	 */
+	KM_INCALL = 0x200,
+};
+
+/*
+ * The tasks map's value.  The entry of a one-record call is kept here until
+ * its exit; user space reads it for a call that has not returned for a while
+ * (kernel_mode.c shows its entry then, as strace would have, other tasks'
+ * lines after it).
+ */
+struct km_task {
+	__u32 state;		/* enum km_task_state */
+	__s32 nr;
+	__u64 ts;
+	__u64 args[6];
 };
 
 /* How one copy finds its bytes (what the verifier can check, from sc_mem_spec kinds). */
@@ -69,7 +87,11 @@ struct km_plan {
 	__u8 traced;		/* -e trace= lets it through */
 	__u8 ncopy;
 	__u8 sides;		/* the copies' when bits, or'ed: a side without copies is a plain record */
-	__u8 pad;
+	/*
+	 * The call is sent as one record at its exit (KM_CALL): its entry's memory
+	 * is input the call leaves as it was, so it is copied then.
+	 */
+	__u8 one;
 	struct km_copy c[KM_COPY_MAX];
 };
 
@@ -81,6 +103,11 @@ enum km_type {
 	KM_GONE,		/* the task exited: ret is its exit_code */
 	KM_SIGNAL,		/* nr is the signal; one region: the kernel_siginfo */
 	KM_EXEC,		/* a traced task became a new program: args[0] its former tid */
+	KM_CALL,		/* a whole call: ts its entry, exit_ts its exit, regions of both sides */
+	/* User space's own, in kernel_mode.c's queue: */
+	KM_STALLED,		/* a KM_CALL's entry read from struct km_task, no regions */
+	KM_CALL_ENTRY,		/* a KM_CALL split around other tasks' records: its entry, */
+	KM_CALL_EXIT,		/* and its exit (ts: the exit's) */
 };
 
 struct km_hdr {
@@ -92,6 +119,7 @@ struct km_hdr {
 	__u64 args[6];
 	__s64 ret;
 	__u64 sp;
+	__u64 exit_ts;		/* KM_CALL: the exit's time */
 	__u32 size;		/* bytes of regions after the header */
 	__u16 nregions;
 	__u8 truncated;		/* regions were left out: KM_DATA_LIMIT reached */

@@ -92,11 +92,46 @@ fail:
 
 int km_bpf_add_task(struct km_bpf *b, pid_t tid, bool pending, char *err, size_t errlen)
 {
-	uint32_t key = (uint32_t)tid, state = pending ? KM_PENDING : KM_ACTIVE;
-	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.tasks), &key, &state, BPF_ANY)) {
+	uint32_t key = (uint32_t)tid;
+	struct km_task t = { .state = pending ? KM_PENDING : KM_ACTIVE };
+	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.tasks), &key, &t, BPF_ANY)) {
 		snprintf(err, errlen, "cannot trace process %d: %s", (int)tid, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+int km_bpf_in_calls(const struct km_bpf *b, uint64_t before, pid_t *tids, int max)
+{
+	enum { BATCH = 256 };
+	uint32_t keys[BATCH], out_batch;
+	struct km_task vals[BATCH];
+	int fd = bpf_map__fd(b->skel->maps.tasks), n = 0;
+	bool first = true;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	for (;;) {
+		uint32_t count = BATCH;
+		int e = bpf_map_lookup_batch(fd, first ? NULL : &out_batch, &out_batch, keys, vals, &count, &opts);
+		if (e < 0 && errno != ENOENT)
+			return n;
+		for (uint32_t i = 0; i < count && n < max; i++)
+			if ((vals[i].state & KM_INCALL) && vals[i].ts < before)
+				tids[n++] = (pid_t)keys[i];
+		if (e < 0 || n == max)	/* ENOENT: that was the last batch */
+			return n;
+		first = false;
+	}
+}
+
+int km_bpf_task(const struct km_bpf *b, pid_t tid, struct km_task *t)
+{
+	uint32_t key = (uint32_t)tid;
+	struct km_task again;
+	int fd = bpf_map__fd(b->skel->maps.tasks);
+	/* Read twice: the program may be writing it (a new call) while it is copied. */
+	if (bpf_map_lookup_elem(fd, &key, t) || bpf_map_lookup_elem(fd, &key, &again) ||
+	    memcmp(t, &again, sizeof(again)))
+		return -1;
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "print_signal.h"
 #include "summary.h"
 #include "tracee/fdpath.h"
+#include "tracee/tracee.h"
 #include "util/die.h"
 #include "util/tidmap.h"
 
@@ -37,6 +38,7 @@ struct thread {
 	int last_sig;
 	long interrupted;
 	uint64_t start_ns;
+	uint64_t end_ns;	/* the last call's exit */
 	struct strbuf held;	/* signal lines waiting for the call in flight to end */
 };
 
@@ -155,7 +157,8 @@ static void set_multi(struct km_printer *p)
 static void decode_entry(struct km_printer *p, struct thread *th, const struct km_hdr *a,
 			 const struct km_hdr *b, bool live);
 
-static void on_enter(struct km_printer *p, const struct km_hdr *h)
+/* A call begins: the thread's state from the record's arguments; the thread, NULL when not decoded. */
+static struct thread *begin_call(struct km_printer *p, const struct km_hdr *h)
 {
 	struct thread *th = thread_get(p, (pid_t)h->tid, (pid_t)h->tgid);
 	struct sc_call *c = &th->call;
@@ -177,9 +180,17 @@ static void on_enter(struct km_printer *p, const struct km_hdr *h)
 	free(th->deferred);
 	th->deferred = NULL;
 	if (!th->shown)
-		return;
+		return NULL;
 	if (p->o->summary == 1 && !p->o->npaths)
-		return;	/* counted at exit, never printed */
+		return NULL;	/* counted at exit, never printed */
+	return th;
+}
+
+static void on_enter(struct km_printer *p, const struct km_hdr *h)
+{
+	struct thread *th = begin_call(p, h);
+	if (!th)
+		return;
 	if (h->faults) {
 		/* Decoded at exit, with what the kernel copies again once the call has run. */
 		size_t len = sizeof(*h) + h->size;
@@ -190,13 +201,23 @@ static void on_enter(struct km_printer *p, const struct km_hdr *h)
 	decode_entry(p, th, h, NULL, true);
 }
 
+static void decode_entry_from(struct km_printer *p, struct thread *th, uint64_t ts, sc_read_fn read,
+			      void *ctx, bool live);
+
 /* The entry half from regions of a (and b); printed now when live. */
 static void decode_entry(struct km_printer *p, struct thread *th, const struct km_hdr *a,
 			 const struct km_hdr *b, bool live)
 {
-	struct sc_call *c = &th->call;
 	struct regions rg = { { a, b }, SC_AT_ENTRY };
-	sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
+	decode_entry_from(p, th, a->ts, read_regions, &rg, live);
+}
+
+/* The entry half with memory from read; printed now when live. */
+static void decode_entry_from(struct km_printer *p, struct thread *th, uint64_t ts, sc_read_fn read,
+			      void *ctx, bool live)
+{
+	struct sc_call *c = &th->call;
+	sc_mem_fetch(c, SC_AT_ENTRY, read, ctx);
 	sc_mem_uncut(c);
 	sc_decode_entry(c);
 	th->entry_len = th->text.len;
@@ -206,7 +227,7 @@ static void decode_entry(struct km_printer *p, struct thread *th, const struct k
 	}
 	if (p->o->summary == 1 || p->hold_entry || !live)
 		return;
-	struct timespec real = real_of(p, a->ts), mono = ts_of(a->ts);
+	struct timespec real = real_of(p, ts), mono = ts_of(ts);
 	set_multi(p);
 	out_call_entry(p->w, c->tid, &real, &mono, sb_str(&th->text));
 	th->printed_entry = true;
@@ -243,7 +264,8 @@ static void resumed_only(struct km_printer *p, const struct km_hdr *h)
 	out_call_exit(p->w, c.tid, &real, &mono, e && e->name ? e->name : "?", ")", sb_str(&p->tmp));
 }
 
-static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
+/* The exit half; ts is the exit's time (a KM_CALL's exit_ts). */
+static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t ts)
 {
 	struct thread *th = tidmap_get(&p->threads, (pid_t)h->tid);
 	if (!th)
@@ -265,14 +287,15 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
 	}
 	count_faults(p, h, SC_AT_EXIT);
 	th->in_call = false;
+	th->end_ns = ts;
 	c->ret = h->ret;
 	if (c->ret == -516)	/* ERESTART_RESTARTBLOCK: restart_syscall will resume it */
 		th->interrupted = c->nr;
 	if (!th->shown)
 		goto held;
-	double took = (double)(h->ts - th->start_ns) / 1e9;
+	double took = (double)(ts - th->start_ns) / 1e9;
 	if (p->sum)
-		sc_summary_add(p->sum, c->nr, h->ts - th->start_ns, sc_failed(c));
+		sc_summary_add(p->sum, c->nr, ts - th->start_ns, sc_failed(c));
 	if (p->o->summary == 1 || !sc_filter_status(p->o->filter, c->ret, true))
 		goto held;
 	struct regions rg = { { h, NULL }, SC_AT_EXIT };
@@ -287,7 +310,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
 	sc_format_ret(c, ret, false);
 	if (p->o->show_time)
 		sb_printf(ret, " <%.6f>", took);
-	struct timespec start = real_of(p, th->start_ns), real = real_of(p, h->ts), mono = ts_of(h->ts);
+	struct timespec start = real_of(p, th->start_ns), real = real_of(p, ts), mono = ts_of(ts);
 	if (p->o->json) {
 		struct strbuf js = STRBUF_INIT;
 		const char *rt = sb_str(ret);
@@ -307,7 +330,42 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h)
 			      sb_str(&th->text) + th->entry_len, sb_str(ret));
 	}
 held:
-	flush_held(p, th, h->ts);
+	flush_held(p, th, ts);
+}
+
+/*
+ * A whole call in one record.  Its entry may be shown already: a call that
+ * did not return for a while had its entry read from the task map
+ * (on_stalled).
+ */
+static void call_entry(struct km_printer *p, const struct km_hdr *h)
+{
+	struct thread *th = tidmap_get(&p->threads, (pid_t)h->tid);
+	if (th && th->in_call && th->start_ns == h->ts)
+		return;
+	th = begin_call(p, h);
+	if (th) {
+		count_faults(p, h, SC_AT_ENTRY);
+		decode_entry(p, th, h, NULL, true);
+	}
+}
+
+/*
+ * The entry of a one-record call that had not returned a while ago
+ * (kernel_mode.c took it from the task map), shown now; its memory is read
+ * from the process: the call has not changed it (struct km_plan's one).
+ */
+static void on_stalled(struct km_printer *p, const struct km_hdr *h)
+{
+	struct thread *th = tidmap_get(&p->threads, (pid_t)h->tid);
+	if (!th || h->ts <= th->end_ns)
+		return;
+	struct km_hdr e = *h;
+	e.type = KM_ENTER;
+	e.tgid = (uint32_t)th->tgid;
+	th = begin_call(p, &e);
+	if (th)
+		decode_entry_from(p, th, h->ts, tracer_read, (void *)(intptr_t)h->tid, true);
 }
 
 /* The thread died inside a call (exit_group, or killed): "= ?". */
@@ -446,7 +504,20 @@ void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 		on_enter(p, h);
 		break;
 	case KM_EXIT:
-		on_exit_rec(p, h);
+		on_exit_rec(p, h, h->ts);
+		break;
+	case KM_CALL:
+		call_entry(p, h);
+		on_exit_rec(p, h, h->exit_ts);
+		break;
+	case KM_CALL_ENTRY:
+		call_entry(p, h);
+		break;
+	case KM_CALL_EXIT:
+		on_exit_rec(p, h, h->ts);
+		break;
+	case KM_STALLED:
+		on_stalled(p, h);
 		break;
 	case KM_FORK:
 		thread_get(p, (pid_t)h->args[0], (pid_t)h->args[1]);
@@ -513,6 +584,11 @@ void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached)
 	thread_get(p, tid, tgid)->attached = attached;
 	if (p->fds && tid == tgid)
 		km_fds_seed(p->fds, tgid);
+}
+
+void km_printer_flush(struct km_printer *p)
+{
+	out_flush(p->w);
 }
 
 int km_printer_live(const struct km_printer *p)

@@ -6,7 +6,9 @@
 #ifndef TRACEKIT_SYSCALLS_KERNEL_EVENTS_H
 #define TRACEKIT_SYSCALLS_KERNEL_EVENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "bpf/kmode.h"
 #include "session.h"
@@ -22,6 +24,8 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached);
 /* One record, in time order. */
 void km_printer_record(struct km_printer *p, const struct km_hdr *h);
+/* Write out what is printed so far, a call's entry waiting for its end too. */
+void km_printer_flush(struct km_printer *p);
 /* Tasks traced and not gone yet. */
 int km_printer_live(const struct km_printer *p);
 /* Whether tid is still traced (for the end-of-run check of tasks whose exit was lost). */

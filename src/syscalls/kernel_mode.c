@@ -30,8 +30,9 @@
 #include "tracee/tracee.h"
 #include "util/die.h"
 #include "util/stopsig.h"
+#include "util/tidmap.h"
 
-#define REORDER_NS 20000000ull
+#define REORDER_NS 30000000ull
 #define POLL_MS 10
 #define DEFAULT_BUFFER_KB 16384
 
@@ -48,6 +49,14 @@ struct pending {
 };
 
 #define QUIET_NS 250000000ull	/* no record for this long: the ring holds nothing of the dead */
+/*
+ * A one-record call (its record comes at the call's exit) in flight for this
+ * long gets its entry queued from the BPF map, in time for REORDER_NS to put
+ * it before what other tasks did meanwhile: the lines are then strace's,
+ * "<unfinished ...>" and all, and a program blocked in read() shows it.
+ */
+#define STALL_NS 5000000ull
+#define STALL_TASKS 256
 
 struct run {
 	struct sc_options *o;
@@ -55,6 +64,7 @@ struct run {
 	struct km_ftrace *ft;	/* or the fallback's ftrace instance */
 	struct km_printer *pr;
 	struct pending q;
+	struct tidmap stalled;	/* tid -> the entry time of its call last queued as KM_STALLED */
 	pid_t child;
 	int go;			/* write a byte: the held child execs */
 	int exec_err;		/* read: errno of a failed exec */
@@ -107,10 +117,40 @@ static int queue_record(void *ctx, void *data, size_t len)
 	size_t at = q->n;
 	while (at > q->head && q->rec[at - 1]->h.ts > e->h.ts)
 		at--;
+	/* The whole call came before its entry was printed: the stand-in entry goes. */
+	for (size_t i = at; e->h.type == KM_CALL && i > q->head && q->rec[i - 1]->h.ts == e->h.ts; i--)
+		if (q->rec[i - 1]->h.type == KM_STALLED && q->rec[i - 1]->h.tid == e->h.tid)
+			q->rec[i - 1]->h.type = 0;
 	memmove(q->rec + at + 1, q->rec + at, (q->n - at) * sizeof(*q->rec));
 	q->rec[at] = e;
 	q->n++;
 	return 0;
+}
+
+/*
+ * A one-record call at the head of the queue with records of its time behind
+ * it (or with some perhaps still to come: its exit is inside the reorder
+ * window) is printed in two halves: the lines come out as two records would
+ * have given them, "<unfinished ...>" and all.
+ */
+static bool needs_split(const struct pending *q, uint64_t upto)
+{
+	const struct km_hdr *h = &q->rec[q->head]->h;
+	return h->type == KM_CALL &&
+	       (h->exit_ts > upto || (q->head + 1 < q->n && q->rec[q->head + 1]->h.ts < h->exit_ts));
+}
+
+/* The head record, its entry printed, goes back in the queue as its exit half. */
+static void requeue_exit(struct pending *q)
+{
+	struct queued *e = q->rec[q->head];
+	e->h.type = KM_CALL_EXIT;
+	e->h.ts = e->h.exit_ts;
+	size_t at = q->head + 1;
+	while (at < q->n && q->rec[at]->h.ts <= e->h.ts)
+		at++;
+	memmove(q->rec + q->head, q->rec + q->head + 1, (at - q->head - 1) * sizeof(*q->rec));
+	q->rec[at - 1] = e;
 }
 
 /* Print the records older than upto (all of them with upto = UINT64_MAX). */
@@ -118,7 +158,14 @@ static void drain(struct run *r, uint64_t upto)
 {
 	struct pending *q = &r->q;
 	while (q->head < q->n && q->rec[q->head]->h.ts <= upto) {
-		km_printer_record(r->pr, &q->rec[q->head]->h);
+		struct km_hdr *h = &q->rec[q->head]->h;
+		if (needs_split(q, upto)) {
+			h->type = KM_CALL_ENTRY;
+			km_printer_record(r->pr, h);
+			requeue_exit(q);
+			continue;
+		}
+		km_printer_record(r->pr, h);
 		free(q->rec[q->head++]);
 	}
 	if (q->head == q->n) {
@@ -169,6 +216,24 @@ static void forget_vanished(struct run *r)
 			km_printer_forget(r->pr, tids[i]);
 }
 
+/* Entries of one-record calls that have not returned for STALL_NS, queued as records. */
+static void queue_stalled(struct run *r, uint64_t now)
+{
+	pid_t tids[STALL_TASKS];
+	int n = r->bpf ? km_bpf_in_calls(r->bpf, now - STALL_NS, tids, STALL_TASKS) : 0;
+	for (int i = 0; i < n; i++) {
+		struct km_task t;
+		/* The entry time stands for the call (never 0): queued once. */
+		if (km_bpf_task(r->bpf, tids[i], &t) < 0 || !(t.state & KM_INCALL) ||
+		    (uintptr_t)tidmap_get(&r->stalled, tids[i]) == t.ts)
+			continue;
+		tidmap_put(&r->stalled, tids[i], (void *)(uintptr_t)t.ts);
+		struct km_hdr h = { .ts = t.ts, .type = KM_STALLED, .tid = (uint32_t)tids[i], .nr = t.nr };
+		memcpy(h.args, t.args, sizeof(h.args));
+		queue_record(&r->q, &h, sizeof(h));
+	}
+}
+
 static bool finished(struct run *r)
 {
 	if (r->o->argv && !r->child_done)
@@ -184,10 +249,14 @@ static void loop(struct run *r)
 		if (src_poll(r, POLL_MS, queue_record, &r->q) < 0)
 			break;
 		uint64_t now = mono_now();
-		if (r->q.seq != arrived)
+		bool idle = r->q.seq == arrived;
+		queue_stalled(r, now);
+		if (!idle)
 			last_arrival = now;
 		arrived = r->q.seq;
 		drain(r, now - REORDER_NS);
+		if (idle)	/* a quiet moment: a call in flight shows, as strace shows it while it waits */
+			km_printer_flush(r->pr);
 		reap(r, WNOHANG);
 		/* Only once everything that arrived is printed and the ring has been quiet a while. */
 		if (r->child_done && r->q.head == r->q.n && now - last_arrival > QUIET_NS) {
@@ -386,6 +455,7 @@ out:
 	for (size_t i = r.q.head; i < r.q.n; i++)
 		free(r.q.rec[i]);
 	free(r.q.rec);
+	tidmap_free(&r.stalled);
 	if (km_printer_free(r.pr) < 0 && status == 0)
 		status = 1;
 	return status;

@@ -93,6 +93,48 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 	return true;
 }
 
+/*
+ * Calls that are always sent as two records: the memory of exec's arguments
+ * is gone at its exit, exit never returns, clone adds a task that runs
+ * before the call ends, sigreturn and restart_syscall rewrite the registers
+ * the arguments are read from.
+ */
+static const char *const two_records[] = {
+	"execve", "execveat", "exit", "exit_group", "clone", "clone3", "fork", "vfork",
+	"rt_sigreturn", "restart_syscall",
+};
+
+/*
+ * Whether the entry's copies can be made at the exit instead: none of the
+ * memory read at entry is written by the call (an argument copied at both
+ * ends is in/out; a length read through a pointer may be rewritten).
+ */
+static bool entry_is_input(const struct km_plan *p)
+{
+	unsigned in = 0, out = 0;
+	for (int i = 0; i < p->ncopy; i++) {
+		const struct km_copy *k = &p->c[i];
+		unsigned bit = 1u << k->arg;
+		if (k->len_src == KM_LEN_ARGPTR)
+			bit |= 1u << k->len_arg;
+		if (k->when & SC_AT_ENTRY)
+			in |= bit;
+		if (k->when & SC_AT_EXIT)
+			out |= bit;
+		if ((k->when & SC_AT_ENTRY) && k->len_src == KM_LEN_ARGPTR)
+			return false;
+	}
+	return !(in & out);
+}
+
+static bool one_record(const struct km_plan *p, const struct sc_entry *e)
+{
+	for (size_t i = 0; e && i < sizeof(two_records) / sizeof(two_records[0]); i++)
+		if (e->name && !strcmp(e->name, two_records[i]))
+			return false;
+	return entry_is_input(p);
+}
+
 void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struct sc_fmt *fmt,
 		   bool summary_only, bool paths)
 {
@@ -103,14 +145,15 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 		const struct sc_entry *e = sc_by_nr(nr);
 		/* -c alone prints no arguments: nothing to copy (-P still needs the paths). */
 		bool counts_only = summary_only && !paths;
-		if (!p->traced || !e || !e->dec || counts_only)
-			continue;
-		bool first_strv = true;
-		for (const struct sc_mem_spec *m = e->dec->mem; m->kind && p->ncopy < KM_COPY_MAX; m++) {
-			if (translate(m, fmt, first_strv, &p->c[p->ncopy]))
-				p->sides |= p->c[p->ncopy++].when;
-			if (m->kind == SC_MEM_STRV)
-				first_strv = false;
+		if (p->traced && e && e->dec && !counts_only) {
+			bool first_strv = true;
+			for (const struct sc_mem_spec *m = e->dec->mem; m->kind && p->ncopy < KM_COPY_MAX; m++) {
+				if (translate(m, fmt, first_strv, &p->c[p->ncopy]))
+					p->sides |= p->c[p->ncopy++].when;
+				if (m->kind == SC_MEM_STRV)
+					first_strv = false;
+			}
 		}
+		p->one = p->traced && one_record(p, e);
 	}
 }

@@ -82,6 +82,25 @@ static void test_summary_copies_nothing_unless_paths_are_matched(void)
 	CHECK_INT(plans[SYS_openat].ncopy, 1);
 }
 
+static void test_calls_that_only_read_their_memory_are_one_record(void)
+{
+	build(NULL, 32, false, false, false);
+	CHECK(plans[SYS_getppid].one);		/* nothing to copy */
+	CHECK(plans[SYS_write].one);		/* its buffer is input */
+	CHECK(plans[SYS_openat].one);
+	CHECK(plans[SYS_read].one);		/* exit copies only */
+	CHECK(plans[SYS_nanosleep].one);	/* req read, rem written: two arguments */
+	CHECK(!plans[SYS_poll].one);		/* the array is read and written */
+	CHECK(!plans[SYS_select].one);
+	CHECK(!plans[SYS_accept].one);		/* its address length too */
+	CHECK(!plans[SYS_execve].one);		/* its memory is gone at exit */
+	CHECK(!plans[SYS_exit_group].one);	/* never returns */
+	CHECK(!plans[SYS_clone].one);		/* the child runs before it returns */
+	CHECK(!plans[SYS_rt_sigreturn].one);
+	build("trace=getppid", 32, false, false, false);
+	CHECK(!plans[SYS_write].one);		/* not traced: no record at all */
+}
+
 /* ---- records -> lines ---------------------------------------------------- */
 
 struct rec {
@@ -182,6 +201,37 @@ static void test_a_buffer_is_read_across_adjacent_regions(void)
 	CHECK_STR(print_records(r, 2), "write(1, \"hello world\", 11)             = 11\n");
 }
 
+static void test_a_call_from_one_record(void)
+{
+	struct rec r[2] = { openat_enter(false), record(KM_GONE, 0, 3000) };
+	r[0].h.type = KM_CALL;
+	r[0].h.exit_ts = 2000;
+	r[0].h.ret = 3;
+	CHECK_STR(print_records(r, 2), "openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY) = 3\n+++ exited with 0 +++\n");
+}
+
+/*
+ * Split around another thread's record: its halves print as two records' would (the pid
+ * prefix from the second thread on, as strace's).
+ */
+static void test_a_one_record_call_in_two_halves(void)
+{
+	struct rec r[4] = { openat_enter(false), record(KM_CALL, SYS_getppid, 1500), openat_enter(false),
+			    record(KM_GONE, 0, 3000) };
+	r[0].h.type = KM_CALL_ENTRY;
+	r[1].h.tid = r[1].h.tgid = 4343;
+	r[1].h.exit_ts = 1600;
+	r[1].h.ret = 4242;
+	r[2].h.type = KM_CALL_EXIT;
+	r[2].h.ts = 2000;
+	r[2].h.ret = 3;
+	CHECK_STR(print_records(r, 4),
+		  "openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY <unfinished ...>\n"
+		  "[pid  4343] getppid()                   = 4242\n"
+		  "[pid  4242] <... openat resumed>)       = 3\n"
+		  "[pid  4242] +++ exited with 0 +++\n");
+}
+
 static void test_killed_and_exited_lines_from_the_exit_code(void)
 {
 	struct rec r[1] = { record(KM_GONE, 0, 1000) };
@@ -196,6 +246,9 @@ TK_MAIN(TK_CASE(test_paths_are_strings_read_at_entry_with_room_to_tell_a_cut),
 	TK_CASE(test_envp_strings_only_with_verbose),
 	TK_CASE(test_trace_filter_marks_numbers_for_the_kernel),
 	TK_CASE(test_summary_copies_nothing_unless_paths_are_matched),
+	TK_CASE(test_calls_that_only_read_their_memory_are_one_record),
+	TK_CASE(test_a_call_from_one_record),
+	TK_CASE(test_a_one_record_call_in_two_halves),
 	TK_CASE(test_a_call_from_its_two_records),
 	TK_CASE(test_an_entry_that_faulted_is_decoded_from_its_copy_at_exit),
 	TK_CASE(test_memory_the_kernel_could_not_read_prints_as_the_address),
