@@ -3,7 +3,7 @@
  * tracekit syscalls --kernel: the BPF side.
  *
  * Raw tracepoints on sys_enter/sys_exit see every syscall of the machine; a
- * task is looked up in `tasks` (the traced pid tree, kept here: forks of a
+ * task is looked up in `slots` (the traced pid tree, kept here: forks of a
  * traced task join it when following) and, for traced tasks and traced
  * numbers, one record is written to the ring buffer: the number, the six
  * arguments or the return value, and the memory the number's copy plan names
@@ -43,6 +43,8 @@ struct km_scratch {
 };
 
 const volatile __u32 cfg_follow;	/* -f: forks of traced tasks are traced */
+const volatile __u64 cfg_wake_at = 1 << 22;	/* bytes waiting that wake user space: a quarter of the ring */
+
 
 __u64 lost_records;		/* the ring buffer was full */
 __u64 truncated_records;	/* KM_DATA_LIMIT reached */
@@ -53,11 +55,21 @@ struct {
 } rb SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, KM_SLOTS);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);	/* tid & (KM_SLOTS - 1) */
+	__type(value, struct km_task);
+} slots SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u32);	/* tid */
 	__type(value, struct km_task);
-} tasks SEC(".maps");
+} spill SEC(".maps");
+
+__u64 spilled;			/* tasks in spill: while 0, a task not in its slot is not traced */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -73,10 +85,62 @@ struct {
 	__type(value, struct km_scratch);
 } scratch SEC(".maps");
 
+/*
+ * No wakeup per record (it costs the traced program an interrupt each time):
+ * user space polls on a short timer, and is woken by the record that fills
+ * the ring past cfg_wake_at, once: while it lags behind, a wakeup per record
+ * would only slow the program down (an IPI, a trap to the hypervisor in a VM).
+ * size: the record's bytes, and the ring's 8-byte header.
+ */
+static __always_inline __u64 wakeup(__u64 size)
+{
+	__u64 before = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
+	return before <= cfg_wake_at && before + size + 8 > cfg_wake_at ? BPF_RB_FORCE_WAKEUP :
+									   BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline struct km_scratch *scratch_buf(void)
 {
 	__u32 zero = 0;
 	return bpf_map_lookup_elem(&scratch, &zero);
+}
+
+/* The traced task tid's entry, or NULL. */
+static __always_inline struct km_task *task_of(__u32 tid)
+{
+	__u32 i = tid & (KM_SLOTS - 1);
+	struct km_task *t = bpf_map_lookup_elem(&slots, &i);
+	if (t && t->tid == tid)
+		return t;
+	return spilled ? bpf_map_lookup_elem(&spill, &tid) : NULL;
+}
+
+/* Trace tid from now: its slot if free, else the spill map. */
+static __always_inline void task_add(__u32 tid, __u32 state)
+{
+	__u32 i = tid & (KM_SLOTS - 1);
+	struct km_task *t = bpf_map_lookup_elem(&slots, &i);
+	if (t && (t->tid == tid || __sync_val_compare_and_swap(&t->tid, 0, tid) == 0)) {
+		t->state = state;
+		return;
+	}
+	struct km_task nt = { .tid = tid, .state = state };
+	if (bpf_map_update_elem(&spill, &tid, &nt, BPF_NOEXIST) == 0)
+		__sync_fetch_and_add(&spilled, 1);
+	else
+		bpf_map_update_elem(&spill, &tid, &nt, BPF_EXIST);
+}
+
+static __always_inline void task_del(__u32 tid)
+{
+	__u32 i = tid & (KM_SLOTS - 1);
+	struct km_task *t = bpf_map_lookup_elem(&slots, &i);
+	if (t && t->tid == tid) {
+		t->state = 0;
+		t->tid = 0;
+	} else if (spilled && bpf_map_delete_elem(&spill, &tid) == 0) {
+		__sync_fetch_and_sub(&spilled, 1);
+	}
 }
 
 /*
@@ -313,15 +377,7 @@ static __always_inline void send(struct rec *r)
 	if (h->truncated)
 		__sync_fetch_and_add(&truncated_records, 1);
 	__u64 size = (sizeof(*h) + h->size) & (KM_BUF_SIZE - 1);
-	/*
-	 * No wakeup per record (it costs the traced program an interrupt each
-	 * time): user space polls on a short timer, and is woken only when the
-	 * ring is getting full.
-	 */
-	__u64 pending = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
-	__u64 flags = pending > bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / 4 ?
-		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-	if (bpf_ringbuf_output(&rb, r->s->buf, size, flags))
+	if (bpf_ringbuf_output(&rb, r->s->buf, size, wakeup(size)))
 		__sync_fetch_and_add(&lost_records, 1);
 }
 
@@ -355,6 +411,7 @@ static __always_inline void copy_plan(struct rec *r, const struct km_plan *p, __
 static __always_inline void send_plain(__u32 type, __u64 id, long nr, struct pt_regs *regs, __s64 ret,
 				       __u64 ts, __u64 exit_ts)
 {
+	__u64 flags = wakeup(sizeof(struct km_hdr));
 	struct km_hdr *h = bpf_ringbuf_reserve(&rb, sizeof(*h), 0);
 	if (!h) {
 		__sync_fetch_and_add(&lost_records, 1);
@@ -377,9 +434,7 @@ static __always_inline void send_plain(__u32 type, __u64 id, long nr, struct pt_
 	else
 		for (int i = 0; i < 6; i++)
 			h->args[i] = 0;
-	__u64 pending = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
-	bpf_ringbuf_submit(h, pending > bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / 4 ?
-			   BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+	bpf_ringbuf_submit(h, flags);
 }
 
 SEC("tp_btf/sys_enter")
@@ -387,7 +442,7 @@ int km_sys_enter(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct km_task *t = task_of(tid);
 	if (!t)
 		return 0;
 	long nr = (long)ctx[1];
@@ -433,15 +488,92 @@ int km_sys_enter(unsigned long long *ctx)
 }
 
 /* The whole of a one-record call: its entry's copies are made now, with the exit's. */
+#define KM_SMALL 64
+
+/* A whole call with one small buffer (write, read at the default -s) and where it was. */
+struct km_small {
+	struct km_hdr h;
+	struct km_region r;
+	__u64 data[KM_SMALL / 8];
+};
+
+/*
+ * The common case without the scratch: the buffer is read onto the stack
+ * (a copy from user space into map or ring memory pays the kernel's check
+ * of a vmalloc'd destination) and the record is written in the ring.  -1:
+ * not such a call.  Not inlined: its stack is its own.
+ */
+static __noinline int send_small(struct km_task *t, __u64 id, struct pt_regs *regs, __s64 ret,
+				 const struct km_plan *p)
+{
+	const struct km_copy *c = &p->c[0];
+	if (p->ncopy != 1 || c->op != KM_OP_BUF || c->cap > KM_SMALL || c->arg >= 6 || c->len_arg >= 6 ||
+	    c->len_src == KM_LEN_ARGPTR)
+		return -1;
+	__u64 now = bpf_ktime_get_ns();
+	__u64 flags = wakeup(sizeof(struct km_small));
+	struct km_small *k = bpf_ringbuf_reserve(&rb, sizeof(*k), 0);
+	if (!k) {
+		__sync_fetch_and_add(&lost_records, 1);
+		return 0;
+	}
+	read_args(regs, k->h.args);
+	__u64 addr = k->h.args[c->arg & 7];
+	__u64 n = c->cap;
+	if (c->len_src == KM_LEN_ARG)
+		n = k->h.args[c->len_arg & 7] * c->elem;
+	else if (c->len_src == KM_LEN_RET)
+		n = ret > 0 ? (__u64)ret * c->elem : 0;
+	if (n > c->cap)
+		n = c->cap;
+	k->h.ts = t->ts;
+	k->h.exit_ts = now;
+	k->h.type = KM_CALL;
+	k->h.tid = (__u32)id;
+	k->h.tgid = id >> 32;
+	k->h.nr = t->nr;
+	k->h.ret = ret;
+	k->h.sp = regs->sp;
+	k->h.truncated = 0;
+	k->h.faults = 0;
+	k->h.nregions = 0;
+	k->h.size = 0;
+	if (addr && n) {
+		__u64 buf[KM_SMALL / 8];
+		addr += c->off;
+		asm volatile("%0 &= 127" : "+r"(n));
+		if (n > KM_SMALL)
+			n = KM_SMALL;
+		long got = bpf_probe_read_user(buf, n, (void *)addr) ? -1 : (long)n;
+		__u64 in_page = 4096 - (addr & 4095);
+		if (got < 0 && in_page < n)
+			got = bpf_probe_read_user(buf, in_page, (void *)addr) ? -1 : (long)in_page;
+		k->r.addr = addr;
+		k->r.when = c->when;
+		k->r.pad = 0;
+		k->r.fault = got < 0;
+		k->r.len = got < 0 ? 0 : (__u32)got;
+		for (int i = 0; i < KM_SMALL / 8; i++)
+			k->data[i] = buf[i];
+		k->h.faults = got < 0;
+		k->h.nregions = 1;
+		k->h.size = sizeof(k->r) + ((k->r.len + 7) & ~7u);
+	}
+	bpf_ringbuf_submit(k, flags);
+	return 0;
+}
+
 static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_regs *regs, __s64 ret)
 {
-	__u64 now = bpf_ktime_get_ns();
 	__u32 key = (__u32)t->nr;
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (!p || !p->ncopy) {
-		send_plain(KM_CALL, id, t->nr, regs, ret, t->ts, now);
+		send_plain(KM_CALL, id, t->nr, regs, ret, t->ts, bpf_ktime_get_ns());
 		return;
 	}
+	if (send_small(t, id, regs, ret, p) == 0)
+		return;
+	__u64 now = bpf_ktime_get_ns();
 	struct rec r = start(KM_CALL, (__u32)id, id >> 32, t->nr, 1);
 	if (!r.s)
 		return;
@@ -462,7 +594,7 @@ int km_sys_exit(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct km_task *t = task_of(tid);
 	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
@@ -508,13 +640,12 @@ int km_fork(unsigned long long *ctx)
 		return 0;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct km_task *t = task_of(tid);
 	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	struct task_struct *child = (struct task_struct *)ctx[1];
 	__u32 ctid = child->pid;
-	struct km_task nt = { .state = KM_ACTIVE };
-	bpf_map_update_elem(&tasks, &ctid, &nt, BPF_ANY);
+	task_add(ctid, KM_ACTIVE);
 	struct rec r = start(KM_FORK, tid, id >> 32, 0, 0);
 	if (!r.s)
 		return 0;
@@ -530,14 +661,13 @@ int km_exec(unsigned long long *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	__u32 old = (__u32)ctx[1];
-	struct km_task *t = bpf_map_lookup_elem(&tasks, &old);
+	struct km_task *t = task_of(old);
 	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	if (old != tid) {
 		/* A thread exec'd: it carries on with the leader's id. */
-		struct km_task nt = { .state = KM_ACTIVE };
-		bpf_map_update_elem(&tasks, &tid, &nt, BPF_ANY);
-		bpf_map_delete_elem(&tasks, &old);
+		task_del(old);
+		task_add(tid, KM_ACTIVE);
 	}
 	struct rec r = start(KM_EXEC, tid, id >> 32, 0, 0);
 	if (!r.s)
@@ -552,11 +682,11 @@ int km_task_exit(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct km_task *t = task_of(tid);
 	if (!t)
 		return 0;
 	__u32 state = t->state & KM_STATE;
-	bpf_map_delete_elem(&tasks, &tid);
+	task_del(tid);
 	if (state != KM_ACTIVE)
 		return 0;
 	struct task_struct *task = (struct task_struct *)ctx[0];
@@ -600,7 +730,7 @@ int km_signal_deliver(unsigned long long *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct km_task *t = task_of(tid);
 	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	send_signal(tid, id >> 32, (int)ctx[0], ctx[1], 0);
@@ -619,7 +749,7 @@ int km_signal_generate(unsigned long long *ctx)
 		return 0;
 	struct task_struct *task = (struct task_struct *)ctx[2];
 	__u32 tid = task->pid;
-	struct km_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct km_task *t = task_of(tid);
 	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	send_signal(tid, task->tgid, (int)ctx[0], ctx[1],

@@ -47,11 +47,21 @@ enum km_task_state {
  * lines after it).
  */
 struct km_task {
+	__u32 tid;		/* the slot's owner, 0: free */
 	__u32 state;		/* enum km_task_state */
 	__s32 nr;
+	__u32 pad;
 	__u64 ts;
 	__u64 args[6];
 };
+
+/*
+ * Traced tasks live in an array indexed by the tid's low bits (no hashing on
+ * the path of every syscall of the machine); a task whose slot another task
+ * holds goes to a hash map beside it.  User space maps the array to read a
+ * blocked call's entry without a syscall.
+ */
+#define KM_SLOTS 65536
 
 /* How one copy finds its bytes (what the verifier can check, from sc_mem_spec kinds). */
 enum km_op {

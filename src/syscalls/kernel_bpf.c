@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -19,6 +20,8 @@
 
 struct km_bpf {
 	struct kmode *skel;
+	struct km_task *slots;	/* the program's slots array, mapped (KM_SLOTS entries) */
+	size_t slots_len;
 	struct ring_buffer *rb;
 	int (*fn)(void *ctx, void *rec, size_t len);
 	void *ctx;
@@ -67,6 +70,7 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, size_t ring
 		goto fail;
 	}
 	b->skel->rodata->cfg_follow = follow;
+	b->skel->rodata->cfg_wake_at = ring_bytes / 4;
 	int e = bpf_map__set_max_entries(b->skel->maps.rb, (uint32_t)ring_bytes);
 	if (e) {
 		failed(why, -e, "ring buffer size", err, errlen);
@@ -75,6 +79,14 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, size_t ring
 	e = kmode__load(b->skel);
 	if (e) {
 		failed(why, -e, "cannot load the BPF program", err, errlen);
+		goto fail;
+	}
+	b->slots_len = sizeof(struct km_task) * KM_SLOTS;
+	b->slots = mmap(NULL, b->slots_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			bpf_map__fd(b->skel->maps.slots), 0);
+	if (b->slots == MAP_FAILED) {
+		b->slots = NULL;
+		failed(why, errno, "cannot map the task slots", err, errlen);
 		goto fail;
 	}
 	int fd = bpf_map__fd(b->skel->maps.plans);
@@ -92,44 +104,50 @@ fail:
 
 int km_bpf_add_task(struct km_bpf *b, pid_t tid, bool pending, char *err, size_t errlen)
 {
-	uint32_t key = (uint32_t)tid;
-	struct km_task t = { .state = pending ? KM_PENDING : KM_ACTIVE };
-	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.tasks), &key, &t, BPF_ANY)) {
+	uint32_t key = (uint32_t)tid, state = pending ? KM_PENDING : KM_ACTIVE, none = 0;
+	struct km_task *slot = &b->slots[key & (KM_SLOTS - 1)];
+	/* As the program's task_add: the slot if it is free (or already ours), else the spill map. */
+	if (__atomic_load_n(&slot->tid, __ATOMIC_ACQUIRE) == key ||
+	    __atomic_compare_exchange_n(&slot->tid, &none, key, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&slot->state, state, __ATOMIC_RELEASE);
+		return 0;
+	}
+	struct km_task t = { .tid = key, .state = state };
+	int fd = bpf_map__fd(b->skel->maps.spill);
+	if (bpf_map_update_elem(fd, &key, &t, BPF_NOEXIST) == 0) {
+		__atomic_fetch_add(&b->skel->bss->spilled, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (errno != EEXIST || bpf_map_update_elem(fd, &key, &t, BPF_EXIST)) {
 		snprintf(err, errlen, "cannot trace process %d: %s", (int)tid, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-int km_bpf_in_calls(const struct km_bpf *b, uint64_t before, pid_t *tids, int max)
+/* One copy of a slot the program may be writing: read until two reads agree. */
+static bool read_slot(const struct km_task *slot, struct km_task *t)
 {
-	enum { BATCH = 256 };
-	uint32_t keys[BATCH], out_batch;
-	struct km_task vals[BATCH];
-	int fd = bpf_map__fd(b->skel->maps.tasks), n = 0;
-	bool first = true;
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	for (;;) {
-		uint32_t count = BATCH;
-		int e = bpf_map_lookup_batch(fd, first ? NULL : &out_batch, &out_batch, keys, vals, &count, &opts);
-		if (e < 0 && errno != ENOENT)
-			return n;
-		for (uint32_t i = 0; i < count && n < max; i++)
-			if ((vals[i].state & KM_INCALL) && vals[i].ts < before)
-				tids[n++] = (pid_t)keys[i];
-		if (e < 0 || n == max)	/* ENOENT: that was the last batch */
-			return n;
-		first = false;
+	for (int tries = 0; tries < 4; tries++) {
+		struct km_task again;
+		memcpy(t, slot, sizeof(*t));
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		memcpy(&again, slot, sizeof(again));
+		if (!memcmp(t, &again, sizeof(again)))
+			return true;
 	}
+	return false;
 }
 
 int km_bpf_task(const struct km_bpf *b, pid_t tid, struct km_task *t)
 {
 	uint32_t key = (uint32_t)tid;
+	if (read_slot(&b->slots[key & (KM_SLOTS - 1)], t) && t->tid == key)
+		return 0;
 	struct km_task again;
-	int fd = bpf_map__fd(b->skel->maps.tasks);
-	/* Read twice: the program may be writing it (a new call) while it is copied. */
-	if (bpf_map_lookup_elem(fd, &key, t) || bpf_map_lookup_elem(fd, &key, &again) ||
+	int fd = bpf_map__fd(b->skel->maps.spill);
+	if (!__atomic_load_n(&b->skel->bss->spilled, __ATOMIC_RELAXED) ||
+	    bpf_map_lookup_elem(fd, &key, t) || bpf_map_lookup_elem(fd, &key, &again) ||
 	    memcmp(t, &again, sizeof(again)))
 		return -1;
 	return 0;
@@ -187,6 +205,8 @@ void km_bpf_close(struct km_bpf *b)
 	if (!b)
 		return;
 	ring_buffer__free(b->rb);
+	if (b->slots)
+		munmap(b->slots, b->slots_len);
 	kmode__destroy(b->skel);
 	free(b);
 }

@@ -28,9 +28,7 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, size_t ring
 			   enum km_bpf_fail *why, char *err, size_t errlen);
 /* Trace tid from now (pending: from its next execve on). */
 int km_bpf_add_task(struct km_bpf *b, pid_t tid, bool pending, char *err, size_t errlen);
-/* Tasks in a one-record call that began before `before` (ns): up to max, how many. */
-int km_bpf_in_calls(const struct km_bpf *b, uint64_t before, pid_t *tids, int max);
-/* The task's entry in the program's map, as one consistent copy; -1 when it has none. */
+/* The task's entry in the program's slots, as one consistent copy; -1 when it has none. */
 int km_bpf_task(const struct km_bpf *b, pid_t tid, struct km_task *t);
 int km_bpf_attach(struct km_bpf *b, char *err, size_t errlen);
 /* Wait up to timeout_ms, then hand each record to fn.  Returns records read, or -1 (EINTR: 0). */

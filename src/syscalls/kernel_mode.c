@@ -56,7 +56,7 @@ struct pending {
  * "<unfinished ...>" and all, and a program blocked in read() shows it.
  */
 #define STALL_NS 5000000ull
-#define STALL_TASKS 256
+#define STALL_TASKS 4096	/* tasks looked at (in the mapped slots: no syscall each) */
 
 struct run {
 	struct sc_options *o;
@@ -219,12 +219,12 @@ static void forget_vanished(struct run *r)
 /* Entries of one-record calls that have not returned for STALL_NS, queued as records. */
 static void queue_stalled(struct run *r, uint64_t now)
 {
-	pid_t tids[STALL_TASKS];
-	int n = r->bpf ? km_bpf_in_calls(r->bpf, now - STALL_NS, tids, STALL_TASKS) : 0;
-	for (int i = 0; i < n; i++) {
+	static pid_t tids[STALL_TASKS];
+	int n = r->bpf ? km_printer_tids(r->pr, tids, STALL_TASKS) : 0;
+	for (int i = 0; i < n && i < STALL_TASKS; i++) {
 		struct km_task t;
 		/* The entry time stands for the call (never 0): queued once. */
-		if (km_bpf_task(r->bpf, tids[i], &t) < 0 || !(t.state & KM_INCALL) ||
+		if (km_bpf_task(r->bpf, tids[i], &t) < 0 || !(t.state & KM_INCALL) || t.ts + STALL_NS > now ||
 		    (uintptr_t)tidmap_get(&r->stalled, tids[i]) == t.ts)
 			continue;
 		tidmap_put(&r->stalled, tids[i], (void *)(uintptr_t)t.ts);

@@ -19,8 +19,12 @@ has '^[0-9]+ functions agree$'
 ok tk calls --folded g.dat
 has '^cat;vfs_read [0-9]+$'
 lacks '^[^c]'
-lacks '^cat;[^v]'
-folded=$(awk '{ s += $NF } END { print s }' "$OUT")
+# Interrupt work the kernel recorded for cat between calls (irq_enter_rcu, irq_exit_rcu ...
+# at depth 0: seen on a slow sanitized run) is its own stack; everything else is under vfs_read.
+awk '{ split($1, f, ";"); if (f[2] != "vfs_read" && f[2] !~ /^(irq_|__irq_|sysvec_|__sysvec_|asm_)/) print }' \
+	"$OUT" >other.txt
+[ ! -s other.txt ] || fail "depth-0 calls besides vfs_read and interrupt work: $(head -3 other.txt)"
+folded=$(awk '$1 ~ /^cat;vfs_read(;|$)/ { s += $NF } END { print s }' "$OUT")
 total=$(python3 -c 'import json,sys; print([f["total_ns"] for f in json.load(open("calls.json"))["functions"] if f["function"] == "vfs_read"][0])')
 [ "$folded" = "$total" ] || fail "folded self times add up to $folded ns, vfs_read took $total ns"
 ok tk calls --by thread g.dat
