@@ -43,6 +43,7 @@ struct km_scratch {
 };
 
 const volatile __u32 cfg_follow;	/* -f: forks of traced tasks are traced */
+const volatile __u32 cfg_slot_mask = KM_SLOTS - 1;	/* fewer slots: tests make tasks spill */
 const volatile __u64 cfg_wake_at = 1 << 22;	/* bytes waiting that wake user space: a quarter of the ring */
 
 
@@ -108,7 +109,7 @@ static __always_inline struct km_scratch *scratch_buf(void)
 /* The traced task tid's entry, or NULL. */
 static __always_inline struct km_task *task_of(__u32 tid)
 {
-	__u32 i = tid & (KM_SLOTS - 1);
+	__u32 i = tid & cfg_slot_mask;
 	struct km_task *t = bpf_map_lookup_elem(&slots, &i);
 	if (t && t->tid == tid)
 		return t;
@@ -118,7 +119,7 @@ static __always_inline struct km_task *task_of(__u32 tid)
 /* Trace tid from now: its slot if free, else the spill map. */
 static __always_inline void task_add(__u32 tid, __u32 state)
 {
-	__u32 i = tid & (KM_SLOTS - 1);
+	__u32 i = tid & cfg_slot_mask;
 	struct km_task *t = bpf_map_lookup_elem(&slots, &i);
 	if (t && (t->tid == tid || __sync_val_compare_and_swap(&t->tid, 0, tid) == 0)) {
 		t->state = state;
@@ -133,7 +134,7 @@ static __always_inline void task_add(__u32 tid, __u32 state)
 
 static __always_inline void task_del(__u32 tid)
 {
-	__u32 i = tid & (KM_SLOTS - 1);
+	__u32 i = tid & cfg_slot_mask;
 	struct km_task *t = bpf_map_lookup_elem(&slots, &i);
 	if (t && t->tid == tid) {
 		t->state = 0;

@@ -20,6 +20,7 @@
 
 struct km_bpf {
 	struct kmode *skel;
+	uint32_t slot_mask;
 	struct km_task *slots;	/* the program's slots array, mapped (KM_SLOTS entries) */
 	size_t slots_len;
 	struct ring_buffer *rb;
@@ -70,6 +71,13 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, size_t ring
 		goto fail;
 	}
 	b->skel->rodata->cfg_follow = follow;
+	/* For tests: fewer slots, so that tasks share them and spill (a power of two). */
+	const char *slots = getenv("TRACEKIT_KM_SLOTS");
+	unsigned long nslots = slots ? strtoul(slots, NULL, 10) : KM_SLOTS;
+	if (!nslots || nslots > KM_SLOTS || (nslots & (nslots - 1)))
+		nslots = KM_SLOTS;
+	b->slot_mask = (uint32_t)nslots - 1;
+	b->skel->rodata->cfg_slot_mask = b->slot_mask;
 	b->skel->rodata->cfg_wake_at = ring_bytes / 4;
 	int e = bpf_map__set_max_entries(b->skel->maps.rb, (uint32_t)ring_bytes);
 	if (e) {
@@ -105,7 +113,7 @@ fail:
 int km_bpf_add_task(struct km_bpf *b, pid_t tid, bool pending, char *err, size_t errlen)
 {
 	uint32_t key = (uint32_t)tid, state = pending ? KM_PENDING : KM_ACTIVE, none = 0;
-	struct km_task *slot = &b->slots[key & (KM_SLOTS - 1)];
+	struct km_task *slot = &b->slots[key & b->slot_mask];
 	/* As the program's task_add: the slot if it is free (or already ours), else the spill map. */
 	if (__atomic_load_n(&slot->tid, __ATOMIC_ACQUIRE) == key ||
 	    __atomic_compare_exchange_n(&slot->tid, &none, key, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -142,7 +150,7 @@ static bool read_slot(const struct km_task *slot, struct km_task *t)
 int km_bpf_task(const struct km_bpf *b, pid_t tid, struct km_task *t)
 {
 	uint32_t key = (uint32_t)tid;
-	if (read_slot(&b->slots[key & (KM_SLOTS - 1)], t) && t->tid == key)
+	if (read_slot(&b->slots[key & b->slot_mask], t) && t->tid == key)
 		return 0;
 	struct km_task again;
 	int fd = bpf_map__fd(b->skel->maps.spill);

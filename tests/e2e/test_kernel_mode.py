@@ -245,6 +245,24 @@ def blocked_call_shows_while_it_waits(tmp):
 
 
 @case
+def tasks_sharing_a_slot(tmp):
+    """Tasks whose slot another task holds (the spill map) are traced as the others."""
+    need_kernel_mode()
+    script = 'for i in 1 2 3; do /bin/true; done; echo x | cat >/dev/null'
+    for slots in ('1', '65536'):
+        out = os.path.join(tmp, 't' + slots)
+        env = dict(os.environ, TRACEKIT_KM_SLOTS=slots)
+        rc, _, err = run(tracekit('-f', '-o', out, 'sh', '-c', script), env=env)
+        expect(rc == 0, 'with %s slots: exit %d: %r' % (slots, rc, err))
+        text = '\n'.join(lines(out))
+        got = (len(re.findall(r'execve\("/bin/true", \["/bin/true"\]', text)),
+               len(re.findall(r'\+\+\+ exited with 0 \+\+\+', text)),
+               len(re.findall(r'read\(0, "x\\n", \d+\)', text)))
+        expect(got == (3, 6, 1), 'with %s slots: 3 execs of true, 6 exits (sh, 3 true, the '
+               'pipeline\'s 2), cat\'s read of x; got %r' % (slots, got))
+
+
+@case
 def ptrace_only_options(tmp):
     for opt in (['-k'], ['--seccomp-bpf', '-f'], ['-e', 'inject=getppid:error=EPERM']):
         rc, _, err = run(tracekit(*opt, 'true'))
