@@ -298,8 +298,9 @@ static void pad_to_ret(struct strbuf *sb, size_t start, int acolumn)
 	size_t col = sb->len - start, acol = (size_t)acolumn;
 	if (col < acol) {
 		sb_grow(sb, acol - col);
-		while (col++ < acol)
-			sb_addc(sb, ' ');
+		memset(sb->buf + sb->len, ' ', acol - col);
+		sb->len += acol - col;
+		sb->buf[sb->len] = '\0';
 		return;
 	}
 	sb_addc(sb, ' ');

@@ -32,13 +32,6 @@ void sb_add(struct strbuf *sb, const char *s)
 	sb_addn(sb, s, strlen(s));
 }
 
-void sb_addc(struct strbuf *sb, char c)
-{
-	sb_grow(sb, 1);
-	sb->buf[sb->len++] = c;
-	sb->buf[sb->len] = '\0';
-}
-
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list ap2;

@@ -20,7 +20,14 @@ struct strbuf {
 void sb_grow(struct strbuf *sb, size_t extra);
 void sb_add(struct strbuf *sb, const char *s);
 void sb_addn(struct strbuf *sb, const char *s, size_t n);
-void sb_addc(struct strbuf *sb, char c);
+/* Inline: printers add one character at a time on every line. */
+static inline void sb_addc(struct strbuf *sb, char c)
+{
+	if (sb->len + 2 > sb->cap)
+		sb_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
 void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_reset(struct strbuf *sb);
