@@ -20,37 +20,6 @@
 #define F(T, f) NLA_F(T, f, NF_U)
 #define FX(T, f) NLA_F(T, f, NF_X)
 
-/* [[SK_MEMINFO_RMEM_ALLOC]=1, ...]: the u32 counters of a socket's memory. */
-static bool p_skmeminfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
-{
-	unsigned n = len / 4;
-	(void)arg;
-	if (!n)
-		return false;
-	out(c, "[");
-	for (unsigned i = 0; i < n; i++) {
-		uint32_t v;
-		if (i)
-			out(c, ", ");
-		if (nl_abbrev_stop(c, i)) {
-			out(c, "...");
-			break;
-		}
-		if (!nl_read(c, addr + i * 4, &v, 4)) {
-			if (i)
-				out(c, "... /* %#llx */", (unsigned long long)(addr + i * 4));
-			else
-				p_addr(c, addr);
-			break;
-		}
-		out(c, "[");
-		pn_xval_dec(c, &xlat_sk_meminfo, i, "SK_MEMINFO_???");
-		out(c, "]=%u", v);
-	}
-	out(c, "]");
-	return true;
-}
-
 /* sk_shutdown bits: strace shows the number with the names as a comment. */
 static bool p_shutdown(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
@@ -256,7 +225,7 @@ static const struct nla_policy inet_pol[] = {
 	[INET_DIAG_CONG] = { nla_str, NULL },
 	[INET_DIAG_TOS] = { nla_u8, NULL },
 	[INET_DIAG_TCLASS] = { nla_u8, NULL },
-	[INET_DIAG_SKMEMINFO] = { p_skmeminfo, NULL },
+	[INET_DIAG_SKMEMINFO] = { nla_meminfo, "=" },
 	[INET_DIAG_SHUTDOWN] = { p_shutdown, NULL },
 	[INET_DIAG_DCTCPINFO] = STRUCT(struct tcp_dctcp_info, F(struct tcp_dctcp_info, dctcp_enabled),
 				       F(struct tcp_dctcp_info, dctcp_ce_state),

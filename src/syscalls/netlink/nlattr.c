@@ -256,11 +256,14 @@ bool nla_nested(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 	return true;
 }
 
-/* SK_MEMINFO_*: [[SK_MEMINFO_RMEM_ALLOC] = 1, ...] */
+/*
+ * SK_MEMINFO_*: [[SK_MEMINFO_RMEM_ALLOC] = 1, ...]; arg: another separator than " = "
+ * (strace prints inet_diag's as "]=1").
+ */
 bool nla_meminfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
 	unsigned n = len / 4;
-	(void)arg;
+	const char *eq = arg ? arg : " = ";
 	if (!n)
 		return false;
 	out(c, "[");
@@ -281,7 +284,7 @@ bool nla_meminfo(struct sc_call *c, uint64_t addr, unsigned len, const void *arg
 		}
 		out(c, "[");
 		pn_xval_dec(c, &xlat_sk_meminfo, i, "SK_MEMINFO_???");
-		out(c, "] = %u", v);
+		out(c, "]%s%u", eq, v);
 	}
 	out(c, "]");
 	return true;
