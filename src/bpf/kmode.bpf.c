@@ -5,9 +5,11 @@
  * Raw tracepoints on sys_enter/sys_exit see every syscall of the machine; a
  * task is looked up in `slots` (the traced pid tree, kept here: forks of a
  * traced task join it when following) and, for traced tasks and traced
- * numbers, one record is written to the ring buffer: the number, the six
- * arguments or the return value, and the memory the number's copy plan names
- * (user space derives the plan from the decoders' struct sc_mem_spec).
+ * numbers, records are written to the ring buffer: the number, the six
+ * arguments and the return value, and the memory the number's copy plan
+ * names (user space derives the plan from the decoders' struct sc_mem_spec).
+ * Most calls are one record at their exit (KM_CALL: the entry waits in the
+ * task's slot); the plan marks the others, which get one at each end.
  *
  * Tracepoint programs cannot sleep, so a page that is not in memory cannot
  * be read: such a region is sent with fault set and user space prints the
@@ -488,7 +490,6 @@ int km_sys_enter(unsigned long long *ctx)
 	return 0;
 }
 
-/* The whole of a one-record call: its entry's copies are made now, with the exit's. */
 #define KM_SMALL 64
 
 /* A whole call with one small buffer (write, read at the default -s) and where it was. */
@@ -564,6 +565,7 @@ static __noinline int send_small(struct km_task *t, __u64 id, struct pt_regs *re
 	return 0;
 }
 
+/* The whole of a one-record call: its entry's copies are made now, with the exit's. */
 static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_regs *regs, __s64 ret)
 {
 	__u32 key = (__u32)t->nr;
