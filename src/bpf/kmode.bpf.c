@@ -548,8 +548,11 @@ static __noinline int send_small(struct km_task *t, __u64 id, struct pt_regs *re
 			n = KM_SMALL;
 		long got = bpf_probe_read_user(buf, n, (void *)addr) ? -1 : (long)n;
 		__u64 in_page = 4096 - (addr & 4095);
-		if (got < 0 && in_page < n)
+		if (got < 0 && in_page < n) {
+			/* in_page < n <= 63 already; older verifiers (6.1) need it said */
+			asm volatile("%0 &= 63" : "+r"(in_page));
 			got = bpf_probe_read_user(buf, in_page, (void *)addr) ? -1 : (long)in_page;
+		}
 		k->r.addr = addr;
 		k->r.when = c->when;
 		k->r.pad = 0;

@@ -1,0 +1,20 @@
+# tracekit syscalls --kernel on Debian's stock kernel, the one a Debian 12 user runs: the BPF
+# program loads and passes that kernel's verifier (--kernel=bpf: no fallback to ftrace) and the
+# lines are strace's, for one-record calls (openat, read, write), a call that never returns and a
+# read that waits.
+echo abc >in.txt
+ok tk syscalls --kernel=bpf -e trace=openat,read,write,exit_group -o t.txt -- head -c 4 in.txt
+has '^abc$'
+ok cat t.txt
+has '^openat\(AT_FDCWD, "in.txt", O_RDONLY\) += 3$'
+has '^read\(3, "abc\\n", 4\) += 4$'
+has '^write\(1, "abc\\n", 4\) += 4$'
+has '^exit_group\(0\) += \?$'
+has '^\+\+\+ exited with 0 \+\+\+$'
+# The read waits 2 s (its entry is taken from the task's slot meanwhile): one line at the end.
+ok sh -c "sleep 2 | $TRACEKIT syscalls --kernel=bpf -e trace=read -o w.txt -- head -c 1"
+ok cat w.txt
+has '^read\(0, "", 1\) += 0$'
+ok tk syscalls --kernel=bpf -c -o c.txt -- head -c 4 in.txt
+ok cat c.txt
+has '^100\.00 .* total$'
