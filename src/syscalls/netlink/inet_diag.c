@@ -39,21 +39,27 @@ static bool p_shutdown(struct sc_call *c, uint64_t addr, unsigned len, const voi
 	return true;
 }
 
-/* An array of struct sockaddr_storage (SCTP's local and peer addresses). */
-static bool p_sockaddrs(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+/*
+ * An attribute that is an array of size-byte structs, each printed by one:
+ * [A, B, ...]; unreadable at once, its address; later, where it stopped.
+ */
+static bool p_array(struct sc_call *c, uint64_t addr, unsigned len, size_t size,
+		    void (*one)(struct sc_call *c, const void *elem))
 {
-	unsigned n = len / sizeof(struct sockaddr_storage);
-	(void)arg;
-	if (!n)
+	union {
+		struct sockaddr_storage ss;
+		struct tcp_diag_md5sig md5;
+	} elem;	/* aligned for either */
+	unsigned n = len / size;
+	if (!n || size > sizeof(elem))
 		return false;
 	for (unsigned i = 0; i < n; i++) {
-		struct sockaddr_storage ss;
-		uint64_t at = addr + (uint64_t)i * sizeof(ss);
+		uint64_t at = addr + (uint64_t)i * size;
 		if (i && nl_abbrev_stop(c, i)) {
 			out(c, ", ...");
 			break;
 		}
-		if (!nl_read(c, at, &ss, sizeof(ss))) {
+		if (!nl_read(c, at, &elem, size)) {
 			if (!i) {
 				p_addr(c, addr);
 				return true;
@@ -62,10 +68,22 @@ static bool p_sockaddrs(struct sc_call *c, uint64_t addr, unsigned len, const vo
 			break;
 		}
 		out(c, i ? ", " : "[");
-		pn_sockaddr_data(c, &ss, (int)sizeof(ss));
+		one(c, &elem);
 	}
 	out(c, "]");
 	return true;
+}
+
+static void p_sockaddr_one(struct sc_call *c, const void *elem)
+{
+	pn_sockaddr_data(c, elem, (int)sizeof(struct sockaddr_storage));
+}
+
+/* An array of struct sockaddr_storage (SCTP's local and peer addresses). */
+static bool p_sockaddrs(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
+{
+	(void)arg;
+	return p_array(c, addr, len, sizeof(struct sockaddr_storage), p_sockaddr_one);
 }
 
 /* struct inet_diag_sockopt: the bits that are set, then any bytes past it. */
@@ -100,8 +118,9 @@ static bool p_sockopt(struct sc_call *c, uint64_t addr, unsigned len, const void
 }
 
 /* One struct tcp_diag_md5sig: the address by its family, the key's keylen bytes. */
-static void p_md5sig_one(struct sc_call *c, const struct tcp_diag_md5sig *m)
+static void p_md5sig_one(struct sc_call *c, const void *elem)
 {
+	const struct tcp_diag_md5sig *m = elem;
 	unsigned keylen = m->tcpm_keylen < sizeof(m->tcpm_key) ? m->tcpm_keylen : sizeof(m->tcpm_key);
 	out(c, "{tcpm_family=");
 	p_xval(c, &xlat_addrfams, m->tcpm_family, "AF_???");
@@ -121,30 +140,8 @@ static void p_md5sig_one(struct sc_call *c, const struct tcp_diag_md5sig *m)
 
 static bool p_md5sig(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)
 {
-	unsigned n = len / sizeof(struct tcp_diag_md5sig);
 	(void)arg;
-	if (!n)
-		return false;
-	for (unsigned i = 0; i < n; i++) {
-		struct tcp_diag_md5sig m;
-		uint64_t at = addr + (uint64_t)i * sizeof(m);
-		if (i && nl_abbrev_stop(c, i)) {
-			out(c, ", ...");
-			break;
-		}
-		if (!nl_read(c, at, &m, sizeof(m))) {
-			if (!i) {
-				p_addr(c, addr);
-				return true;
-			}
-			out(c, ", ... /* %#llx */", (unsigned long long)at);
-			break;
-		}
-		out(c, i ? ", " : "[");
-		p_md5sig_one(c, &m);
-	}
-	out(c, "]");
-	return true;
+	return p_array(c, addr, len, sizeof(struct tcp_diag_md5sig), p_md5sig_one);
 }
 
 /* A map value of 1, 2, 4 or 8 bytes as a hex number, other sizes in hex bytes. */
