@@ -351,24 +351,31 @@ static __always_inline struct km_hdr *hdr(struct rec *r)
 	return (struct km_hdr *)r->s->buf;
 }
 
+/* A record's header without regions yet (args and sp are the caller's). */
+static __always_inline void put_hdr(struct km_hdr *h, __u32 type, __u32 tid, __u32 tgid, __s32 nr,
+				    __s64 ret, __u64 ts, __u64 exit_ts)
+{
+	h->ts = ts;
+	h->exit_ts = exit_ts;
+	h->type = type;
+	h->tid = tid;
+	h->tgid = tgid;
+	h->nr = nr;
+	h->ret = ret;
+	h->sp = 0;
+	h->size = 0;
+	h->nregions = 0;
+	h->truncated = 0;
+	h->faults = 0;
+}
+
 static __always_inline struct rec start(__u32 type, __u32 tid, __u32 tgid, __s32 nr, __u8 when)
 {
 	struct rec r = { .s = scratch_buf(), .when = when };
 	if (!r.s)
 		return r;
 	struct km_hdr *h = hdr(&r);
-	h->ts = bpf_ktime_get_ns();
-	h->type = type;
-	h->tid = tid;
-	h->tgid = tgid;
-	h->nr = nr;
-	h->ret = 0;
-	h->sp = 0;
-	h->exit_ts = 0;
-	h->size = 0;
-	h->nregions = 0;
-	h->truncated = 0;
-	h->faults = 0;
+	put_hdr(h, type, tid, tgid, nr, 0, bpf_ktime_get_ns(), 0);
 	for (int i = 0; i < 6; i++)
 		h->args[i] = 0;
 	return r;
@@ -420,18 +427,7 @@ static __always_inline void send_plain(__u32 type, __u64 id, long nr, struct pt_
 		__sync_fetch_and_add(&lost_records, 1);
 		return;
 	}
-	h->ts = ts;
-	h->exit_ts = exit_ts;
-	h->type = type;
-	h->tid = (__u32)id;
-	h->tgid = id >> 32;
-	h->nr = (__s32)nr;
-	h->ret = ret;
-	h->sp = 0;
-	h->size = 0;
-	h->nregions = 0;
-	h->truncated = 0;
-	h->faults = 0;
+	put_hdr(h, type, (__u32)id, id >> 32, (__s32)nr, ret, ts, exit_ts);
 	if (regs)
 		read_args(regs, h->args);
 	else
@@ -528,18 +524,8 @@ static __noinline int send_small(struct km_task *t, __u64 id, struct pt_regs *re
 		n = ret > 0 ? (__u64)ret * c->elem : 0;
 	if (n > c->cap)
 		n = c->cap;
-	k->h.ts = t->ts;
-	k->h.exit_ts = now;
-	k->h.type = KM_CALL;
-	k->h.tid = (__u32)id;
-	k->h.tgid = id >> 32;
-	k->h.nr = t->nr;
-	k->h.ret = ret;
+	put_hdr(&k->h, KM_CALL, (__u32)id, id >> 32, t->nr, ret, t->ts, now);
 	k->h.sp = regs->sp;
-	k->h.truncated = 0;
-	k->h.faults = 0;
-	k->h.nregions = 0;
-	k->h.size = 0;
 	if (addr && n) {
 		__u64 buf[KM_SMALL / 8];
 		addr += c->off;
