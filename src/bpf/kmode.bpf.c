@@ -47,9 +47,17 @@ struct km_scratch {
 const volatile __u32 cfg_follow;	/* -f: forks of traced tasks are traced */
 const volatile __u32 cfg_slot_mask = KM_SLOTS - 1;	/* fewer slots: tests make tasks spill */
 const volatile __u64 cfg_wake_at = 1 << 22;	/* bytes waiting that wake user space: a quarter of the ring */
+/*
+ * Times are read only when the output shows them (-t -r -T -c --json): a
+ * clock read costs more than all else a call's record needs here (the
+ * lfence before rdtsc, in a VM).  Without it, records carry a number from
+ * one counter instead, which orders them as well (see stamp()).
+ */
+const volatile __u32 cfg_clock = 1;
 
 
 __u64 lost_records;		/* the ring buffer was full */
+__u64 stamps;			/* the last order number given (cfg_clock off); user space reads it */
 __u64 truncated_records;	/* KM_DATA_LIMIT reached */
 
 struct {
@@ -100,6 +108,16 @@ static __always_inline __u64 wakeup(__u64 size)
 	__u64 before = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
 	return before <= cfg_wake_at && before + size + 8 > cfg_wake_at ? BPF_RB_FORCE_WAKEUP :
 									   BPF_RB_NO_WAKEUP;
+}
+
+/*
+ * A record's place in time: CLOCK_MONOTONIC ns, or without cfg_clock the
+ * next number of a machine-wide counter (one atomic add, no clock): the
+ * order of events across tasks and CPUs is all the lines need then.
+ */
+static __always_inline __u64 stamp(void)
+{
+	return cfg_clock ? bpf_ktime_get_ns() : __sync_add_and_fetch(&stamps, 1);
 }
 
 static __always_inline struct km_scratch *scratch_buf(void)
@@ -375,7 +393,7 @@ static __always_inline struct rec start(__u32 type, __u32 tid, __u32 tgid, __s32
 	if (!r.s)
 		return r;
 	struct km_hdr *h = hdr(&r);
-	put_hdr(h, type, tid, tgid, nr, 0, bpf_ktime_get_ns(), 0);
+	put_hdr(h, type, tid, tgid, nr, 0, stamp(), 0);
 	for (int i = 0; i < 6; i++)
 		h->args[i] = 0;
 	return r;
@@ -464,12 +482,12 @@ int km_sys_enter(unsigned long long *ctx)
 		 */
 		t->nr = (__s32)nr;
 		read_args(regs, t->args);
-		t->ts = bpf_ktime_get_ns();
+		t->ts = stamp();
 		t->state |= KM_INCALL;
 		return 0;
 	}
 	if (p && !(p->sides & 1)) {
-		send_plain(KM_ENTER, id, nr, regs, 0, bpf_ktime_get_ns(), 0);
+		send_plain(KM_ENTER, id, nr, regs, 0, stamp(), 0);
 		return 0;
 	}
 	struct rec r = start(KM_ENTER, tid, id >> 32, (__s32)nr, 1);
@@ -508,7 +526,7 @@ static __noinline int send_small(struct km_task *t, __u64 id, struct pt_regs *re
 	if (p->ncopy != 1 || c->op != KM_OP_BUF || c->cap > KM_SMALL || c->arg >= 6 || c->len_arg >= 6 ||
 	    c->len_src == KM_LEN_ARGPTR)
 		return -1;
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now = stamp();
 	__u64 flags = wakeup(sizeof(struct km_small));
 	struct km_small *k = bpf_ringbuf_reserve(&rb, sizeof(*k), 0);
 	if (!k) {
@@ -560,12 +578,12 @@ static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_reg
 	__u32 key = (__u32)t->nr;
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (!p || !p->ncopy) {
-		send_plain(KM_CALL, id, t->nr, regs, ret, t->ts, bpf_ktime_get_ns());
+		send_plain(KM_CALL, id, t->nr, regs, ret, t->ts, stamp());
 		return;
 	}
 	if (send_small(t, id, regs, ret, p) == 0)
 		return;
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now = stamp();
 	struct rec r = start(KM_CALL, (__u32)id, id >> 32, t->nr, 1);
 	if (!r.s)
 		return;
@@ -604,7 +622,7 @@ int km_sys_exit(unsigned long long *ctx)
 		return 0;
 	if (p && !retry && !(p->sides & 2)) {
 		/* Nothing to copy: the arguments are the entry's, user space has them. */
-		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1], bpf_ktime_get_ns(), 0);
+		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1], stamp(), 0);
 		return 0;
 	}
 	struct rec r = start(KM_EXIT, tid, id >> 32, (__s32)nr, 2);

@@ -121,7 +121,7 @@ enum km_type {
 };
 
 struct km_hdr {
-	__u64 ts;		/* CLOCK_MONOTONIC ns */
+	__u64 ts;		/* CLOCK_MONOTONIC ns, or an order number (kmode.bpf.c's stamp()) */
 	__u32 type;
 	__u32 tid;
 	__u32 tgid;
@@ -129,7 +129,7 @@ struct km_hdr {
 	__u64 args[6];
 	__s64 ret;
 	__u64 sp;
-	__u64 exit_ts;		/* KM_CALL: the exit's time */
+	__u64 exit_ts;		/* KM_CALL: the exit's time (or order number) */
 	__u32 size;		/* bytes of regions after the header */
 	__u16 nregions;
 	__u8 truncated;		/* regions were left out: KM_DATA_LIMIT reached */

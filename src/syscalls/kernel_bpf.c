@@ -58,7 +58,7 @@ static void failed(enum km_bpf_fail *why, int e, const char *what, char *err, si
 	snprintf(err, errlen, "%s: %s%s%s", what, strerror(e), last_msg[0] ? "; libbpf: " : "", last_msg);
 }
 
-struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, size_t ring_bytes,
+struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock, size_t ring_bytes,
 			   enum km_bpf_fail *why, char *err, size_t errlen)
 {
 	libbpf_set_print(keep_message);
@@ -71,6 +71,7 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, size_t ring
 		goto fail;
 	}
 	b->skel->rodata->cfg_follow = follow;
+	b->skel->rodata->cfg_clock = clock;
 	/* For tests: fewer slots, so that tasks share them and spill (a power of two). */
 	const char *slots = getenv("TRACEKIT_KM_SLOTS");
 	unsigned long nslots = slots ? strtoul(slots, NULL, 10) : KM_SLOTS;
@@ -196,6 +197,11 @@ int km_bpf_poll(struct km_bpf *b, int timeout_ms, int (*fn)(void *ctx, void *rec
 	if (m < 0)
 		return -1;
 	return (n > 0 ? n : 0) + m;
+}
+
+uint64_t km_bpf_stamps(const struct km_bpf *b)
+{
+	return __atomic_load_n(&b->skel->bss->stamps, __ATOMIC_ACQUIRE);
 }
 
 uint64_t km_bpf_lost(const struct km_bpf *b)

@@ -23,9 +23,15 @@ enum km_bpf_fail {
 	KM_FAIL_NOBPF,		/* the kernel refuses the program or has no BPF */
 };
 
-/* plans: KM_NR_MAX entries.  ring_bytes: the ring buffer (a power of two, >= a page). */
-struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, size_t ring_bytes,
+/*
+ * plans: KM_NR_MAX entries.  ring_bytes: the ring buffer (a power of two, >=
+ * a page).  clock: records carry CLOCK_MONOTONIC times; without, order
+ * numbers (kmode.bpf.c's stamp()), for output that shows no time.
+ */
+struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock, size_t ring_bytes,
 			   enum km_bpf_fail *why, char *err, size_t errlen);
+/* The newest order number given (without clock): every record stamped up to it has happened. */
+uint64_t km_bpf_stamps(const struct km_bpf *b);
 /* Trace tid from now (pending: from its next execve on). */
 int km_bpf_add_task(struct km_bpf *b, pid_t tid, bool pending, char *err, size_t errlen);
 /* The task's entry in the program's slots, as one consistent copy; -1 when it has none. */

@@ -58,8 +58,22 @@ struct pending {
 #define STALL_NS 5000000ull
 #define STALL_TASKS 4096	/* tasks looked at (in the mapped slots: no syscall each) */
 
+/*
+ * Where the record stamps stood when (mono ns): without clock the stamps are
+ * order numbers (kernel_bpf.h), and the reorder window and the stall delay,
+ * both times, are turned into stamps by these marks, one a loop.
+ */
+struct mark {
+	uint64_t at, stamp;
+};
+
+#define MARKS 256
+
 struct run {
 	struct sc_options *o;
+	bool clock;		/* stamps are times; else order numbers (the BPF program's) */
+	struct mark marks[MARKS];
+	int nmarks;
 	struct km_bpf *bpf;	/* the source: the BPF program, */
 	struct km_ftrace *ft;	/* or the fallback's ftrace instance */
 	struct km_printer *pr;
@@ -85,6 +99,38 @@ static uint64_t mono_now(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Record stamps mean times, unless the output needs none (then a clock read a call is saved). */
+static bool wants_clock(const struct sc_options *o)
+{
+	return o->ts.format || o->relative || o->show_time || o->summary || o->json;
+}
+
+/* Remember where the stamps stand now; keep what the reorder window still asks about. */
+static void mark(struct run *r, uint64_t now)
+{
+	if (r->clock)
+		return;
+	int keep = 0;
+	while (keep + 1 < r->nmarks && r->marks[keep + 1].at + REORDER_NS <= now)
+		keep++;
+	if (r->nmarks - keep == MARKS)
+		keep++;
+	memmove(r->marks, r->marks + keep, (size_t)(r->nmarks - keep) * sizeof(r->marks[0]));
+	r->nmarks -= keep;
+	r->marks[r->nmarks++] = (struct mark){ now, km_bpf_stamps(r->bpf) };
+}
+
+/* The stamp of time t (mono ns): every record stamped up to it happened by then. */
+static uint64_t stamp_at(const struct run *r, uint64_t t)
+{
+	if (r->clock)
+		return t;
+	uint64_t s = 0;
+	for (int i = 0; i < r->nmarks && r->marks[i].at <= t; i++)
+		s = r->marks[i].stamp;
+	return s;
 }
 
 static int src_poll(struct run *r, int ms, int (*fn)(void *ctx, void *rec, size_t len), void *ctx)
@@ -221,10 +267,11 @@ static void queue_stalled(struct run *r, uint64_t now)
 {
 	static pid_t tids[STALL_TASKS];
 	int n = r->bpf ? km_printer_tids(r->pr, tids, STALL_TASKS) : 0;
+	uint64_t stalled_by = stamp_at(r, now - STALL_NS);
 	for (int i = 0; i < n && i < STALL_TASKS; i++) {
 		struct km_task t;
 		/* The entry time stands for the call (never 0): queued once. */
-		if (km_bpf_task(r->bpf, tids[i], &t) < 0 || !(t.state & KM_INCALL) || t.ts + STALL_NS > now ||
+		if (km_bpf_task(r->bpf, tids[i], &t) < 0 || !(t.state & KM_INCALL) || t.ts > stalled_by ||
 		    (uintptr_t)tidmap_get(&r->stalled, tids[i]) == t.ts)
 			continue;
 		tidmap_put(&r->stalled, tids[i], (void *)(uintptr_t)t.ts);
@@ -249,12 +296,13 @@ static void loop(struct run *r)
 		if (src_poll(r, POLL_MS, queue_record, &r->q) < 0)
 			break;
 		uint64_t now = mono_now();
+		mark(r, now);
 		bool idle = r->q.seq == arrived;
 		queue_stalled(r, now);
 		if (!idle)
 			last_arrival = now;
 		arrived = r->q.seq;
-		drain(r, now - REORDER_NS);
+		drain(r, stamp_at(r, now - REORDER_NS));
 		if (idle)	/* a quiet moment: a call in flight shows, as strace shows it while it waits */
 			km_printer_flush(r->pr);
 		reap(r, WNOHANG);
@@ -380,7 +428,8 @@ static int open_source(struct run *r, const struct km_plan *plans, char *err, si
 	const struct sc_options *o = r->o;
 	enum km_bpf_fail why = KM_FAIL_NOBPF;
 	if (o->ksource != SC_KS_FTRACE) {
-		r->bpf = km_bpf_open(plans, o->follow, ring_bytes(o->buffer_kb), &why, err, errlen);
+		r->clock = wants_clock(o);
+		r->bpf = km_bpf_open(plans, o->follow, r->clock, ring_bytes(o->buffer_kb), &why, err, errlen);
 		if (r->bpf)
 			return 0;
 		if (o->ksource == SC_KS_BPF || why == KM_FAIL_PERM)
@@ -390,6 +439,7 @@ static int open_source(struct run *r, const struct km_plan *plans, char *err, si
 	} else if (o->quiet < 2) {	/* -o with a command implies -q, as in strace: not this */
 		warnmsg("--kernel=ftrace: pointer arguments print as addresses");
 	}
+	r->clock = true;	/* ftrace stamps its events */
 	r->ft = km_ftrace_open(o->follow, o->buffer_kb, err, errlen);
 	return r->ft ? 0 : -1;
 }

@@ -265,6 +265,43 @@ def tasks_sharing_a_slot(tmp):
 
 
 @case
+def order_across_processes(tmp):
+    """Lines across processes come in the order things happened, with times shown or not.
+
+    Without -t/-T/-c/--json the records carry order numbers, not times (a clock
+    read a call saved); with -tt they carry times.  loop pingpong passes
+    numbered messages to a child and back: a message is written before it is
+    read, whichever process prints first.
+    """
+    need_kernel_mode()
+    rounds = 300
+    for opts in ([], ['-tt']):
+        out = os.path.join(tmp, 't%d' % len(opts))
+        rc, _, err = run(tracekit('-f', *opts, '-e', 'trace=read,write', '-o', out,
+                                  prog('loop'), 'pingpong', str(rounds)))
+        expect(rc == 0, '%s: exit %d: %r' % (opts, rc, err))
+        got = lines(out)
+        # (message, pid) -> line index of its write, and of its read (whole or resumed)
+        written, read = {}, {}
+        for i, line in enumerate(got):
+            m = re.search(r'(write\(\d+, |read\(\d+, |read resumed>)"(\d{4})", 4\) += 4$', line)
+            if m:
+                side = written if m.group(1).startswith('write') else read
+                side[(m.group(2), line.split()[0])] = i
+        expect(len(written) == 2 * rounds and len(read) == 2 * rounds,
+               '%s: %d writes and %d reads of a message, want %d each: %r'
+               % (opts, len(written), len(read), 2 * rounds, got[:12]))
+        late = []
+        for (msg, pid), i in written.items():
+            # its read: the other process's line with the same message
+            j = [v for (m, p), v in read.items() if m == msg and p != pid]
+            if len(j) != 1 or j[0] < i:
+                late.append((msg, pid, i, j))
+        expect(not late, '%s: messages read before they were written (or not read): %r\n%s'
+               % (opts, late[:3], '\n'.join(got[max(0, late[0][2] - 6):late[0][2] + 6]) if late else ''))
+
+
+@case
 def ptrace_only_options(tmp):
     for opt in (['-k'], ['--seccomp-bpf', '-f'], ['-e', 'inject=getppid:error=EPERM']):
         rc, _, err = run(tracekit(*opt, 'true'))
