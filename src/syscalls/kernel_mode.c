@@ -3,8 +3,9 @@
  * never stops.  The BPF program (kernel_bpf.c) filters to the traced pid tree
  * and copies what the decoders declared (where BPF is refused, an ftrace
  * instance gives the same records without memory: kernel_ftrace.c).  This
- * file starts or names the tasks, reads the records, puts them back in time
- * order (CPUs commit them slightly out of order) and hands them to
+ * file starts or names the tasks, reads the records, puts them back in order
+ * of their stamps (times, or the BPF program's counter when no time is
+ * shown: CPUs commit them slightly out of order) and hands them to
  * kernel_events.c.
  *
  * Records wait REORDER_NS in a buffer before they are printed: a record
@@ -145,7 +146,7 @@ static int src_add(struct run *r, pid_t tid, bool pending, char *err, size_t err
 }
 
 /*
- * Keep the queue sorted by (time, arrival) as records come: they arrive
+ * Keep the queue sorted by (stamp, arrival) as records come: they arrive
  * nearly in order, so the place is found a few steps from the end.
  */
 static int queue_record(void *ctx, void *data, size_t len)
