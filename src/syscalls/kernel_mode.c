@@ -62,13 +62,16 @@ struct pending {
 /*
  * Where the record stamps stood when (mono ns): without clock the stamps are
  * order numbers (kernel_bpf.h), and the reorder window and the stall delay,
- * both times, are turned into stamps by these marks, one a loop.
+ * both times, are turned into stamps by these marks, one a millisecond at
+ * most (a busy loop polls far more often: the window must not outgrow them).
  */
 struct mark {
 	uint64_t at, stamp;
 };
 
-#define MARKS 256
+#define MARKS 64
+#define MARK_NS 1000000ull
+_Static_assert(REORDER_NS / MARK_NS + 2 < MARKS, "the marks must span the reorder window");
 
 struct run {
 	struct sc_options *o;
@@ -111,7 +114,7 @@ static bool wants_clock(const struct sc_options *o)
 /* Remember where the stamps stand now; keep what the reorder window still asks about. */
 static void mark(struct run *r, uint64_t now)
 {
-	if (r->clock)
+	if (r->clock || (r->nmarks && r->marks[r->nmarks - 1].at + MARK_NS > now))
 		return;
 	int keep = 0;
 	while (keep + 1 < r->nmarks && r->marks[keep + 1].at + REORDER_NS <= now)
