@@ -235,28 +235,35 @@ static __always_inline void copy_strv(__u64 addr, __u32 cap, int when)
 	}
 }
 
-static __always_inline void copy_iov(__u64 addr, __u64 cnt, __u32 cap, int when)
+/*
+ * Global functions, like put_region: the verifier checks each once, not once
+ * per place that calls it (inlined, msghdr's iovec loop inside mmsghdr's
+ * loop made loading the program take twice as long).
+ */
+__noinline int copy_iov(__u64 addr, __u64 cnt, __u32 cap, int when)
 {
 	/* The array as one region (mem.c reads it whole), then each element's bytes. */
 	if (put_region(addr, (cnt < KM_IOV_MAX ? cnt : KM_IOV_MAX) * 16, 0, when) < 0)
-		return;
+		return 0;
 	for (int i = 0; i < KM_IOV_MAX; i++) {
 		__u64 iov[2];
 		if (i >= cnt || bpf_probe_read_user(iov, 16, (void *)(addr + i * 16)))
-			return;
+			return 0;
 		put_region(iov[0], iov[1] < cap ? iov[1] : cap, 0, when);
 	}
+	return 0;
 }
 
-static __always_inline void copy_msghdr(__u64 addr, __u32 cap, int when)
+__noinline int copy_msghdr(__u64 addr, __u32 cap, int when)
 {
 	/* struct msghdr: name, namelen, iov, iovlen, control, controllen, flags */
 	__u64 m[7];
 	if (word(addr, m, sizeof(m), when) < 0)
-		return;
+		return 0;
 	put_region(m[0], (__u32)m[1] < 128 ? (__u32)m[1] : 128, 0, when);
 	copy_iov(m[2], m[3], cap, when);
 	put_region(m[4], m[5] < 1024 ? m[5] : 1024, 0, when);
+	return 0;
 }
 
 /* The entries' messages first, then the array (its msg_len words are read whole by mem.c). */
