@@ -394,13 +394,14 @@ static __always_inline void put_hdr(struct km_hdr *h, __u32 type, __u32 tid, __u
 	h->faults = 0;
 }
 
-static __always_inline struct rec start(__u32 type, __u32 tid, __u32 tgid, __s32 nr, __u8 when)
+/* A record begins in the scratch; ts: its stamp (a KM_CALL's is its entry's). */
+static __always_inline struct rec start(__u32 type, __u32 tid, __u32 tgid, __s32 nr, __u8 when, __u64 ts)
 {
 	struct rec r = { .s = scratch_buf(), .when = when };
 	if (!r.s)
 		return r;
 	struct km_hdr *h = hdr(&r);
-	put_hdr(h, type, tid, tgid, nr, 0, stamp(), 0);
+	put_hdr(h, type, tid, tgid, nr, 0, ts, 0);
 	for (int i = 0; i < 6; i++)
 		h->args[i] = 0;
 	return r;
@@ -497,7 +498,7 @@ int km_sys_enter(unsigned long long *ctx)
 		send_plain(KM_ENTER, id, nr, regs, 0, stamp(), 0);
 		return 0;
 	}
-	struct rec r = start(KM_ENTER, tid, id >> 32, (__s32)nr, 1);
+	struct rec r = start(KM_ENTER, tid, id >> 32, (__s32)nr, 1, stamp());
 	if (!r.s)
 		return 0;
 	struct km_hdr *h = hdr(&r);
@@ -591,11 +592,10 @@ static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_reg
 	if (send_small(t, id, regs, ret, p) == 0)
 		return;
 	__u64 now = stamp();
-	struct rec r = start(KM_CALL, (__u32)id, id >> 32, t->nr, 1);
+	struct rec r = start(KM_CALL, (__u32)id, id >> 32, t->nr, 1, t->ts);
 	if (!r.s)
 		return;
 	struct km_hdr *h = hdr(&r);
-	h->ts = t->ts;
 	h->exit_ts = now;
 	h->ret = ret;
 	read_args(regs, h->args);
@@ -632,7 +632,7 @@ int km_sys_exit(unsigned long long *ctx)
 		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1], stamp(), 0);
 		return 0;
 	}
-	struct rec r = start(KM_EXIT, tid, id >> 32, (__s32)nr, 2);
+	struct rec r = start(KM_EXIT, tid, id >> 32, (__s32)nr, 2, stamp());
 	if (!r.s)
 		return 0;
 	struct km_hdr *h = hdr(&r);
@@ -663,7 +663,7 @@ int km_fork(unsigned long long *ctx)
 	struct task_struct *child = (struct task_struct *)ctx[1];
 	__u32 ctid = child->pid;
 	task_add(ctid, KM_ACTIVE);
-	struct rec r = start(KM_FORK, tid, id >> 32, 0, 0);
+	struct rec r = start(KM_FORK, tid, id >> 32, 0, 0, stamp());
 	if (!r.s)
 		return 0;
 	hdr(&r)->args[0] = ctid;
@@ -686,7 +686,7 @@ int km_exec(unsigned long long *ctx)
 		task_del(old);
 		task_add(tid, KM_ACTIVE);
 	}
-	struct rec r = start(KM_EXEC, tid, id >> 32, 0, 0);
+	struct rec r = start(KM_EXEC, tid, id >> 32, 0, 0, stamp());
 	if (!r.s)
 		return 0;
 	hdr(&r)->args[0] = old;
@@ -707,7 +707,7 @@ int km_task_exit(unsigned long long *ctx)
 	if (state != KM_ACTIVE)
 		return 0;
 	struct task_struct *task = (struct task_struct *)ctx[0];
-	struct rec r = start(KM_GONE, tid, id >> 32, 0, 0);
+	struct rec r = start(KM_GONE, tid, id >> 32, 0, 0, stamp());
 	if (!r.s)
 		return 0;
 	hdr(&r)->ret = task->exit_code;
@@ -717,7 +717,7 @@ int km_task_exit(unsigned long long *ctx)
 
 static __always_inline void send_signal(__u32 tid, __u32 tgid, int sig, __u64 info, __u32 fake_pid)
 {
-	struct rec r = start(KM_SIGNAL, tid, tgid, sig, 0);
+	struct rec r = start(KM_SIGNAL, tid, tgid, sig, 0, stamp());
 	if (!r.s)
 		return;
 	/* struct kernel_siginfo: 48 bytes; SEND_SIG_NOINFO (0) and SEND_SIG_PRIV (1) are no pointers. */

@@ -194,8 +194,11 @@ void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 	va_copy(ap2, ap);
 	int n = vsnprintf(sb->buf ? sb->buf + sb->len : NULL, sb->buf ? sb->cap - sb->len : 0, fmt, ap2);
 	va_end(ap2);
-	if (n < 0)
+	if (n < 0) {
+		if (sb->buf)
+			sb->buf[sb->len] = '\0';	/* what it may have written is not ours */
 		return;
+	}
 	if (sb->len + (size_t)n + 1 > sb->cap) {
 		sb_grow(sb, (size_t)n);
 		vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);

@@ -281,13 +281,14 @@ def order_across_processes(tmp):
                                   prog('loop'), 'pingpong', str(rounds)))
         expect(rc == 0, '%s: exit %d: %r' % (opts, rc, err))
         got = lines(out)
-        # (message, pid) -> line index of its write, and of its read (whole or resumed)
+        # (message, pid) -> line index of its write's start (whole, or split when the read
+        # returned before the write did), and of its read's data (whole or resumed)
         written, read = {}, {}
         for i, line in enumerate(got):
-            m = re.search(r'(write\(\d+, |read\(\d+, |read resumed>)"(\d{4})", 4\) += 4$', line)
-            if m:
-                side = written if m.group(1).startswith('write') else read
-                side[(m.group(2), line.split()[0])] = i
+            w = re.search(r'write\(\d+, "(\d{4})", 4(?:\) += 4| <unfinished \.\.\.>)$', line)
+            r = re.search(r'(?:read\(\d+, |read resumed>)"(\d{4})", 4\) += 4$', line)
+            if w or r:
+                (written if w else read)[((w or r).group(1), line.split()[0])] = i
         expect(len(written) == 2 * rounds and len(read) == 2 * rounds,
                '%s: %d writes and %d reads of a message, want %d each: %r'
                % (opts, len(written), len(read), 2 * rounds, got[:12]))

@@ -4,6 +4,7 @@
  * the C library's, byte for byte.
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -57,27 +58,56 @@ static void test_integers(void)
 	}
 }
 
-/* Widths and flags built at run time, over many values: the fast path's grammar, all of it. */
+/* fmt with v as the type its length and conversion name, in both. */
+#define SAME_AS(type)								\
+	do {									\
+		snprintf(want, sizeof(want), fmt, (type)v);			\
+		sb_printf(&sb, fmt, (type)v);					\
+	} while (0)
+
+/* Widths, flags and lengths built at run time, over many values: the fast path's grammar, all of it. */
 static void test_built_formats(void)
 {
-	static const char *const flags[] = { "", "-", "0", "-0", "0-" };	/* both: "-" wins */
-	static const char *const lens[] = { "", "l", "ll", "z" };
+	static const char *const flags[] = { "", "-", "0", "-0", "0-", "00" };	/* both: "-" wins */
+	static const char *const lens[] = { "", "hh", "h", "l", "ll", "z", "j" };
 	unsigned long long x = 88172645463325252ull;
-	for (int n = 0; n < 2000; n++) {
+	for (int n = 0; n < 5000; n++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;	/* xorshift: values of every size */
 		long long v = (long long)(x >> (x % 64));
-		char fmt[32];
-		const char *conv = "diux" + (n % 4);
-		snprintf(fmt, sizeof(fmt), "a%%%s%d%s%cb", flags[n % 5], (int)(x % 25), lens[n % 4 ? 3 - n % 4 : 0],
-			 *conv);
-		char want[512];
+		if (x & 1)
+			v = -v;
+		char conv = "diux"[n % 4], fmt[32], want[512];
+		const char *len = lens[(n / 4) % 7];
+		char width[8] = "";
+		if (x % 3)
+			snprintf(width, sizeof(width), "%d", (int)(x % 25));
+		snprintf(fmt, sizeof(fmt), "a%%%s%s%s%cb", flags[(n / 28) % 6], width, len, conv);
 		struct strbuf sb = STRBUF_INIT;
-		if (strstr(fmt, "ll")) {
-			snprintf(want, sizeof(want), fmt, v);
-			sb_printf(&sb, fmt, v);
+		bool is_signed = conv == 'd' || conv == 'i';
+		if (!strcmp(len, "l")) {
+			if (is_signed)
+				SAME_AS(long);
+			else
+				SAME_AS(unsigned long);
+		} else if (!strcmp(len, "ll")) {
+			if (is_signed)
+				SAME_AS(long long);
+			else
+				SAME_AS(unsigned long long);
+		} else if (!strcmp(len, "z")) {
+			if (is_signed)
+				SAME_AS(ssize_t);
+			else
+				SAME_AS(size_t);
+		} else if (!strcmp(len, "j")) {
+			if (is_signed)
+				SAME_AS(intmax_t);
+			else
+				SAME_AS(uintmax_t);
+		} else if (is_signed) {
+			SAME_AS(int);	/* hh and h too: promoted */
 		} else {
-			snprintf(want, sizeof(want), fmt, (long)v);
-			sb_printf(&sb, fmt, (long)v);
+			SAME_AS(unsigned);
 		}
 		CHECK_STR(sb_str(&sb), want);
 		sb_free(&sb);
