@@ -274,7 +274,7 @@ static void queue_stalled(struct run *r, uint64_t now)
 	uint64_t stalled_by = stamp_at(r, now - STALL_NS);
 	for (int i = 0; i < n && i < STALL_TASKS; i++) {
 		struct km_task t;
-		/* The entry time stands for the call (never 0): queued once. */
+		/* The entry's stamp stands for the call (never 0): queued once. */
 		if (km_bpf_task(r->bpf, tids[i], &t) < 0 || !(t.state & KM_INCALL) || t.ts > stalled_by ||
 		    (uintptr_t)tidmap_get(&r->stalled, tids[i]) == t.ts)
 			continue;

@@ -86,7 +86,7 @@ static void put_padded(struct strbuf *sb, const struct conv *c, const char *text
 	if (c->left) {
 		sb_addn(sb, text, (size_t)n);
 		pad(sb, ' ', fill);
-	} else if (c->zero && c->type != 's' && c->type != 'c') {
+	} else if (c->zero) {	/* numbers only: parse_conv refuses 0 with %s and %c */
 		int sign = text[0] == '-';
 		sb_addn(sb, text, (size_t)sign);
 		pad(sb, '0', fill);
