@@ -10,6 +10,14 @@ time_once() {
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
 }
 
+# The median of the numbers given, to $median_digits digits; "fail" if one of them is.
+median_of() {
+	case " $* " in *" fail "*) echo fail; return ;; esac
+	printf '%s\n' "$@" | sort -g | awk -v d="${median_digits:-6}" '{ v[NR] = $1 } END {
+		if (NR % 2) m = v[(NR + 1) / 2]; else m = (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.*f\n", d, m }'
+}
+
 # Median seconds of $runs runs of "$@"; "fail" if any run failed.
 median() {
 	local i t all=()
@@ -18,7 +26,5 @@ median() {
 		[ "$t" = fail ] && { echo fail; return; }
 		all+=("$t")
 	done
-	printf '%s\n' "${all[@]}" | sort -g | awk -v d="${median_digits:-6}" '{ v[NR] = $1 } END {
-		if (NR % 2) m = v[(NR + 1) / 2]; else m = (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%.*f\n", d, m }'
+	median_of "${all[@]}"
 }

@@ -87,22 +87,15 @@ done
 case " $modes " in *" kernel "*) ;; *) exit 0 ;; esac
 echo
 echo "the traced program's own time (--kernel -f -o /dev/null vs strace -f -o /dev/null):"
-# The program's own time in µs, once, under "$@" (a tracer and its options, or nothing).
+# The program's own time in seconds, once, under "$@" (a tracer and its options, or nothing).
 prog_time() {
 	local f t
 	f=$(mktemp)
 	# shellcheck disable=SC2016,SC2086
 	"$@" sh -c 'a=$(date +%s%N); shift; "$@"; b=$(date +%s%N); echo $(((b - a) / 1000)) > "$0"' \
-		"$f" x "$loop" $work >/dev/null 2>&1 </dev/null && t=$(cat "$f")
+		"$f" x "$loop" $work >/dev/null 2>&1 </dev/null && t=$(awk '{ printf "%.6f\n", $1 / 1e6 }' "$f")
 	rm -f "$f"
 	echo "${t:-fail}"
-}
-# The median of a list of µs, in seconds.
-median_s() {
-	case " $* " in *" fail "*) echo fail; return ;; esac
-	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-		if (NR % 2) m = v[(NR + 1) / 2]; else m = (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%.4f\n", m / 1e6 }'
 }
 # The VM's speed drifts over minutes: bare, strace and tracekit take turns, run by run.
 printf '%-10s %-7s %9s %9s %9s %11s %10s %10s %12s\n' workload pinned 'bare s' 'strace s' 'kernel s' \
@@ -117,7 +110,8 @@ for work in "getppid $((200000 / scale))" "write $((200000 / scale))" "forkexec 
 			s+=("$(prog_time "${pin[@]}" strace -f -o /dev/null)")
 			k+=("$(prog_time "${pin[@]}" "$tracekit" syscalls --kernel -f -o /dev/null)")
 		done
-		bare=$(median_s "${b[@]}") st=$(median_s "${s[@]}") tk=$(median_s "${k[@]}")
+		bare=$(median_digits=4 median_of "${b[@]}") st=$(median_digits=4 median_of "${s[@]}")
+		tk=$(median_digits=4 median_of "${k[@]}")
 		# shellcheck disable=SC2086
 		total=$(median "${pin[@]}" "$tracekit" syscalls --kernel -f -o /dev/null "$loop" $work)
 		over=$(echo "$st $tk $bare" | awk '{ if ($2 > $3) printf "%.1f\n", ($1 - $3) / ($2 - $3); else print "-" }')
