@@ -26,7 +26,7 @@
 #include "probe/kernel.h"
 #include "probe/live.h"
 #include "probe/translate.h"
-#include "record/spawn.h"
+#include "tracee/spawn.h"
 #include "util/stopsig.h"
 #include "util/die.h"
 #include "util/strbuf.h"
@@ -237,7 +237,7 @@ static int make_probes(struct live *lv, char *err, size_t errlen)
  * terminal reaches its whole process group, so the command usually got the
  * same SIGINT: give it a moment and say what really happened.
  */
-static void report_child_after_stop(struct rec_child *c, const char *name, int *status)
+static void report_child_after_stop(struct held_child *c, const char *name, int *status)
 {
 	struct timespec nap = { 0, 20 * 1000 * 1000 };
 	int st = 0;
@@ -261,7 +261,7 @@ static void report_child_after_stop(struct rec_child *c, const char *name, int *
 	}
 }
 
-static int wait_child(struct rec_child *c, int *status)
+static int wait_child(struct held_child *c, int *status)
 {
 	int st;
 	if (c->pid <= 0)
@@ -277,7 +277,7 @@ int pl_run(const struct pl_options *o)
 {
 	char err[1024] = "";
 	struct live lv = { .o = o, .pending = STRBUF_INIT };
-	struct rec_child child = { .pid = -1, .go = -1, .failed = -1 };
+	struct held_child child = { .pid = -1, .go = -1, .failed = -1 };
 	struct ft_session *s = NULL;
 	int status = 1, fd = -1;
 
@@ -286,7 +286,7 @@ int pl_run(const struct pl_options *o)
 		goto fail;
 	if (!(s = ft_session_new(err, sizeof(err))) ||
 	    ft_set_clock(s, "mono", err, sizeof(err)) < 0 ||
-	    rec_spawn_held(NULL, o->argv, &child, err, sizeof(err)) < 0 ||
+	    held_spawn(NULL, o->argv, &child, err, sizeof(err)) < 0 ||
 	    ft_set_pids(s, &child.pid, 1, true, err, sizeof(err)) < 0 ||
 	    ft_enable_events(s, lv.group, err, sizeof(err)) < 0)
 		goto fail;
@@ -299,7 +299,7 @@ int pl_run(const struct pl_options *o)
 	}
 	if (ft_tracing_on(s, true, err, sizeof(err)) < 0)
 		goto fail;
-	if (rec_release_held(&child, o->argv[0], err, sizeof(err)) < 0)
+	if (held_release(&child, o->argv[0], err, sizeof(err)) < 0)
 		goto fail;
 	status = 0;
 	while (!wait_child(&child, &status) && !stop_requested) {

@@ -32,7 +32,7 @@
 #include "output.h"
 #include "recover.h"
 #include "recorder.h"
-#include "spawn.h"
+#include "tracee/spawn.h"
 #include "ust.h"
 #include "tracefile/writer.h"
 #include "util/stopsig.h"
@@ -171,7 +171,7 @@ static void try_option(struct ft_session *s, const char *opt, bool needed_by_use
 }
 
 /* Wait until the command ends, a stop is asked for, or a limit is reached. */
-static int wait_for_end(const struct rec_options *o, struct rec_child *c, struct recorder *r,
+static int wait_for_end(const struct rec_options *o, struct held_child *c, struct recorder *r,
 			int *status)
 {
 	double end = o->duration > 0 ? now_s() + o->duration : 0;
@@ -200,7 +200,7 @@ static int wait_for_end(const struct rec_options *o, struct rec_child *c, struct
  * --duration, --max-size) stops tracing, not the command.  A Ctrl-C reaches the whole
  * process group, so give the command a moment to die of it; if it runs on, say so.
  */
-static void tell_if_command_runs_on(struct rec_child *c, const char *argv0, int *status)
+static void tell_if_command_runs_on(struct held_child *c, const char *argv0, int *status)
 {
 	for (int i = 0; i < 20 && c->pid > 0; i++) {
 		int st;
@@ -375,7 +375,7 @@ int rec_run(const struct rec_options *o)
 	char err[1024] = "";
 	const char *output = o->output ? o->output : "trace.dat";
 	int status = 1;
-	struct rec_child child = { .pid = -1, .go = -1, .failed = -1 };
+	struct held_child child = { .pid = -1, .go = -1, .failed = -1 };
 	struct recorder *r = NULL;
 	struct ust_rec *u = NULL;
 	pid_t *pids = NULL;
@@ -417,7 +417,7 @@ int rec_run(const struct rec_options *o)
 			  o->buffer_kb, err, sizeof(err));
 	if (!u && err[0])
 		goto fail;
-	if (o->argv && rec_spawn_held(NULL, o->argv, &child, err, sizeof(err)) < 0)
+	if (o->argv && held_spawn(NULL, o->argv, &child, err, sizeof(err)) < 0)
 		goto fail;
 	if (o->follow_command && child.pid > 0) {
 		pids = xmalloc(sizeof(pid_t));
@@ -470,9 +470,9 @@ int rec_run(const struct rec_options *o)
 		goto fail;
 
 	if (child.pid > 0) {
-		if (rec_release_held(&child, o->argv[0], err, sizeof(err)) < 0)
+		if (held_release(&child, o->argv[0], err, sizeof(err)) < 0)
 			goto fail;
-		maps = rec_exec_maps(&child);
+		maps = held_exec_maps(&child);
 	} else if (!o->quiet) {
 		const char *who = o->npids ? " the given processes" : " the whole system";
 		if (o->duration)	/* it stops by itself; Ctrl-C still ends it early */

@@ -27,7 +27,7 @@
 #include "kernel_events.h"
 #include "kernel_ftrace.h"
 #include "kernel_plan.h"
-#include "record/spawn.h"
+#include "tracee/spawn.h"
 #include "tracee/tracee.h"
 #include "util/die.h"
 #include "util/stopsig.h"
@@ -231,12 +231,12 @@ static void drain(struct run *r, uint64_t upto)
 static int spawn_held(struct run *r, char err[], size_t errlen)
 {
 	char path[4096];
-	struct rec_child held;
+	struct held_child held;
 	if (tr_resolve(r->o->argv[0], path, sizeof(path)) < 0) {
 		snprintf(err, errlen, "cannot run '%s': %s", r->o->argv[0], strerror(errno));
 		return -1;
 	}
-	if (rec_spawn_held(path, r->o->argv, &held, err, errlen) < 0)
+	if (held_spawn(path, r->o->argv, &held, err, errlen) < 0)
 		return -1;
 	r->child = held.pid;
 	r->go = held.go;

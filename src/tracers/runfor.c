@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/spawn.h"
+#include "tracee/spawn.h"
 #include "util/stopsig.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -31,13 +31,13 @@ static double now_s(void)
 
 int tr_run_for(char **argv, double duration, const char *verb, char *err, size_t errlen)
 {
-	struct rec_child c = { .pid = -1, .go = -1, .failed = -1 };
+	struct held_child c = { .pid = -1, .go = -1, .failed = -1 };
 	int status = 0;
 	stop_requested = 0;
 	catch_stop_signals(on_stop);
 	if (argv) {
-		if (rec_spawn_held(NULL, argv, &c, err, errlen) < 0 ||
-		    rec_release_held(&c, argv[0], err, errlen) < 0)
+		if (held_spawn(NULL, argv, &c, err, errlen) < 0 ||
+		    held_release(&c, argv[0], err, errlen) < 0)
 			return -1;
 	} else if (!duration) {
 		fprintf(stderr, "tracekit: %s: measuring; Ctrl-C to stop\n", verb);

@@ -1,16 +1,16 @@
 /*
  * A command forked and held before its exec until the tracing around it is
  * ready (pids set, events on), so its first instruction is already traced.
- * Shared by record, probe trace and syscalls --kernel.
+ * Shared by record, probe trace, the stack and latency tracers and syscalls --kernel.
  */
-#ifndef TRACEKIT_RECORD_SPAWN_H
-#define TRACEKIT_RECORD_SPAWN_H
+#ifndef TRACEKIT_TRACEE_SPAWN_H
+#define TRACEKIT_TRACEE_SPAWN_H
 
 #include <stddef.h>
 #include <sys/types.h>
 
 /* Fork the command, held on a pipe until the trace is ready; its exec error comes back on another. */
-struct rec_child {
+struct held_child {
 	pid_t pid;
 	int go;		/* write a byte: exec */
 	int failed;	/* read: errno of a failed exec */
@@ -22,13 +22,13 @@ struct rec_child {
  * page the child has written is one the kernel-side syscall tracer can read at
  * the execve (syscalls --kernel resolves it first for that reason).
  */
-int rec_spawn_held(const char *path, char **argv, struct rec_child *c, char *err, size_t errlen);
+int held_spawn(const char *path, char **argv, struct held_child *c, char *err, size_t errlen);
 
 /*
  * Let the held command exec: 0, or -1 with err when it is gone (a Ctrl-C to
  * the process group kills it before its release; SIGPIPE must be ignored).
  */
-int rec_release_held(struct rec_child *c, const char *name, char *err, size_t errlen);
+int held_release(struct held_child *c, const char *name, char *err, size_t errlen);
 
 /*
  * Once the released command has exec'd (up to a second's wait), where its files are
@@ -38,6 +38,6 @@ int rec_release_held(struct rec_child *c, const char *name, char *err, size_t er
  * tell a rebuilt binary.  Only what is mapped at exec: the program and the dynamic
  * loader, not the libraries it loads next.  NULL when not known (malloc'd).
  */
-char *rec_exec_maps(const struct rec_child *c);
+char *held_exec_maps(const struct held_child *c);
 
 #endif

@@ -1,4 +1,4 @@
-/* The held command of record and probe trace (see spawn.h). */
+/* The held command of record, probe trace, the tracers and syscalls --kernel (see spawn.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -14,7 +14,7 @@
 #include "util/stopsig.h"
 #include "util/strbuf.h"
 
-int rec_spawn_held(const char *path, char **argv, struct rec_child *c, char *err, size_t errlen)
+int held_spawn(const char *path, char **argv, struct held_child *c, char *err, size_t errlen)
 {
 	int go[2], failed[2];
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(failed, O_CLOEXEC) < 0) {
@@ -50,7 +50,7 @@ int rec_spawn_held(const char *path, char **argv, struct rec_child *c, char *err
 }
 
 
-int rec_release_held(struct rec_child *c, const char *name, char *err, size_t errlen)
+int held_release(struct held_child *c, const char *name, char *err, size_t errlen)
 {
 	char go = 1;
 	if (write(c->go, &go, 1) != 1) {
@@ -78,7 +78,7 @@ static void flush_mapped(struct strbuf *sb, struct mapped *m)
 	m->path[0] = '\0';
 }
 
-char *rec_exec_maps(const struct rec_child *c)
+char *held_exec_maps(const struct held_child *c)
 {
 	struct pollfd p = { .fd = c->failed, .events = POLLIN };
 	char name[64], line[4096 + 128];
