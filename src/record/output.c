@@ -1,12 +1,19 @@
-/* record's output file: checked first, written aside, renamed (see output.h). */
+/* record's output file: checked first, the trace written aside, renamed (see output.h). */
 #include "output.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "config.h"
+#include "ftrace/session.h"
+#include "meta.h"
+#include "tracefile/writer.h"
+#include "ust.h"
 
 void rec_part_path(const char *output, char *buf, size_t len)
 {
@@ -48,4 +55,53 @@ int rec_commit_output(const char *output, char *err, size_t errlen)
 	snprintf(err, errlen, "cannot rename %s to %s: %s", part, output, strerror(errno));
 	unlink(part);
 	return -1;
+}
+
+int rec_write_file(struct ft_session *s, const char *const *notes, int nnotes, const char *clock,
+		   int version, const struct tf_cpu_data *data, int ncpu, struct ust_rec *u,
+		   const char *output, char *err, size_t errlen)
+{
+	struct rec_meta rm;
+	if (rec_meta_gather(s, &rm, err, errlen) < 0)
+		return -1;
+	rm.m.notes = notes;
+	rm.m.nnotes = nnotes;
+	rm.m.clock = clock;
+	rm.m.version = TRACEKIT_VERSION;
+
+	int rc = -1;
+	int ndata = ncpu;
+	struct tf_meta meta = rm.m;	/* rm keeps its own arrays to free */
+	if (u) {
+		ust_rec_meta(u, &meta);
+		data = ust_rec_cpu_data(u, data, ncpu, &ndata);
+	}
+	char part[4200];
+	rec_part_path(output, part, sizeof(part));
+	struct tf_writer *w = tf_writer_open(part, version, err, errlen);
+	/* The kernel's per-CPU stats, so trace-cmd report --stat shows overruns too. */
+	for (int i = 0; w && i < ncpu; i++) {
+		char rel[64];
+		size_t len = 0;
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", i);
+		char *text = ft_read_file(s, rel, &len);
+		if (text)
+			tf_add_cpu_stats(w, i, text, len, NULL, 0);
+		free(text);
+	}
+	if (w && u)
+		ust_rec_cpu_stats(u, w);
+	if (w && tf_write_meta(w, &meta, err, errlen) == 0 &&
+	    tf_write_cpu_data(w, data, ndata, err, errlen) == 0) {
+		rc = tf_writer_close(w, err, errlen);
+		w = NULL;
+	}
+	if (w)
+		tf_writer_close(w, NULL, 0);
+	if (rc == 0)
+		rc = rec_commit_output(output, err, errlen);
+	else
+		unlink(part);
+	rec_meta_free(&rm);
+	return rc;
 }
