@@ -15,6 +15,7 @@
 #include "probe/live.h"
 #include "probe/probe_def.h"
 #include "util/die.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 
 void help_probe(FILE *f)
@@ -120,20 +121,6 @@ static int parse(struct popts *po, int argc, char **argv)
 	return 0;
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 static int do_add(const struct popts *po, int argc, char **argv)
 {
 	char err[1024], g[64], e[64];
@@ -151,11 +138,11 @@ static int do_add(const struct popts *po, int argc, char **argv)
 				": probe del will not know it", g, e);
 		if (po->json) {
 			printf("{\"group\":");
-			json_string(g);
+			json_fputs(stdout, g);
 			printf(",\"event\":");
-			json_string(e);
+			json_fputs(stdout, e);
 			printf(",\"spec\":");
-			json_string(argv[i]);
+			json_fputs(stdout, argv[i]);
 			printf("}\n");
 		} else {
 			printf("added probe %s/%s\n", g, e);
@@ -234,15 +221,15 @@ static int do_list(const struct popts *po)
 		const char *owner = p->persistent ? "tracekit" : p->run ? "tracekit-run" : "other";
 		if (po->json) {
 			printf("{\"group\":");
-			json_string(p->group);
+			json_fputs(stdout, p->group);
 			printf(",\"event\":");
-			json_string(p->event);
+			json_fputs(stdout, p->event);
 			printf(",\"definition\":");
-			json_string(p->definition);
+			json_fputs(stdout, p->definition);
 			printf(",\"owner\":\"%s\"", owner);
 			if (p->spec) {
 				printf(",\"spec\":");
-				json_string(p->spec);
+				json_fputs(stdout, p->spec);
 			}
 			printf("}\n");
 		} else {
@@ -276,7 +263,7 @@ static int do_symbols(const struct popts *po)
 		if (po->json) {
 			printf("{\"kind\":\"function\",\"address\":\"0x%" PRIx64 "\",\"size\":%" PRIu64
 			       ",\"name\":", s->value, s->size);
-			json_string(name);
+			json_fputs(stdout, name);
 			printf("}\n");
 		} else {
 			printf("0x%016" PRIx64 " %6" PRIu64 " %s\n", s->value, s->size, name);
@@ -286,11 +273,11 @@ static int do_symbols(const struct popts *po)
 		const struct es_usdt *u = es_usdt(f, i);
 		if (po->json) {
 			printf("{\"kind\":\"usdt\",\"address\":\"0x%" PRIx64 "\",\"provider\":", u->pc);
-			json_string(u->provider);
+			json_fputs(stdout, u->provider);
 			printf(",\"name\":");
-			json_string(u->name);
+			json_fputs(stdout, u->name);
 			printf(",\"args\":");
-			json_string(u->args);
+			json_fputs(stdout, u->args);
 			printf(",\"semaphore\":\"0x%" PRIx64 "\"}\n", u->semaphore);
 		} else {
 			printf("0x%016" PRIx64 " usdt   %%%s:%s  %s%s\n", u->pc, u->provider, u->name,

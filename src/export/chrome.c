@@ -19,6 +19,7 @@
 #include "export/writers.h"
 #include "tracefile/reader.h"
 #include "util/die.h"
+#include "util/json.h"
 
 /* CPU lanes live in a process no real pid reaches (pid_max is at most 2^22). */
 #define CPU_PID 0x7fff0000
@@ -32,25 +33,15 @@ struct chrome {
 	bool first;
 };
 
-/* Bytes outside printable ASCII as \u00XX: valid JSON whatever a comm holds. */
+/* A string up to its NUL (fields are padded arrays), escaped as util/json.h says. */
 static void put_str(FILE *f, const char *p, size_t n)
 {
-	putc('"', f);
-	for (size_t i = 0; i < n && p[i]; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			putc(c, f);
-	}
-	putc('"', f);
+	json_fputn(f, p, strnlen(p, n));
 }
 
 static void put_cstr(FILE *f, const char *s)
 {
-	put_str(f, s, strlen(s));
+	json_fputs(f, s);
 }
 
 static void put_ts(FILE *f, const char *key, uint64_t ns)

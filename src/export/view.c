@@ -14,7 +14,7 @@
  *
  * Everything goes out as one JSON object in a <script type="application/json">
  * element; strings are escaped so that nothing from the trace can end that
- * element (see vw_json_str).  The page's script and style come from
+ * element (see json_strn_html).  The page's script and style come from
  * assets/ through the header embed.py generates.
  */
 #include <stdbool.h>
@@ -32,6 +32,7 @@
 #include "tracefile/fields.h"
 #include "tracefile/reader.h"
 #include "util/die.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/tidmap.h"
 
@@ -91,27 +92,9 @@ struct view {
 	bool have_pids, have_root;
 };
 
-void vw_json_str(struct strbuf *sb, const char *s, size_t n)
-{
-	sb_addc(sb, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\') {
-			sb_addc(sb, '\\');
-			sb_addc(sb, (char)c);
-		} else if (c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&') {
-			/* Bytes past ASCII are taken as Latin-1: the page never sees invalid UTF-8. */
-			sb_printf(sb, "\\u%04x", c);
-		} else {
-			sb_addc(sb, (char)c);
-		}
-	}
-	sb_addc(sb, '"');
-}
-
 static void json_cstr(struct strbuf *sb, const char *s)
 {
-	vw_json_str(sb, s, strlen(s));
+	json_strn_html(sb, s, strlen(s));
 }
 
 static struct task *task_get(struct view *v, int pid)
@@ -317,7 +300,7 @@ static bool kernel_function(struct tf_event *e, struct tep_format_field *f, stru
 	    tep_read_number_field(f, e->record->data, &addr) < 0 ||
 	    !(name = tep_find_function(e->event->tep, addr)))
 		return false;
-	vw_json_str(sb, name, strlen(name));
+	json_strn_html(sb, name, strlen(name));
 	return true;
 }
 
@@ -335,7 +318,7 @@ static void emit_event(struct view *v, struct tf_event *e, int pid)
 
 		sb_addc(sb, ',');
 		if (is_string(f) && (s = field_str(e, f, &len))) {
-			vw_json_str(sb, s, len);
+			json_strn_html(sb, s, len);
 		} else if (kernel_function(e, f, sb)) {
 			/* named: a 64-bit address is no exact JSON number anyway */
 		} else if (!(f->flags & TEP_FIELD_IS_ARRAY) &&
@@ -345,7 +328,7 @@ static void emit_event(struct view *v, struct tf_event *e, int pid)
 			else
 				sb_printf(sb, "%llu", val);
 		} else if ((f->flags & TEP_FIELD_IS_ARRAY) && array_str(e, f, &v->scratch)) {
-			vw_json_str(sb, sb_str(&v->scratch), v->scratch.len);
+			json_strn_html(sb, sb_str(&v->scratch), v->scratch.len);
 		} else {
 			sb_add(sb, "null");
 		}
@@ -551,7 +534,7 @@ static void read_notes(struct view *v, struct tf_reader *r, struct strbuf *meta,
 		if (!eq)
 			continue;
 		sb_addc(meta, ',');
-		vw_json_str(meta, n, eq - n);
+		json_strn_html(meta, n, eq - n);
 		sb_addc(meta, ':');
 		json_cstr(meta, eq + 1);
 		if (!strncmp(n, "command=", 8)) {
@@ -770,7 +753,7 @@ static char *sched_summary(struct st_trace *t, const struct st_options *o, bool 
 		fprintf(f, "no scheduling summary: %s\n", err);
 	fclose(f);
 	struct strbuf sb = STRBUF_INIT;
-	vw_json_str(&sb, text, len);
+	json_strn_html(&sb, text, len);
 	free(text);
 	return sb.buf;	/* the caller frees it */
 }

@@ -10,8 +10,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct strbuf;
-
 #define VW_DEFAULT_MAX_EVENTS 1000000
 
 struct vw_options {
@@ -26,12 +24,5 @@ struct vw_options {
 /* Write the page to out: 0; -1 and a one-line message in err; -2 and err for a -F
  * filter that does not fit the file (a usage error). */
 int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen);
-
-/*
- * Append s (n bytes) as a JSON string literal that is also safe inside an HTML
- * <script> element: '<', '>', '&', control characters and bytes outside ASCII are
- * \u escapes, so no trace string can close the element or start markup.
- */
-void vw_json_str(struct strbuf *sb, const char *s, size_t n);
 
 #endif

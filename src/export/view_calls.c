@@ -8,9 +8,9 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
-#include "export/view.h"
 #include "tracefile/funcgraph.h"
 #include "util/die.h"
+#include "util/json.h"
 
 static size_t slot_of(const struct vw_calls *c, uint64_t addr)
 {
@@ -52,7 +52,7 @@ static int func_index(struct vw_calls *c, struct tep_handle *tep, uint64_t func)
 	snprintf(hex, sizeof(hex), "%llx", (unsigned long long)func);
 	if (c->n)
 		sb_addc(&c->names, ',');
-	vw_json_str(&c->names, name ? name : hex, strlen(name ? name : hex));
+	json_strn_html(&c->names, name ? name : hex, strlen(name ? name : hex));
 	c->addr[i] = func;
 	c->index[i] = (int)c->n++;
 	return c->index[i];

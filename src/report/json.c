@@ -12,21 +12,17 @@
 
 #include "report/report.h"
 #include "tracefile/funcgraph.h"
+#include "util/json.h"
 
-/* Bytes >= 0x80 are written as \u00XX so the line is valid JSON whatever comm holds. */
+static void put_seq(void *sink, const char *p, size_t n)
+{
+	trace_seq_printf(sink, "%.*s", (int)n, p);
+}
+
+/* A string field up to its NUL (fields are padded arrays), escaped as util/json.h says. */
 static void put_json_str(struct trace_seq *s, const char *p, size_t n)
 {
-	trace_seq_putc(s, '"');
-	for (size_t i = 0; i < n && p[i]; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c == '"' || c == '\\')
-			trace_seq_printf(s, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			trace_seq_printf(s, "\\u%04x", c);
-		else
-			trace_seq_putc(s, (char)c);
-	}
-	trace_seq_putc(s, '"');
+	json_escape(p, strnlen(p, n), 0, put_seq, s);
 }
 
 static void put_number(struct trace_seq *s, struct tep_handle *tep, const void *p, int size,

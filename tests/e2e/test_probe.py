@@ -322,6 +322,27 @@ def usdt_listed(_):
     expect(any(o['kind'] == 'usdt' and o['name'] == 'tick' for o in objs), out)
 
 
+@case
+def json_names_not_ascii(_):
+    """--json is valid UTF-8 JSON whatever bytes a name holds: UTF-8 stays the text it spells,
+    control bytes and DEL are escapes, a byte that is not UTF-8 is U+FFFD (util/json.h)."""
+    p = subprocess.run([tracekit(), 'probe', 'list', '--symbols', prog('oddnames'), '--json'],
+                       capture_output=True, timeout=60)
+    expect(p.returncode == 0, p.stderr)
+    try:
+        text = p.stdout.decode('utf-8')     # strict: what a JSON reader must be given
+    except UnicodeDecodeError as e:
+        raise Fail('--json wrote bytes that are not UTF-8 (%s): %r' % (e, p.stdout[-200:]))
+    objs = [json.loads(l) for l in text.splitlines()]
+    names = [o['name'] for o in objs if o['kind'] == 'function']
+    expect('caf\u00e9_\ufffd\ufffdx' in names,
+           'no function named caf\u00e9_, two U+FFFD, x: %r' % names)
+    usdt = [o for o in objs if o['kind'] == 'usdt' and o['provider'] == 'odd']
+    expect(len(usdt) == 1 and usdt[0]['name'] == 'caf\u00e9' and
+           usdt[0]['args'] == '\x7f\x01\u00e9\ufffd', 'the odd USDT note: %r' % usdt)
+    expect(text.isascii(), 'not 7-bit: %r' % [l for l in text.splitlines() if not l.isascii()])
+
+
 def disassembly(path, fn):
     """(offset, length) of each instruction of fn, from objdump."""
     out = subprocess.run(['objdump', '-d', '--no-show-raw-insn', '--disassemble=' + fn, path],

@@ -1,6 +1,7 @@
 /*
  * tracekit view's engine: the JSON string escaping that keeps trace strings from
- * becoming markup, and whole pages written from trace-cmd-made fixtures.
+ * becoming markup (util/json.c's JSON_HTML; test_json.c has the rest of the rule),
+ * and whole pages written from trace-cmd-made fixtures.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "export/view.h"
 #include "export/view_lod.h"
 #include "tk_test.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 
 static const char *fixtures;
@@ -18,7 +20,7 @@ static char *escaped(const char *s, size_t n)
 	static struct strbuf sb;
 
 	sb_reset(&sb);
-	vw_json_str(&sb, s, n);
+	json_strn_html(&sb, s, n);
 	return sb.buf;
 }
 
@@ -36,19 +38,6 @@ static void test_quotes_backslashes_controls(void)
 	CHECK_STR(escaped("say \"hi\"\\", 9), "\"say \\\"hi\\\"\\\\\"");
 	CHECK_STR(escaped("a\nb\t\x01", 5), "\"a\\u000ab\\u0009\\u0001\"");
 	CHECK_STR(escaped("", 0), "\"\"");
-}
-
-/* Bytes past ASCII (a comm is bytes, not UTF-8) are Latin-1 escapes: always valid JSON. */
-static void test_bytes_past_ascii(void)
-{
-	CHECK_STR(escaped("\xc3\xa9\xff\x7f", 4), "\"\\u00c3\\u00a9\\u00ff\\u007f\"");
-}
-
-/* The length given, not the NUL: fields are fixed-size arrays. */
-static void test_length_not_nul(void)
-{
-	CHECK_STR(escaped("abc\0def", 7), "\"abc\\u0000def\"");
-	CHECK_STR(escaped("abcdef", 2), "\"ab\"");
 }
 
 static char *page_of(const char *name, long max_events, int *rc)
@@ -194,7 +183,6 @@ int main(int argc, char **argv)
 {
 	static const struct tk_case cases[] = {
 		TK_CASE(test_markup_becomes_escapes), TK_CASE(test_quotes_backslashes_controls),
-		TK_CASE(test_bytes_past_ascii), TK_CASE(test_length_not_nul),
 		TK_CASE(test_fixture_pages), TK_CASE(test_event_cap),
 		TK_CASE(test_missing_file_is_an_error), TK_CASE(test_lod_bin_task_and_busy),
 		TK_CASE(test_lod_widens), TK_CASE(test_lod_budget),
