@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "callstate.h"
 #include "format.h"
 #include "json.h"
 #include "lines.h"
@@ -24,19 +25,12 @@
 #include "util/tidmap.h"
 
 struct thread {
-	pid_t tgid;
-	struct sc_call call;
-	struct strbuf text;	/* "name(args" so far */
-	size_t entry_len;
-	bool in_call;
-	bool shown;
-	bool printed_entry;
+	struct sc_callstate cs;
 	bool attached;		/* from -p: its first record may be a call's exit */
 	bool seen;		/* a record of it was handled */
 	struct km_hdr *deferred;	/* an entry whose memory the kernel retries at exit */
 	int exit_arg;		/* exit/exit_group's status, -1: not called (for GONE without a code) */
 	int last_sig;
-	long interrupted;
 	uint64_t start_ns;
 	uint64_t end_ns;	/* the last call's exit */
 	struct strbuf held;	/* signal lines waiting for the call in flight to end */
@@ -126,12 +120,8 @@ static struct thread *thread_get(struct km_printer *p, pid_t tid, pid_t tgid)
 	if (th)
 		return th;
 	th = xcalloc(1, sizeof(*th));
-	th->tgid = tgid;
-	th->interrupted = -1;
+	sc_callstate_init(&th->cs, tid, tgid, &p->o->fmt);
 	th->exit_arg = -1;
-	th->call.tid = tid;
-	th->call.fmt = &p->o->fmt;
-	th->call.out = &th->text;
 	tidmap_put(&p->threads, tid, th);
 	p->live++;
 	return th;
@@ -141,9 +131,7 @@ static void thread_free(struct thread *th)
 {
 	if (!th)
 		return;
-	sc_call_reset(&th->call);
-	sc_mem_free(&th->call.mem);
-	sb_free(&th->text);
+	sc_callstate_free(&th->cs);
 	sb_free(&th->held);
 	free(th->deferred);
 	free(th);
@@ -161,25 +149,14 @@ static void decode_entry(struct km_printer *p, struct thread *th, const struct k
 static struct thread *begin_call(struct km_printer *p, const struct km_hdr *h)
 {
 	struct thread *th = thread_get(p, (pid_t)h->tid, (pid_t)h->tgid);
-	struct sc_call *c = &th->call;
 	th->seen = true;
-	sc_call_reset(c);
-	sb_reset(&th->text);
-	c->nr = h->nr;
-	c->ent = sc_by_nr(h->nr);
-	c->resumes = th->interrupted;
-	th->interrupted = -1;
-	memcpy(c->args, h->args, sizeof(c->args));
-	c->sp = h->sp;
-	th->in_call = true;
-	th->printed_entry = false;
+	sc_callstate_begin(&th->cs, h->nr, h->args, h->sp, p->o->filter);
 	th->start_ns = h->ts;
 	if (h->nr == 60 || h->nr == 231)	/* exit, exit_group */
 		th->exit_arg = (int)(h->args[0] & 0xff);
-	th->shown = sc_filter_traced(p->o->filter, h->nr);
 	free(th->deferred);
 	th->deferred = NULL;
-	if (!th->shown)
+	if (!th->cs.shown)
 		return NULL;
 	if (p->o->summary == 1 && !p->o->npaths)
 		return NULL;	/* counted at exit, never printed */
@@ -216,24 +193,24 @@ static void decode_entry(struct km_printer *p, struct thread *th, const struct k
 static void decode_entry_from(struct km_printer *p, struct thread *th, uint64_t ts, sc_read_fn read,
 			      void *ctx, bool live)
 {
-	struct sc_call *c = &th->call;
+	struct sc_call *c = &th->cs.call;
 	sc_mem_fetch(c, SC_AT_ENTRY, read, ctx);
 	sc_mem_uncut(c);
 	sc_decode_entry(c);
-	th->entry_len = th->text.len;
+	th->cs.entry_len = th->cs.text.len;
 	if (p->o->npaths && !sc_touches_path(c, p->o->paths, p->o->npaths)) {
-		th->shown = false;
+		th->cs.shown = false;
 		return;
 	}
 	if (p->o->summary == 1 || p->hold_entry || !live)
 		return;
 	struct timespec real = real_of(p, ts), mono = ts_of(ts);
 	set_multi(p);
-	out_call_entry(p->w, c->tid, &real, &mono, sb_str(&th->text));
-	th->printed_entry = true;
+	out_call_entry(p->w, c->tid, &real, &mono, sb_str(&th->cs.text));
+	th->cs.printed_entry = true;
 	if (c->rv == SC_RV_NONE && c->done_at_entry) {
 		out_call_gone(p->w, c->tid, c->ent->name, true);
-		th->shown = false;
+		th->cs.shown = false;
 	}
 }
 
@@ -245,7 +222,7 @@ static void flush_held(struct km_printer *p, struct thread *th, uint64_t ns)
 	struct timespec real = real_of(p, ns), mono = ts_of(ns);
 	set_multi(p);
 	for (const char *s = sb_str(&th->held); s < sb_str(&th->held) + th->held.len; s += strlen(s) + 1)
-		out_event(p->w, th->call.tid, &real, &mono, s);
+		out_event(p->w, th->cs.call.tid, &real, &mono, s);
 	sb_reset(&th->held);
 }
 
@@ -272,13 +249,13 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		return;
 	bool first = !th->seen;
 	th->seen = true;
-	if (!th->in_call) {
+	if (!th->cs.in_call) {
 		/* A new task's return from clone/fork is not a call it made; an attached one's is. */
 		if (first && th->attached)
 			resumed_only(p, h);
 		return;
 	}
-	struct sc_call *c = &th->call;
+	struct sc_call *c = &th->cs.call;
 	if (th->deferred) {
 		count_faults(p, h, SC_AT_ENTRY);
 		decode_entry(p, th, th->deferred, h, false);
@@ -286,12 +263,9 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		th->deferred = NULL;
 	}
 	count_faults(p, h, SC_AT_EXIT);
-	th->in_call = false;
+	sc_callstate_end(&th->cs, h->ret);
 	th->end_ns = ts;
-	c->ret = h->ret;
-	if (c->ret == -516)	/* ERESTART_RESTARTBLOCK: restart_syscall will resume it */
-		th->interrupted = c->nr;
-	if (!th->shown)
+	if (!th->cs.shown)
 		goto held;
 	double took = (double)(ts - th->start_ns) / 1e9;
 	if (p->sum)
@@ -303,7 +277,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	sc_mem_uncut(c);
 	sc_decode_exit(c);
 	if (p->fds)
-		km_fds_update(p->fds, th->tgid, c);
+		km_fds_update(p->fds, th->cs.tgid, c);
 
 	struct strbuf *ret = &p->tmp;
 	sb_reset(ret);
@@ -314,20 +288,21 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	if (p->o->json) {
 		struct strbuf js = STRBUF_INIT;
 		const char *rt = sb_str(ret);
-		json_call(&js, c, th->tgid, sb_str(&th->text), rt[0] == ' ' ? rt + 3 : rt, &start, took, true);
+		json_call(&js, c, th->cs.tgid, sb_str(&th->cs.text), rt[0] == ' ' ? rt + 3 : rt, &start,
+			  took, true);
 		out_raw(p->w, c->tid, sb_str(&js));
 		sb_free(&js);
 		goto held;
 	}
 	set_multi(p);
-	if (!th->printed_entry) {
+	if (!th->cs.printed_entry) {
 		struct timespec smono = ts_of(th->start_ns);
 		out_call_entry(p->w, c->tid, &start, &smono, "");
-		out_call_exit(p->w, c->tid, &real, &mono, c->ent ? c->ent->name : "?", sb_str(&th->text),
+		out_call_exit(p->w, c->tid, &real, &mono, c->ent ? c->ent->name : "?", sb_str(&th->cs.text),
 			      sb_str(ret));
 	} else {
 		out_call_exit(p->w, c->tid, &real, &mono, c->ent ? c->ent->name : "?",
-			      sb_str(&th->text) + th->entry_len, sb_str(ret));
+			      sb_str(&th->cs.text) + th->cs.entry_len, sb_str(ret));
 	}
 held:
 	flush_held(p, th, ts);
@@ -341,7 +316,7 @@ held:
 static void call_entry(struct km_printer *p, const struct km_hdr *h)
 {
 	struct thread *th = tidmap_get(&p->threads, (pid_t)h->tid);
-	if (th && th->in_call && th->start_ns == h->ts)
+	if (th && th->cs.in_call && th->start_ns == h->ts)
 		return;
 	th = begin_call(p, h);
 	if (th) {
@@ -362,7 +337,7 @@ static void on_stalled(struct km_printer *p, const struct km_hdr *h)
 		return;
 	struct km_hdr e = *h;
 	e.type = KM_ENTER;
-	e.tgid = (uint32_t)th->tgid;
+	e.tgid = (uint32_t)th->cs.tgid;
 	th = begin_call(p, &e);
 	if (th)
 		decode_entry_from(p, th, h->ts, tracer_read, (void *)(intptr_t)h->tid, true);
@@ -371,13 +346,13 @@ static void on_stalled(struct km_printer *p, const struct km_hdr *h)
 /* The thread died inside a call (exit_group, or killed): "= ?". */
 static void cut_short(struct km_printer *p, struct thread *th)
 {
-	if (!th->in_call || !th->shown || p->o->summary == 1)
+	if (!th->cs.in_call || !th->cs.shown || p->o->summary == 1)
 		return;
-	struct sc_call *c = &th->call;
+	struct sc_call *c = &th->cs.call;
 	if (th->deferred) {
 		count_faults(p, th->deferred, SC_AT_ENTRY);
 		decode_entry(p, th, th->deferred, NULL, false);
-		if (!th->shown)
+		if (!th->cs.shown)
 			return;
 	}
 	if (!sc_filter_status(p->o->filter, 0, false))
@@ -385,15 +360,15 @@ static void cut_short(struct km_printer *p, struct thread *th)
 	if (p->o->json) {
 		struct strbuf js = STRBUF_INIT;
 		struct timespec start = real_of(p, th->start_ns);
-		sb_addc(&th->text, ')');
-		json_call(&js, c, th->tgid, sb_str(&th->text), "?", &start, 0, false);
+		sb_addc(&th->cs.text, ')');
+		json_call(&js, c, th->cs.tgid, sb_str(&th->cs.text), "?", &start, 0, false);
 		out_raw(p->w, c->tid, sb_str(&js));
 		sb_free(&js);
 		return;
 	}
-	if (!th->printed_entry) {
+	if (!th->cs.printed_entry) {
 		struct timespec start = real_of(p, th->start_ns), smono = ts_of(th->start_ns);
-		out_call_entry(p->w, c->tid, &start, &smono, sb_str(&th->text));
+		out_call_entry(p->w, c->tid, &start, &smono, sb_str(&th->cs.text));
 	}
 	out_call_gone(p->w, c->tid, c->ent ? c->ent->name : "?", c->done_at_entry);
 }
@@ -413,7 +388,7 @@ static int exit_code(const struct thread *th, const struct km_hdr *h)
 
 static void exit_line(struct km_printer *p, struct thread *th, pid_t tid, const struct km_hdr *h)
 {
-	pid_t tgid = th->tgid;
+	pid_t tgid = th->cs.tgid;
 	int code = exit_code(th, h), sig = code & 0x7f;
 	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
 	struct strbuf text = STRBUF_INIT;
@@ -437,7 +412,7 @@ static void on_gone(struct km_printer *p, const struct km_hdr *h)
 	flush_held(p, th, h->ts);
 	if (p->o->summary != 1 && p->o->quiet < 2)
 		exit_line(p, th, tid, h);
-	if (p->fds && tid == th->tgid)
+	if (p->fds && tid == th->cs.tgid)
 		km_fds_gone(p->fds, tid);
 	km_printer_forget(p, tid);
 }
@@ -467,10 +442,10 @@ static void on_signal(struct km_printer *p, const struct km_hdr *h)
 		memcpy(&si, first_region(h) + 1, 48);
 	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
 	struct strbuf text = STRBUF_INIT;
-	sc_signal_text(&text, p->o->json, &real, th->tgid, (pid_t)h->tid, h->nr, &si, &p->o->fmt);
+	sc_signal_text(&text, p->o->json, &real, th->cs.tgid, (pid_t)h->tid, h->nr, &si, &p->o->fmt);
 	if (p->o->json) {
 		out_raw(p->w, (pid_t)h->tid, sb_str(&text));
-	} else if (th->in_call) {
+	} else if (th->cs.in_call) {
 		/* Ignored, so never delivered: ptrace reports it when the call returns; so do we. */
 		sb_add(&th->held, sb_str(&text));
 		sb_addc(&th->held, '\0');
@@ -492,7 +467,7 @@ static void on_exec(struct km_printer *p, const struct km_hdr *h)
 	km_printer_forget(p, tid);
 	struct thread *th = tidmap_del(&p->threads, old);
 	if (th) {
-		th->call.tid = tid;
+		th->cs.call.tid = tid;
 		tidmap_put(&p->threads, tid, th);
 	}
 }
@@ -541,7 +516,7 @@ static int fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 {
 	struct km_printer *p = ctx;
 	const struct thread *th = tidmap_get(&p->threads, tid);
-	if (p->o->fmt.yflag < 2 && km_fds_path(p->fds, th ? th->tgid : tid, fd, buf, len) >= 0)
+	if (p->o->fmt.yflag < 2 && km_fds_path(p->fds, th ? th->cs.tgid : tid, fd, buf, len) >= 0)
 		return (int)strlen(buf);
 	return tr_fd_path(p->fdpath, tid, fd, buf, len);
 }
@@ -626,8 +601,8 @@ int km_printer_free(struct km_printer *p)
 	tidmap_foreach(&p->threads, slot) {
 		struct thread *th = slot->val;
 		/* Detached (-p) inside a call: as the ptrace mode says it. */
-		if (th->in_call && th->shown && th->printed_entry && !p->o->json)
-			out_call_gone(p->w, slot->tid, th->call.ent ? th->call.ent->name : "?", false);
+		if (th->cs.in_call && th->cs.shown && th->cs.printed_entry && !p->o->json)
+			out_call_gone(p->w, slot->tid, th->cs.call.ent ? th->cs.call.ent->name : "?", false);
 		thread_free(th);
 	}
 	tidmap_free(&p->threads);

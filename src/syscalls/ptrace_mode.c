@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <linux/kvm.h>
 
+#include "callstate.h"
 #include "dumpio.h"
 #include "format.h"
 #include "json.h"
@@ -31,15 +32,8 @@
 #include "util/tidmap.h"
 
 struct thread {
-	pid_t tgid;
-	struct sc_call call;
-	struct strbuf text;	/* "name(args" so far */
-	size_t entry_len;	/* how much of text was printed at entry */
-	bool in_call;
-	bool shown;		/* this call passes the filters */
-	bool printed_entry;
+	struct sc_callstate cs;
 	bool injected;
-	long interrupted;	/* the call a signal interrupted (ERESTART_RESTARTBLOCK), or -1 */
 	struct timespec start_real, start_mono;
 	struct timeval start_stime;	/* system CPU time at entry: -c without -w sums its growth */
 	uint64_t ip;		/* -i: where the last call was made */
@@ -77,12 +71,8 @@ static struct thread *thread_get(struct session *s, pid_t tid, pid_t tgid)
 	if (th)
 		return th;
 	th = xcalloc(1, sizeof(*th));
-	th->tgid = tgid;
-	th->interrupted = -1;
-	th->call.tid = tid;
 	th->fmt = s->o->fmt;
-	th->call.fmt = &th->fmt;
-	th->call.out = &th->text;
+	sc_callstate_init(&th->cs, tid, tgid, &th->fmt);
 	tidmap_put(&s->threads, tid, th);
 	return th;
 }
@@ -91,9 +81,7 @@ static void thread_free(struct thread *th)
 {
 	if (!th)
 		return;
-	sc_call_reset(&th->call);
-	sc_mem_free(&th->call.mem);
-	sb_free(&th->text);
+	sc_callstate_free(&th->cs);
 	sc_inject_counts_free(th->inj_counts);
 	free(th);
 }
@@ -175,25 +163,15 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 		     struct tr_action *act)
 {
 	struct thread *th = thread_get(s, ev->tid, ev->tgid);
-	struct sc_call *c = &th->call;
-	sc_call_reset(c);
-	sb_reset(&th->text);
-	c->nr = ev->nr;
-	c->ent = sc_by_nr(ev->nr);
-	c->resumes = th->interrupted;
-	th->interrupted = -1;
-	memcpy(c->args, ev->args, sizeof(c->args));
-	c->sp = ev->sp;
-	th->in_call = true;
-	th->printed_entry = false;
+	struct sc_call *c = &th->cs.call;
+	sc_callstate_begin(&th->cs, ev->nr, ev->args, ev->sp, s->o->filter);
 	th->start_real = ev->ts;
 	th->start_mono = ev->mono;
 	th->start_stime = ev->stime;
 	th->ip = ev->ip;
-	th->shown = sc_filter_traced(s->o->filter, ev->nr);
 	th->injected = th->poked = th->delayed = false;
 	th->poke_exit = NULL;
-	if (!th->shown) {
+	if (!th->cs.shown) {
 		/* Its exit is not read, unless restart_syscall is traced and may resume it. */
 		act->quiet_exit = !sc_filter_traced(s->o->filter, SYS_restart_syscall);
 		return;
@@ -204,7 +182,7 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 	th->fmt.by_addr = !sc_filter_in(s->o->filter, SC_QUAL_VERBOSE, ev->nr);
 	sc_mem_fetch(c, SC_AT_ENTRY, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	if (s->o->npaths && !sc_touches_path(c, s->o->paths, s->o->npaths)) {
-		th->shown = false;
+		th->cs.shown = false;
 		return;
 	}
 	/* As strace: only calls that are traced (trace=, -P) are tampered with. */
@@ -236,40 +214,37 @@ static void on_entry(struct session *s, struct tracer *t, const struct tr_event 
 		sc_decode_entry_raw(c);
 	else
 		sc_decode_entry(c);
-	th->entry_len = th->text.len;
+	th->cs.entry_len = th->cs.text.len;
 	if (s->o->summary == 1 || s->hold_entry)
 		return;
 	out_set_multi(s->w, !tracer_single(t));
 	out_set_lead(s->w, ev->nr, ev->ip);
-	out_call_entry(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&th->text));
-	th->printed_entry = true;
+	out_call_entry(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&th->cs.text));
+	th->cs.printed_entry = true;
 	if (c->rv == SC_RV_NONE && c->done_at_entry && !th->injected) {
 		/* exit, exit_group: no return to wait for, "= ?" now, as strace does. */
 		out_call_gone(s->w, ev->tid, c->ent->name, true);
-		th->shown = false;
+		th->cs.shown = false;
 	}
 }
 
 static void print_stack(struct session *s, struct thread *th, pid_t tid)
 {
 	sb_reset(&s->tmp);
-	if (tr_unwind(s->unwind, tid, th->tgid, &s->tmp) >= 0)
+	if (tr_unwind(s->unwind, tid, th->cs.tgid, &s->tmp) >= 0)
 		out_text(s->w, tid, sb_str(&s->tmp));
 }
 
 static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_event *ev)
 {
 	struct thread *th = tidmap_get(&s->threads, ev->tid);
-	if (!th || !th->in_call)
+	if (!th || !th->cs.in_call)
 		return;
-	struct sc_call *c = &th->call;
-	th->in_call = false;
-	c->ret = ev->ret;
+	struct sc_call *c = &th->cs.call;
+	sc_callstate_end(&th->cs, ev->ret);
 	if (th->poke_exit && poke(s->o->progname, ev->tid, c->ent, c->args, th->poke_exit))
 		th->poked = true;
-	if (c->ret == -516)	/* ERESTART_RESTARTBLOCK: restart_syscall will resume it */
-		th->interrupted = c->nr;
-	if (!th->shown)
+	if (!th->cs.shown)
 		return;
 	double took = seconds_between(&th->start_mono, &ev->mono);
 	if (s->sum) {
@@ -316,7 +291,7 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	if (s->o->json) {
 		struct strbuf js = STRBUF_INIT;
 		const char *rt = sb_str(ret);
-		json_call(&js, c, th->tgid, sb_str(&th->text), rt[0] == ' ' ? rt + 3 : rt, &th->start_real,
+		json_call(&js, c, th->cs.tgid, sb_str(&th->cs.text), rt[0] == ' ' ? rt + 3 : rt, &th->start_real,
 			  took, true);
 		out_raw(s->w, ev->tid, sb_str(&js));
 		sb_free(&js);
@@ -324,13 +299,13 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	}
 	out_set_multi(s->w, !tracer_single(t));
 	out_set_lead(s->w, c->nr, th->ip);
-	if (!th->printed_entry) {
+	if (!th->cs.printed_entry) {
 		out_call_entry(s->w, ev->tid, &th->start_real, &th->start_mono, "");
-		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?", sb_str(&th->text),
-			      sb_str(ret));
+		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?",
+			      sb_str(&th->cs.text), sb_str(ret));
 	} else {
 		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?",
-			      sb_str(&th->text) + th->entry_len, sb_str(ret));
+			      sb_str(&th->cs.text) + th->cs.entry_len, sb_str(ret));
 	}
 	struct strbuf dump = STRBUF_INIT;
 	sc_dumpio(&dump, c, s->o->filter, tracer_read_cached, (void *)(intptr_t)ev->tid);
@@ -340,28 +315,28 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 	if (s->unwind) {
 		print_stack(s, th, ev->tid);
 		if (c->ent && (c->ent->classes & SC_MEMORY) && !sc_failed(c))
-			tr_unwind_invalidate(s->unwind, th->tgid);
+			tr_unwind_invalidate(s->unwind, th->cs.tgid);
 	}
 }
 
 /* The thread died inside a call (exit_group, or killed): "= ?". */
 static void cut_short(struct session *s, pid_t tid, struct thread *th)
 {
-	if (!th || !th->in_call || !th->shown || s->o->summary == 1)
+	if (!th || !th->cs.in_call || !th->cs.shown || s->o->summary == 1)
 		return;
-	struct sc_call *c = &th->call;
+	struct sc_call *c = &th->cs.call;
 	if (!sc_filter_status(s->o->filter, 0, false))
 		return;
 	if (s->o->json) {
 		struct strbuf js = STRBUF_INIT;
-		sb_addc(&th->text, ')');
-		json_call(&js, c, th->tgid, sb_str(&th->text), "?", &th->start_real, 0, false);
+		sb_addc(&th->cs.text, ')');
+		json_call(&js, c, th->cs.tgid, sb_str(&th->cs.text), "?", &th->start_real, 0, false);
 		out_raw(s->w, tid, sb_str(&js));
 		sb_free(&js);
 		return;
 	}
-	if (!th->printed_entry)
-		out_call_entry(s->w, tid, &th->start_real, &th->start_mono, sb_str(&th->text));
+	if (!th->cs.printed_entry)
+		out_call_entry(s->w, tid, &th->start_real, &th->start_mono, sb_str(&th->cs.text));
 	/* A call printed whole at entry just ends; any other was cut short. */
 	out_call_gone(s->w, tid, c->ent ? c->ent->name : "?", c->done_at_entry);
 }
@@ -372,11 +347,11 @@ static void on_signal(struct session *s, struct tracer *t, const struct tr_event
 		return;
 	struct thread *th = thread_get(s, ev->tid, ev->tgid);
 	struct strbuf text = STRBUF_INIT;
-	sc_signal_text(&text, s->o->json, &ev->ts, th->tgid, ev->tid, ev->sig, &ev->si, &s->o->fmt);
+	sc_signal_text(&text, s->o->json, &ev->ts, th->cs.tgid, ev->tid, ev->sig, &ev->si, &s->o->fmt);
 	if (s->o->json)
 		out_raw(s->w, ev->tid, sb_str(&text));
 	else {
-		out_set_lead(s->w, th->call.nr, ev->ip ? ev->ip : th->ip);
+		out_set_lead(s->w, th->cs.call.nr, ev->ip ? ev->ip : th->ip);
 		out_set_multi(s->w, !tracer_single(t));
 		out_event(s->w, ev->tid, &ev->ts, &ev->mono, sb_str(&text));
 	}
@@ -387,9 +362,9 @@ static void on_gone(struct session *s, struct tracer *t, const struct tr_event *
 {
 	struct thread *th = tidmap_del(&s->threads, ev->tid);
 	cut_short(s, ev->tid, th);
-	pid_t tgid = th ? th->tgid : ev->tid;
+	pid_t tgid = th ? th->cs.tgid : ev->tid;
 	/* a process that is gone has no instruction pointer: -i prints ?s, as strace */
-	out_set_lead(s->w, th ? th->call.nr : -1, SC_IP_UNKNOWN);
+	out_set_lead(s->w, th ? th->cs.call.nr : -1, SC_IP_UNKNOWN);
 	thread_free(th);
 	if (s->unwind && tgid == ev->tid)
 		tr_unwind_invalidate(s->unwind, tgid);
@@ -451,7 +426,7 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 			}
 			struct thread *th = tidmap_del(&s->threads, ev->old_tid);
 			if (th) {
-				th->call.tid = ev->tid;
+				th->cs.call.tid = ev->tid;
 				tidmap_put(&s->threads, ev->tid, th);
 			}
 		}
@@ -469,11 +444,11 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		break;
 	case TR_DETACHED: {
 		struct thread *th = tidmap_del(&s->threads, ev->tid);
-		if (th && th->in_call && th->shown && !s->o->json && s->o->summary != 1 &&
-		    (th->printed_entry || sc_filter_status_kind(s->o->filter, SC_STATUS_DETACHED))) {
+		if (th && th->cs.in_call && th->cs.shown && !s->o->json && s->o->summary != 1 &&
+		    (th->cs.printed_entry || sc_filter_status_kind(s->o->filter, SC_STATUS_DETACHED))) {
 			/* status=detached: a call held back until its outcome shows now */
-			if (!th->printed_entry)
-				out_call_entry(s->w, ev->tid, &th->start_real, &th->start_mono, sb_str(&th->text));
+			if (!th->cs.printed_entry)
+				out_call_entry(s->w, ev->tid, &th->start_real, &th->start_mono, sb_str(&th->cs.text));
 			out_call_detached(s->w, ev->tid);
 		}
 		thread_free(th);
