@@ -34,20 +34,11 @@ static const char *const field_names[ST_NEVENTS][4] = {
 	[ST_EXIT] = { "pid", NULL, "comm", NULL },
 };
 
-/* A syscall event: raw_syscalls:sys_enter/exit or syscalls:sys_enter_NAME/exit_NAME. */
-struct st_sys {
-	signed char kind;			/* 0: not one, 1: enter, 2: exit */
-	struct tep_format_field *nr;		/* id or __syscall_nr */
-	struct tep_format_field *arg;		/* args (an array) or the first argument */
-	struct tep_format_field *arg3;		/* the third argument (NULL: args[2]) */
-};
-
 struct st_loader {
 	struct st_trace *t;
 	struct tf_reader *r;
 	struct st_format fmt[ST_NEVENTS];
-	struct st_sys *sys;			/* by event id */
-	int nsys;
+	struct tf_syscall_map sys;
 	struct tep_format_field *next_comm;
 	char s1[256], s2[256];
 	bool exact_pid;		/* the file names the command's pid */
@@ -72,49 +63,28 @@ static const char *str(struct tep_format_field *f, const struct tep_record *rec,
 	return buf;
 }
 
-static void find_syscalls(struct st_loader *l, struct tep_handle *tep)
-{
-	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
-
-	for (int i = 0; all && all[i]; i++) {
-		struct tep_event *ev = all[i];
-		struct tf_syscall_event se;
-		if (!tf_syscall_event(ev, &se))
-			continue;
-		if (ev->id >= l->nsys) {
-			int n = ev->id + 1;
-			l->sys = xrealloc(l->sys, (size_t)n * sizeof(*l->sys));
-			memset(l->sys + l->nsys, 0, (size_t)(n - l->nsys) * sizeof(*l->sys));
-			l->nsys = n;
-		}
-		struct st_sys *s = &l->sys[ev->id];
-		s->kind = se.kind;
-		s->nr = se.nr;
-		s->arg = se.args;
-		s->arg3 = !se.raw && s->arg && s->arg->next ? s->arg->next->next : NULL;
-	}
-}
-
+/* The events' syscall number, first and third arguments (the args array's, or fields). */
 static bool decode_syscall(struct st_loader *l, const struct tf_event *ev, struct sa_event *e)
 {
-	int id = ev->event->id;
-	if (id < 0 || id >= l->nsys || !l->sys[id].kind || !l->sys[id].nr)
+	const struct tf_syscall_event *s = tf_syscall_map_get(&l->sys, ev->event->id);
+	if (!s || !s->nr)
 		return false;
-	const struct st_sys *s = &l->sys[id];
+	struct tep_format_field *arg = s->args;
+	struct tep_format_field *arg3 = !s->raw && arg && arg->next ? arg->next->next : NULL;
 	e->kind = s->kind == 1 ? SA_SYS_ENTER : SA_SYS_EXIT;
 	e->pid = e->cur;
 	e->state = (long)num(s->nr, ev->record);
-	int sz = s->arg && (s->arg->flags & TEP_FIELD_IS_ARRAY) ? (int)s->arg->elementsize :
-		 s->arg ? (int)s->arg->size : 0;
-	if (s->kind == 1 && sz > 0 && sz <= 8 && s->arg->offset + sz <= ev->record->size)
-		e->arg = tep_read_number(ev->event->tep, (char *)ev->record->data + s->arg->offset, sz);
-	if (s->kind == 1 && s->arg && (s->arg->flags & TEP_FIELD_IS_ARRAY)) {
-		if (sz > 0 && sz <= 8 && s->arg->arraylen >= 3 &&
-		    s->arg->offset + 3 * sz <= ev->record->size)
+	int sz = arg && (arg->flags & TEP_FIELD_IS_ARRAY) ? (int)arg->elementsize :
+		 arg ? (int)arg->size : 0;
+	if (s->kind == 1 && sz > 0 && sz <= 8 && arg->offset + sz <= ev->record->size)
+		e->arg = tep_read_number(ev->event->tep, (char *)ev->record->data + arg->offset, sz);
+	if (s->kind == 1 && arg && (arg->flags & TEP_FIELD_IS_ARRAY)) {
+		if (sz > 0 && sz <= 8 && arg->arraylen >= 3 &&
+		    arg->offset + 3 * sz <= ev->record->size)
 			e->arg3 = tep_read_number(ev->event->tep,
-						  (char *)ev->record->data + s->arg->offset + 2 * sz, sz);
-	} else if (s->kind == 1 && s->arg3) {
-		e->arg3 = (uint64_t)num(s->arg3, ev->record);
+						  (char *)ev->record->data + arg->offset + 2 * sz, sz);
+	} else if (s->kind == 1 && arg3) {
+		e->arg3 = (uint64_t)num(arg3, ev->record);
 	}
 	return true;
 }
@@ -134,7 +104,7 @@ static void find_formats(struct st_loader *l)
 			l->next_comm = tep_find_field(ev, "next_comm");
 	}
 	l->t->use_waking = l->t->has[ST_WAKING];
-	find_syscalls(l, tep);
+	tf_syscall_map_build(&l->sys, tep, NULL);
 }
 
 static const enum sa_kind kinds[ST_NEVENTS] = {
@@ -260,7 +230,7 @@ struct st_loader *st_begin(struct st_trace *t, const struct st_options *o, struc
 	if (!t->has[ST_SWITCH]) {
 		snprintf(err, errlen, "%s has no sched:sched_switch events; record them "
 			 "(tracekit record records them by default)", o->input);
-		free(l->sys);
+		tf_syscall_map_free(&l->sys);
 		free(l);
 		return NULL;
 	}
@@ -295,7 +265,7 @@ void st_feed(struct st_loader *l, const struct tf_event *ev)
 void st_end(struct st_loader *l, uint64_t last)
 {
 	sa_finish(&l->t->a, last);
-	free(l->sys);
+	tf_syscall_map_free(&l->sys);
 	free(l);
 }
 

@@ -22,15 +22,6 @@
 
 #define RET_COLUMN 40
 
-struct sys_event {
-	signed char kind;			/* 0: not a syscall event, 1: enter, 2: exit */
-	bool raw;				/* raw_syscalls: args[6] and id */
-	struct tep_format_field *nr;		/* id or __syscall_nr (NULL: the NAME's number) */
-	struct tep_format_field *args;		/* raw: the args array; else the first argument */
-	struct tep_format_field *ret;
-	long fixed_nr;				/* syscalls:sys_*_NAME: from NAME */
-};
-
 struct open_call {
 	struct sc_call c;
 	struct strbuf text;
@@ -38,8 +29,7 @@ struct open_call {
 };
 
 struct rp_sys {
-	struct sys_event *ev;			/* by event id */
-	int nev;
+	struct tf_syscall_map map;
 	struct tidmap calls;
 	struct sc_fmt fmt;
 	struct strbuf line, ret;
@@ -47,33 +37,14 @@ struct rp_sys {
 	unsigned long printed;
 };
 
-static void map_events(struct rp_sys *s, struct tep_handle *tep)
+/* syscalls:sys_*_NAME's number, for an event without __syscall_nr. */
+static long nr_of_name(const char *name)
 {
-	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
-	for (int i = 0; all && all[i]; i++) {
-		struct tep_event *ev = all[i];
-		struct tf_syscall_event se;
-		if (!tf_syscall_event(ev, &se))
-			continue;
-		if (ev->id >= s->nev) {
-			int n = ev->id + 1;
-			s->ev = xrealloc(s->ev, (size_t)n * sizeof(*s->ev));
-			memset(s->ev + s->nev, 0, (size_t)(n - s->nev) * sizeof(*s->ev));
-			s->nev = n;
-		}
-		struct sys_event *e = &s->ev[ev->id];
-		e->kind = se.kind;
-		e->raw = se.raw;
-		e->nr = se.nr;
-		e->args = se.args;
-		e->ret = tep_find_field(ev, "ret");
-		const struct sc_entry *ent = se.raw ? NULL : sc_by_name(ev->name + (se.kind == 1 ? 10 : 9));
-		e->fixed_nr = ent ? ent->nr : -1;
-	}
-	/* the list belongs to tep */
+	const struct sc_entry *ent = sc_by_name(name);
+	return ent ? ent->nr : -1;
 }
 
-static long event_nr(const struct sys_event *e, const struct tep_record *rec)
+static long event_nr(const struct tf_syscall_event *e, const struct tep_record *rec)
 {
 	if (e->nr) {
 		long long v = (long long)tf_field_num(e->nr, rec, 0);
@@ -110,7 +81,7 @@ static void free_call(struct open_call *oc)
 	free(oc);
 }
 
-static void on_enter_event(struct rp_sys *s, int tid, long nr, const struct sys_event *e,
+static void on_enter_event(struct rp_sys *s, int tid, long nr, const struct tf_syscall_event *e,
 		     const struct tep_record *rec, uint64_t ts)
 {
 	struct open_call *oc = tidmap_del(&s->calls, tid);
@@ -139,7 +110,7 @@ static void on_enter_event(struct rp_sys *s, int tid, long nr, const struct sys_
 	tidmap_put(&s->calls, tid, oc);
 }
 
-static void on_exit_event(struct rp_sys *s, int tid, long nr, const struct sys_event *e,
+static void on_exit_event(struct rp_sys *s, int tid, long nr, const struct tf_syscall_event *e,
 		    const struct tep_record *rec)
 {
 	struct open_call *oc = tidmap_del(&s->calls, tid);
@@ -169,8 +140,8 @@ int rp_syscalls(const struct rp_options *o, FILE *out, char *err, size_t errlen)
 	}
 	struct rp_sys s = { .out = out, .fmt = { .strsize = 32 } };
 	struct tep_handle *tep = tf_reader_tep(r);
-	map_events(&s, tep);
-	if (!s.nev) {
+	tf_syscall_map_build(&s.map, tep, nr_of_name);
+	if (!s.map.n) {
 		snprintf(err, errlen, "%s holds no syscall events (record with -e raw_syscalls or "
 			 "-e 'syscalls:*')", o->input);
 		tf_reader_close(r);
@@ -181,12 +152,12 @@ int rp_syscalls(const struct rp_options *o, FILE *out, char *err, size_t errlen)
 	struct tf_event ev;
 	int rc, status = 0;
 	while ((rc = tf_reader_next(r, &ev, err, errlen)) > 0) {
-		if (!ev.event || ev.event->id >= s.nev || !s.ev[ev.event->id].kind)
+		const struct tf_syscall_event *e = ev.event ? tf_syscall_map_get(&s.map, ev.event->id) : NULL;
+		if (!e)
 			continue;
 		double secs = (double)ev.ts / 1e9;
 		if ((o->has_from && secs < o->from) || (o->has_to && secs > o->to))
 			continue;
-		const struct sys_event *e = &s.ev[ev.event->id];
 		int tid = tep_data_pid(tep, ev.record);
 		long nr = event_nr(e, ev.record);
 		if (e->kind == 1)
@@ -205,7 +176,7 @@ int rp_syscalls(const struct rp_options *o, FILE *out, char *err, size_t errlen)
 	tidmap_free(&s.calls);
 	sb_free(&s.line);
 	sb_free(&s.ret);
-	free(s.ev);
+	tf_syscall_map_free(&s.map);
 	tf_reader_close(r);
 	return status;
 }

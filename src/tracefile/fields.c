@@ -2,8 +2,11 @@
 #include "tracefile/fields.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
+
+#include "util/die.h"
 
 bool tf_field_string(const struct tep_format_field *f, const struct tep_record *rec,
 		     const char **s, int *len)
@@ -67,5 +70,46 @@ bool tf_syscall_event(struct tep_event *ev, struct tf_syscall_event *se)
 	se->nr = tep_find_field(ev, raw ? "id" : "__syscall_nr");
 	/* The first argument: raw's args[0], else the field after __syscall_nr. */
 	se->args = raw ? tep_find_field(ev, "args") : se->nr ? se->nr->next : NULL;
+	se->ret = tep_find_field(ev, "ret");
+	se->fixed_nr = -1;
 	return true;
+}
+
+void tf_syscall_map_build(struct tf_syscall_map *m, struct tep_handle *tep,
+			  long (*nr_of)(const char *name))
+{
+	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
+
+	m->by_id = NULL;
+	m->n = 0;
+	for (int i = 0; all && all[i]; i++) {
+		struct tep_event *ev = all[i];
+		struct tf_syscall_event se;
+		if (!tf_syscall_event(ev, &se))
+			continue;
+		if (ev->id >= m->n) {
+			int n = ev->id + 1;
+			m->by_id = xrealloc(m->by_id, (size_t)n * sizeof(*m->by_id));
+			memset(m->by_id + m->n, 0, (size_t)(n - m->n) * sizeof(*m->by_id));
+			m->n = n;
+		}
+		if (!se.raw && nr_of)	/* past "sys_enter_" or "sys_exit_" */
+			se.fixed_nr = nr_of(ev->name + (se.kind == 1 ? 10 : 9));
+		m->by_id[ev->id] = se;
+	}
+	/* the list belongs to tep */
+}
+
+const struct tf_syscall_event *tf_syscall_map_get(const struct tf_syscall_map *m, int id)
+{
+	if (id < 0 || id >= m->n || !m->by_id[id].kind)
+		return NULL;
+	return &m->by_id[id];
+}
+
+void tf_syscall_map_free(struct tf_syscall_map *m)
+{
+	free(m->by_id);
+	m->by_id = NULL;
+	m->n = 0;
 }
