@@ -3,25 +3,16 @@
  * clean up after itself (SIGKILL, a crash, a power cut of the process).  With
  * --all, everything tracekit made: runs still going are asked to stop first
  * (SIGTERM), so they clean up and keep their data as on Ctrl-C.  The work is
- * ft_reset_prefix() in src/ftrace/registry.c and pk_reset() in src/probe/kernel.c.
+ * the reset engine's (src/reset/reset.c); this file parses and prints.
  */
-#include <dirent.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
-#include "ftrace/registry.h"
-#include "ftrace/toplevel.h"
-#include "probe/kernel.h"
+#include "reset/reset.h"
 #include "util/die.h"
-#include "record/ust.h"
-
-#define STOP_WAIT_MS 10000	/* a recording writes its trace.dat before it exits */
 
 void help_reset(FILE *f)
 {
@@ -56,18 +47,13 @@ static const struct option longopts[] = {
 
 struct tally {
 	int removed, kept, failed;
-	bool all;
-	pid_t only;		/* --pid */
-	pid_t stopped[64];	/* the owners --all sent SIGTERM */
-	int nstopped;
+	struct rs_options o;	/* --all, --pid */
+	struct rs_stopped stopped;	/* the owners --all sent SIGTERM */
 };
 
 static bool was_stopped(const struct tally *t, int pid)
 {
-	for (int i = 0; i < t->nstopped; i++)
-		if (t->stopped[i] == pid)
-			return true;
-	return false;
+	return rs_was_stopped(&t->stopped, pid);
 }
 
 /* "owner pid 12 still runs" -> 12 */
@@ -136,82 +122,34 @@ static void report_probe(enum pk_reset_action act, const char *what, const char 
 	}
 }
 
-/* ---- --all: stop the runs still going, so they clean up after themselves ---- */
-
-static void add_owner(struct tally *o, const char *name)
+/* --all: a run still going is asked to stop. */
+static void report_stopping(pid_t pid, void *arg)
 {
-	bool alive;
-	pid_t pid = ftr_owner(name, &alive);
-	if (!alive || pid <= 0 || pid == getpid() || (o->only && pid != o->only))
-		return;
-	if (was_stopped(o, pid))
-		return;
-	if (o->nstopped < (int)(sizeof(o->stopped) / sizeof(o->stopped[0])))
-		o->stopped[o->nstopped++] = pid;
-}
-
-/* The owners of tracekit instances and probe run groups that still run. */
-static void live_owners(struct tally *o)
-{
-	char err[256], dir[512];
-	const char *root = ft_tracefs_root(err, sizeof(err));
-	if (root) {
-		snprintf(dir, sizeof(dir), "%s/instances", root);
-		DIR *d = opendir(dir);
-		for (struct dirent *de; d && (de = readdir(d));)
-			if (!strncmp(de->d_name, FT_INSTANCE_PREFIX, strlen(FT_INSTANCE_PREFIX)))
-				add_owner(o, de->d_name);
-		if (d)
-			closedir(d);
-	}
-	struct pk_probe *list;
-	size_t n;
-	if (pk_list(&list, &n, err, sizeof(err)) < 0)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (list[i].run)
-			add_owner(o, list[i].group);
-	pk_list_free(list, n);
-}
-
-/* Still running: a zombie has exited, so its cleanup is done. */
-static bool running(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[len] = '\0';
-	const char *paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
-}
-
-static void stop_live_owners(struct tally *t)
-{
-	live_owners(t);
-	for (int i = 0; i < t->nstopped; i++) {
-		printf("stopping pid %d (a tracekit run still going): SIGTERM, it cleans up itself\n",
-		       (int)t->stopped[i]);
-		kill(t->stopped[i], SIGTERM);
-	}
+	(void)arg;
+	printf("stopping pid %d (a tracekit run still going): SIGTERM, it cleans up itself\n",
+	       (int)pid);
 	fflush(stdout);
-	struct timespec nap = { 0, 50 * 1000 * 1000 };
-	for (int waited = 0; waited < STOP_WAIT_MS; waited += 50) {
-		int left = 0;
-		for (int i = 0; i < t->nstopped; i++)
-			left += running(t->stopped[i]);
-		if (!left)
-			break;
-		nanosleep(&nap, NULL);
+}
+
+static void report_stopped(pid_t pid, void *arg)
+{
+	printf("pid %d stopped\n", (int)pid);
+	((struct tally *)arg)->removed++;
+}
+
+/* The top level a killed function_graph recording borrowed. */
+static void report_toplevel(bool restored, pid_t owner, bool alive, const char *what, void *arg)
+{
+	struct tally *t = arg;
+	if (!restored) {
+		printf("kept the top level's settings (owner pid %d still runs; --all restores "
+		       "them)\n", (int)owner);
+		t->kept++;
+		return;
 	}
-	for (int i = 0; i < t->nstopped; i++)
-		if (!running(t->stopped[i])) {
-			printf("pid %d stopped\n", (int)t->stopped[i]);
-			t->removed++;
-		}
+	printf("restored the top level's %s (owner pid %d %s)\n", what, (int)owner,
+	       alive ? "still runs, forced" : "is gone");
+	t->removed++;
 }
 
 static int parse(struct tally *t, int argc, char **argv)
@@ -223,10 +161,10 @@ static int parse(struct tally *t, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:afp:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-		case 'f': t->all = true; break;
+		case 'f': t->o.all = true; break;
 		case 'p':
-			t->only = (pid_t)strtol(optarg, &end, 10);
-			if (*end || end == optarg || t->only <= 0) {
+			t->o.only = (pid_t)strtol(optarg, &end, 10);
+			if (*end || end == optarg || t->o.only <= 0) {
 				errmsg("--pid '%s': not a process id (e.g. --pid 1234)", optarg);
 				return -1;
 			}
@@ -252,32 +190,6 @@ static int parse(struct tally *t, int argc, char **argv)
 	return 0;
 }
 
-/* The top level a killed function_graph recording borrowed: its old settings written back. */
-static int reset_toplevel(bool force, struct tally *t, char *err, size_t errlen)
-{
-	pid_t owner = 0;
-	bool alive = false;
-	char what[2048];
-	char output[4096];
-	int r = ftt_reset(force, &owner, &alive, what, sizeof(what), output, sizeof(output), err,
-			  errlen);
-	if (r < 0)
-		return -1;
-	if (r == 0 && alive) {
-		printf("kept the top level's settings (owner pid %d still runs; --all restores "
-		       "them)\n", (int)owner);
-		t->kept++;
-	} else if (r == 1) {
-		printf("restored the top level's %s (owner pid %d %s)\n", what, (int)owner,
-		       alive ? "still runs, forced" : "is gone");
-		t->removed++;
-		/* A killed recording's staging files (record's OUTPUT.cpuN) */
-		if (*output)
-			ftr_remove_outputs(output, report, t);
-	}
-	return 0;
-}
-
 int cmd_reset(int argc, char **argv)
 {
 	char err[512];
@@ -286,29 +198,15 @@ int cmd_reset(int argc, char **argv)
 	err_set_verb("reset");
 	if (parse(&t, argc, argv) < 0)
 		return 2;
-	if (!ft_tracefs_root(err, sizeof(err))) {
+	const struct rs_report rep = {
+		.instance = report, .probe = report_probe, .ust = report_ust,
+		.stopping = report_stopping, .stopped = report_stopped, .toplevel = report_toplevel,
+		.arg = &t,
+	};
+	if (rs_reset(&t.o, &rep, &t.stopped, err, sizeof(err)) < 0) {
 		errmsg("%s", err);
 		return 1;
 	}
-	if (t.all)
-		stop_live_owners(&t);
-	/* Never rmdir under a live owner: it fails (busy) and the owner's run with it. */
-	char prefix[64] = FT_INSTANCE_PREFIX;
-	if (t.only)
-		snprintf(prefix, sizeof(prefix), FT_INSTANCE_PREFIX "%d-", (int)t.only);
-	if (ft_reset_prefix(prefix, false, report, &t, err, sizeof(err)) < 0) {
-		errmsg("%s", err);
-		return 1;
-	}
-	if (!t.only && reset_toplevel(t.all, &t, err, sizeof(err)) < 0) {
-		errmsg("%s", err);
-		return 1;
-	}
-	if (!t.only && pk_reset(t.all, report_probe, &t, err, sizeof(err)) < 0) {
-		errmsg("%s", err);
-		return 1;
-	}
-	ust_reset_stale(report_ust, &t);
 	if (!t.removed && !t.kept && !t.failed)
 		puts("nothing to remove");
 	fflush(stdout);
