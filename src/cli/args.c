@@ -1,5 +1,6 @@
 /* Option values more than one verb takes, parsed one way with one error message. */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -42,5 +43,45 @@ int cli_filter_add(struct cli_filters *f, const char *arg)
 		return -1;
 	}
 	f->v[f->n++] = arg;
+	return 0;
+}
+
+enum { OPT_DURATION = 256, OPT_JSON };
+
+static const struct option measure_longopts[] = {
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cli_measure_opts(int argc, char **argv, struct cli_measure_opts *o, void (*help)(FILE *))
+{
+	int c;
+	char *end;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:h", measure_longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DURATION:
+			errno = 0;
+			o->duration = strtod(optarg, &end);
+			if (errno || end == optarg || *end || o->duration < 0.001 || o->duration > 1e9) {
+				errmsg("invalid value '%s' for --duration (seconds, from 0.001)", optarg);
+				return -1;
+			}
+			break;
+		case OPT_JSON: o->json = true; break;
+		case 'h': help(stdout); return 1;
+		case ':':
+			errmsg("option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			errmsg("unknown option '%s'", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		o->argv = argv + optind;
 	return 0;
 }

@@ -63,6 +63,16 @@ int cli_filter_add(struct cli_filters *f, const char *arg);
 /* --from/--to style values: a non-negative number of seconds; one error line otherwise. */
 int cli_seconds(const char *opt, const char *arg, double *out);
 
+/* stack and latency: [--duration S] [--json] [-- COMMAND [ARGS...]] over a command or a while. */
+struct cli_measure_opts {
+	double duration;	/* --duration S; 0: until the command ends or Ctrl-C */
+	bool json;
+	char **argv;		/* the first argument after the options, NULL if none */
+};
+
+/* 0; 1 after --help (printed by help); -1 after one error line. */
+int cli_measure_opts(int argc, char **argv, struct cli_measure_opts *o, void (*help)(FILE *));
+
 /* On a terminal, replaces tracekit with man tracekit-VERB when that page is installed. */
 void help_open_man(const char *verb);
 
