@@ -3,9 +3,27 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "util/die.h"
+
+void cli_getopt_error(const char *verb, int c, char **argv)
+{
+	const char *opt = argv[optind - 1];
+
+	const char *eq = !strncmp(opt, "--", 2) ? strchr(opt, '=') : NULL;
+
+	if (c == ':')
+		errmsg("option '%s' needs a value (see 'tracekit help %s')", opt, verb);
+	else if (eq && optopt)	/* a known long option given a value it does not take */
+		errmsg("option '%.*s' takes no value (see 'tracekit help %s')", (int)(eq - opt), opt,
+		       verb);
+	else if (optopt > 0 && optopt < 256)	/* a short one, perhaps inside -abc */
+		errmsg("unknown option '-%c' (see 'tracekit help %s')", optopt, verb);
+	else
+		errmsg("unknown option '%s' (see 'tracekit help %s')", opt, verb);
+}
 
 int cli_seconds(const char *opt, const char *arg, double *out)
 {
@@ -55,7 +73,8 @@ static const struct option measure_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cli_measure_opts(int argc, char **argv, struct cli_measure_opts *o, void (*help)(FILE *))
+int cli_measure_opts(int argc, char **argv, struct cli_measure_opts *o, const char *verb,
+		     void (*help)(FILE *))
 {
 	int c;
 	char *end;
@@ -74,10 +93,8 @@ int cli_measure_opts(int argc, char **argv, struct cli_measure_opts *o, void (*h
 		case OPT_JSON: o->json = true; break;
 		case 'h': help(stdout); return 1;
 		case ':':
-			errmsg("option '%s' needs a value", argv[optind - 1]);
-			return -1;
 		default:
-			errmsg("unknown option '%s'", argv[optind - 1]);
+			cli_getopt_error(verb, c, argv);
 			return -1;
 		}
 	}

@@ -71,7 +71,15 @@ struct cli_measure_opts {
 };
 
 /* 0; 1 after --help (printed by help); -1 after one error line. */
-int cli_measure_opts(int argc, char **argv, struct cli_measure_opts *o, void (*help)(FILE *));
+int cli_measure_opts(int argc, char **argv, struct cli_measure_opts *o, const char *verb,
+		     void (*help)(FILE *));
+
+/*
+ * After getopt_long (opterr 0, optstring starting "[+]:") returned ':' (an
+ * option's value is missing) or '?' (an unknown option): one error line naming
+ * the option and 'tracekit help VERB'.  Every verb but syscalls (strace's words).
+ */
+void cli_getopt_error(const char *verb, int c, char **argv);
 
 /* On a terminal, replaces tracekit with man tracekit-VERB when that page is installed. */
 void help_open_man(const char *verb);

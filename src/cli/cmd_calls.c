@@ -90,10 +90,8 @@ static int parse(int argc, char **argv, struct calls_options *o)
 		case OPT_JSON: o->json = true; break;
 		case 'h': help_calls(stdout); return 1;
 		case ':':
-			errmsg("option '%s' needs a value (see 'tracekit help calls')", argv[optind - 1]);
-			return -1;
 		default:
-			errmsg("unknown option '%s' (see 'tracekit help calls')", argv[optind - 1]);
+			cli_getopt_error("calls", c, argv);
 			return -1;
 		}
 	}

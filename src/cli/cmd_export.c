@@ -57,11 +57,8 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'h': help_export(stdout); return 0;
 		case ':':
-			errmsg("option '%s' needs an argument (see 'tracekit help export')",
-			       argv[optind - 1]);
-			return 2;
 		default:
-			errmsg("unknown option '%s' (see 'tracekit help export')", argv[optind - 1]);
+			cli_getopt_error("export", c, argv);
 			return 2;
 		}
 	}

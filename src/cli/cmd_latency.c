@@ -28,7 +28,7 @@ void help_latency(FILE *f)
 /* [OPTIONS] TRACER [OPTIONS] [-- COMMAND...]: options may follow the tracer's name too. */
 static int parse(int argc, char **argv, struct cli_measure_opts *o, const char **tracer)
 {
-	int rc = cli_measure_opts(argc, argv, o, help_latency);
+	int rc = cli_measure_opts(argc, argv, o, "latency", help_latency);
 	if (rc)
 		return rc;
 	if (!o->argv) {
@@ -42,7 +42,7 @@ static int parse(int argc, char **argv, struct cli_measure_opts *o, const char *
 	}
 	int at = (int)(o->argv - argv);	/* the tracer's name stands where getopt takes argv[0] */
 	o->argv = NULL;
-	return cli_measure_opts(argc - at, argv + at, o, help_latency);
+	return cli_measure_opts(argc - at, argv + at, o, "latency", help_latency);
 }
 
 int cmd_latency(int argc, char **argv)

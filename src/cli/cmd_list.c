@@ -85,16 +85,8 @@ static int parse(struct list_opts *o, int argc, char **argv)
 		case OPT_JSON: o->json = true; break;
 		case 'h': help_list(stdout); exit(0);
 		case ':':
-			errmsg("option '%s' needs a value (see 'tracekit help list')",
-			       argv[optind - 1]);
-			return -1;
-		case '?':
 		default:
-			if (optopt && optopt < 256)
-				errmsg("unknown option '-%c' (see 'tracekit help list')", optopt);
-			else
-				errmsg("unknown option '%s' (see 'tracekit help list')",
-				       argv[optind - 1]);
+			cli_getopt_error("list", c, argv);
 			return -1;
 		}
 	}

@@ -91,10 +91,8 @@ static int parse_args(int argc, char **argv, struct oops_args *a)
 		case O_JSON: a->json = true; break;
 		case 'h': help_oops(stdout); return 1;
 		case ':':
-			errmsg("option '%s' needs an argument (see 'tracekit help oops')", argv[optind - 1]);
-			return -1;
 		default:
-			errmsg("unknown option '%s' (see 'tracekit help oops')", argv[optind - 1]);
+			cli_getopt_error("oops", c, argv);
 			return -1;
 		}
 	}

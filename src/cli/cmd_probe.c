@@ -102,7 +102,7 @@ static int parse(struct popts *po, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hp:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hp:", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON: po->json = true; break;
 		case OPT_PTRACE: po->ptrace = true; break;
@@ -113,8 +113,10 @@ static int parse(struct popts *po, int argc, char **argv)
 				return usage_error("-p needs a process id, not", optarg);
 			break;
 		case 'h': help_probe(stdout); exit(0);
+		case ':':
 		default:
-			return usage_error("unknown option", argv[optind - 1]);
+			cli_getopt_error("probe", c, argv);
+			return 2;
 		}
 	}
 	po->first = optind;

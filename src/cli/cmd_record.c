@@ -160,10 +160,8 @@ static int parse(struct rec_options *o, int argc, char **argv)
 			break;
 		case 'h': help_record(stdout); exit(0);
 		case ':':
-			errmsg("option '%s' needs a value (see 'tracekit help record')", argv[optind - 1]);
-			return -1;
 		default:
-			errmsg("unknown option '%s' (see 'tracekit help record')", argv[optind - 1]);
+			cli_getopt_error("record", c, argv);
 			return -1;
 		}
 	}

@@ -127,11 +127,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'h': help_report(stdout); return 0;
 		case ':':
-			errmsg("option '%s' needs an argument (see 'tracekit help report')",
-			       argv[optind - 1]);
-			return 2;
 		default:
-			errmsg("unknown option '%s' (see 'tracekit help report')", argv[optind - 1]);
+			cli_getopt_error("report", c, argv);
 			return 2;
 		}
 	}

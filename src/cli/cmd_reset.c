@@ -170,16 +170,8 @@ static int parse(struct tally *t, int argc, char **argv)
 			}
 			break;
 		case ':':
-			errmsg("option '%s' needs a value (see 'tracekit help reset')", argv[optind - 1]);
-			return -1;
-		case 'h': help_reset(stdout); exit(0);
-		case '?':
 		default:
-			if (optopt && optopt < 256)
-				errmsg("unknown option '-%c' (see 'tracekit help reset')", optopt);
-			else
-				errmsg("unknown option '%s' (see 'tracekit help reset')",
-				       argv[optind - 1]);
+			cli_getopt_error("reset", c, argv);
 			return -1;
 		}
 	}

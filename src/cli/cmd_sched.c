@@ -92,11 +92,8 @@ static int parse_args(int argc, char **argv, struct st_options *o)
 			break;
 		case 'h': help_sched(stdout); return 1;
 		case ':':
-			errmsg("option '%s' needs an argument (see 'tracekit help sched')",
-			       argv[optind - 1]);
-			return -1;
 		default:
-			errmsg("unknown option '%s' (see 'tracekit help sched')", argv[optind - 1]);
+			cli_getopt_error("sched", c, argv);
 			return -1;
 		}
 	}

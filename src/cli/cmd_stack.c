@@ -52,7 +52,7 @@ int cmd_stack(int argc, char **argv)
 	struct tr_stack st;
 	char err[1024];
 	err_set_verb("stack");
-	int rc = cli_measure_opts(argc, argv, &o, help_stack);
+	int rc = cli_measure_opts(argc, argv, &o, "stack", help_stack);
 	if (rc)
 		return rc < 0 ? 2 : 0;
 	if (tr_stack_measure(o.argv, o.duration, &st, err, sizeof(err)) < 0) {

@@ -122,11 +122,8 @@ int cmd_view(int argc, char **argv)
 			break;
 		case 'h': help_view(stdout); return 0;
 		case ':':
-			errmsg("option '%s' needs an argument (see 'tracekit help view')",
-			       argv[optind - 1]);
-			return 2;
 		default:
-			errmsg("unknown option '%s' (see 'tracekit help view')", argv[optind - 1]);
+			cli_getopt_error("view", c, argv);
 			return 2;
 		}
 	}

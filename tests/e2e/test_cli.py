@@ -161,6 +161,22 @@ def unknown_option(tmp):
 
 
 @case
+def verbs_option_errors(tmp):
+    """Every verb's getopt complaints in one form (cli_getopt_error): the option, then where to look."""
+    for argv in (['record'], ['report'], ['list'], ['reset'], ['view'], ['export'], ['sched'],
+                 ['calls'], ['stack'], ['latency'], ['probe', 'list'], ['oops']):
+        usage_error(argv + ['--frobnicate'], '%s --frobnicate' % ' '.join(argv),
+                    "tracekit: %s: unknown option '--frobnicate' (see 'tracekit help %s')\n"
+                    % (argv[0], argv[0]))
+    usage_error(['list', '-Zj'], 'a short option inside a bundle', "unknown option '-Z'")
+    usage_error(['list', '--json=1'], 'a value for a flag', "option '--json' takes no value")
+    # probe said "unknown option -p" for its missing value
+    for argv in (['probe', 'add', '-p'], ['report', '-i'], ['sched', '-p'], ['record', '-e']):
+        usage_error(argv, ' '.join(argv), "option '%s' needs a value (see 'tracekit help %s')"
+                    % (argv[-1], argv[0]))
+
+
+@case
 def syscalls_unknown_option(tmp):
     usage_error(['syscalls', '--frobnicate', 'true'], "unknown option of 'syscalls'",
                 "'--frobnicate' (see 'tracekit help syscalls')")
