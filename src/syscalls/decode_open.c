@@ -7,7 +7,7 @@
 #include <linux/openat2.h>
 #include <stdlib.h>
 
-#include "../util/die.h"
+#include "util/die.h"
 #include <string.h>
 
 #include "decoder.h"

@@ -11,7 +11,7 @@
 #include <asm/ldt.h>
 #include <linux/sched.h>
 
-#include "../util/die.h"
+#include "util/die.h"
 #include "print_pid.h"
 #include "print_signal.h"
 #include "print_stat.h"

@@ -33,7 +33,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../util/strbuf.h"
+#include "util/strbuf.h"
 #include "table.h"
 #include "xlat.h"
 

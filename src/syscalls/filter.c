@@ -17,8 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../util/die.h"
-#include "../util/editdist.h"
+#include "util/die.h"
+#include "util/editdist.h"
 #include "decoder.h"
 #include "filter.h"
 #include "table.h"

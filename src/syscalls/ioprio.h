@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "../util/strbuf.h"
+#include "util/strbuf.h"
 
 /* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4); an sb_parts_fn (arg unused). */
 void sb_ioprio(struct strbuf *sb, uint64_t v, const void *unused);

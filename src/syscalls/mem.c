@@ -12,7 +12,7 @@
 #include <sys/uio.h>
 #include <linux/aio_abi.h>
 
-#include "../util/die.h"
+#include "util/die.h"
 #include "decoder.h"
 
 #define PAGE 4096u

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/die.h"
+#include "util/die.h"
 #include "summary.h"
 #include "table.h"
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util/strbuf.h"
+#include "util/strbuf.h"
 
 struct xlat_entry {
 	uint64_t val;

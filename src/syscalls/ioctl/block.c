@@ -7,7 +7,7 @@
 #include <sys/ioctl.h>
 
 #include "ioctl.h"
-#include "../print_pid.h"
+#include "syscalls/print_pid.h"
 
 static const struct ioctl_shape_entry shapes[] = {
 	{ BLKRRPART, IS_NONE }, { BLKFLSBUF, IS_NONE }, { BLKTRACESTART, IS_NONE },

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../print_stat.h"
+#include "syscalls/print_stat.h"
 #include "ioctl.h"
 
 static const struct ioctl_shape_entry shapes[] = {

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../decoder.h"
+#include "syscalls/decoder.h"
 
 typedef void ioctl_printer(struct sc_call *c, uint64_t arg);
 typedef void ioctl_req_printer(struct sc_call *c, unsigned req, uint64_t arg);

@@ -7,7 +7,7 @@
 #include <linux/perf_event.h>
 
 #include "ioctl.h"
-#include "../print_perf.h"
+#include "syscalls/print_perf.h"
 
 static const struct ioctl_shape_entry shapes[] = {
 	{ PERF_EVENT_IOC_REFRESH, IS_INT }, { PERF_EVENT_IOC_SET_OUTPUT, IS_INT },

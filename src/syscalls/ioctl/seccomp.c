@@ -9,7 +9,7 @@
 #include <linux/seccomp.h>
 
 #include "family.h"
-#include "../print_pid.h"
+#include "syscalls/print_pid.h"
 
 /* The number's name when arch is the tracer's own (x86-64 without the x32 bit), else NULL. */
 static const char *native_syscall(uint32_t nr, uint32_t arch)

@@ -14,7 +14,7 @@
 #include <linux/sockios.h>
 
 #include "family.h"
-#include "../print_net.h"
+#include "syscalls/print_net.h"
 
 /* Address bytes per hardware type (the rest of sa_data is padding). */
 static size_t hwaddr_len(unsigned type)

@@ -7,7 +7,7 @@
 #include <sys/ioctl.h>
 
 #include "family.h"
-#include "../print_termios.h"
+#include "syscalls/print_termios.h"
 
 /*
  * <asm/ioctls.h>'s termios2 requests name struct termios2, which only

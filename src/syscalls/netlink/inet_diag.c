@@ -13,8 +13,8 @@
 #include <linux/tcp.h>
 
 #include "route.h"
-#include "../print_net.h"
-#include "../xlat.h"
+#include "syscalls/print_net.h"
+#include "syscalls/xlat.h"
 
 #define STRUCT(T, ...) { nla_struct, &(const struct nla_struct)NLA_STRUCT(T, __VA_ARGS__) }
 #define F(T, f) NLA_F(T, f, NF_U)

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../decoder.h"
+#include "syscalls/decoder.h"
 
 /*
  * The messages in len bytes at addr, sent on or received from a socket of

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "netlink.h"
-#include "../print_net.h"
+#include "syscalls/print_net.h"
 
 static void p_nla_hdr(struct sc_call *c, const struct nlattr *a, const struct nla_table *t)
 {

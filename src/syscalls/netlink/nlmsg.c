@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "netlink.h"
-#include "../print_pid.h"
+#include "syscalls/print_pid.h"
 
 #ifndef NLM_F_BULK
 #define NLM_F_BULK 0x200

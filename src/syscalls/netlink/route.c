@@ -18,7 +18,7 @@
 
 #include "family.h"
 #include "route.h"
-#include "../print_net.h"
+#include "syscalls/print_net.h"
 
 #define FIELDS(T, name) static void name(struct sc_call *c, const void *buf_)		\
 	{ T m; memcpy(&m, buf_, sizeof(m)); name##_(c, &m); }				\

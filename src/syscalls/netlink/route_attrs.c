@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "route.h"
-#include "../print_net.h"
+#include "syscalls/print_net.h"
 
 /* Bytes as \xNN each. */
 void nl_hex_bytes(struct sc_call *c, const uint8_t *b, size_t n)

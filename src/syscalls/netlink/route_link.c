@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "route.h"
-#include "../print_net.h"
+#include "syscalls/print_net.h"
 
 static const char *const link_stats_fields[] = {
 	"rx_packets", "tx_packets", "rx_bytes", "tx_bytes", "rx_errors", "tx_errors",

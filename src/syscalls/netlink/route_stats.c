@@ -10,7 +10,7 @@
 #include <linux/mpls.h>
 
 #include "route.h"
-#include "../print_net.h"
+#include "syscalls/print_net.h"
 
 /* A struct value, then the bytes past it (a newer kernel's fields) in hex. */
 static bool nla_struct_tail(struct sc_call *c, uint64_t addr, unsigned len, const void *arg)

@@ -7,7 +7,7 @@
 #include <linux/smc_diag.h>
 
 #include "netlink.h"
-#include "../xlat.h"
+#include "syscalls/xlat.h"
 
 static void p_cursor(struct sc_call *c, const char *name, const struct smc_diag_cursor *k)
 {

@@ -15,8 +15,8 @@
 #include <sys/socket.h>
 
 #include "family.h"
-#include "../print_bpf.h"
-#include "../print_net.h"
+#include "syscalls/print_bpf.h"
+#include "syscalls/print_net.h"
 
 #ifndef AF_SMC
 #define AF_SMC 43
