@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "syscalls/decoder.h"
 #include "syscalls/filter.h"
@@ -42,5 +43,23 @@ void sc_callstate_begin(struct sc_callstate *cs, long nr, const void *args, uint
 
 /* The call returns ret: no longer in a call; ERESTART_RESTARTBLOCK is noted for the next. */
 void sc_callstate_end(struct sc_callstate *cs, int64_t ret);
+
+struct sc_output;
+
+/*
+ * The finished call, decoded and its return formatted (ret: what
+ * sc_format_ret wrote, " = 3" and the notes after it): with json its object
+ * (start: its wall-clock start, took: its seconds), else its exit line, the
+ * "<... name resumed>" half after what was printed at entry, or the whole line
+ * at its entry's times (start, start_mono) when nothing was.
+ */
+void sc_callstate_print_exit(struct sc_callstate *cs, struct sc_output *w, bool json,
+			     const struct timespec *start, const struct timespec *start_mono,
+			     const struct timespec *real, const struct timespec *mono,
+			     const char *ret, double took);
+
+/* The thread died inside the call: its object without a return, or "= ?". */
+void sc_callstate_print_cut(struct sc_callstate *cs, struct sc_output *w, bool json,
+			    const struct timespec *start, const struct timespec *start_mono);
 
 #endif

@@ -284,26 +284,12 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	sc_format_ret(c, ret, false);
 	if (p->o->show_time)
 		sb_printf(ret, " <%.6f>", took);
-	struct timespec start = real_of(p, th->start_ns), real = real_of(p, ts), mono = ts_of(ts);
-	if (p->o->json) {
-		struct strbuf js = STRBUF_INIT;
-		const char *rt = sb_str(ret);
-		json_call(&js, c, th->cs.tgid, sb_str(&th->cs.text), rt[0] == ' ' ? rt + 3 : rt, &start,
-			  took, true);
-		out_raw(p->w, c->tid, sb_str(&js));
-		sb_free(&js);
-		goto held;
-	}
-	set_multi(p);
-	if (!th->cs.printed_entry) {
-		struct timespec smono = ts_of(th->start_ns);
-		out_call_entry(p->w, c->tid, &start, &smono, "");
-		out_call_exit(p->w, c->tid, &real, &mono, c->ent ? c->ent->name : "?", sb_str(&th->cs.text),
-			      sb_str(ret));
-	} else {
-		out_call_exit(p->w, c->tid, &real, &mono, c->ent ? c->ent->name : "?",
-			      sb_str(&th->cs.text) + th->cs.entry_len, sb_str(ret));
-	}
+	struct timespec start = real_of(p, th->start_ns), smono = ts_of(th->start_ns);
+	struct timespec real = real_of(p, ts), mono = ts_of(ts);
+	if (!p->o->json)
+		set_multi(p);
+	sc_callstate_print_exit(&th->cs, p->w, p->o->json, &start, &smono, &real, &mono, sb_str(ret),
+				took);
 held:
 	flush_held(p, th, ts);
 }
@@ -348,7 +334,6 @@ static void cut_short(struct km_printer *p, struct thread *th)
 {
 	if (!th->cs.in_call || !th->cs.shown || p->o->summary == 1)
 		return;
-	struct sc_call *c = &th->cs.call;
 	if (th->deferred) {
 		count_faults(p, th->deferred, SC_AT_ENTRY);
 		decode_entry(p, th, th->deferred, NULL, false);
@@ -357,20 +342,8 @@ static void cut_short(struct km_printer *p, struct thread *th)
 	}
 	if (!sc_filter_status(p->o->filter, 0, false))
 		return;
-	if (p->o->json) {
-		struct strbuf js = STRBUF_INIT;
-		struct timespec start = real_of(p, th->start_ns);
-		sb_addc(&th->cs.text, ')');
-		json_call(&js, c, th->cs.tgid, sb_str(&th->cs.text), "?", &start, 0, false);
-		out_raw(p->w, c->tid, sb_str(&js));
-		sb_free(&js);
-		return;
-	}
-	if (!th->cs.printed_entry) {
-		struct timespec start = real_of(p, th->start_ns), smono = ts_of(th->start_ns);
-		out_call_entry(p->w, c->tid, &start, &smono, sb_str(&th->cs.text));
-	}
-	out_call_gone(p->w, c->tid, c->ent ? c->ent->name : "?", c->done_at_entry);
+	struct timespec start = real_of(p, th->start_ns), smono = ts_of(th->start_ns);
+	sc_callstate_print_cut(&th->cs, p->w, p->o->json, &start, &smono);
 }
 
 /*

@@ -288,25 +288,14 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 			sb_printf(ret, " <%ld>", sec);
 	}
 
-	if (s->o->json) {
-		struct strbuf js = STRBUF_INIT;
-		const char *rt = sb_str(ret);
-		json_call(&js, c, th->cs.tgid, sb_str(&th->cs.text), rt[0] == ' ' ? rt + 3 : rt, &th->start_real,
-			  took, true);
-		out_raw(s->w, ev->tid, sb_str(&js));
-		sb_free(&js);
+	if (!s->o->json) {
+		out_set_multi(s->w, !tracer_single(t));
+		out_set_lead(s->w, c->nr, th->ip);
+	}
+	sc_callstate_print_exit(&th->cs, s->w, s->o->json, &th->start_real, &th->start_mono, &ev->ts,
+				&ev->mono, sb_str(ret), took);
+	if (s->o->json)
 		return;
-	}
-	out_set_multi(s->w, !tracer_single(t));
-	out_set_lead(s->w, c->nr, th->ip);
-	if (!th->cs.printed_entry) {
-		out_call_entry(s->w, ev->tid, &th->start_real, &th->start_mono, "");
-		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?",
-			      sb_str(&th->cs.text), sb_str(ret));
-	} else {
-		out_call_exit(s->w, ev->tid, &ev->ts, &ev->mono, c->ent ? c->ent->name : "?",
-			      sb_str(&th->cs.text) + th->cs.entry_len, sb_str(ret));
-	}
 	struct strbuf dump = STRBUF_INIT;
 	sc_dumpio(&dump, c, s->o->filter, tracer_read_cached, (void *)(intptr_t)ev->tid);
 	if (dump.len)
@@ -320,25 +309,13 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 }
 
 /* The thread died inside a call (exit_group, or killed): "= ?". */
-static void cut_short(struct session *s, pid_t tid, struct thread *th)
+static void cut_short(struct session *s, struct thread *th)
 {
 	if (!th || !th->cs.in_call || !th->cs.shown || s->o->summary == 1)
 		return;
-	struct sc_call *c = &th->cs.call;
 	if (!sc_filter_status(s->o->filter, 0, false))
 		return;
-	if (s->o->json) {
-		struct strbuf js = STRBUF_INIT;
-		sb_addc(&th->cs.text, ')');
-		json_call(&js, c, th->cs.tgid, sb_str(&th->cs.text), "?", &th->start_real, 0, false);
-		out_raw(s->w, tid, sb_str(&js));
-		sb_free(&js);
-		return;
-	}
-	if (!th->cs.printed_entry)
-		out_call_entry(s->w, tid, &th->start_real, &th->start_mono, sb_str(&th->cs.text));
-	/* A call printed whole at entry just ends; any other was cut short. */
-	out_call_gone(s->w, tid, c->ent ? c->ent->name : "?", c->done_at_entry);
+	sc_callstate_print_cut(&th->cs, s->w, s->o->json, &th->start_real, &th->start_mono);
 }
 
 static void on_signal(struct session *s, struct tracer *t, const struct tr_event *ev)
@@ -361,7 +338,7 @@ static void on_signal(struct session *s, struct tracer *t, const struct tr_event
 static void on_gone(struct session *s, struct tracer *t, const struct tr_event *ev)
 {
 	struct thread *th = tidmap_del(&s->threads, ev->tid);
-	cut_short(s, ev->tid, th);
+	cut_short(s, th);
 	pid_t tgid = th ? th->cs.tgid : ev->tid;
 	/* a process that is gone has no instruction pointer: -i prints ?s, as strace */
 	out_set_lead(s->w, th ? th->cs.call.nr : -1, SC_IP_UNKNOWN);
@@ -413,7 +390,7 @@ static int on_event(struct tracer *t, const struct tr_event *ev, struct tr_actio
 		if (ev->old_tid != ev->tid) {
 			/* The exec'ing thread became the leader: its call in flight moves with it. */
 			struct thread *leader = tidmap_del(&s->threads, ev->tid);
-			cut_short(s, ev->tid, leader);
+			cut_short(s, leader);
 			thread_free(leader);
 			if (s->o->summary != 1 && !s->o->json) {
 				out_call_pid_changed(s->w, ev->old_tid, ev->tid);
