@@ -257,6 +257,186 @@ def view_story_at_a_glance(_):
         env.close()
 
 
+# Task-lane colours (timeline.js CAUSES): running, waiting for a CPU, asleep (other), I/O,
+# lock, join, timer sleep.
+CAUSE_COLOURS = {'running': '#38a169', 'runnable': '#e53e3e', 'asleep': '#cbd5e0',
+                 'io': '#ed8936', 'lock': '#285e61', 'join': '#fbd38d', 'timer': '#63b3ed'}
+WIDE_NAME = 'WWWWWWWWWWWWWWWcontention'   # a comm of 15 wide letters: no lane label fits it
+
+
+def contention_run(env):
+    """A recording of tests/progs/contention run under a name too wide for any label."""
+    exe = env.path(WIDE_NAME)
+    os.symlink(os.path.join(OPTIONS['progs'], 'contention'), exe)
+    return env.record(['-b', '16384', '-e', 'sched', '-e', 'raw_syscalls', exe, '300'])
+
+
+def thread_roles(doc):
+    """The contention threads by what they do, from sched --json's per-thread figures."""
+    threads = [t for p in doc['processes'] for t in p['threads_detail']]
+    return {t['tid']: t for t in threads}
+
+
+def contention_seen():
+    """The contention page as chromium drew it (view_contention.mjs), and its recording."""
+    env = Env()
+    try:
+        dat = contention_run(env)
+        html = env.view(dat)
+        browser_ready()
+        rc, out, err = run(['node', os.path.join(HERE, 'view_contention.mjs'), html, '--shots',
+                            OPTIONS.get('shot') or env.path('contention')], timeout=180)
+        expect(rc == 0, 'view_contention.mjs failed (%d): %s' % (rc, err[-2000:]))
+        seen = json.loads(out)
+        expect(not seen['errors'] and not seen['requests'] and not seen['dialogs'],
+               'page errors %s, requests %s, dialogs %s' % (seen['errors'], seen['requests'],
+                                                             seen['dialogs']))
+        return env, dat, seen
+    except BaseException:
+        env.close()
+        raise
+
+
+def contention_case(check):
+    """A case over the contention page: check(dat, seen)."""
+    def run_case(_):
+        env, dat, seen = contention_seen()
+        try:
+            check(dat, seen)
+        finally:
+            env.close()
+    run_case.__name__ = check.__name__
+    run_case.__doc__ = check.__doc__
+    return case(run_case)
+
+
+@contention_case
+def view_state_shares(dat, seen):
+    """Each task lane's pixel columns stack the share of each state: a lane is drawn
+    running as much as sched measured (not the majority state of each column)."""
+    for level in seen['shares']:
+        lo, hi = (int(round(seen['t0'] + x)) for x in level['view'])
+        lo, hi = max(lo, seen['t0']), min(hi, seen['t0'] + seen['end'])
+        doc = sched_json(dat, '--from', seconds(lo), '--to', seconds(hi))
+        threads = thread_roles(doc)
+        span_ms = (hi - lo) / 1e6
+        for lane in level['lanes']:
+            t = threads.get(lane['pid'])
+            expect(t is not None, 'no sched figures for lane %s' % lane['label'])
+            drawn = lane['colours'].get(CAUSE_COLOURS['running'], 0) / lane['total'] * 100
+            want = t['runtime_ms'] / span_ms * 100
+            expect(abs(drawn - want) <= max(1.5, want / 10),
+                   '%s over %s..%s: drawn %.1f%% running, sched says '
+                   '%.1f%%' % (lane['label'], seconds(lo), seconds(hi), drawn, want))
+
+
+@contention_case
+def view_off_cpu_causes(dat, seen):
+    """Off-CPU time coloured by cause (lock, join, timer sleep, I/O, waiting for a CPU),
+    with a key; the lock named in the tooltip."""
+    key = {k['name'].split(' ')[0]: k['colour'] for k in seen['key']}
+    for word, col in [('running', '#38a169'), ('waiting', '#e53e3e'), ('lock', '#285e61'),
+                      ('join', '#fbd38d'), ('timer', '#63b3ed'), ('I/O', '#ed8936')]:
+        expect(key.get(word) == 'rgb(%d, %d, %d)' % tuple(rgb(col)), 'key %s: %s' % (word, key))
+    whole = {lane['pid']: lane for lane in seen['shares'][0]['lanes']}
+
+    def share(lane, cause):
+        return lane['colours'].get(CAUSE_COLOURS[cause], 0) / lane['total']
+    causes = {cause: max(whole.values(), key=lambda lane: share(lane, cause))
+              for cause in ('join', 'io', 'timer', 'lock')}
+    for cause, lane in causes.items():
+        expect(share(lane, cause) > 0.02, 'no lane drawn with %s time: %s' %
+               (cause, {lane['label']: lane['colours'] for lane in whole.values()}))
+    expect(len({lane['pid'] for lane in causes.values()}) == 4,
+           'join, I/O, timer and lock drawn on the same lanes: %s' %
+           {c: lane['label'] for c, lane in causes.items()})
+    lock_tips = [h['tip'] for h in seen['hover'] if 'on a lock: ' in h['tip']]
+    expect(all(re.search(r'on a lock: (`\w+`|futex 0x[0-9a-f]+)', t) for t in lock_tips),
+           'lock not named: %r' % lock_tips)
+
+
+@contention_case
+def view_hover_state_first(dat, seen):
+    """Hovering a task lane at the whole trace tells its state and cause first."""
+    state = re.compile(r'^\S+ \d+: (running( on CPU \d+)?|runnable \(waiting for a CPU\)|'
+                       r'(sleeping|blocked \(D\)) (on a lock: \S.*|in a join|on a timer in '
+                       r'\w+\(\)|on I/O in \w+\(\)|in \w+\(\)|\(no syscall recorded\))) '
+                       r'\d+(\.\d+)? [mun]?s$')
+    expect(len(seen['hover']) >= 6, 'hovered %d times' % len(seen['hover']))
+    for h in seen['hover']:
+        first = (h['tip'] or '').split('\n')[0]
+        expect(state.match(first), 'hover on %d at the whole trace: %r' % (h['pid'], h['tip']))
+
+
+@contention_case
+def view_selected_wakers(dat, seen):
+    """A task lane clicked: an arrow from the waker at each of its wakeups in view."""
+    wk = seen['wakers']
+    drawn = [w for w in wk['wakeups'] if w['dark'] < 150]
+    expect(wk['selected'] == wk['pid'], 'click selected %r, not %d' % (wk['selected'], wk['pid']))
+    expect(len(wk['wakeups']) >= 2 and len(drawn) >= 0.9 * len(wk['wakeups']),
+           'arrows drawn at %d of %d wakeups of %d' % (len(drawn), len(wk['wakeups']), wk['pid']))
+    expect(re.search(r'selected: \d+ wakeups in view, by \S+:\d+ \u00d7\d+', wk['text'] or ''),
+           'wakers: %r' % wk['text'])
+
+
+@contention_case
+def view_labels_keep_pid(dat, seen):
+    """Names cut with an ellipsis, the pid whole; no lane name under its x button."""
+    label_w = seen['geometry']['labelW']
+    for level in seen['texts']:
+        names = [t for t in level['texts'] if t['x'] == 6]
+        expect(names, 'no lane names drawn')
+        for t in names:
+            expect(t['x'] + t['w'] <= label_w - 16 - 2, 'lane name %r runs under its x button '
+                   '(%d px)' % (t['text'], t['x'] + t['w']))
+        for lane in level['lanes']:
+            if lane['kind'] not in ('task', 'calls'):
+                continue
+            mine = [t['text'] for t in names if lane['top'] < t['y'] < lane['top'] + lane['h']]
+            expect(mine and re.search(r'(^|[ \u2026])%d$' % lane['pid'], mine[0]),
+                   'lane %s drawn as %r' % (lane['label'], mine))
+        cpu_tops = [(lane['top'], lane['top'] + lane['h']) for lane in level['lanes']
+                    if lane['kind'] == 'cpu']
+        inside = [t['text'] for t in level['texts'] if t['x'] > label_w and
+                  any(a < t['y'] < b for a, b in cpu_tops)]
+        for text in inside:
+            expect(re.search(r'(^|[ \u2026])\d+$', text) and
+                   (not text.startswith('WWW') or '\u2026' in text or WIDE_NAME[:15] in text),
+                   'slice name %r: no whole pid, or cut without an ellipsis' % text)
+    slices = [t['text'] for level in seen['texts'] for t in level['texts']
+              if t['text'].startswith('WWW') and t['x'] > label_w]
+    expect(any('\u2026' in s for s in slices), 'no cut slice name drawn: %r' % slices[:5])
+
+
+@contention_case
+def view_toolbar_760(dat, seen):
+    """At 760 px every toolbar control is inside the toolbar and whole, the range too."""
+    for tb in seen['toolbar']:
+        expect(tb['height'] <= 40, 'toolbar is %d px high at 760 px' % tb['height'])
+        for item in tb['items']:
+            if item['id'] == 'markers':
+                continue
+            expect(item['right'] <= item['limit'] + 0.5 and item['width'] > 0,
+                   'toolbar at 760 px: %r ends at %.0f, past %.0f' %
+                   (item['id'], item['right'], item['limit']))
+            expect(item['id'] != 'range' or item['scroll'] <= item['client'] + 1,
+                   'toolbar at 760 px: the range is cut (%s)' % item['text'])
+
+
+@contention_case
+def view_axis_units(dat, seen):
+    """The axis in s, ms, us: never "+1250 ms" or "+180002 us", at any zoom."""
+    label_w = seen['geometry']['labelW']
+    for level in seen['texts']:
+        axis = [t['text'] for t in level['texts'] if t['y'] == 17 and t['x'] > label_w]
+        expect(len(axis) >= 3, 'axis labels: %r' % axis)
+        for text in axis:
+            m = re.match(r'^[+\u2212](\d+)(\.\d+)? (s|ms|us|ns)$', text)
+            expect(m and (m.group(3) == 's' or int(m.group(1)) < 1000),
+                   'axis label %r over %r' % (text, level['view']))
+
+
 @case
 def view_syscall_spans(_):
     """Recorded with syscalls: task lanes carry them as spans, named when hovered."""
