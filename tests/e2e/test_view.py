@@ -17,6 +17,9 @@ import math
 import os
 import re
 import shutil
+import signal
+import socket
+import subprocess
 import sys
 import tempfile
 
@@ -435,6 +438,101 @@ def view_axis_units(dat, seen):
             m = re.match(r'^[+\u2212](\d+)(\.\d+)? (s|ms|us|ns)$', text)
             expect(m and (m.group(3) == 's' or int(m.group(1)) < 1000),
                    'axis label %r over %r' % (text, level['view']))
+
+
+def http(port, raw):
+    """What the server answers to raw request bytes: its status (0: it closed without one)."""
+    with socket.create_connection(('127.0.0.1', port), timeout=30) as s:
+        s.sendall(raw)
+        got = b''
+        while True:
+            try:
+                part = s.recv(65536)
+            except ConnectionResetError:
+                break
+            if not part:
+                break
+            got += part
+    m = re.match(rb'HTTP/1\.1 (\d{3}) ', got)
+    return int(m.group(1)) if m else 0
+
+
+@case
+def view_serve(_):
+    """view --serve: 127.0.0.1 and a token; hostile requests refused; every window the
+    browser zooms into comes in full detail (the same events as the whole page's, drawn
+    as busy as sched says), and back to the overview."""
+    env = Env()
+    server = None
+    try:
+        dat = contention_run(env)
+        whole = page_data(env.view(dat))
+        server = subprocess.Popen([tracekit(), 'view', '--serve', '--window-events', '8000', '-i',
+                                   dat], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        url = server.stdout.readline().strip()
+        m = re.match(r'^http://127\.0\.0\.1:(\d+)/\?t=([0-9a-f]{32})$', url)
+        expect(m, 'server address: %r (stderr %r)' % (url, server.stderr.read()
+                                                     if server.poll() is not None else ''))
+        port, token = int(m.group(1)), m.group(2)
+        listening = open('/proc/net/tcp').read()
+        expect(re.search(r'^\s*\d+: 0100007F:%04X 00000000:0000 0A ' % port, listening, re.M),
+               'not listening on 127.0.0.1:%d alone' % port)
+        get = 'GET %s HTTP/1.1\r\nHost: x\r\n\r\n'
+        other = ('0' if token[0] != '0' else '1') + token[1:]
+        for raw, want in [((get % ('/?t=' + token)).encode(), 200),
+                          ((get % '/').encode(), 403),
+                          ((get % ('/?t=' + other)).encode(), 403),
+                          ((get % ('/w?t=%s&a=0&b=99999' % token)).encode(), 400),
+                          ((get % ('/w?t=%s&a=0' % token)).encode(), 400),
+                          ((get % ('/w?t=%s&a=5&b=1' % token)).encode(), 400),
+                          ((get % ('/x?t=' + token)).encode(), 404),
+                          (('POST /?t=%s HTTP/1.1\r\n\r\n' % token).encode(), 405),
+                          ((get % ('/?t=' + token + '&t=' + token)).encode(), 400),
+                          ((get % ('/?' + 'a' * 2000)).encode(), 414),
+                          (b'GET /?t=' + token.encode() + b' HTTP/1.1\r\nX: ' + b'y' * 9000, 431),
+                          (b'\x00\x01\x02\r\n\r\n', 400)]:
+            got = http(port, raw)
+            expect(got == want, 'request %r...: %d, wanted %d' % (raw[:60], got, want))
+        browser_ready()
+        rc, out, err = run(['node', os.path.join(HERE, 'view_serve.mjs'), url, '--shots',
+                            OPTIONS.get('shot') or env.path('serve')], timeout=300)
+        expect(rc == 0, 'view_serve.mjs failed (%d): %s' % (rc, err[-2000:]))
+        seen = json.loads(out)
+        expect(not seen['errors'] and not seen['dialogs'], 'page errors %s, dialogs %s' %
+               (seen['errors'], seen['dialogs']))
+        expect(all(u.startswith('http://127.0.0.1:%d/' % port) for u in seen['requests']),
+               'requests elsewhere: %s' % seen['requests'])
+        overview, last, first, back = seen['pages']
+        expect(overview['path'] == '/' and overview['lod'] and not overview['events'] and
+               'view --serve' in overview['notice'], 'overview page: %r' %
+               {k: overview[k] for k in ('path', 'lod', 'notice')})
+        expect(back['path'] == '/' and back['lod'], 'zoomed out to all: %r' % back['path'])
+        for pg, where in [(last, 'end'), (first, 'start')]:
+            expect(pg['path'] == '/w' and pg['served']['window'], 'zoomed to the %s: %r' %
+                   (where, pg['path']))
+            ka, kb = pg['served']['window']
+            starts = pg['served']['starts']
+            lo, hi = starts[ka], starts[kb + 1] if kb + 1 < len(starts) else float('inf')
+            want = [e for e in whole['events'] if lo <= e[0] < hi]
+            expect(pg['events'] == want, 'window %d..%d at the %s: %d events, the whole page '
+                   'has %d there' % (ka, kb, where, len(pg['events']), len(want)))
+            expect(lo <= pg['view'][0] and pg['view'][1] <= min(hi, pg['end']) + 1,
+                   'the view %r is not inside the window %r' % (pg['view'], (lo, hi)))
+            a, b = (int(round(pg['t0'] + x)) for x in pg['view'])
+            doc = sched_json(dat, '--from', seconds(a), '--to', seconds(b))
+            for c in doc['cpus']:
+                drawn = pg['busy']['CPU %d' % c['cpu']] * 100
+                expect(abs(drawn - c['busy_pct']) <= 2, 'CPU %d at the %s: drawn %.1f%% busy, '
+                       'sched says %.1f%%' % (c['cpu'], where, drawn, c['busy_pct']))
+        server.send_signal(signal.SIGINT)
+        expect(server.wait(timeout=30) == 0, 'server exit status %s: %s' %
+               (server.returncode, server.stderr.read()))
+        server = None
+    finally:
+        if server:
+            server.kill()
+            server.wait()
+        env.close()
 
 
 @case

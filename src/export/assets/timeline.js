@@ -18,6 +18,24 @@
 'use strict';
 (function () {
 	const D = JSON.parse(document.getElementById('tk-data').textContent);
+	/*
+	 * A window served by `view --serve` comes from several chunks, each with the
+	 * spans closed while it was read, and the spans crossing into it: put in start
+	 * order, as lanes need them (a flat array of w numbers a span, its start at k).
+	 */
+	function byStart(a, w, k) {
+		const idx = [];
+		for (let i = 0; i + w - 1 < a.length; i += w)
+			idx.push(i);
+		idx.sort((p, q) => a[p + k] - a[q + k]);
+		return idx.flatMap((i) => a.slice(i, i + w));
+	}
+	if (D.serve && D.serve.window) {
+		D.cpuSpans = byStart(D.cpuSpans, 4, 1);
+		for (const m of [D.taskSpans, D.sysSpans])
+			for (const pid in m)
+				m[pid] = byStart(m[pid], 4, 0);
+	}
 	const LABEL_W = 160, AXIS_H = 26, LANE_H = 22, TICK_H = 5, ROW_H = 18;
 	const CLOSE_W = 16;	/* a lane name's x button, at its right end */
 	const STATES = ['', 'running', 'runnable', 'sleeping', 'blocked'];
@@ -276,7 +294,17 @@
 	const detailEnd = ev.length ? ev[ev.length - 1][0] : 0;
 	const windowCmd = el('code', { id: 'window-cmd' });
 	const lodStatus = el('span', { id: 'lod-status' });
-	if (truncated) {
+	const served = D.serve || null;
+	if (served) {
+		const W = served.window, S = served.starts;
+		notice.append(W ? 'Served by tracekit view --serve: the ' + D.kept + ' events from ' +
+			fmtTs(S[W[0]]) + ' to ' + (W[1] + 1 < S.length ? fmtTs(S[W[1] + 1]) : 'the end') +
+			' in full detail. Zoom out or pan past them and the page asks the server for ' +
+			'the window in view.' : 'Served by tracekit view --serve: ' + D.total + ' events, ' +
+			'drawn here as levels of detail. Zoom in to a window of up to about ' +
+			served.maxChunks * Math.ceil(D.total / Math.max(S.length, 1)) + ' events and the ' +
+			'page asks the server for it in full detail.', lodStatus);
+	} else if (truncated) {
 		notice.append('This trace has ' + D.total + ' events: the first ' + D.kept +
 			' (up to ' + fmtTs(detailEnd) + ') are shown in detail, the rest ' +
 			(lod ? 'as a summary on the same lanes (levels of detail; zoom in: the bins get ' +
@@ -492,6 +520,7 @@
 		v0 = a; v1 = a + span;
 		draw();
 		syncList();
+		followView();
 	}
 	function zoom(f, at) {
 		const c = v0 + (v1 - v0) * at;
@@ -1289,6 +1318,7 @@
 		drag = null;
 		if (d.moved && d.pan) {
 			syncList();
+			followView();
 		} else if (d.moved && Math.abs(d.x1 - d.x0) > 3) {
 			setView(tOf(Math.min(d.x0, d.x1)), tOf(Math.max(d.x0, d.x1)));
 		} else if (e.target === canvas && d.x0 < LABEL_W) {
@@ -1376,6 +1406,7 @@
 				top: tops[i], h: laneH(l), rows: l.rows ? l.rows.length : undefined, n: l.n }));
 		},
 		view: () => [v0, v1], zoom: zoom, pan: pan, setView: setView, select: (i) => select(i, true),
+		served: served ? { window: served.window, starts: served.starts } : null,
 		selectedTask: () => selTask ? selTask.pid : null,
 		selected: () => selected, xOf: xOf, tOf: tOf, laneY: laneY, showLane: showLane,
 		fnColour: fnColour,
@@ -1384,7 +1415,48 @@
 		geometry: { labelW: LABEL_W, get plotW() { return plotW(); }, bandTop: 2, bandH: LANE_H - TICK_H - 4, fgRowTop: 2,
 			fgRowH: FG_ROW_H },
 	};
+	/*
+	 * Served (view --serve): the view decides the page.  When it holds few enough
+	 * chunks and they are not the ones loaded, or it leaves them, or it is too wide
+	 * for a window, the page goes to the server's page for it, the view kept in the
+	 * address's #fragment (v0,v1 in ns after the first event).
+	 */
+	let goTimer = 0;
+	function followView() {
+		if (!served)
+			return;
+		clearTimeout(goTimer);
+		goTimer = setTimeout(() => {
+			const S = served.starts, W = served.window, n = served.maxChunks;
+			const at = (t) => Math.max(lowerBound(S, t + 1) - 1, 0);
+			const ka = at(Math.max(v0, 0)), kb = at(Math.min(v1, end));
+			const token = new URLSearchParams(location.search).get('t') || '';
+			let url = null;
+			if (kb - ka < n) {
+				if (!W || ka < W[0] || kb > W[1]) {
+					let a = Math.max(ka - ((n - 1 - (kb - ka)) >> 1), 0);
+					const b = Math.min(a + n - 1, S.length - 1);
+					a = Math.max(b - n + 1, 0);
+					url = '/w?t=' + token + '&a=' + a + '&b=' + b;
+				}
+			} else if (W) {
+				url = '/?t=' + token;
+			}
+			if (url) {
+				document.body.dataset.ready = '';
+				location.assign(url + '#' + Math.round(v0) + ',' + Math.round(v1));
+			}
+		}, 250);
+	}
+	if (served) {
+		const m = /^#(-?\d+),(-?\d+)$/.exec(location.hash);
+		if (m) {
+			v0 = Number(m[1]);
+			v1 = Number(m[2]);
+		}
+	}
 	applySearch();
 	draw();
+	syncList();
 	document.body.dataset.ready = '1';
 })();
