@@ -19,7 +19,7 @@
 #include "export/view_http.h"
 #include "util/die.h"
 
-#define DEFAULT_WINDOW_EVENTS 262144
+#define DEFAULT_WINDOW_EVENTS 100000
 #define WINDOW_CHUNKS 4	/* a window: up to 4 chunks, so one moves by a quarter */
 
 void help_view(FILE *f)
@@ -111,10 +111,11 @@ static int serve(const struct vw_options *o, int port, long window_events)
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	fprintf(stderr, "tracekit: view: %s: %ld events indexed in %.1f s (%d chunks); serving "
-		"on 127.0.0.1 until Ctrl-C\n", o->input, vw_served_events(s),
-		(double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-		vw_served_chunks(s));
+	fprintf(stderr, "tracekit: view: %s: %ld events indexed in %.1f s (%d chunks, %.0f MB of "
+		"window cache); serving on 127.0.0.1 until Ctrl-C\n", o->input,
+		vw_served_events(s), (double)(t1.tv_sec - t0.tv_sec) +
+		(t1.tv_nsec - t0.tv_nsec) / 1e9, vw_served_chunks(s),
+		(double)ftello(cache) / 1048576);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (vw_http_serve(s, port, print_url, &stop_serving, err, sizeof(err)) < 0)

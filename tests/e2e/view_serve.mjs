@@ -1,10 +1,44 @@
 // Drives Debian's chromium headless over `tracekit view --serve` and prints what it
 // saw as one JSON object; test_view.py (view-serve) holds the expectations.
 //   node view_serve.mjs URL [--shots PREFIX]
+//   node view_serve.mjs URL --bench    (bench/view.sh: times to a drawn page, the
+//     renderer's peak memory: the overview, then a window at the end in detail)
 // The overview page first; then zoomed into the trace's last two chunks, the page
 // must go to the server's window of it: its events, and how busy each CPU lane is
 // drawn there (pixels); then panned to the start, and zoomed out to all again.
 import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+
+/* Peak RSS (VmHWM, MB) of the renderer processes of the chromium this node started. */
+function rendererMB() {
+	const procs = new Map();
+	for (const d of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(d))
+			continue;
+		try {
+			const st = fs.readFileSync('/proc/' + d + '/stat', 'utf8');
+			const ppid = Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[1]);
+			const cmd = fs.readFileSync('/proc/' + d + '/cmdline', 'utf8');
+			procs.set(Number(d), { ppid: ppid, cmd: cmd });
+		} catch (e) { /* gone */ }
+	}
+	const mine = (pid) => {
+		for (let p = pid, k = 0; p > 1 && k < 8; p = (procs.get(p) || {}).ppid, k++)
+			if (p === process.pid)
+				return true;
+		return false;
+	};
+	let mb = 0;
+	for (const [pid, p] of procs) {
+		if (!p.cmd.includes('--type=renderer') || !mine(pid))
+			continue;
+		try {
+			const m = /VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/' + pid + '/status', 'utf8'));
+			mb = Math.max(mb, m ? Number(m[1]) / 1024 : 0);
+		} catch (e) { /* gone */ }
+	}
+	return mb;
+}
 
 const args = process.argv.slice(2);
 const url = args[0];
@@ -48,6 +82,22 @@ try {
 	await page.goto(url);
 	await ready();
 	out.load_ms = Date.now() - t;
+	if (args.includes('--bench')) {
+		out.overview_mb = rendererMB();
+		const t1 = Date.now();
+		await Promise.all([page.waitForNavigation({ timeout: 120000 }), page.evaluate(() => {
+			const v = window.tracekitView, S = v.served.starts;
+			v.setView(S[Math.max(S.length - 2, 0)], v.data.end);
+		})]);
+		await page.waitForFunction(() => document.body && document.body.dataset.ready === '1',
+			null, { timeout: 120000 });
+		out.window_ms = Date.now() - t1;	/* 250 ms of it: the page waits for the view to settle */
+		out.window_events = await page.evaluate(() => window.tracekitView.data.kept);
+		out.window_mb = rendererMB();
+		await browser.close();
+		console.log(JSON.stringify(out));
+		process.exit(0);
+	}
 	out.pages.push(await state());
 	if (shots)
 		await page.screenshot({ path: shots + '-overview.png' });
