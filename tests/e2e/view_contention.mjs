@@ -109,6 +109,24 @@ try {
 	if (shots)
 		await page.screenshot({ path: shots + '-shares.png' });
 
+	// The sleeps the test picked, one of each cause: zoomed to, the colour drawn in the
+	// middle of each (the band's top rows: a name written on the span stays below them).
+	out.probes = JSON.parse(opt('--probes') || '[]');
+	for (const p of out.probes) {
+		p.drawn = await page.evaluate((p) => {
+			const v = window.tracekitView, w = p.b - p.a;
+			v.setView(p.a - w / 2, p.b + w / 2);
+			const li = v.lanes.findIndex((l) => l.kind === 'task' && l.pid === p.pid);
+			if (li < 0)
+				return null;
+			const c = document.getElementById('timeline'), dpr = c.width / c.clientWidth;
+			const x = Math.round(v.xOf((p.a + p.b) / 2) * dpr);
+			const px = c.getContext('2d').getImageData(x, Math.round((v.laneY(li) + 4) * dpr),
+				1, 1).data;
+			return '#' + [px[0], px[1], px[2]].map((b) => b.toString(16).padStart(2, '0')).join('');
+		}, p);
+	}
+
 	// Hover each task lane in the middle of the whole trace: the tip's first line.
 	await page.evaluate(() => window.tracekitView.setView(0, window.tracekitView.data.end));
 	out.hover = [];
