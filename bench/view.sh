@@ -10,7 +10,8 @@
 # Xvfb, its load time (to its window, idle) and peak RSS.  Ratios: KernelShark's load
 # over tracekit's time from opening the page (ks/page) and from the command, index
 # included (ks/cmd).  Each row ends with the load average then (the machine may be
-# shared).  Each recording is made here with `tracekit record -e sched` while `perf
+# shared).  Each recording is made here with `tracekit record -F -e sched` (the command
+# and its children: other tasks add only their switches with them) while `perf
 # bench sched pipe` ping-pongs two tasks, for about N events; -e takes a comma-separated
 # list (default 5000000,30000000).  Run as root after `make deps` (playwright-core).
 #
@@ -57,7 +58,7 @@ for want in $(echo "$events" | tr , ' '); do
 	dat=$dir/view-$want.dat
 	if [ ! -s "$dat" ]; then
 		# A pipe round trip is about 6 sched events.
-		"$tk" record -q -e sched -b 65536 -o "$dat" -- \
+		"$tk" record -q -F -e sched -b 65536 -o "$dat" -- \
 			perf bench sched pipe -l $((want / 6)) > /dev/null 2> "$dir/stderr" ||
 			{ echo "$0: record failed: $(tail -1 "$dir/stderr")" >&2; exit 1; }
 	fi
