@@ -747,8 +747,8 @@ static int finish(struct view *v, FILE *out, const char *meta, const char *sched
 		fputc('}', out);
 	}
 	if (!window)
-		fprintf(out, ",\n\"cpuSpans\":[%.*s]", (int)(v->cpu_spans.len ? v->cpu_spans.len - 1 : 0),
-			sb_str(&v->cpu_spans));
+		fprintf(out, ",\n\"cpuSpans\":[%.*s]",
+			(int)(v->cpu_spans.len ? v->cpu_spans.len - 1 : 0), sb_str(&v->cpu_spans));
 	fprintf(out, ",\n\"overview\":{\"bin\":%llu,\"busy\":[", (unsigned long long)v->bin_ns);
 	for (int c = 0; c < v->ncpus; c++) {
 		fputs(c ? ",[" : "[", out);

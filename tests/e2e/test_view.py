@@ -787,6 +787,19 @@ def view_bad_input(_):
         rc, _, err = run([tracekit(), 'view', '--from', '2', '--to', '1'])
         expect(rc == 2 and err.count('\n') == 1 and '--from 2 is after --to 1' in err,
                'bad window: %d %r' % (rc, err))
+        # --serve's options: each misuse one line, exit 2, nothing served.
+        for argv, word in [(['--serve', '-o', 'x.html'], '-o'),
+                           (['--serve', '--max-events', '5'], '--max-events'),
+                           (['--serve', '--port', '70000'], '--port'),
+                           (['--serve', '--window-events', '2'], '--window-events'),
+                           (['--port', '8080'], '--serve')]:
+            rc, so, err = run([tracekit(), 'view'] + argv, timeout=30)
+            expect(rc == 2 and err.count('\n') == 1 and word in err and not so,
+                   'view %s: exit %d, %r' % (' '.join(argv), rc, err))
+        rc, so, err = run([tracekit(), 'view', '--serve', '-i', env.path('missing.dat')],
+                          timeout=30)
+        expect(rc == 1 and err.count('\n') == 1 and 'missing.dat' in err and not so,
+               'view --serve of a missing file: exit %d, %r %r' % (rc, err, so))
     finally:
         env.close()
 
