@@ -336,7 +336,7 @@
 	btn('\u00d7AB', () => { mark = [null, null]; draw(); }, 'clear markers A and B');
 	/* Any task, or a hidden lane, by name or pid. */
 	const addLane = el('input', { id: 'add-lane', list: 'tk-lanes',
-		placeholder: 'add a lane: task or pid', title: 'any task of the trace, or a hidden lane' });
+		placeholder: 'add lane: task, pid', title: 'any task of the trace, or a hidden lane' });
 	const choices = el('datalist', { id: 'tk-lanes' });
 	for (const t of D.tasks.slice().sort((a, b) => a[0] - b[0]))
 		if (D.taskSpans[t[0]])
