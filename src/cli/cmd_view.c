@@ -1,17 +1,26 @@
 /*
- * tracekit view: write a trace.dat as one self-contained HTML timeline page.
- * Options only; the page is made in src/export/view.c.
+ * tracekit view: write a trace.dat as one self-contained HTML timeline page, or
+ * (--serve) serve a big one's windows in full detail to a browser on this machine.
+ * Options only; the pages are made in src/export/view.c, served by view_http.c.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "export/view.h"
+#include "export/view_http.h"
 #include "util/die.h"
+
+#define DEFAULT_WINDOW_EVENTS 100000
+#define WINDOW_CHUNKS 4	/* a window: up to 4 chunks, so one moves by a quarter */
 
 void help_view(FILE *f)
 {
@@ -29,7 +38,13 @@ void help_view(FILE *f)
 	      "                       timestamps); the states before still count\n"
 	      "  -F, --filter FILTER  only the events FILTER matches (trace-cmd's syntax, as\n"
 	      "                       report -F: 'sched_switch: prev_pid == 42'; repeatable)\n"
-	      "  -h, --help           this text\n", VW_DEFAULT_MAX_EVENTS);
+	      "  --serve              no page file: index the trace, then serve it on\n"
+	      "                       127.0.0.1 (the address, with its token, on stdout) to\n"
+	      "                       a browser that fetches every window in full detail\n"
+	      "  --port N             --serve's port (default: any free one)\n"
+	      "  --window-events N    --serve: the most events a window in detail holds\n"
+	      "                       (default %d)\n"
+	      "  -h, --help           this text\n", VW_DEFAULT_MAX_EVENTS, DEFAULT_WINDOW_EVENTS);
 }
 
 static const struct option longopts[] = {
@@ -39,21 +54,77 @@ static const struct option longopts[] = {
 	{ "from", required_argument, NULL, 'f' },
 	{ "to", required_argument, NULL, 't' },
 	{ "filter", required_argument, NULL, 'F' },
+	{ "serve", no_argument, NULL, 's' },
+	{ "port", required_argument, NULL, 'p' },
+	{ "window-events", required_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_max(const char *arg, long *out)
+static int parse_count(const char *opt, const char *arg, long lo, long hi, const char *what,
+		       long *out)
 {
 	char *end;
 
 	errno = 0;
 	*out = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || *out < 0) {
-		errmsg("--max-events '%s': expected a number of events", arg);
+	if (errno || end == arg || *end || *out < lo || *out > hi) {
+		errmsg("%s '%s': expected %s", opt, arg, what);
 		return -1;
 	}
 	return 0;
+}
+
+static volatile sig_atomic_t stop_serving;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_serving = 1;
+}
+
+static void print_url(const char *url)
+{
+	printf("%s\n", url);
+	fflush(stdout);
+}
+
+/* --serve: index the file into a temporary cache, then answer the browser until a signal. */
+static int serve(const struct vw_options *o, int port, long window_events)
+{
+	struct sigaction sa = { .sa_handler = on_stop };	/* no SA_RESTART: poll wakes */
+	struct timespec t0, t1;
+	char err[1024];
+	int rc = 1;
+
+	FILE *cache = tmpfile();
+	if (!cache) {
+		errmsg("cannot make the window cache (in $TMPDIR or /tmp): %s", strerror(errno));
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct vw_served *s = vw_served_index(o, cache, (window_events + WINDOW_CHUNKS - 1) /
+					      WINDOW_CHUNKS, WINDOW_CHUNKS, err, sizeof(err));
+	if (!s) {
+		errmsg("%s", err);
+		fclose(cache);
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fprintf(stderr, "tracekit: view: %s: %ld events indexed in %.1f s (%d chunks, %.0f MB of "
+		"window cache); serving on 127.0.0.1 until Ctrl-C\n", o->input,
+		vw_served_events(s), (double)(t1.tv_sec - t0.tv_sec) +
+		(t1.tv_nsec - t0.tv_nsec) / 1e9, vw_served_chunks(s),
+		(double)ftello(cache) / 1048576);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (vw_http_serve(s, port, print_url, &stop_serving, err, sizeof(err)) < 0)
+		errmsg("%s", err);
+	else
+		rc = 0;
+	vw_served_free(s);
+	fclose(cache);
+	return rc;
 }
 
 /* Written to a temporary name and renamed, so a failed run leaves no half page. */
@@ -94,6 +165,8 @@ int cmd_view(int argc, char **argv)
 	struct vw_options o = { .input = "trace.dat", .max_events = VW_DEFAULT_MAX_EVENTS };
 	const char *output = "trace.html";
 	static struct cli_filters filters;
+	bool serving = false, have_o = false, have_max = false;
+	long port = 0, window_events = DEFAULT_WINDOW_EVENTS;
 	int c;
 
 	err_set_verb("view");
@@ -101,14 +174,26 @@ int cmd_view(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":i:o:F:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; have_i = true; break;
-		case 'o': output = optarg; break;
+		case 'o': output = optarg; have_o = true; break;
+		case 's': serving = true; break;
+		case 'p':
+			if (parse_count("--port", optarg, 0, 65535, "a port number", &port) < 0)
+				return 2;
+			break;
+		case 'w':
+			if (parse_count("--window-events", optarg, WINDOW_CHUNKS, 100000000,
+					"a number of events (at least 4)", &window_events) < 0)
+				return 2;
+			break;
 		case 'F':
 			if (cli_filter_add(&filters, optarg) < 0)
 				return 2;
 			break;
 		case 'm':
-			if (parse_max(optarg, &o.max_events) < 0)
+			if (parse_count("--max-events", optarg, 0, LONG_MAX, "a number of events",
+					&o.max_events) < 0)
 				return 2;
+			have_max = true;
 			break;
 		case 'f':
 			if (cli_seconds("--from", optarg, &o.from) < 0)
@@ -135,5 +220,16 @@ int cmd_view(int argc, char **argv)
 	}
 	o.filters = filters.v;
 	o.nfilters = filters.n;
+	if (serving && (have_o || have_max)) {
+		errmsg("%s: --serve writes no page file and keeps every event (see 'tracekit help "
+		       "view')", have_o ? "-o" : "--max-events");
+		return 2;
+	}
+	if (!serving && (port || window_events != DEFAULT_WINDOW_EVENTS)) {
+		errmsg("--port and --window-events go with --serve (see 'tracekit help view')");
+		return 2;
+	}
+	if (serving)
+		return serve(&o, (int)port, window_events);
 	return write_file(&o, output);
 }

@@ -17,6 +17,7 @@
  * element (see json_strn_html).  The page's script and style come from
  * assets/ through the header embed.py generates.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "export/view.h"
 #include "export/view_assets.h"
 #include "export/view_calls.h"
+#include "export/view_chunks.h"
 #include "export/view_lod.h"
 #include "analysis/sched_trace.h"
 #include "syscalls/table.h"
@@ -90,6 +92,8 @@ struct view {
 	int ntypes;
 	const char *root_comm;	/* basename of the recorded command, or NULL */
 	bool have_pids, have_root;
+	struct vw_chunks *chunks;	/* --serve: every event and span, for windows */
+	struct strbuf one;		/* one event's text on its way to the chunks */
 };
 
 static void json_cstr(struct strbuf *sb, const char *s)
@@ -149,6 +153,8 @@ static void on_task_span(void *ctx, int tid, enum sa_state state, int cpu, uint6
 	if (state == SA_RUNNING)
 		t->runtime += b - a;
 	uint64_t ra = a - v->t0, rb = b - v->t0, cut = v->full ? v->lod.from : rb;
+	if (v->chunks)
+		vw_chunks_task_span(v->chunks, tid, ra, rb, (int)state, cpu);
 	/* Running spans say where: "start,end,state,cpu," (cpu -1 otherwise). */
 	if (ra < cut)
 		sb_printf(&t->spans, "%llu,%llu,%d,%d,", (unsigned long long)ra,
@@ -197,6 +203,8 @@ static void on_cpu_slice(void *ctx, int cpu, uint64_t a, uint64_t b, int pid)
 	overview_add(v, c, a, b);
 	/* Past the cap, the part before it still in detail, the rest in the levels. */
 	uint64_t ra = a - v->t0, rb = b - v->t0, cut = v->full ? v->lod.from : rb;
+	if (v->chunks)
+		vw_chunks_cpu_span(v->chunks, cpu, ra, rb, pid);
 	if (ra < cut)
 		sb_printf(&v->cpu_spans, "%d,%llu,%llu,%d,", cpu, (unsigned long long)ra,
 			  (unsigned long long)(rb < cut ? rb : cut), pid);
@@ -304,11 +312,10 @@ static bool kernel_function(struct tf_event *e, struct tep_format_field *f, stru
 	return true;
 }
 
-static void emit_event(struct view *v, struct tf_event *e, int pid)
+/* The event as the page's "[time,cpu,pid,type,fields...]", appended to sb. */
+static void event_json(struct view *v, struct strbuf *sb, struct tf_event *e, int pid)
 {
-	struct strbuf *sb = &v->events;
-
-	sb_printf(sb, "%s[%llu,%d,%d,%d", v->kept ? ",\n" : "", (unsigned long long)(e->ts - v->t0),
+	sb_printf(sb, "[%llu,%d,%d,%d", (unsigned long long)(e->ts - v->t0),
 		  e->cpu, pid, e->event ? type_index(v, e->event) : -1);
 	for (struct tep_format_field *f = e->event ? e->event->format.fields : NULL; f;
 	     f = f->next) {
@@ -334,6 +341,13 @@ static void emit_event(struct view *v, struct tf_event *e, int pid)
 		}
 	}
 	sb_addc(sb, ']');
+}
+
+static void emit_event(struct view *v, struct tf_event *e, int pid)
+{
+	if (v->kept)
+		sb_add(&v->events, ",\n");
+	event_json(v, &v->events, e, pid);
 	v->kept++;
 }
 
@@ -379,7 +393,7 @@ static void on_syscall(struct view *v, struct tf_event *e, int pid, bool enter)
 	long long nr = field_num(e, "id");
 	if (nr < 0)
 		nr = field_num(e, "__syscall_nr");
-	if (nr >= 0 && nr < 1024 && !v->full)
+	if (nr >= 0 && nr < 1024 && (!v->full || v->chunks))
 		v->sys_used[nr] = true;	/* the page names every syscall of its events */
 	if (enter) {
 		t->sys_nr = nr;
@@ -387,6 +401,9 @@ static void on_syscall(struct view *v, struct tf_event *e, int pid, bool enter)
 		t->sys_arg = sa_why_is_futex(nr) ? first_arg(e) : 0;
 		return;
 	}
+	if (v->chunks && t->sys_nr >= 0 && t->sys_nr == nr && nr < 1024 && e->ts >= v->t0)
+		vw_chunks_sys_span(v->chunks, pid, (t->sys_since > v->t0 ? t->sys_since : v->t0) -
+				   v->t0, e->ts - v->t0, (long)nr, t->sys_arg);
 	/* Kept for every task: any task can be given a lane on the page. */
 	if (t->sys_nr >= 0 && t->sys_nr == nr && !v->full && nr < 1024 && e->ts >= v->t0) {
 		if (t->sys_since < v->t0)
@@ -498,6 +515,11 @@ static void on_event(struct view *v, struct tf_event *e)
 		}
 		if (!v->full)
 			emit_event(v, e, pid);
+		if (v->chunks) {
+			sb_reset(&v->one);
+			event_json(v, &v->one, e, pid);
+			vw_chunks_event(v->chunks, e->ts - v->t0, v->one.buf, v->one.len);
+		}
 	}
 	if (!e->event)
 		return;
@@ -601,9 +623,18 @@ static void pick_busiest(struct view *v)
 	free(all);
 }
 
-static void finish(struct view *v, FILE *out, const char *meta, const char *sched_text)
+/*
+ * What a served page is (view --serve): the overview (window.ka < 0: the levels
+ * of detail of the whole trace) or chunks ka..kb in full detail.
+ */
+struct served_page {
+	int ka, kb;
+	int max_chunks;		/* the most chunks a window may hold */
+};
+
+/* The lanes the page shows, once the pass is over. */
+static void pick_lanes(struct view *v)
 {
-	uint64_t end = v->last;
 	bool any = false;
 
 	tidmap_foreach(&v->tasks, s)
@@ -616,9 +647,18 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 		if (v->full && t->lod_candidate && !t->interest)
 			vw_lod_drop_task(&v->lod, t->pid);
 	}
+}
+
+static int finish(struct view *v, FILE *out, const char *meta, const char *sched_text,
+		  const struct served_page *sp)
+{
+	uint64_t end = v->last;
+	bool window = sp && sp->ka >= 0;
+
 	fprintf(out, "{\"v\":1,\"t0\":%llu,\"end\":%llu,\"cpus\":%d,\"total\":%ld,\"kept\":%ld,"
 		"\"cap\":%ld%s,\n\"types\":[%s],\n\"tasks\":[", (unsigned long long)v->t0,
-		(unsigned long long)(end - v->t0), v->ncpus, v->nevents, v->kept, v->max_events,
+		(unsigned long long)(end - v->t0), v->ncpus, v->nevents,
+		window ? vw_chunks_events(v->chunks, sp->ka, sp->kb) : v->kept, v->max_events,
 		meta, sb_str(&v->types));
 	struct strbuf sb = STRBUF_INIT;
 	tidmap_foreach(&v->tasks, s) {
@@ -627,42 +667,45 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 		json_cstr(&sb, t->comm);
 		sb_printf(&sb, ",%d,%llu]", t->interest, (unsigned long long)t->runtime);
 	}
-	fprintf(out, "%s],\n\"taskSpans\":{", sb_str(&sb));
-	sb_reset(&sb);
-	tidmap_foreach(&v->tasks, s) {
-		struct task *t = s->val;
-		if (!t->spans.len)
-			continue;
-		sb_truncate(&t->spans, t->spans.len - 1);
-		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->spans));
+	fprintf(out, "%s],\n", sb_str(&sb));
+	if (!window) {
+		fputs("\"taskSpans\":{", out);
+		sb_reset(&sb);
+		tidmap_foreach(&v->tasks, s) {
+			struct task *t = s->val;
+			if (!t->spans.len)
+				continue;
+			sb_printf(&sb, "%s\"%d\":[%.*s]", sb.len ? "," : "", t->pid,
+				  (int)t->spans.len - 1, sb_str(&t->spans));
+		}
+		fprintf(out, "%s},\n\"sysSpans\":{", sb_str(&sb));
+		sb_reset(&sb);
+		tidmap_foreach(&v->tasks, s) {
+			struct task *t = s->val;
+			if (!t->sys.len)
+				continue;
+			sb_printf(&sb, "%s\"%d\":[%.*s]", sb.len ? "," : "", t->pid,
+				  (int)t->sys.len - 1, sb_str(&t->sys));
+		}
+		fprintf(out, "%s},\n", sb_str(&sb));
 	}
-	fprintf(out, "%s},\n\"sysSpans\":{", sb_str(&sb));
+	fputs("\"userMarks\":{", out);
 	sb_reset(&sb);
 	tidmap_foreach(&v->tasks, s) {
 		struct task *t = s->val;
-		if (!t->sys.len)
+		if (!t->interest || !t->user.len || window)
 			continue;
-		sb_truncate(&t->sys, t->sys.len - 1);
-		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->sys));
-	}
-	fprintf(out, "%s},\n\"userMarks\":{", sb_str(&sb));
-	sb_reset(&sb);
-	tidmap_foreach(&v->tasks, s) {
-		struct task *t = s->val;
-		if (!t->interest || !t->user.len)
-			continue;
-		sb_truncate(&t->user, t->user.len - 1);
-		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", t->pid, sb_str(&t->user));
+		sb_printf(&sb, "%s\"%d\":[%.*s]", sb.len ? "," : "", t->pid, (int)t->user.len - 1,
+			  sb_str(&t->user));
 	}
 	fprintf(out, "%s},\n\"fgCalls\":{", sb_str(&sb));
 	sb_reset(&sb);
 	tidmap_foreach(&v->tasks, s) {
 		struct vw_calls_task *c = ((struct task *)s->val)->calls;
-		if (!c || !c->slices.len)
+		if (!c || !c->slices.len || window)
 			continue;
-		sb_truncate(&c->slices, c->slices.len - 1);
-		sb_printf(&sb, "%s\"%d\":[%s]", sb.len ? "," : "", ((struct task *)s->val)->pid,
-			  sb_str(&c->slices));
+		sb_printf(&sb, "%s\"%d\":[%.*s]", sb.len ? "," : "", ((struct task *)s->val)->pid,
+			  (int)c->slices.len - 1, sb_str(&c->slices));
 	}
 	fprintf(out, "%s}", sb_str(&sb));
 	vw_calls_meta(&v->calls, out);
@@ -676,9 +719,20 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 	fprintf(out, "},\n\"inferredSwitchIns\":%ld,\"missedSwitchOuts\":%ld,\n\"sched\":",
 		v->inferred, v->missed_out);
 	fputs(sched_text ? sched_text : "\"\"", out);
-	sb_truncate(&v->cpu_spans, v->cpu_spans.len ? v->cpu_spans.len - 1 : 0);
-	fprintf(out, ",\n\"cpuSpans\":[%s],\n\"overview\":{\"bin\":%llu,\"busy\":[",
-		sb_str(&v->cpu_spans), (unsigned long long)v->bin_ns);
+	if (sp) {
+		fprintf(out, ",\n\"serve\":{\"maxChunks\":%d,\"window\":", sp->max_chunks);
+		if (window)
+			fprintf(out, "[%d,%d]", sp->ka, sp->kb);
+		else
+			fputs("null", out);
+		fputs(",\"starts\":", out);
+		vw_chunks_starts_json(v->chunks, out);
+		fputc('}', out);
+	}
+	if (!window)
+		fprintf(out, ",\n\"cpuSpans\":[%.*s]",
+			(int)(v->cpu_spans.len ? v->cpu_spans.len - 1 : 0), sb_str(&v->cpu_spans));
+	fprintf(out, ",\n\"overview\":{\"bin\":%llu,\"busy\":[", (unsigned long long)v->bin_ns);
 	for (int c = 0; c < v->ncpus; c++) {
 		fputs(c ? ",[" : "[", out);
 		/* Per-mille busy per bin keeps the overview small. */
@@ -688,26 +742,38 @@ static void finish(struct view *v, FILE *out, const char *meta, const char *sche
 		fputc(']', out);
 	}
 	fputs("]},\n\"lod\":", out);
-	if (v->full)
+	if (v->full && !window)
 		vw_lod_write(&v->lod, out);
 	else
 		fputs("null", out);
-	fprintf(out, ",\n\"events\":[\n%s]}", sb_str(&v->events));
+	int rc = 0;
+	if (window) {
+		fputs(",\n", out);
+		rc = vw_chunks_write(v->chunks, sp->ka, sp->kb, out);
+		fputc('}', out);
+	} else {
+		fprintf(out, ",\n\"events\":[\n%s]}", sb_str(&v->events));
+	}
 	sb_free(&sb);
+	return rc;
 }
 
-static void write_page(FILE *out, struct view *v, const char *meta, const char *sched_text)
+static int write_page(FILE *out, struct view *v, const char *meta, const char *sched_text,
+		      const struct served_page *sp)
 {
+	int rc;
+
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
 	      "<title>tracekit view</title>\n<style>\n", out);
 	fputs(vw_asset_timeline_css, out);
 	fputs("</style></head>\n<body>\n<script type=\"application/json\" id=\"tk-data\">\n", out);
-	finish(v, out, meta, sched_text);
+	rc = finish(v, out, meta, sched_text, sp);
 	fputs("\n</script>\n<script>\n", out);
 	fputs(vw_asset_timeline_js, out);
 	fputs("</script>\n</body></html>\n", out);
+	return rc;
 }
 
 static void view_free(struct view *v)
@@ -789,90 +855,165 @@ static void futex_names(struct st_trace *st, struct strbuf *meta)
 	sb_addc(meta, '}');
 }
 
-int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen)
+/* One pass over a file: what its page, or a served window, is written from. */
+struct vw_served {
+	struct view v;
+	struct strbuf meta;
+	char *root, *sched;
+	struct tf_reader *r;
+	int max_chunks;
+};
+
+static void pass_free(struct vw_served *p)
 {
-	struct view v = { .max_events = o->max_events, .bin_ns = 1000,
-			  .from = o->has_from ? (uint64_t)(o->from * 1e9 + 0.5) : 0,
-			  .to = o->has_to ? (uint64_t)(o->to * 1e9 + 0.5) : UINT64_MAX };
-	struct strbuf meta = STRBUF_INIT;
-	char *root = NULL;
+	free(p->root);
+	free(p->sched);
+	sb_free(&p->meta);
+	vw_chunks_free(p->v.chunks);
+	sb_free(&p->v.one);
+	view_free(&p->v);
+	if (p->r)
+		tf_reader_close(p->r);
+}
+
+/* Read the file once (p->v.chunks set: every event and span into them too): 0, -1, -2. */
+static int view_pass(const struct vw_options *o, struct vw_served *p, char *err, size_t errlen)
+{
+	struct view *v = &p->v;
 	struct tf_event e;
 	int rc = -1, got;
 
-	struct tf_reader *r = tf_reader_open(o->input, err, errlen);
+	v->max_events = o->max_events;
+	v->bin_ns = 1000;
+	v->from = o->has_from ? (uint64_t)(o->from * 1e9 + 0.5) : 0;
+	v->to = o->has_to ? (uint64_t)(o->to * 1e9 + 0.5) : UINT64_MAX;
+	struct tf_reader *r = p->r = tf_reader_open(o->input, err, errlen);
 	if (!r)
 		return -1;
-	if (tf_reader_set_filters(r, o->filters, o->nfilters, err, errlen) < 0) {
-		tf_reader_close(r);
+	if (tf_reader_set_filters(r, o->filters, o->nfilters, err, errlen) < 0)
 		return -2;
-	}
-	v.tep = tf_reader_tep(r);
-	v.r = r;
+	v->tep = tf_reader_tep(r);
+	v->r = r;
 	const struct tf_info *info = tf_reader_info(r);
-	v.ncpus = info->cpus > 0 ? info->cpus : 1;
+	v->ncpus = info->cpus > 0 ? info->cpus : 1;
 	if (info->user_cpu > 0)
-		v.ncpus = info->user_cpu;	/* user events go on their threads' lanes */
-	v.cpus = xcalloc(v.ncpus, sizeof(*v.cpus));
-	for (int c = 0; c < v.ncpus; c++)
-		v.cpus[c].busy = xcalloc(OV_BINS, sizeof(uint64_t));
-	sb_add(&meta, ",\"clock\":");
-	json_cstr(&meta, info->clock);
-	sb_add(&meta, ",\"file\":");
-	json_cstr(&meta, o->input);
-	sb_add(&meta, ",\"notes\":{\"_\":0");
-	read_notes(&v, r, &meta, &root);
-	sb_addc(&meta, '}');
+		v->ncpus = info->user_cpu;	/* user events go on their threads' lanes */
+	v->cpus = xcalloc(v->ncpus, sizeof(*v->cpus));
+	for (int c = 0; c < v->ncpus; c++)
+		v->cpus[c].busy = xcalloc(OV_BINS, sizeof(uint64_t));
+	sb_add(&p->meta, ",\"clock\":");
+	json_cstr(&p->meta, info->clock);
+	sb_add(&p->meta, ",\"file\":");
+	json_cstr(&p->meta, o->input);
+	sb_add(&p->meta, ",\"notes\":{\"_\":0");
+	read_notes(v, r, &p->meta, &p->root);
+	sb_addc(&p->meta, '}');
 	/* The sched summary's analysis rides on this pass: the file is read once. */
 	struct st_options so = { .input = o->input, .has_from = o->has_from, .has_to = o->has_to,
 				 .from = o->from, .to = o->to };
 	struct st_trace st;
 	char why[512] = "";
 	struct st_loader *sl = st_begin(&st, &so, r, why, sizeof(why));
-	struct sa_hooks hooks = { .ctx = &v, .cpu_slice = on_cpu_slice, .task_span = on_task_span };
+	struct sa_hooks hooks = { .ctx = v, .cpu_slice = on_cpu_slice, .task_span = on_task_span };
 	if (sl)
 		st.a.hooks = &hooks;
 	while ((got = tf_reader_next(r, &e, err, errlen)) > 0) {
-		if (e.ts > v.to) {
+		if (e.ts > v->to) {
 			/* The trace goes on past --to: every state seen lasts until then. */
-			v.last = v.to;
+			v->last = v->to;
 			break;
 		}
-		on_event(&v, &e);
+		on_event(v, &e);
 		if (sl)
 			st_feed(sl, &e);
 	}
 	if (sl) {
-		st_end(sl, v.last);
-		v.inferred = (long)st.a.inferred;
-		v.missed_out = (long)st.a.missed_out;
+		st_end(sl, v->last);
+		v->inferred = (long)st.a.inferred;
+		v->missed_out = (long)st.a.missed_out;
 	}
 	if (got < 0)
 		goto out;
-	if (!v.nevents) {
+	if (!v->nevents) {
 		snprintf(err, errlen, "%s: no events in the %s", o->input,
 			 o->has_from || o->has_to ? "window --from/--to (see tracekit report --stat)" :
 			 "trace");
 		goto out;
 	}
+	if (v->chunks && vw_chunks_finish(v->chunks) < 0) {
+		snprintf(err, errlen, "%s: cannot write the window cache: %s", o->input,
+			 strerror(errno));
+		goto out;
+	}
 	/* Threads whose fork event was lost still belong to their process (saved tgids). */
-	tidmap_foreach(&v.tasks, s) {
+	tidmap_foreach(&v->tasks, s) {
 		struct task *t = s->val, *leader;
 		int tgid = tf_reader_tgid(r, t->pid);
 		if (!t->interest && tgid > 0 && tgid != t->pid &&
-		    (leader = tidmap_get(&v.tasks, tgid)) && leader->interest)
+		    (leader = tidmap_get(&v->tasks, tgid)) && leader->interest)
 			t->interest = true;
 	}
-	char *sched = sched_summary(&st, &so, sl != NULL, why);
+	pick_lanes(v);
+	p->sched = sched_summary(&st, &so, sl != NULL, why);
 	if (sl)
-		futex_names(&st, &meta);
-	write_page(out, &v, sb_str(&meta), sched);
-	free(sched);
+		futex_names(&st, &p->meta);
 	rc = 0;
 out:
 	st_free(&st);
-	free(root);
-	sb_free(&meta);
-	view_free(&v);
-	tf_reader_close(r);
 	return rc;
+}
+
+int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen)
+{
+	struct vw_served p = { .meta = STRBUF_INIT };
+	int rc = view_pass(o, &p, err, errlen);
+
+	if (rc == 0)
+		write_page(out, &p.v, sb_str(&p.meta), p.sched, NULL);
+	pass_free(&p);
+	return rc;
+}
+
+struct vw_served *vw_served_index(const struct vw_options *o, FILE *cache, long chunk_events,
+				  int max_chunks, char *err, size_t errlen)
+{
+	struct vw_served *p = xcalloc(1, sizeof(*p));
+	struct vw_options lod = *o;
+
+	lod.max_events = 0;	/* the overview: levels of detail of the whole trace */
+	p->max_chunks = max_chunks > 0 ? max_chunks : 1;
+	p->v.chunks = vw_chunks_new(cache, chunk_events);
+	if (view_pass(&lod, p, err, errlen) < 0) {
+		pass_free(p);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+int vw_served_chunks(const struct vw_served *p)
+{
+	return vw_chunks_count(p->v.chunks);
+}
+
+long vw_served_events(const struct vw_served *p)
+{
+	return p->v.nevents;
+}
+
+int vw_served_page(struct vw_served *p, int ka, int kb, FILE *out)
+{
+	struct served_page sp = { .ka = ka, .kb = kb, .max_chunks = p->max_chunks };
+
+	if (ka >= 0 && (kb < ka || kb >= vw_served_chunks(p) || kb - ka >= p->max_chunks))
+		return -2;
+	return write_page(out, &p->v, sb_str(&p->meta), p->sched, &sp);
+}
+
+void vw_served_free(struct vw_served *p)
+{
+	if (!p)
+		return;
+	pass_free(p);
+	free(p);
 }

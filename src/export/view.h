@@ -25,4 +25,21 @@ struct vw_options {
  * filter that does not fit the file (a usage error). */
 int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen);
 
+/*
+ * A file indexed for `tracekit view --serve`: one pass writes every event and span
+ * to cache (a read-write temporary file the caller removes) in chunks of
+ * chunk_events events; then pages are written from it without reading the trace
+ * again.  NULL and a one-line message in err on failure.
+ */
+struct vw_served;
+struct vw_served *vw_served_index(const struct vw_options *o, FILE *cache, long chunk_events,
+				  int max_chunks, char *err, size_t errlen);
+int vw_served_chunks(const struct vw_served *s);
+long vw_served_events(const struct vw_served *s);
+/* ka < 0: the overview page (levels of detail of the whole trace); else chunks ka..kb
+ * (at most max_chunks of them) in full detail.  0; -2 for a bad range; -1 when the cache
+ * cannot be read. */
+int vw_served_page(struct vw_served *s, int ka, int kb, FILE *out);
+void vw_served_free(struct vw_served *s);
+
 #endif

@@ -17,6 +17,9 @@ import math
 import os
 import re
 import shutil
+import signal
+import socket
+import subprocess
 import sys
 import tempfile
 
@@ -257,6 +260,314 @@ def view_story_at_a_glance(_):
         env.close()
 
 
+# Task-lane colours (timeline.js CAUSES): running, waiting for a CPU, asleep (other), I/O,
+# lock, join, timer sleep.
+CAUSE_COLOURS = {'running': '#38a169', 'runnable': '#e53e3e', 'asleep': '#cbd5e0',
+                 'io': '#ed8936', 'lock': '#285e61', 'join': '#fbd38d', 'timer': '#63b3ed'}
+WIDE_NAME = 'WWWWWWWWWWWWWWWcontention'   # a comm of 15 wide letters: no lane label fits it
+
+
+def contention_run(env):
+    """A recording of tests/progs/contention run under a name too wide for any label."""
+    exe = env.path(WIDE_NAME)
+    os.symlink(os.path.join(OPTIONS['progs'], 'contention'), exe)
+    return env.record(['-b', '16384', '-e', 'sched', '-e', 'raw_syscalls', exe, '300'])
+
+
+def thread_roles(doc):
+    """The contention threads by what they do, from sched --json's per-thread figures."""
+    threads = [t for p in doc['processes'] for t in p['threads_detail']]
+    return {t['tid']: t for t in threads}
+
+
+IO_CALLS = re.compile(r'^(p?read|p?write|readv|writev|f?sync|fdatasync|poll|ppoll|select|'
+                      r'pselect6|epoll_p?wait2?|wait4|waitid)$')
+
+
+def cause_probes(d):
+    """The longest sleep of each cause in the page's data, told as the page should tell it:
+    the syscall the sleep began in (sysSpans), and for a futex sched's name of its word."""
+    best = {}
+    lanes = [t[0] for t in d['tasks'] if t[2]]
+    for pid in lanes:
+        sp, sy = d['taskSpans'].get(str(pid), []), d['sysSpans'].get(str(pid), [])
+        calls = [sy[i:i + 4] for i in range(0, len(sy), 4)]
+        for i in range(0, len(sp), 4):
+            a, b, state = sp[i], sp[i + 1], sp[i + 2]
+            if state not in (3, 4):
+                continue
+            call = next((c for c in calls if c[0] <= a + 1 < c[1]), None)
+            name = d['sysNames'].get(str(call[2])) if call else None
+            if name == 'futex' and call[3]:
+                known = d.get('futexNames', {}).get(str(call[3]), '')
+                cause = 'join' if known.startswith('a join') else 'lock'
+            elif name in ('nanosleep', 'clock_nanosleep'):
+                cause = 'timer'
+            elif state == 4 or (name and IO_CALLS.match(name)):
+                cause = 'io'
+            else:
+                continue
+            if cause not in best or b - a > best[cause]['b'] - best[cause]['a']:
+                best[cause] = {'cause': cause, 'pid': pid, 'a': a, 'b': b}
+    return list(best.values())
+
+
+def contention_seen():
+    """The contention page as chromium drew it (view_contention.mjs), and its recording."""
+    env = Env()
+    try:
+        dat = contention_run(env)
+        html = env.view(dat, '--max-events', '100000000')
+        browser_ready()
+        probes = cause_probes(page_data(html))
+        rc, out, err = run(['node', os.path.join(HERE, 'view_contention.mjs'), html, '--shots',
+                            OPTIONS.get('shot') or env.path('contention'), '--probes',
+                            json.dumps(probes)], timeout=180)
+        expect(rc == 0, 'view_contention.mjs failed (%d): %s' % (rc, err[-2000:]))
+        seen = json.loads(out)
+        expect(not seen['errors'] and not seen['requests'] and not seen['dialogs'],
+               'page errors %s, requests %s, dialogs %s' % (seen['errors'], seen['requests'],
+                                                             seen['dialogs']))
+        return env, dat, seen
+    except BaseException:
+        env.close()
+        raise
+
+
+def contention_case(check):
+    """A case over the contention page: check(dat, seen)."""
+    def run_case(_):
+        env, dat, seen = contention_seen()
+        try:
+            check(dat, seen)
+        finally:
+            env.close()
+    run_case.__name__ = check.__name__
+    run_case.__doc__ = check.__doc__
+    return case(run_case)
+
+
+@contention_case
+def view_state_shares(dat, seen):
+    """Each task lane's pixel columns stack the share of each state: a lane is drawn
+    running as much as sched measured (not the majority state of each column)."""
+    for level in seen['shares']:
+        lo, hi = (int(round(seen['t0'] + x)) for x in level['view'])
+        lo, hi = max(lo, seen['t0']), min(hi, seen['t0'] + seen['end'])
+        doc = sched_json(dat, '--from', seconds(lo), '--to', seconds(hi))
+        threads = thread_roles(doc)
+        span_ms = (hi - lo) / 1e6
+        for lane in level['lanes']:
+            t = threads.get(lane['pid'])
+            expect(t is not None, 'no sched figures for lane %s' % lane['label'])
+            drawn = lane['colours'].get(CAUSE_COLOURS['running'], 0) / lane['total'] * 100
+            want = t['runtime_ms'] / span_ms * 100
+            expect(abs(drawn - want) <= max(1.5, want / 10),
+                   '%s over %s..%s: drawn %.1f%% running, sched says '
+                   '%.1f%%' % (lane['label'], seconds(lo), seconds(hi), drawn, want))
+
+
+@contention_case
+def view_off_cpu_causes(dat, seen):
+    """Off-CPU time coloured by cause (lock, join, timer sleep, I/O, waiting for a CPU),
+    with a key; the lock named in the tooltip."""
+    key = {k['name'].split(' ')[0]: k['colour'] for k in seen['key']}
+    for word, col in [('running', '#38a169'), ('waiting', '#e53e3e'), ('lock', '#285e61'),
+                      ('join', '#fbd38d'), ('timer', '#63b3ed'), ('I/O', '#ed8936')]:
+        expect(key.get(word) == 'rgb(%d, %d, %d)' % tuple(rgb(col)), 'key %s: %s' % (word, key))
+    # The longest sleep of each cause, zoomed to: drawn in its cause's colour.
+    probes = {p['cause']: p for p in seen['probes']}
+    for cause in ('join', 'io', 'timer'):
+        expect(cause in probes, 'no %s sleep in the recording: %s' % (cause, list(probes)))
+    if 'lock' not in probes:
+        print('note: the two lockers never waited for the mutex in this run', file=sys.stderr)
+    for cause, p in probes.items():
+        expect(p['drawn'] == CAUSE_COLOURS[cause], '%s sleep of %d at %d..%d drawn %s, not %s' %
+               (cause, p['pid'], p['a'], p['b'], p['drawn'], CAUSE_COLOURS[cause]))
+    lock_tips = [h['tip'] for h in seen['hover'] if 'on a lock: ' in h['tip']]
+    expect(all(re.search(r'on a lock: (`\w+`|futex 0x[0-9a-f]+)', t) for t in lock_tips),
+           'lock not named: %r' % lock_tips)
+
+
+@contention_case
+def view_hover_state_first(dat, seen):
+    """Hovering a task lane at the whole trace tells its state and cause first."""
+    state = re.compile(r'^\S+ \d+: (running( on CPU \d+)?|runnable \(waiting for a CPU\)|'
+                       r'(sleeping|blocked \(D\)) (on a lock: \S.*|in a join|on a timer in '
+                       r'\w+\(\)|on I/O in \w+\(\)|in \w+\(\)|\(no syscall recorded\))) '
+                       r'\d+(\.\d+)? [mun]?s$')
+    expect(len(seen['hover']) >= 6, 'hovered %d times' % len(seen['hover']))
+    for h in seen['hover']:
+        first = (h['tip'] or '').split('\n')[0]
+        expect(state.match(first), 'hover on %d at the whole trace: %r' % (h['pid'], h['tip']))
+
+
+@contention_case
+def view_selected_wakers(dat, seen):
+    """A task lane clicked: an arrow from the waker at each of its wakeups in view."""
+    wk = seen['wakers']
+    drawn = [w for w in wk['wakeups'] if w['dark'] < 150]
+    expect(wk['selected'] == wk['pid'], 'click selected %r, not %d' % (wk['selected'], wk['pid']))
+    expect(len(wk['wakeups']) >= 2 and len(drawn) >= 0.9 * len(wk['wakeups']),
+           'arrows drawn at %d of %d wakeups of %d' % (len(drawn), len(wk['wakeups']), wk['pid']))
+    expect(re.search(r'selected: \d+ wakeups in view, by \S+:\d+ \u00d7\d+', wk['text'] or ''),
+           'wakers: %r' % wk['text'])
+
+
+@contention_case
+def view_labels_keep_pid(dat, seen):
+    """Names cut with an ellipsis, the pid whole; no lane name under its x button."""
+    label_w = seen['geometry']['labelW']
+    for level in seen['texts']:
+        names = [t for t in level['texts'] if t['x'] == 6]
+        expect(names, 'no lane names drawn')
+        for t in names:
+            expect(t['x'] + t['w'] <= label_w - 16 - 2, 'lane name %r runs under its x button '
+                   '(%d px)' % (t['text'], t['x'] + t['w']))
+        for lane in level['lanes']:
+            if lane['kind'] not in ('task', 'calls'):
+                continue
+            mine = [t['text'] for t in names if lane['top'] < t['y'] < lane['top'] + lane['h']]
+            expect(mine and re.search(r'(^|[ \u2026])%d$' % lane['pid'], mine[0]),
+                   'lane %s drawn as %r' % (lane['label'], mine))
+        cpu_tops = [(lane['top'], lane['top'] + lane['h']) for lane in level['lanes']
+                    if lane['kind'] == 'cpu']
+        inside = [t['text'] for t in level['texts'] if t['x'] > label_w and
+                  any(a < t['y'] < b for a, b in cpu_tops)]
+        for text in inside:
+            expect(re.search(r'(^|[ \u2026])\d+$', text) and
+                   (not text.startswith('WWW') or '\u2026' in text or WIDE_NAME[:15] in text),
+                   'slice name %r: no whole pid, or cut without an ellipsis' % text)
+    slices = [t['text'] for level in seen['texts'] for t in level['texts']
+              if t['text'].startswith('WWW') and t['x'] > label_w]
+    expect(any('\u2026' in s for s in slices), 'no cut slice name drawn: %r' % slices[:5])
+
+
+@contention_case
+def view_toolbar_760(dat, seen):
+    """At 760 px every toolbar control is inside the toolbar and whole, the range too."""
+    for tb in seen['toolbar']:
+        expect(tb['height'] <= 40, 'toolbar is %d px high at 760 px' % tb['height'])
+        for item in tb['items']:
+            if item['id'] == 'markers':
+                continue
+            expect(item['right'] <= item['limit'] + 0.5 and item['width'] > 0,
+                   'toolbar at 760 px: %r ends at %.0f, past %.0f' %
+                   (item['id'], item['right'], item['limit']))
+            expect(item['id'] != 'range' or item['scroll'] <= item['client'] + 1,
+                   'toolbar at 760 px: the range is cut (%s)' % item['text'])
+
+
+@contention_case
+def view_axis_units(dat, seen):
+    """The axis in s, ms, us: never "+1250 ms" or "+180002 us", at any zoom."""
+    label_w = seen['geometry']['labelW']
+    for level in seen['texts']:
+        axis = [t['text'] for t in level['texts'] if t['y'] == 17 and t['x'] > label_w]
+        expect(len(axis) >= 3, 'axis labels: %r' % axis)
+        for text in axis:
+            m = re.match(r'^[+\u2212](\d+)(\.\d+)? (s|ms|us|ns)$', text)
+            expect(m and (m.group(3) == 's' or int(m.group(1)) < 1000),
+                   'axis label %r over %r' % (text, level['view']))
+
+
+def http(port, raw):
+    """What the server answers to raw request bytes: its status (0: it closed without one)."""
+    with socket.create_connection(('127.0.0.1', port), timeout=30) as s:
+        s.sendall(raw)
+        got = b''
+        while True:
+            try:
+                part = s.recv(65536)
+            except ConnectionResetError:
+                break
+            if not part:
+                break
+            got += part
+    m = re.match(rb'HTTP/1\.1 (\d{3}) ', got)
+    return int(m.group(1)) if m else 0
+
+
+@case
+def view_serve(_):
+    """view --serve: 127.0.0.1 and a token; hostile requests refused; every window the
+    browser zooms into comes in full detail (the same events as the whole page's, drawn
+    as busy as sched says), and back to the overview."""
+    env = Env()
+    server = None
+    try:
+        dat = contention_run(env)
+        whole = page_data(env.view(dat, '--max-events', '100000000'))
+        # about 32 chunks, however many events the machine's load made
+        window = str(max(8, len(whole['events']) // 8))
+        server = subprocess.Popen([tracekit(), 'view', '--serve', '--window-events', window, '-i',
+                                   dat], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        url = server.stdout.readline().strip()
+        m = re.match(r'^http://127\.0\.0\.1:(\d+)/\?t=([0-9a-f]{32})$', url)
+        expect(m, 'server address: %r (stderr %r)' % (url, server.stderr.read()
+                                                     if server.poll() is not None else ''))
+        port, token = int(m.group(1)), m.group(2)
+        listening = open('/proc/net/tcp').read()
+        expect(re.search(r'^\s*\d+: 0100007F:%04X 00000000:0000 0A ' % port, listening, re.M),
+               'not listening on 127.0.0.1:%d alone' % port)
+        get = 'GET %s HTTP/1.1\r\nHost: x\r\n\r\n'
+        other = ('0' if token[0] != '0' else '1') + token[1:]
+        for raw, want in [((get % ('/?t=' + token)).encode(), 200),
+                          ((get % '/').encode(), 403),
+                          ((get % ('/?t=' + other)).encode(), 403),
+                          ((get % ('/w?t=%s&a=0&b=99999' % token)).encode(), 400),
+                          ((get % ('/w?t=%s&a=0' % token)).encode(), 400),
+                          ((get % ('/w?t=%s&a=5&b=1' % token)).encode(), 400),
+                          ((get % ('/x?t=' + token)).encode(), 404),
+                          (('POST /?t=%s HTTP/1.1\r\n\r\n' % token).encode(), 405),
+                          ((get % ('/?t=' + token + '&t=' + token)).encode(), 400),
+                          ((get % ('/?' + 'a' * 2000)).encode(), 414),
+                          (b'GET /?t=' + token.encode() + b' HTTP/1.1\r\nX: ' + b'y' * 9000, 431),
+                          (b'\x00\x01\x02\r\n\r\n', 400)]:
+            got = http(port, raw)
+            expect(got == want, 'request %r...: %d, wanted %d' % (raw[:60], got, want))
+        browser_ready()
+        rc, out, err = run(['node', os.path.join(HERE, 'view_serve.mjs'), url, '--shots',
+                            OPTIONS.get('shot') or env.path('serve')], timeout=300)
+        expect(rc == 0, 'view_serve.mjs failed (%d): %s' % (rc, err[-2000:]))
+        seen = json.loads(out)
+        expect(not seen['errors'] and not seen['dialogs'], 'page errors %s, dialogs %s' %
+               (seen['errors'], seen['dialogs']))
+        expect(all(u.startswith('http://127.0.0.1:%d/' % port) for u in seen['requests']),
+               'requests elsewhere: %s' % seen['requests'])
+        overview, last, first, back = seen['pages']
+        expect(overview['path'] == '/' and overview['lod'] and not overview['events'] and
+               'view --serve' in overview['notice'], 'overview page: %r' %
+               {k: overview[k] for k in ('path', 'lod', 'notice')})
+        expect(back['path'] == '/' and back['lod'], 'zoomed out to all: %r' % back['path'])
+        for pg, where in [(last, 'end'), (first, 'start')]:
+            expect(pg['path'] == '/w' and pg['served']['window'], 'zoomed to the %s: %r' %
+                   (where, pg['path']))
+            ka, kb = pg['served']['window']
+            starts = pg['served']['starts']
+            lo, hi = starts[ka], starts[kb + 1] if kb + 1 < len(starts) else float('inf')
+            want = [e for e in whole['events'] if lo <= e[0] < hi]
+            expect(pg['events'] == want, 'window %d..%d at the %s: %d events, the whole page '
+                   'has %d there' % (ka, kb, where, len(pg['events']), len(want)))
+            expect(lo <= pg['view'][0] and pg['view'][1] <= min(hi, pg['end']) + 1,
+                   'the view %r is not inside the window %r' % (pg['view'], (lo, hi)))
+            a, b = (int(round(pg['t0'] + x)) for x in pg['view'])
+            doc = sched_json(dat, '--from', seconds(a), '--to', seconds(b))
+            for c in doc['cpus']:
+                drawn = pg['busy']['CPU %d' % c['cpu']] * 100
+                expect(abs(drawn - c['busy_pct']) <= 2, 'CPU %d at the %s: drawn %.1f%% busy, '
+                       'sched says %.1f%%' % (c['cpu'], where, drawn, c['busy_pct']))
+        server.send_signal(signal.SIGINT)
+        expect(server.wait(timeout=30) == 0, 'server exit status %s: %s' %
+               (server.returncode, server.stderr.read()))
+        server = None
+    finally:
+        if server:
+            server.kill()
+            server.wait()
+        env.close()
+
+
 @case
 def view_syscall_spans(_):
     """Recorded with syscalls: task lanes carry them as spans, named when hovered."""
@@ -476,6 +787,19 @@ def view_bad_input(_):
         rc, _, err = run([tracekit(), 'view', '--from', '2', '--to', '1'])
         expect(rc == 2 and err.count('\n') == 1 and '--from 2 is after --to 1' in err,
                'bad window: %d %r' % (rc, err))
+        # --serve's options: each misuse one line, exit 2, nothing served.
+        for argv, word in [(['--serve', '-o', 'x.html'], '-o'),
+                           (['--serve', '--max-events', '5'], '--max-events'),
+                           (['--serve', '--port', '70000'], '--port'),
+                           (['--serve', '--window-events', '2'], '--window-events'),
+                           (['--port', '8080'], '--serve')]:
+            rc, so, err = run([tracekit(), 'view'] + argv, timeout=30)
+            expect(rc == 2 and err.count('\n') == 1 and word in err and not so,
+                   'view %s: exit %d, %r' % (' '.join(argv), rc, err))
+        rc, so, err = run([tracekit(), 'view', '--serve', '-i', env.path('missing.dat')],
+                          timeout=30)
+        expect(rc == 1 and err.count('\n') == 1 and 'missing.dat' in err and not so,
+               'view --serve of a missing file: exit %d, %r %r' % (rc, err, so))
     finally:
         env.close()
 

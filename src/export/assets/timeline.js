@@ -12,14 +12,53 @@
  * (sorted: a lane's spans never overlap) and measured with prefix sums of their
  * lengths.  On a CPU lane the bar's height is the column's busy fraction, so a
  * lane drawn at any zoom is as busy as `tracekit sched` says; on a task lane the
- * bar has the state the task spent most of the column in.
+ * column is stacked with the share of each state (off-CPU time by its cause), so
+ * a lane drawn zoomed out is as much running, waiting or asleep as it was.
  */
 'use strict';
 (function () {
 	const D = JSON.parse(document.getElementById('tk-data').textContent);
+	/*
+	 * A window served by `view --serve` comes from several chunks, each with the
+	 * spans closed while it was read, and the spans crossing into it: put in start
+	 * order, as lanes need them (a flat array of w numbers a span, its start at k).
+	 */
+	function byStart(a, w, k) {
+		const idx = [];
+		for (let i = 0; i + w - 1 < a.length; i += w)
+			idx.push(i);
+		idx.sort((p, q) => a[p + k] - a[q + k]);
+		return idx.flatMap((i) => a.slice(i, i + w));
+	}
+	if (D.serve && D.serve.window) {
+		D.cpuSpans = byStart(D.cpuSpans, 4, 1);
+		for (const m of [D.taskSpans, D.sysSpans])
+			for (const pid in m)
+				m[pid] = byStart(m[pid], 4, 0);
+	}
 	const LABEL_W = 160, AXIS_H = 26, LANE_H = 22, TICK_H = 5, ROW_H = 18;
+	const CLOSE_W = 16;	/* a lane name's x button, at its right end */
 	const STATES = ['', 'running', 'runnable', 'sleeping', 'blocked'];
 	const STATE_COL = ['', '#38a169', '#e53e3e', '#cbd5e0', '#ed8936'];
+	/*
+	 * What a task lane draws: its state, off-CPU time told by its cause (the 1..4 are
+	 * the states' own).  A sleep's cause is the syscall it slept in and, for a futex,
+	 * what sched knows of the word (D.futexNames: a lock's symbol or a join); blocked
+	 * (D) is taken as I/O.  Colours far (> 60 in RGB) from the threads' palette.
+	 */
+	const CAUSES = [null,
+		{ name: 'running', col: STATE_COL[1] },
+		{ name: 'waiting for a CPU (runnable)', col: STATE_COL[2] },
+		{ name: 'asleep, other', col: STATE_COL[3] },
+		{ name: 'I/O (blocked, or asleep in a read/write/poll)', col: STATE_COL[4] },
+		{ name: 'lock (named on the span)', col: '#285e61' },
+		{ name: 'join (waits for a thread)', col: '#fbd38d' },
+		{ name: 'timer sleep', col: '#63b3ed' }];
+	const C_IO = 4, C_LOCK = 5, C_JOIN = 6, C_TIMER = 7;
+	const CAUSE_ORDER = [1, 2, C_LOCK, C_JOIN, C_IO, C_TIMER, 3];	/* bottom up in a column */
+	const TIMER_CALLS = /^(clock_)?nanosleep$/;
+	const IO_CALLS = /^(p?read|p?write|readv|writev|preadv2?|pwritev2?|f?sync|fdatasync|syncfs|sync_file_range|io_\w+|poll|ppoll|select|pselect6|epoll_p?wait2?|recv\w*|send\w*|accept4?|connect|sendfile|splice|tee|open|openat2?|wait4|waitid)$/;
+	const ARROW_COL = '#1a202c';
 	const SYS_COL = '#2b6cb0', HIT_COL = '#ecc94b';
 	const USER_COL = '#dd6b20';
 	const LOD_PER_COL = 3;	/* bins a pixel column at least, past the cap: drawLod */
@@ -69,18 +108,22 @@
 		return lo;
 	}
 
-	/* cum[i]: the length of spans 0..i-1; byVal[v][i]: the same for spans of value v only. */
-	function spanLane(starts, ends, vals, perValue) {
+	/*
+	 * cum[i]: the length of spans 0..i-1; byVal[v][i]: the same for spans of drawn
+	 * value v only.  dv: what a span is drawn as (a task's cause), vals by default.
+	 */
+	function spanLane(starts, ends, vals, perValue, dv) {
 		const n = starts.length, cum = new Float64Array(n + 1), byVal = {};
+		dv = dv || vals;
 		for (let i = 0; i < n; i++)
 			cum[i + 1] = cum[i] + ends[i] - starts[i];
-		for (const v of perValue ? new Set(vals) : []) {
+		for (const v of perValue ? new Set(dv) : []) {
 			const c = byVal[v] = new Float64Array(n + 1);
 			for (let i = 0; i < n; i++)
-				c[i + 1] = c[i] + (vals[i] === v ? ends[i] - starts[i] : 0);
+				c[i + 1] = c[i] + (dv[i] === v ? ends[i] - starts[i] : 0);
 		}
 		return { starts: Float64Array.from(starts), ends: Float64Array.from(ends), vals: vals,
-			cum: cum, byVal: perValue ? byVal : null };
+			dv: dv, cum: cum, byVal: perValue ? byVal : null };
 	}
 
 	const cpuLanes = [];
@@ -123,17 +166,22 @@
 		for (let i = 0; i + 3 < sp.length; i += 4) {
 			s.push(sp[i]); e.push(sp[i + 1]); v.push(sp[i + 2]); c.push(sp[i + 3]);
 		}
-		const lane = spanLane(s, e, v, true);
-		lane.cpus = Int16Array.from(c);
-		lane.kind = 'task'; lane.pid = pid; lane.label = commOf(pid) + ' ' + pid;
 		/* Syscalls (when they were recorded): a strip under the state bar. */
 		const sy = (D.sysSpans || {})[pid] || [];
 		const ss = [], se = [], sv = [], sa = [];
 		for (let i = 0; i + 3 < sy.length; i += 4) {
 			ss.push(sy[i]); se.push(sy[i + 1]); sv.push(sy[i + 2]); sa.push(sy[i + 3]);
 		}
-		lane.sys = spanLane(ss, se, sv);
-		lane.sys.args = sa;
+		const sys = spanLane(ss, se, sv);
+		sys.args = sa;
+		const causes = s.map((a, k) => causeOf(sys, v[k], a));
+		const lane = spanLane(s, e, v, true, causes.map((x) => x.cat));
+		lane.order = CAUSE_ORDER;
+		lane.why = causes;
+		lane.sys = sys;
+		lane.cpus = Int16Array.from(c);
+		lane.kind = 'task'; lane.pid = pid; lane.comm = commOf(pid);
+		lane.label = lane.comm + ' ' + pid;
 		const idx = evByPid.get(pid) || [];
 		lane.evIdx = Int32Array.from(idx);
 		lane.evT = Float64Array.from(idx, (i) => ev[i][0]);
@@ -149,6 +197,28 @@
 		lane.calls = callsLane(lane);
 		taskLaneOf.set(pid, lane);
 		return lane;
+	}
+	/*
+	 * Why a task was not running over a span of state st from a: its cause (CAUSES)
+	 * and what to call it: the syscall it slept in, and for a futex the lock or join.
+	 */
+	function causeOf(sys, st, a) {
+		if (st !== 3 && st !== 4)
+			return { cat: st };
+		const k = spanAt(sys, a + 1);
+		const name = k >= 0 ? sysName(sys.vals[k]) : null, word = k >= 0 ? sys.args[k] : 0;
+		if (name === 'futex' && word) {
+			const known = (D.futexNames || {})[word];
+			const join = known && /^a join/.test(known);
+			const lock = known ? known.replace(/^the lock /, '') : 'futex 0x' + word.toString(16);
+			return { cat: join ? C_JOIN : C_LOCK, call: name, word: word, known: known,
+				label: join ? 'join' : lock };
+		}
+		if (name && TIMER_CALLS.test(name))
+			return { cat: C_TIMER, call: name };
+		if (st === 4 || (name && IO_CALLS.test(name)))
+			return { cat: C_IO, call: name };
+		return { cat: 3, call: name };
 	}
 	/*
 	 * A task's function_graph calls ([start, end, depth, function, the kernel's
@@ -172,7 +242,7 @@
 			rows.push(row);
 		}
 		return { kind: 'calls', pid: task.pid, task: task, rows: rows, n: fc.length / 5,
-			label: '\u21b3 calls ' + task.pid, h: rows.length * FG_ROW_H + 4 };
+			label: '\u21b3 calls ' + task.pid, comm: '\u21b3 calls', h: rows.length * FG_ROW_H + 4 };
 	}
 	const fnName = (k) => (D.fgFuncs || [])[k] || '?';
 	const fnColour = (k) => FG_COLS[((k * 2654435761) >>> 0) % FG_COLS.length];
@@ -224,7 +294,17 @@
 	const detailEnd = ev.length ? ev[ev.length - 1][0] : 0;
 	const windowCmd = el('code', { id: 'window-cmd' });
 	const lodStatus = el('span', { id: 'lod-status' });
-	if (truncated) {
+	const served = D.serve || null;
+	if (served) {
+		const W = served.window, S = served.starts;
+		notice.append(W ? 'Served by tracekit view --serve: the ' + D.kept + ' events from ' +
+			fmtTs(S[W[0]]) + ' to ' + (W[1] + 1 < S.length ? fmtTs(S[W[1] + 1]) : 'the end') +
+			' in full detail. Zoom out or pan past them and the page asks the server for ' +
+			'the window in view.' : 'Served by tracekit view --serve: ' + D.total + ' events, ' +
+			'drawn here as levels of detail. Zoom in to a window of up to about ' +
+			served.maxChunks * Math.ceil(D.total / Math.max(S.length, 1)) + ' events and the ' +
+			'page asks the server for it in full detail.', lodStatus);
+	} else if (truncated) {
 		notice.append('This trace has ' + D.total + ' events: the first ' + D.kept +
 			' (up to ' + fmtTs(detailEnd) + ') are shown in detail, the rest ' +
 			(lod ? 'as a summary on the same lanes (levels of detail; zoom in: the bins get ' +
@@ -253,10 +333,10 @@
 	btn('\u2190', () => pan(-0.25), 'pan left (\u2190)');
 	btn('\u2192', () => pan(0.25), 'pan right (\u2192)');
 	btn('all', () => setView(0, end), 'whole trace (0)');
-	btn('clear markers', () => { mark = [null, null]; draw(); }, '');
+	btn('\u00d7AB', () => { mark = [null, null]; draw(); }, 'clear markers A and B');
 	/* Any task, or a hidden lane, by name or pid. */
 	const addLane = el('input', { id: 'add-lane', list: 'tk-lanes',
-		placeholder: 'add a lane: task or pid', title: 'any task of the trace, or a hidden lane' });
+		placeholder: 'add lane: task, pid', title: 'any task of the trace, or a hidden lane' });
 	const choices = el('datalist', { id: 'tk-lanes' });
 	for (const t of D.tasks.slice().sort((a, b) => a[0] - b[0]))
 		if (D.taskSpans[t[0]])
@@ -271,12 +351,16 @@
 	const tip = el('div', { id: 'tip' });
 	wrap.append(canvas, tip);
 	const legend = el('div', { id: 'legend' });
-	legend.append('task states:');
-	for (let s = 1; s < STATES.length; s++) {
+	/* The key of the task lanes: each state, off-CPU time by its cause. */
+	const causeKey = el('span', { id: 'causes' });
+	causeKey.append('task lanes (a column stacks the share of each):');
+	for (const k of CAUSE_ORDER) {
 		const sw = el('span', { class: 'sw' });
-		sw.style.background = STATE_COL[s];
-		legend.append(sw, STATES[s]);
+		sw.style.background = CAUSES[k].col;
+		sw.dataset.cause = CAUSES[k].name;
+		causeKey.append(sw, CAUSES[k].name);
 	}
+	legend.append(causeKey);
 	if (taskLanes.some((l) => l.sys.starts.length)) {
 		const sw = el('span', { class: 'sw' });
 		sw.style.background = SYS_COL;
@@ -317,6 +401,7 @@
 	if (inferred.length)
 		legend.append(' \u2014 not recorded by the kernel, filled in as tracekit sched does: ' +
 			inferred.join(', '));
+	const wakers = el('div', { id: 'wakers' });
 	const bottom = el('div', { id: 'bottom' });
 	const listPane = el('div', { id: 'list-pane' });
 	const searchRow = el('div', { id: 'search-row' });
@@ -335,7 +420,7 @@
 	const schedBox = el('details', { id: 'sched', open: '' });
 	schedBox.append(el('summary', {}, 'Scheduling summary (tracekit sched)'),
 		el('pre', {}, D.sched || ''));
-	document.body.append(header, notice, toolbar, wrap, legend, bottom, schedBox);
+	document.body.append(header, notice, toolbar, wrap, wakers, legend, bottom, schedBox);
 
 	/* ---- formatting ---- */
 	function fmtTs(t) {	/* trace-cmd's seconds with microseconds */
@@ -344,11 +429,16 @@
 		const us = Math.floor((ns - s * 1e9) / 1e3);
 		return s + '.' + String(us).padStart(6, '0');
 	}
-	/* The axis: time since the trace's first event, with as many digits as the step needs. */
+	/*
+	 * Time since the trace's first event in the unit of its own size ("+1.25 s",
+	 * "+40 ms": never "+1250 ms"), with as many digits as the step needs; near 0, in
+	 * the unit of scale (the view's width) so an axis reads "+0 ms", "+20 ms".
+	 */
 	function fmtRel(t, step, scale) {
 		const units = [[1e9, 's'], [1e6, 'ms'], [1e3, 'us'], [1, 'ns']];
-		const [u, name] = units.find(([u]) => (scale || step) >= u) || units[3];
-		const digits = Math.max(0, Math.min(6, -Math.floor(Math.log10(step / u) + 1e-9)));
+		const size = Math.max(Math.abs(t), Math.min(scale || step, 1e9), step);
+		const [u, name] = units.find(([u]) => size >= u) || units[3];
+		const digits = Math.max(0, Math.min(9, -Math.floor(Math.log10(step / u) + 1e-9)));
 		return (t < 0 ? '\u2212' : '+') + (Math.abs(t) / u).toFixed(digits) + ' ' + name;
 	}
 	function fmtDur(ns) {
@@ -413,6 +503,7 @@
 
 	/* ---- view state ---- */
 	let v0 = 0, v1 = end, mark = [null, null], selected = -1, drag = null, hover = null;
+	let selTask = null;	/* a task lane clicked: its wakers' arrows are drawn */
 	let width = 800;
 	const plotW = () => Math.max(width - LABEL_W, 10);
 	const xOf = (t) => LABEL_W + (t - v0) / (v1 - v0) * plotW();
@@ -429,6 +520,7 @@
 		v0 = a; v1 = a + span;
 		draw();
 		syncList();
+		followView();
 	}
 	function zoom(f, at) {
 		const c = v0 + (v1 - v0) * at;
@@ -452,7 +544,7 @@
 		if (k1 <= k0)
 			return 0;
 		const c = val === undefined ? lane.cum : lane.byVal[val];
-		const mine = (k) => val === undefined || lane.vals[k] === val;
+		const mine = (k) => val === undefined || lane.dv[k] === val;
 		let d = c[k1] - c[k0];
 		if (mine(k0) && lane.starts[k0] < ta)
 			d -= ta - lane.starts[k0];
@@ -463,18 +555,26 @@
 	/*
 	 * Pixel column c (0: the plot's first) where spans start, end or are too short to
 	 * see: on a CPU lane a bar as high as the column is busy, in the colour of the task
-	 * at its middle; on a task lane the state it spent most of the column in.
+	 * at its middle; on a task lane a stack of each drawn value's share of the column
+	 * (running at the bottom), so the lane's pixels add up to the task's time.
 	 */
 	function drawColumn(lane, c, y, h, colourOf) {
 		const tcol = (v1 - v0) / plotW(), ta = v0 + c * tcol, tb = ta + tcol;
 		let val, bh = h;
 		if (lane.byVal) {
-			let best = 0;
-			for (const v in lane.byVal) {
-				const d = covered(lane, ta, tb, Number(v));
-				if (d > best)
-					best = d, val = Number(v);
+			let acc = 0, top = 0;
+			for (const v of lane.order || Object.keys(lane.byVal).map(Number)) {
+				if (!lane.byVal[v])
+					continue;
+				acc += covered(lane, ta, tb, v);
+				const up = Math.round(h * Math.min(acc / tcol, 1)), col = colourOf(v);
+				if (up > top && col) {
+					ctx.fillStyle = col;
+					ctx.fillRect(LABEL_W + c, y + h - up, 1, up - top);
+				}
+				top = up;
 			}
+			return;
 		} else {
 			const busy = covered(lane, ta, tb);
 			let k = lowerBound(lane.ends, (ta + tb) / 2);
@@ -503,7 +603,7 @@
 			if (c > last && c < x0)
 				drawColumn(lane, c, y, h, colourOf), last = c;
 			const a = Math.max(Math.ceil(x0), last + 1), b = Math.floor(x1);
-			const col = colourOf(lane.vals[i]);
+			const col = colourOf(lane.dv[i]);
 			if (b > a && col) {
 				ctx.fillStyle = col;
 				ctx.fillRect(LABEL_W + a, y, b - a, h);
@@ -518,14 +618,35 @@
 			i = Math.max(i + 1, lowerBound(lane.ends, v0 + (last + 1) * tcol));
 		}
 	}
+	/*
+	 * name and pid in w pixels of the current font: the name cut with an ellipsis,
+	 * the pid always whole (alone when nothing of the name fits), or '' when even
+	 * the pid does not fit.  text is a string, or [name, pid].
+	 */
+	function fitName(text, w) {
+		const [name, pid] = Array.isArray(text) ? text : [text, undefined];
+		const tail = pid === undefined ? '' : ' ' + pid;
+		const fits = (t) => ctx.measureText(t).width <= w;
+		if (fits(name + tail))
+			return name + tail;
+		let lo = 0, hi = name.length - 1;	/* the longest cut of the name that fits */
+		while (lo < hi) {
+			const mid = (lo + hi + 1) >> 1;
+			if (fits(name.slice(0, mid) + '\u2026' + tail))
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		if (lo > 0)
+			return name.slice(0, lo) + '\u2026' + tail;
+		return pid !== undefined && fits(String(pid)) ? String(pid) : '';
+	}
 	/* Text inside a span, when it fits: which task (CPU lanes), which CPU (running spans). */
 	function drawLabel(text, x, y, w, h, bg) {
 		if (!text)
 			return;
 		ctx.font = '10px system-ui, sans-serif';
-		let t = text;
-		while (t && ctx.measureText(t).width > w - 4)
-			t = t.length > 4 ? t.slice(0, -2) : '';
+		const t = fitName(text, w - 4);
 		if (!t)
 			return;
 		const n = parseInt(bg.slice(1), 16);
@@ -594,7 +715,7 @@
 	 * (the finest when zoomed in further): a column drawn from one or two bins that
 	 * straddle it would be only as right as they are.  A column is drawn as the detailed part's
 	 * are, from the bins it overlaps: a bar as high as they were busy in the colour
-	 * of the task of the bin at its middle, or the state they spent most time in.
+	 * of the task of the bin at its middle, or the share of each state stacked.
 	 */
 	function lodLevel() {
 		const tcol = (v1 - v0) / plotW();
@@ -635,16 +756,20 @@
 				}
 				continue;
 			}
+			/* The share of each state, stacked as the detailed part's columns are. */
 			sum.fill(0);
 			for (let k = k0; k < k1; k++)
 				lodShares(st[k], Math.min(fb, k + 1) - Math.max(fa, k), sum);
-			let best = 0;
-			for (let s = 1; s < 5; s++)
-				if (sum[s] > (best ? sum[best] : 0))
-					best = s;
-			if (best) {
-				ctx.fillStyle = STATE_COL[best];
-				ctx.fillRect(LABEL_W + c, y, 1, h);
+			const all = (sum[1] + sum[2] + sum[3] + sum[4]) || 1;
+			let acc = 0, top = 0;
+			for (let s = 1; s < 5; s++) {
+				acc += sum[s];
+				const up = Math.round(h * acc / all);
+				if (up > top) {
+					ctx.fillStyle = STATE_COL[s];
+					ctx.fillRect(LABEL_W + c, y + h - up, 1, up - top);
+				}
+				top = up;
 			}
 		}
 	}
@@ -693,7 +818,7 @@
 		for (let t = first; t <= v1; t += step) {
 			const x = xOf(t);
 			ctx.fillRect(Math.floor(x), AXIS_H - 6, 1, 6);
-			ctx.fillText(fmtRel(t, step), x + 2, AXIS_H - 9);
+			ctx.fillText(fmtRel(t, step, v1 - v0), x + 2, AXIS_H - 9);
 		}
 	}
 	function draw() {
@@ -715,15 +840,15 @@
 				ctx.fillStyle = '#fbfbfb', ctx.fillRect(LABEL_W, y, width, laneH(lane));
 			if (lane.kind === 'cpu') {
 				drawSpans(lane, y + 2, LANE_H - TICK_H - 4, (pid) => pid ? colour(pid) : null,
-					(k) => commOf(lane.vals[k]) + ' ' + lane.vals[k]);
+					(k) => [commOf(lane.vals[k]), lane.vals[k]]);
 				drawLod(lane, y + 2, LANE_H - TICK_H - 4);
 				drawTicks(lane, y + LANE_H - TICK_H - 1);
 				if (hits)
 					drawHits(hits.cpu[lane.cpu], y);
 			} else if (lane.kind === 'task') {
-				drawSpans(lane, y + 3, LANE_H - 10, (s) => STATE_COL[s] || null,
+				drawSpans(lane, y + 3, LANE_H - 10, (s) => CAUSES[s] ? CAUSES[s].col : null,
 					(k, w) => lane.vals[k] === 1 && lane.cpus[k] >= 0 ?
-						(w >= 40 ? 'CPU ' : '') + lane.cpus[k] : null);
+						(w >= 40 ? 'CPU ' : '') + lane.cpus[k] : lane.why[k].label || null);
 				drawSpans(lane.sys, y + LANE_H - 6, 4, () => SYS_COL);
 				drawLod(lane, y + 3, LANE_H - 10);
 				drawUser(lane.user, y, 3);
@@ -753,6 +878,10 @@
 			if (li >= 0)
 				ctx.strokeRect(x - 2, laneY(li), 4, LANE_H);
 		}
+		wakers.textContent = '';
+		wakers.dataset.n = '';
+		if (selTask)
+			drawWakers(selTask);
 		if (hover && hover.why)
 			drawWhy(hover.why);
 		ctx.restore();
@@ -760,15 +889,24 @@
 		ctx.fillRect(0, AXIS_H, LABEL_W, height);
 		ctx.font = '12px system-ui, sans-serif';
 		lanes.forEach((lane, i) => {
-			const on = pinned.includes(lane);
+			const on = pinned.includes(lane), pre = on ? '\u25b4 ' : '';
+			if (selTask && lane === selTask) {
+				ctx.fillStyle = '#bee3f8';
+				ctx.fillRect(0, laneY(i), LABEL_W, laneH(lane));
+			}
+			/* Up to the x button, the pid whole: "contention-w\u2026 11431". */
+			const room = LABEL_W - CLOSE_W - 6 - 4 - ctx.measureText(pre).width;
 			ctx.fillStyle = on ? '#2b6cb0' : '#1a202c';
-			ctx.fillText((on ? '\u25b4 ' : '') + lane.label.slice(0, 21), 6, laneY(i) + 15);
+			ctx.fillText(pre + fitName(lane.comm !== undefined ? [lane.comm, lane.pid] : lane.label,
+				room), 6, laneY(i) + 15);
 			ctx.fillStyle = '#a0aec0';
 			ctx.fillText('\u00d7', LABEL_W - 13, laneY(i) + 15);
 		});
-		range.textContent = fmtRel(v0, (v1 - v0) / 1000, v1 - v0) + ' \u2013 ' +
-			fmtRel(v1, (v1 - v0) / 1000, v1 - v0) + ' (' + fmtDur(v1 - v0) + ')';
-		range.title = fmtTs(v0) + ' \u2013 ' + fmtTs(v1) + ' (trace clock)';
+		/* Short enough for a 760 px window: where the view starts and how wide it is. */
+		range.textContent = fmtRel(v0, (v1 - v0) / 100, v1 - v0) + ', ' + fmtDur(v1 - v0) + ' wide';
+		range.title = fmtRel(v0, (v1 - v0) / 1000, v1 - v0) + ' \u2013 ' +
+			fmtRel(v1, (v1 - v0) / 1000, v1 - v0) + '\n' + fmtTs(v0) + ' \u2013 ' + fmtTs(v1) +
+			' (trace clock)';
 		if (truncated) {
 			const L = lod && v1 > lod.from ? lodLevel() : null;
 			lodStatus.textContent = L ? 'In view past ' + fmtTs(lod.from) + ': a summary at ' +
@@ -891,7 +1029,7 @@
 		if (li < 0)
 			return;
 		const y1 = laneY(li) + LANE_H / 2, xa = xOf(w.from);
-		ctx.strokeStyle = ctx.fillStyle = '#1a202c';
+		ctx.strokeStyle = ctx.fillStyle = ARROW_COL;
 		ctx.lineWidth = 2;
 		if (w.wake >= 0) {
 			const src = lanes.indexOf(taskLaneOf.get(ev[w.wake][2]));
@@ -916,12 +1054,48 @@
 		}
 		ctx.lineWidth = 1;
 	}
+	/* What the task was doing over span s, and why: its cause first ("sleeping on the lock `m`"). */
+	function causeText(lane, s) {
+		const c = lane.why[s], st = lane.vals[s];
+		const slept = st === 4 ? 'blocked (D)' : 'sleeping';
+		const inCall = c.call ? ' in ' + c.call + '()' : '';
+		switch (c.cat) {
+		case 1:
+			return 'running' + (lane.cpus[s] >= 0 ? ' on CPU ' + lane.cpus[s] : '');
+		case 2:
+			return 'runnable (waiting for a CPU)';
+		case C_LOCK:
+			return slept + ' on a lock: ' + c.label;
+		case C_JOIN:
+			return slept + ' in a join';
+		case C_TIMER:
+			return slept + ' on a timer' + inCall;
+		case C_IO:
+			return slept + ' on I/O' + inCall;
+		}
+		return slept + (c.call ? inCall : ' (no syscall recorded)');
+	}
+	/* A column holding several states: each one's share of it ("running 12%, lock 60%"). */
+	function columnShares(lane, x) {
+		const tcol = (v1 - v0) / plotW(), ta = v0 + Math.floor(x - LABEL_W) * tcol;
+		const parts = [];
+		for (const v of CAUSE_ORDER) {
+			const d = lane.byVal[v] ? covered(lane, ta, ta + tcol, v) : 0;
+			if (d > 0)
+				parts.push(CAUSES[v].name.replace(/ \(.*/, '') + ' ' +
+					Math.round(100 * d / tcol) + '%');
+		}
+		return parts.length > 1 ? 'this pixel (' + fmtDur(Math.round(tcol)) + '): ' +
+			parts.join(', ') : '';
+	}
+	/*
+	 * The tooltip of a lane at x: what the lane's task (or CPU) was doing there and
+	 * why, at any zoom; then the nearest event, if one is within 6 px.
+	 */
 	function describe(lane, x, y) {
 		if (lane.kind === 'calls')
 			return describeCall(lane, x, y);
-		const e = nearestEvent(lane, x);
-		if (e >= 0)
-			return evText(e);
+		const e = nearestEvent(lane, x), evLine = e >= 0 ? '\nevent: ' + evText(e) : '';
 		const t = tOf(x), s = spanAt(lane, t);
 		if (lod && t >= lod.from && (lane.kind === 'cpu' || lane.kind === 'task')) {
 			const d = describeLod(lane, t);
@@ -937,17 +1111,49 @@
 			fmtTs(lane.sys.starts[sc]) + ' \u2013 ' + fmtTs(lane.sys.ends[sc]) + ' (' +
 			fmtDur(lane.sys.ends[sc] - lane.sys.starts[sc]) + ')';
 		if (s < 0)
-			return fmtTs(t) + (lane.kind === 'cpu' ? '  idle' : '') + inSys;
-		const running = lane.kind === 'task' && lane.vals[s] === 1 && lane.cpus[s] >= 0;
+			return lane.label + ': ' + (lane.kind === 'cpu' ? 'idle' : 'not seen') + ' at ' +
+				fmtTs(t) + inSys + evLine;
 		const what = lane.kind === 'cpu' ? commOf(lane.vals[s]) + '-' + lane.vals[s] :
-			STATES[lane.vals[s]] + (running ? ' on CPU ' + lane.cpus[s] : '');
+			causeText(lane, s);
 		const w = lane.kind === 'task' ? why(lane, s) : null;
+		const col = lane.kind === 'task' ? columnShares(lane, x) : '';
 		const dur = Math.max(lane.ends[s] - lane.starts[s], 1);
 		return lane.label + ': ' + what + ' ' + fmtDur(lane.ends[s] - lane.starts[s]) + '\n' +
 			fmtRel(lane.starts[s], dur / 1000, dur) + ' \u2013 ' +
 			fmtRel(lane.ends[s], dur / 1000, dur) + '  (' +
 			fmtTs(lane.starts[s]) + ' \u2013 ' + fmtTs(lane.ends[s]) + ')' +
-			(w ? '\n' + w.text : '') + inSys;
+			(w ? '\n' + w.text : '') + (col ? '\n' + col : '') + inSys + evLine;
+	}
+	/*
+	 * A selected task's wakeups in view: an arrow from each waker (its lane, or the
+	 * CPU lane the wakeup ran on) to the task, one per pixel column; and who woke it,
+	 * counted, under the timeline.
+	 */
+	function drawWakers(lane) {
+		const li = lanes.indexOf(lane), tcol = (v1 - v0) / plotW(), by = new Map();
+		let n = 0;
+		for (let i = lowerBound(lane.ends, v0), last = -1; li >= 0 && i < lane.starts.length &&
+			lane.starts[i] <= v1; i++) {
+			if (lane.vals[i] !== 2 || lane.starts[i] < v0)
+				continue;
+			const w = wakeupAt(lane.pid, lane.starts[i]);
+			if (w < 0)
+				continue;
+			n++;
+			const who = ev[w][2] ? commOf(ev[w][2]) + ':' + ev[w][2] :
+				'CPU ' + ev[w][1] + ' idle or interrupt';
+			by.set(who, (by.get(who) || 0) + 1);
+			const c = Math.floor((lane.starts[i] - v0) / tcol);
+			if (c !== last)
+				drawWhy({ lane: lane, wake: w, from: lane.starts[i], to: null });
+			last = c;
+		}
+		const top = Array.from(by).sort((p, q) => q[1] - p[1]);
+		wakers.textContent = lane.label + ' selected: ' + n + (n === 1 ? ' wakeup' : ' wakeups') +
+			' in view' + (n ? ', by ' + top.slice(0, 6).map(([k, c]) => k + ' \u00d7' + c)
+				.join(', ') + (top.length > 6 ? ' and ' + (top.length - 6) + ' more' : '') : '') +
+			' (click another lane to clear)';
+		wakers.dataset.n = n;
 	}
 
 	/* ---- details and list ---- */
@@ -1089,8 +1295,7 @@
 				' on the trace clock (' + D.clock + ')';
 		} else {
 			tip.textContent = describe(lane, e.offsetX, e.offsetY);
-			const s = lane.kind === 'task' && nearestEvent(lane, e.offsetX) < 0 ?
-				spanAt(lane, tOf(e.offsetX)) : -1;
+			const s = lane.kind === 'task' ? spanAt(lane, tOf(e.offsetX)) : -1;
 			hover = s >= 0 ? { lane: lane, span: s, why: why(lane, s) } : null;
 		}
 		if ((was && was.why) || (hover && hover.why))
@@ -1113,13 +1318,17 @@
 		drag = null;
 		if (d.moved && d.pan) {
 			syncList();
+			followView();
 		} else if (d.moved && Math.abs(d.x1 - d.x0) > 3) {
 			setView(tOf(Math.min(d.x0, d.x1)), tOf(Math.max(d.x0, d.x1)));
 		} else if (e.target === canvas && d.x0 < LABEL_W) {
 			labelClick(laneAt(e.offsetY), d.x0);
 		} else if (e.target === canvas && d.x0 >= LABEL_W) {
 			mark[d.shift ? 1 : 0] = tOf(d.x0);
-			const i = nearestEvent(laneAt(e.offsetY), d.x0);
+			const at = laneAt(e.offsetY);
+			/* A task lane clicked: its task selected, its wakers' arrows drawn. */
+			selTask = at && at.kind === 'task' ? at : null;
+			const i = nearestEvent(at, d.x0);
 			if (i >= 0)
 				select(i, true);
 			else
@@ -1129,7 +1338,7 @@
 	canvas.addEventListener('keydown', (e) => {
 		const k = { '+': () => zoom(0.5, 0.5), '=': () => zoom(0.5, 0.5), '-': () => zoom(2, 0.5),
 			'ArrowLeft': () => pan(-0.25), 'ArrowRight': () => pan(0.25),
-			'0': () => setView(0, end) }[e.key];
+			'0': () => setView(0, end), 'Escape': () => { selTask = null; draw(); } }[e.key];
 		if (k) {
 			e.preventDefault();
 			k();
@@ -1152,7 +1361,7 @@
 		if (!lane)
 			return;
 		const k = pinned.indexOf(lane);
-		if (x >= LABEL_W - 16) {
+		if (x >= LABEL_W - CLOSE_W) {
 			hidden.add(lane);
 			if (k >= 0)
 				pinned.splice(k, 1);
@@ -1197,14 +1406,57 @@
 				top: tops[i], h: laneH(l), rows: l.rows ? l.rows.length : undefined, n: l.n }));
 		},
 		view: () => [v0, v1], zoom: zoom, pan: pan, setView: setView, select: (i) => select(i, true),
+		served: served ? { window: served.window, starts: served.starts } : null,
+		selectedTask: () => selTask ? selTask.pid : null,
 		selected: () => selected, xOf: xOf, tOf: tOf, laneY: laneY, showLane: showLane,
 		fnColour: fnColour,
 		search: (q) => { search.value = q; applySearch(); },
 		/* where a CPU lane's spans are drawn, below laneY(i) */
-		geometry: { labelW: LABEL_W, bandTop: 2, bandH: LANE_H - TICK_H - 4, fgRowTop: 2,
+		geometry: { labelW: LABEL_W, get plotW() { return plotW(); }, bandTop: 2, bandH: LANE_H - TICK_H - 4, fgRowTop: 2,
 			fgRowH: FG_ROW_H },
 	};
+	/*
+	 * Served (view --serve): the view decides the page.  When it holds few enough
+	 * chunks and they are not the ones loaded, or it leaves them, or it is too wide
+	 * for a window, the page goes to the server's page for it, the view kept in the
+	 * address's #fragment (v0,v1 in ns after the first event).
+	 */
+	let goTimer = 0;
+	function followView() {
+		if (!served)
+			return;
+		clearTimeout(goTimer);
+		goTimer = setTimeout(() => {
+			const S = served.starts, W = served.window, n = served.maxChunks;
+			const at = (t) => Math.max(lowerBound(S, t + 1) - 1, 0);
+			const ka = at(Math.max(v0, 0)), kb = at(Math.min(v1, end));
+			const token = new URLSearchParams(location.search).get('t') || '';
+			let url = null;
+			if (kb - ka < n) {
+				if (!W || ka < W[0] || kb > W[1]) {
+					let a = Math.max(ka - ((n - 1 - (kb - ka)) >> 1), 0);
+					const b = Math.min(a + n - 1, S.length - 1);
+					a = Math.max(b - n + 1, 0);
+					url = '/w?t=' + token + '&a=' + a + '&b=' + b;
+				}
+			} else if (W) {
+				url = '/?t=' + token;
+			}
+			if (url) {
+				document.body.dataset.ready = '';
+				location.assign(url + '#' + Math.round(v0) + ',' + Math.round(v1));
+			}
+		}, 250);
+	}
+	if (served) {
+		const m = /^#(-?\d+),(-?\d+)$/.exec(location.hash);
+		if (m) {
+			v0 = Number(m[1]);
+			v1 = Number(m[2]);
+		}
+	}
 	applySearch();
 	draw();
+	syncList();
 	document.body.dataset.ready = '1';
 })();
