@@ -150,6 +150,7 @@ static const char *const cost[ST_NEVENTS] = {
 	[ST_FORK] = "threads started during the trace are not grouped with their process",
 	[ST_EXEC] = "the recorded command is not found by its exec; processes keep their forker's",
 	[ST_EXIT] = "no effect on the figures",
+	[ST_RUNTIME] = "run time is from switches only, not checked against the kernel's count",
 };
 
 static bool missing(const struct st_trace *t, int i)
@@ -189,7 +190,40 @@ static const char *comm_of(const struct sa_analysis *a, int pid)
 	return t && t->comm[0] ? t->comm : "?";
 }
 
+static const char *plural(long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* ---- text ---- */
+
+/* How far the run time from switches is from the kernel's own count, or why it is not checked. */
+static void text_check(struct st_trace *t, FILE *f)
+{
+	struct sa_check c;
+
+	if (!t->has[ST_RUNTIME])
+		return;		/* said among the missing events */
+	sa_runtime_check(&t->a, &c);
+	if (!c.compared) {
+		fprintf(f, "note: run time not checked against sched_stat_runtime: no thread's whole "
+			"life (fork to exit) is in the trace\n");
+		return;
+	}
+	const struct sa_task *w = sa_task_find(&t->a, c.worst_tid);
+	const struct sa_task *r = sa_task_find(&t->a, c.worst_raw_tid);
+	fprintf(f, "run time checked against the kernel's sched_stat_runtime for %lu %s whose "
+		"whole life is in the trace: ", c.compared, plural((long)c.compared, "thread",
+								 "threads"));
+	if (c.disagree)
+		fprintf(f, "%lu off by more than 2%% and 1 ms", c.disagree);
+	else
+		fprintf(f, "all within 2%% or 1 ms");
+	fprintf(f, " on the kernel's clock (farthest %s:%d, %+.2f%%, %+.3f ms); switch to switch, "
+		"farthest %s:%d, %+.2f%%, %+.3f ms\n", w ? w->comm : "?", c.worst_tid, c.worst_pct,
+		(double)c.worst_ns / 1e6, r ? r->comm : "?", c.worst_raw_tid, c.worst_raw_pct,
+		(double)c.worst_raw_ns / 1e6);
+}
 
 static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 {
@@ -237,12 +271,9 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 				fprintf(f, "%s %d", k++ ? "," : "", c);
 		fputs("); each ends at the first event of another task (or idle) there\n", f);
 	}
+	text_check(t, f);
 }
 
-static const char *plural(long n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
 
 static void text_row(FILE *f, const char *label, const struct sa_sum *s)
 {
@@ -596,6 +627,50 @@ static void js_sum(struct strbuf *b, const struct sa_sum *s)
 	sb_printf(b, ",\"max\":%.6f},\"parallelism\":%.4f", ms(s->lat_max), s->parallelism);
 }
 
+/* The thread's run time by the kernel's count, when the file has it. */
+static void js_kernel(struct st_trace *t, const struct sa_task *k, struct strbuf *b)
+{
+	sb_add(b, ",\"kernel_runtime_ms\":");
+	if (!t->has[ST_RUNTIME]) {
+		sb_add(b, "null");
+		return;
+	}
+	sb_printf(b, "%.6f,\"whole_life\":%s,\"kernel_clock_runtime_ms\":%.6f,"
+		  "\"runtime_diff_pct\":", ms(k->kernel_ns), k->born && k->died ? "true" : "false",
+		  ms(k->like_ns));
+	if (k->kernel_ns)
+		sb_printf(b, "%.4f,\"kernel_clock_diff_pct\":%.4f", sa_task_diff_pct(k),
+			  sa_task_like_diff_pct(k));
+	else
+		sb_add(b, "null,\"kernel_clock_diff_pct\":null");
+}
+
+/* The run-time check over all tasks (see sched_check.c), or what run time rests on without it. */
+static void js_check(struct st_trace *t, struct strbuf *b)
+{
+	struct sa_check c;
+
+	sb_add(b, ",\"runtime_check\":{\"event\":");
+	if (!t->has[ST_RUNTIME]) {
+		sb_printf(b, "null,\"inferred_switch_ins\":%lu,\"inferred_switch_outs\":%lu,"
+			  "\"note\":\"no sched_stat_runtime in the file: run time is from switches "
+			  "only, not checked\"}", t->a.inferred, t->a.missed_out);
+		return;
+	}
+	sa_runtime_check(&t->a, &c);
+	sb_printf(b, "\"sched_stat_runtime\",\"tasks_with_runtime\":%lu,\"threads_compared\":%lu,"
+		  "\"threads_off\":%lu,\"threads_off_switch_to_switch\":%lu,\"worst_tid\":",
+		  c.with_runtime, c.compared, c.disagree, c.disagree_raw);
+	if (c.compared)
+		sb_printf(b, "%d,\"worst_diff_pct\":%.4f,\"worst_diff_ms\":%.6f,"
+			  "\"worst_switch_to_switch_tid\":%d,\"worst_switch_to_switch_diff_pct\":%.4f,"
+			  "\"worst_switch_to_switch_diff_ms\":%.6f}", c.worst_tid, c.worst_pct,
+			  (double)c.worst_ns / 1e6, c.worst_raw_tid, c.worst_raw_pct,
+			  (double)c.worst_raw_ns / 1e6);
+	else
+		sb_add(b, "null}");
+}
+
 static void js_why(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 {
 	char label[160];
@@ -683,6 +758,7 @@ static void js_proc(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 		json_str(b, v[i]->comm);
 		sb_addc(b, ',');
 		js_sum(b, &ts);
+		js_kernel(t, v[i], b);
 		sb_addc(b, '}');
 	}
 	free(v);
@@ -723,16 +799,19 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 	json_str(&b, t->follow ? t->follow : "");
 	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_switch_ins\":%lu,"
 		  "\"inferred_switch_ins\":%lu,\"inferred_switch_ins_unknown_start\":%lu,"
-		  "\"inferred_switch_outs\":%lu,\"missing_events\":[",
+		  "\"inferred_switch_outs\":%lu,\"switch_tail_records\":%lu,\"missing_events\":[",
 		  !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
-		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late, t->a.missed_out);
+		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late, t->a.missed_out,
+		  t->a.tail_records);
 	for (int i = 0, k = 0; i < ST_NEVENTS; i++) {
 		if (!missing(t, i))
 			continue;
 		sb_add(&b, k++ ? "," : "");
 		json_str(&b, st_event_names[i]);
 	}
-	sb_add(&b, "],\"selected_by\":");
+	sb_addc(&b, ']');
+	js_check(t, &b);
+	sb_add(&b, ",\"selected_by\":");
 	json_str(&b, s->why);
 	sb_add(&b, ",\"processes\":[");
 	for (int i = 0; i < s->n; i++) {

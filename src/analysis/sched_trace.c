@@ -15,6 +15,7 @@
 const char *const st_event_names[ST_NEVENTS] = {
 	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
 	"sched_migrate_task", "sched_process_fork", "sched_process_exec", "sched_process_exit",
+	"sched_stat_runtime",
 };
 
 /* Fields per event: [0..3] numbers or strings as each event needs (see decode()). */
@@ -32,6 +33,7 @@ static const char *const field_names[ST_NEVENTS][4] = {
 	[ST_FORK] = { "parent_pid", "child_pid", "parent_comm", "child_comm" },
 	[ST_EXEC] = { "pid", "old_pid", "filename", NULL },
 	[ST_EXIT] = { "pid", NULL, "comm", NULL },
+	[ST_RUNTIME] = { "pid", "runtime", "comm", NULL },
 };
 
 /* A syscall event: raw_syscalls:sys_enter/exit or syscalls:sys_enter_NAME/exit_NAME. */
@@ -139,6 +141,7 @@ static void find_formats(struct st_loader *l)
 
 static const enum sa_kind kinds[ST_NEVENTS] = {
 	SA_SWITCH, SA_WAKEUP, SA_WAKEUP, SA_WAKEUP_NEW, SA_MIGRATE, SA_FORK, SA_EXEC, SA_EXIT,
+	SA_RUNTIME,
 };
 
 static int which(const struct st_loader *l, int id)
@@ -175,6 +178,10 @@ static bool decode(struct st_loader *l, const struct tf_event *ev, struct sa_eve
 		e->pid2 = (int)num(f[1], rec);
 		e->comm = str(f[2], rec, l->s1, sizeof(l->s1));
 		e->comm2 = str(f[3], rec, l->s2, sizeof(l->s2));
+		break;
+	case ST_RUNTIME:
+		e->arg = (uint64_t)num(f[1], rec);
+		e->comm = str(f[2], rec, l->s1, sizeof(l->s1));
 		break;
 	default:
 		e->cpu2 = (int)num(f[1], rec);

@@ -15,7 +15,7 @@
 /* The events the analysis reads, in the order of the "missing" report. */
 enum st_event {
 	ST_SWITCH, ST_WAKING, ST_WAKEUP, ST_WAKEUP_NEW, ST_MIGRATE, ST_FORK, ST_EXEC, ST_EXIT,
-	ST_NEVENTS
+	ST_RUNTIME, ST_NEVENTS
 };
 
 struct st_options {
