@@ -322,6 +322,8 @@ static void charge_wait(struct sa_analysis *a, struct sa_cpu *c, struct sa_task 
 		const struct sa_slice *s = &c->hist[(c->head - 1 - k + SA_HIST) % SA_HIST];
 		if (s->end <= lo)
 			break;
+		if (s->pid == t->tid)
+			continue;	/* it did not hold the CPU while it waited for it */
 		uint64_t d = span(a, s->start > lo ? s->start : lo, s->end < ts ? s->end : ts);
 		if (d > left)
 			d = left;
@@ -495,6 +497,28 @@ static void on_switch(struct sa_analysis *a, const struct sa_event *e)
 	c->tail = e->pid != e->pid2 ? e->pid : -1;
 }
 
+const char *sa_waker_name(enum sa_waker_kind k)
+{
+	static const char *const names[SA_WK_N] = { "task", "timer", "hardirq", "softirq", "idle" };
+	return k < SA_WK_N ? names[k] : "?";
+}
+
+/* Count who woke t: a task by its pid, the other kinds as one entry each. */
+static void count_waker(struct sa_task *t, const struct sa_event *e)
+{
+	enum sa_waker_kind k = (enum sa_waker_kind)(e->waker - 1);
+	int pid = k == SA_WK_TASK ? e->cur : 0;
+
+	for (size_t i = 0; i < t->nwakers; i++) {
+		if (t->wakers[i].kind == k && t->wakers[i].pid == pid) {
+			t->wakers[i].count++;
+			return;
+		}
+	}
+	t->wakers = xrealloc(t->wakers, (t->nwakers + 1) * sizeof(*t->wakers));
+	t->wakers[t->nwakers++] = (struct sa_waker){ .kind = k, .pid = pid, .count = 1 };
+}
+
 static void on_wakeup(struct sa_analysis *a, const struct sa_event *e)
 {
 	if (!e->pid)
@@ -503,6 +527,8 @@ static void on_wakeup(struct sa_analysis *a, const struct sa_event *e)
 	task_attach(a, t);
 	if (t->state == SA_RUNNING || t->state == SA_RUNNABLE)
 		return;
+	if (e->waker > 0 && e->waker <= SA_WK_N && in_window(a, e->ts))
+		count_waker(t, e);
 	task_account(a, t, e->ts);
 	t->state = SA_RUNNABLE;
 	t->woken = true;
@@ -541,7 +567,9 @@ static void on_exec(struct sa_analysis *a, const struct sa_event *e)
 		task_set_running(a, t, false, e->ts);
 	t->proc->nthreads--;
 	t->state = running ? SA_UNKNOWN : t->state;
+	struct sa_proc *parent = t->proc;
 	t->proc = proc_new(a, t->tid, e->comm);
+	t->proc->parent = parent;
 	t->proc->nthreads++;
 	if (running) {
 		task_set_running(a, t, true, e->ts);
@@ -686,6 +714,7 @@ void sa_free(struct sa_analysis *a)
 	for (struct sa_task *t = a->task_list, *n; t; t = n) {
 		n = t->next;
 		free(t->lat);
+		free(t->wakers);
 		free(t);
 	}
 	for (struct sa_proc *p = a->proc_list, *n; p; p = n) {

@@ -45,6 +45,18 @@ struct sa_event {
 	uint64_t arg3;		/* SA_SYS_ENTER: its third argument (a futex's expected value) */
 	bool has_cur;		/* cur is known (records have it, hand-made events may not) */
 	int cur;		/* the task running on cpu when the event was recorded */
+	int waker;		/* SA_WAKEUP: what made it (enum sa_waker_kind + 1), 0: not known */
+};
+
+/* Who woke a task: the context of its sched_waking (flags, and the timer/irq events around). */
+enum sa_waker_kind { SA_WK_TASK, SA_WK_TIMER, SA_WK_HARDIRQ, SA_WK_SOFTIRQ, SA_WK_IDLE,
+		     SA_WK_N };
+const char *sa_waker_name(enum sa_waker_kind k);
+
+struct sa_waker {
+	enum sa_waker_kind kind;
+	int pid;			/* SA_WK_TASK: the waking task; else the task interrupted (or 0) */
+	unsigned long count;
 };
 
 /* prev_state bits as sched_switch reports them. */
@@ -110,6 +122,8 @@ struct sa_task {
 	uint64_t kernel_ns;		/* sum of its sched_stat_runtime in the window */
 	unsigned long kernel_chunks;	/* how many of them */
 	uint64_t like_ns;		/* its slices on the kernel's clock (sched_check.c) */
+	struct sa_waker *wakers;	/* who woke it, by kind (and task), in no order */
+	size_t nwakers;
 	bool born, died;		/* its fork (or first wakeup) and its exit are in the window */
 	unsigned long switches, involuntary, migrations;
 	uint64_t *lat;			/* wakeup latencies, ns */
@@ -125,6 +139,7 @@ struct sa_task {
 
 struct sa_proc {
 	int pid;			/* the task that exec'd it, or the oldest task seen */
+	struct sa_proc *parent;		/* the process it was forked from (NULL: not seen) */
 	char comm[SA_COMM];
 	int nthreads, running;
 	bool active;			/* first_ts is set */

@@ -72,6 +72,52 @@ static void sel_busiest(struct st_trace *t, struct sel *s)
 	s->why = "the busiest processes";
 }
 
+static bool descends(const struct sa_proc *p, const struct sa_proc *root)
+{
+	for (int depth = 0; p && depth < 4096; p = p->parent, depth++)
+		if (p == root)
+			return true;
+	return false;
+}
+
+#define MAX_TREE 16		/* processes of the command's tree shown, busiest first */
+
+/*
+ * The recorded command and every process it started (a shell's children, make's
+ * compilers), the busiest first: the verdict is about the one that did the work.
+ */
+static void sel_tree(struct st_trace *t, struct sa_proc *root, struct sel *s)
+{
+	static char why[128];
+	int n = 0, k = 0;
+
+	for (struct sa_proc *p = t->a.proc_list; p; p = p->next)
+		n += descends(p, root);
+	struct sa_proc **all = xmalloc(sizeof(*all) * (size_t)n);
+	uint64_t *run = xmalloc(sizeof(*run) * (size_t)n);
+	for (struct sa_proc *p = t->a.proc_list; p; p = p->next)
+		if (descends(p, root)) {
+			all[k] = p;
+			run[k++] = proc_run(&t->a, p);
+		}
+	for (int shown = 0; shown < MAX_TREE && shown < n; shown++) {
+		int best = -1;
+		for (int i = 0; i < n; i++)
+			if (all[i] && (best < 0 || run[i] > run[best]))
+				best = i;
+		sel_add(s, all[best]);
+		all[best] = NULL;
+	}
+	free(all);
+	free(run);
+	if (n == 1)
+		snprintf(why, sizeof(why), "the command recorded");
+	else
+		snprintf(why, sizeof(why), "the command recorded and the %d processes it started%s, "
+			 "busiest first", n - 1, n > MAX_TREE ? " (the busiest shown)" : "");
+	s->why = why;
+}
+
 static int sel_pids(struct st_trace *t, const char *list, struct sel *s)
 {
 	for (const char *p = list; *p;) {
@@ -114,8 +160,7 @@ static int choose(struct st_trace *t, const struct st_options *o, struct sel *s,
 	struct sa_task *cmd = t->command_pid ? sa_task_find(&t->a, t->command_pid) : NULL;
 	/* Without fork events the command's threads are not tied to its pid: names do better. */
 	if (cmd && cmd->proc && t->has[ST_FORK]) {
-		sel_add(s, cmd->proc);
-		s->why = "the command recorded";
+		sel_tree(t, cmd->proc, s);
 		return 0;
 	}
 	if (t->command && !t->has[ST_EXEC]) {
@@ -272,6 +317,9 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 		fputs("); each ends at the first event of another task (or idle) there\n", f);
 	}
 	text_check(t, f);
+	if (!t->has_hrtimer)
+		fputs("note: no timer:hrtimer_expire_entry/exit events: wakeups in interrupts are "
+		      "told hardirq or softirq, not timer (tracekit record -e sched adds them)\n", f);
 }
 
 
@@ -406,6 +454,51 @@ static void text_why(struct st_trace *t, struct sa_proc *p, FILE *f)
 	free(v);
 }
 
+static int cmp_waker(const void *x, const void *y)
+{
+	const struct sa_waker *a = x, *b = y;
+	if (a->count != b->count)
+		return a->count < b->count ? 1 : -1;
+	return a->kind != b->kind ? (int)a->kind - (int)b->kind : a->pid - b->pid;
+}
+
+/* A task's wakers, most frequent first (sorted in place: the order is of no other use). */
+static void sort_wakers(struct sa_task *k)
+{
+	if (k->nwakers > 1)
+		qsort(k->wakers, k->nwakers, sizeof(*k->wakers), cmp_waker);
+}
+
+#define TOP_WAKERS 4
+
+/* "woken by: timer 25, sched4:122 10, idle 2": who made each thread's wakeups. */
+static void text_wakers(struct st_trace *t, struct sa_task **v, int n, FILE *f)
+{
+	bool any = false;
+
+	for (int i = 0; i < n; i++) {
+		struct sa_task *k = v[i];
+		if (!k->nwakers)
+			continue;
+		if (!any)
+			fputs("  woken by (from each wakeup's context):\n", f);
+		any = true;
+		sort_wakers(k);
+		fprintf(f, "    %s:%d ", k->comm, k->tid);
+		for (size_t w = 0; w < k->nwakers && w < TOP_WAKERS; w++) {
+			const struct sa_waker *x = &k->wakers[w];
+			if (x->kind == SA_WK_TASK)
+				fprintf(f, "%s %s:%d %lu", w ? "," : "", comm_of(&t->a, x->pid), x->pid,
+					x->count);
+			else
+				fprintf(f, "%s %s %lu", w ? "," : "", sa_waker_name(x->kind), x->count);
+		}
+		if (k->nwakers > TOP_WAKERS)
+			fprintf(f, " and %zu more", k->nwakers - TOP_WAKERS);
+		fputc('\n', f);
+	}
+}
+
 static void text_proc(struct st_trace *t, struct sa_proc *p, FILE *f)
 {
 	struct sa_sum s;
@@ -428,6 +521,7 @@ static void text_proc(struct st_trace *t, struct sa_proc *p, FILE *f)
 		snprintf(label, sizeof(label), "%s:%d", v[i]->comm, v[i]->tid);
 		text_row(f, label, &ts);
 	}
+	text_wakers(t, v, n, f);
 	free(v);
 	text_parallelism(p, &s, f);
 	text_why(t, p, f);
@@ -645,6 +739,25 @@ static void js_kernel(struct st_trace *t, const struct sa_task *k, struct strbuf
 		sb_add(b, "null,\"kernel_clock_diff_pct\":null");
 }
 
+/* Who woke the thread: [{kind, pid, comm, count}], pid and comm null but for a task. */
+static void js_wakers(struct st_trace *t, struct sa_task *k, struct strbuf *b)
+{
+	sort_wakers(k);
+	sb_add(b, ",\"wakers\":[");
+	for (size_t w = 0; w < k->nwakers; w++) {
+		const struct sa_waker *x = &k->wakers[w];
+		sb_printf(b, "%s{\"kind\":\"%s\",\"pid\":", w ? "," : "", sa_waker_name(x->kind));
+		if (x->kind == SA_WK_TASK) {
+			sb_printf(b, "%d,\"comm\":", x->pid);
+			json_str(b, comm_of(&t->a, x->pid));
+		} else {
+			sb_add(b, "null,\"comm\":null");
+		}
+		sb_printf(b, ",\"count\":%lu}", x->count);
+	}
+	sb_addc(b, ']');
+}
+
 /* The run-time check over all tasks (see sched_check.c), or what run time rests on without it. */
 static void js_check(struct st_trace *t, struct strbuf *b)
 {
@@ -759,6 +872,7 @@ static void js_proc(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 		sb_addc(b, ',');
 		js_sum(b, &ts);
 		js_kernel(t, v[i], b);
+		js_wakers(t, v[i], b);
 		sb_addc(b, '}');
 	}
 	free(v);
@@ -809,7 +923,9 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 		sb_add(&b, k++ ? "," : "");
 		json_str(&b, st_event_names[i]);
 	}
-	sb_addc(&b, ']');
+	sb_printf(&b, "],\"waker_events\":{\"hrtimer\":%s,\"irq\":%s,\"softirq\":%s}",
+		  t->has_hrtimer ? "true" : "false", t->has_irq ? "true" : "false",
+		  t->has_softirq ? "true" : "false");
 	js_check(t, &b);
 	sb_add(&b, ",\"selected_by\":");
 	json_str(&b, s->why);

@@ -41,6 +41,7 @@ struct st_trace {
 	int nnames;
 	int command_pid;		/* the pid that exec'd the command, 0 when not found */
 	long long lost;			/* events the kernel lost (-1 per CPU that did not count) */
+	bool has_hrtimer, has_irq, has_softirq;	/* the events that tell a timer's wakeups */
 	int cpus;
 };
 

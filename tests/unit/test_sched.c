@@ -3,6 +3,7 @@
  * worked out in the comments.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "analysis/sched.h"
 #include "tk_test.h"
@@ -843,11 +844,57 @@ static void test_runtime_checked_on_the_kernels_clock(void)
 	sa_free(&a);
 }
 
+/*
+ * Who woke 30: its sibling 31 twice (a task), a timer once, the idle loop once;
+ * a wakeup of a task already runnable is no wakeup and counts for nobody.
+ */
+static void test_wakers_by_kind(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 30);
+	const struct { uint64_t ts; int kind, cur; } wakes[] = {
+		{ 200, SA_WK_TASK, 31 }, { 400, SA_WK_TIMER, 31 }, { 410, SA_WK_TIMER, 0 },
+		{ 600, SA_WK_IDLE, 0 }, { 800, SA_WK_TASK, 31 },
+	};
+	for (size_t i = 0; i < sizeof(wakes) / sizeof(wakes[0]); i++) {
+		if (i != 2)
+			sw(&a, wakes[i].ts - 50, 0, 30, S, wakes[i].cur);
+		struct sa_event w = { .kind = SA_WAKEUP, .ts = wakes[i].ts, .cpu = 0, .pid = 30,
+				      .cpu2 = 0, .has_cur = true, .cur = wakes[i].cur,
+				      .waker = wakes[i].kind + 1 };
+		sa_feed(&a, &w);
+		if (i != 1)
+			sw(&a, wakes[i].ts + 10, 0, wakes[i].cur, wakes[i].cur ? RP : R, 30);
+	}
+	sa_finish(&a, 1000);
+	struct sa_task *t = sa_task_find(&a, 30);
+	unsigned long task31 = 0, timer = 0, idle = 0, other = 0;
+	for (size_t i = 0; i < t->nwakers; i++) {
+		const struct sa_waker *w = &t->wakers[i];
+		if (w->kind == SA_WK_TASK && w->pid == 31)
+			task31 += w->count;
+		else if (w->kind == SA_WK_TIMER)
+			timer += w->count;
+		else if (w->kind == SA_WK_IDLE)
+			idle += w->count;
+		else
+			other += w->count;
+	}
+	CHECK_INT(task31, 2);
+	CHECK_INT(timer, 1);
+	CHECK_INT(idle, 1);
+	CHECK_INT(other, 0);
+	CHECK(!strcmp(sa_waker_name(SA_WK_SOFTIRQ), "softirq"));
+	sa_free(&a);
+}
+
+
 TK_MAIN(TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
 	TK_CASE(test_records_after_own_switch_out_are_its_tail),
 	TK_CASE(test_tail_of_a_preemption_keeps_next_running),
 	TK_CASE(test_first_slice_starts_the_process_wall_time),
-	TK_CASE(test_runtime_checked_on_the_kernels_clock),
+	TK_CASE(test_runtime_checked_on_the_kernels_clock), TK_CASE(test_wakers_by_kind),
 	TK_CASE(test_missing_switch_out_of_idle_without_wakeup_starts_at_first_record),
 	TK_CASE(test_events_without_current_task_infer_nothing),
 	TK_CASE(test_off_cpu_causes_without_syscalls),
