@@ -282,6 +282,9 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 		if (missing(t, i))
 			fprintf(f, "missing sched:%s%s: %s\n", i == ST_WAKEUP ? "sched_waking and sched:" : "",
 				st_event_names[i], cost[i]);
+	if (!t->a.nevents[SA_SWITCH])
+		fputs("warning: no sched_switch events in the window (or in the buffers read: see -B, "
+		      "--top): every switch below is inferred from other events\n", f);
 	if (t->follow && strcmp(t->follow, "system") != 0)
 		fputs("note: recorded with -F or -p: only switches involving the traced tasks exist, "
 		      "so per-CPU figures and other tasks are incomplete\n", f);
@@ -913,10 +916,11 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 	json_str(&b, t->follow ? t->follow : "");
 	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_switch_ins\":%lu,"
 		  "\"inferred_switch_ins\":%lu,\"inferred_switch_ins_unknown_start\":%lu,"
-		  "\"inferred_switch_outs\":%lu,\"switch_tail_records\":%lu,\"missing_events\":[",
+		  "\"inferred_switch_outs\":%lu,\"switch_tail_records\":%lu,\"switch_events\":%lu,"
+		  "\"missing_events\":[",
 		  !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
 		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late, t->a.missed_out,
-		  t->a.tail_records);
+		  t->a.tail_records, t->a.nevents[SA_SWITCH]);
 	for (int i = 0, k = 0; i < ST_NEVENTS; i++) {
 		if (!missing(t, i))
 			continue;

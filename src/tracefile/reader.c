@@ -12,7 +12,8 @@
  *     - fast path: our own per-CPU page streams (pages.c: pread windows, zstd chunk
  *       by chunk), libtraceevent's kbuffer on each page, a heap on (timestamp, CPU)
  *       to merge the CPUs.  Memory is a window or a chunk per CPU.
- *     - generic path: libtracecmd reads the records (one held per CPU), for what the
+ *     - generic path: libtracecmd reads the records (one held per CPU of each buffer:
+ *       the top-level one and every instance, trace-cmd record -B), for what the
  *       fast path does not handle: several buffers, timestamp corrections (offset,
  *       time shift, TSC conversion), other compressions, latency files; or when
  *       TRACEKIT_REPORT_GENERIC is set in the environment.
@@ -101,8 +102,20 @@ struct type_slot {
 	struct tep_event *event;
 };
 
+/* An instance buffer (trace-cmd record -B NAME), read through its own libtracecmd handle. */
+struct instance {
+	const char *name;		/* libtracecmd's */
+	struct tracecmd_input *in;
+	struct cpu_state *cpu;		/* next, selected and done only */
+	int ncpu;
+	bool selected;
+};
+
 struct tf_reader {
 	const char *path;
+	struct instance *inst;
+	int ninst;
+	bool top_selected;
 	struct tracecmd_input *in;
 	struct tep_handle *tep;
 	struct tf_info info;
@@ -626,8 +639,8 @@ static int walk_buffer_opt(struct walk *w, uint64_t len)
 		goto out;
 	if (name[0])
 		w->why_generic = "several buffers";
-	if (w->version < 7) {	/* v6: only an offset and a name */
-		ret = 0;
+	if (w->version < 7) {	/* v6: only an offset and a name; libtracecmd reads the rest */
+		ret = sec < w->size ? 0 : truncated(w, "buffer option", sec);
 		goto out;
 	}
 	if (get_str(w, 256, &clock, "buffer option") < 0 ||
@@ -1242,6 +1255,93 @@ static int parses_safely(const char *path)
 	return WIFSIGNALED(st) ? -1 : 0;
 }
 
+/* The CLI's choice of buffers (tf_reader_choose_buffers): none means all. */
+static struct {
+	const char *const *names;
+	int n;
+	bool top;
+} chosen;
+
+void tf_reader_choose_buffers(const char *const *names, int n, bool top)
+{
+	chosen.names = names;
+	chosen.n = n;
+	chosen.top = top;
+}
+
+/* "top-level, a, b": the file's buffers, for an error naming what it has. */
+static void list_buffers(const struct tf_reader *r, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "the top-level one");
+	for (int i = 0; i < r->ninst && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, ", %s", r->inst[i].name);
+}
+
+/*
+ * The file's instance buffers, each with its own libtracecmd handle (sharing the
+ * top-level one's formats), and which buffers are read.
+ */
+static int open_instances(struct tf_reader *r, char *err, size_t errlen)
+{
+	int n = tracecmd_buffer_instances(r->in);
+
+	r->top_selected = !chosen.n || chosen.top;
+	if (n > 0 && !(r->inst = calloc((size_t)n, sizeof(*r->inst)))) {
+		snprintf(err, errlen, "%s: out of memory", r->path);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct instance *b = &r->inst[r->ninst];
+		b->name = tracecmd_buffer_instance_name(r->in, i);
+		b->in = b->name ? tracecmd_buffer_instance_handle(r->in, i) : NULL;
+		if (!b->in) {
+			snprintf(err, errlen, "%s: libtracecmd cannot read its buffer %d (%s)", r->path,
+				 i, b->name ? b->name : "no name");
+			return -1;
+		}
+		r->ninst++;
+		/* libtracecmd gives no buffer's CPU count: the file's (it stops at the buffer's). */
+		b->ncpu = tep_get_cpus(r->tep) > r->ncpu ? tep_get_cpus(r->tep) : r->ncpu;
+		if (b->ncpu > MAX_CPUS)
+			b->ncpu = MAX_CPUS;
+		b->cpu = calloc((size_t)b->ncpu + 1, sizeof(*b->cpu));
+		if (!b->cpu) {
+			snprintf(err, errlen, "%s: out of memory", r->path);
+			return -1;
+		}
+		b->selected = !chosen.n && !chosen.top;
+		for (int k = 0; k < chosen.n; k++)
+			b->selected |= !strcmp(chosen.names[k], b->name);
+		for (int c = 0; c < b->ncpu; c++)
+			b->cpu[c].selected = true;
+	}
+	for (int k = 0; k < chosen.n; k++) {
+		bool found = false;
+		for (int i = 0; i < r->ninst; i++)
+			found |= !strcmp(chosen.names[k], r->inst[i].name);
+		if (!found) {
+			char have[512];
+			list_buffers(r, have, sizeof(have));
+			snprintf(err, errlen, "%s has no buffer '%s' (its buffers: %s)", r->path,
+				 chosen.names[k], have);
+			return -1;
+		}
+	}
+	if (r->ninst && !r->why_generic)
+		r->why_generic = "several buffers";
+	return 0;
+}
+
+int tf_reader_ninstances(const struct tf_reader *r)
+{
+	return r->ninst;
+}
+
+const char *tf_reader_instance(const struct tf_reader *r, int i)
+{
+	return i >= 0 && i < r->ninst ? r->inst[i].name : NULL;
+}
+
 struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 {
 	struct tf_reader *r = calloc(1, sizeof(*r));
@@ -1278,6 +1378,8 @@ struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	r->tep = tracecmd_get_tep(r->in);
+	if (open_instances(r, err, errlen) < 0)
+		goto fail;
 	/* libtracecmd's function_graph printers would look ahead through an iterator we do not use. */
 	fg_register(r->tep);
 	if (tep_get_cpus(r->tep) > 0 && tep_get_cpus(r->tep) < r->ncpu)
@@ -1311,6 +1413,15 @@ void tf_reader_close(struct tf_reader *r)
 		return;
 	if (r->held)
 		tracecmd_free_record(r->held);
+	for (int i = 0; i < r->ninst; i++) {
+		for (int c = 0; c < r->inst[i].ncpu; c++)
+			if (r->inst[i].cpu[c].next)
+				tracecmd_free_record(r->inst[i].cpu[c].next);
+		free(r->inst[i].cpu);
+		if (r->inst[i].in)
+			tracecmd_close(r->inst[i].in);
+	}
+	free(r->inst);
 	for (int i = 0; r->cpu && i < r->ncpu; i++) {
 		if (r->cpu[i].next)
 			tracecmd_free_record(r->cpu[i].next);
@@ -1377,22 +1488,51 @@ int tf_reader_select_cpus(struct tf_reader *r, const bool *mask, int n)
 	}
 	for (int i = 0; i < r->ncpu; i++)
 		r->cpu[i].selected = !mask || (i < n && mask[i]);
+	for (int b = 0; b < r->ninst; b++)
+		for (int i = 0; i < r->inst[b].ncpu; i++)
+			r->inst[b].cpu[i].selected = !mask || (i < n && mask[i]);
 	return 0;
 }
 
-static void read_ahead(struct tf_reader *r, int cpu)
+static void read_ahead(struct tracecmd_input *in, struct cpu_state *c, int cpu)
 {
-	struct cpu_state *c = &r->cpu[cpu];
-
-	c->next = tracecmd_read_data(r->in, cpu);
+	c->next = tracecmd_read_data(in, cpu);
 	if (!c->next)
 		c->done = true;
 }
 
+/* Start a buffer's CPUs: the selected ones read ahead, the others done. */
+static void start_buffer(struct tracecmd_input *in, struct cpu_state *cpu, int n, bool selected)
+{
+	for (int i = 0; i < n; i++)
+		if (selected && cpu[i].selected)
+			read_ahead(in, &cpu[i], i);
+		else
+			cpu[i].done = true;
+}
+
+/* Of the CPUs of one buffer (b: -1 top-level), the one whose next record is the earliest. */
+static void earliest(struct cpu_state *cpu, int n, int b, struct cpu_state **best, int *bbuf,
+		     int *bcpu)
+{
+	for (int i = 0; i < n; i++) {
+		struct cpu_state *c = &cpu[i];
+		if (c->done)
+			continue;
+		if (!*best || c->next->ts < (*best)->next->ts) {
+			*best = c;
+			*bbuf = b;
+			*bcpu = i;
+		}
+	}
+}
+
 static int next_any(struct tf_reader *r, struct tf_event *ev, char *err, size_t errlen)
 {
-	int best = -1;
+	struct cpu_state *best = NULL;
+	int bbuf = -1, bcpu = -1;
 
+	ev->buffer = NULL;
 	if (!r->why_generic) {
 		int ret = fast_next(r, ev, err, errlen);
 		if (ret < 0) {
@@ -1408,29 +1548,24 @@ static int next_any(struct tf_reader *r, struct tf_event *ev, char *err, size_t 
 	}
 	if (!r->started) {
 		r->started = true;
-		for (int i = 0; i < r->ncpu; i++)
-			if (r->cpu[i].selected)
-				read_ahead(r, i);
-			else
-				r->cpu[i].done = true;
+		start_buffer(r->in, r->cpu, r->ncpu, r->top_selected);
+		for (int b = 0; b < r->ninst; b++)
+			start_buffer(r->inst[b].in, r->inst[b].cpu, r->inst[b].ncpu, r->inst[b].selected);
 	}
-	/* Few CPUs: a scan beats a heap's bookkeeping. */
-	for (int i = 0; i < r->ncpu; i++) {
-		struct cpu_state *c = &r->cpu[i];
-		if (c->done)
-			continue;
-		if (best < 0 || c->next->ts < r->cpu[best].next->ts)
-			best = i;
-	}
-	if (best < 0)
+	/* Few CPUs and buffers: a scan beats a heap's bookkeeping. */
+	earliest(r->cpu, r->ncpu, -1, &best, &bbuf, &bcpu);
+	for (int b = 0; b < r->ninst; b++)
+		earliest(r->inst[b].cpu, r->inst[b].ncpu, b, &best, &bbuf, &bcpu);
+	if (!best)
 		return 0;
-	r->held = r->cpu[best].next;
-	read_ahead(r, best);
+	r->held = best->next;
+	read_ahead(bbuf < 0 ? r->in : r->inst[bbuf].in, best, bcpu);
 	ev->record = r->held;
 	ev->event = tep_find_event_by_record(r->tep, r->held);
-	ev->cpu = best;
+	ev->cpu = bcpu;
 	ev->ts = r->held->ts;
 	ev->missed = r->held->missed_events;
+	ev->buffer = bbuf < 0 ? NULL : r->inst[bbuf].name;
 	return 1;
 }
 
@@ -1448,7 +1583,8 @@ int tf_reader_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t e
 	int ret;
 
 	while ((ret = next_any(r, ev, err, errlen)) == 1 && r->filter) {
-		long long *acc = ev->cpu >= 0 && ev->cpu < r->ncpu ? &r->skipped_missed[ev->cpu] : NULL;
+		long long *acc = !ev->buffer && ev->cpu >= 0 && ev->cpu < r->ncpu ?
+				 &r->skipped_missed[ev->cpu] : NULL;
 		if (tep_filter_match(r->filter, ev->record) == TEP_ERRNO__FILTER_MATCH) {
 			if (acc && *acc) {
 				carry_missed(acc, ev->missed);
