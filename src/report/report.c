@@ -76,6 +76,21 @@ static int flush_buf(struct run *x)
 	return fwrite(x->buf.p, 1, n, x->out) == n ? 0 : -1;
 }
 
+/* A buffer's name (from the file: anything) as a JSON string and a comma. */
+static void json_name(struct trace_seq *t, const char *name)
+{
+	trace_seq_putc(t, '"');
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			trace_seq_printf(t, "\\%c", *c);
+		else if (*c < 0x20 || *c >= 0x7f)
+			trace_seq_printf(t, "\\u%04x", *c);
+		else
+			trace_seq_putc(t, (char)*c);
+	}
+	trace_seq_puts(t, "\",");
+}
+
 /*
  * A file with instance buffers: as trace-cmd report does, each line starts with
  * its buffer's name right-aligned to the longest and ": ", blanks for the
@@ -133,7 +148,7 @@ static int emit(struct run *x, const struct tf_event *ev)
 			trace_seq_init(&t);
 			trace_seq_puts(&t, "{\"buffer\":");
 			if (ev->buffer)
-				trace_seq_printf(&t, "\"%s\",", ev->buffer);
+				json_name(&t, ev->buffer);
 			else
 				trace_seq_puts(&t, "null,");
 			trace_seq_printf(&t, "%.*s", (int)x->s.len - 1, x->s.buffer + 1);
