@@ -42,7 +42,8 @@ def read_at(tk, dat, tids):
     """When each thread read the CPU clock it printed: the exit of its last clock_gettime
     (raw_syscalls sys_exit NR 228, where the kernel computed the value) before its write of
     the line (sys_enter NR 1 on fd 1)."""
-    out = subprocess.run([tk, 'report', dat], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([tk, 'report', '-F', 'sys_enter: id == 1', '-F', 'sys_exit: id == 228',
+                          dat], capture_output=True, text=True, check=True).stdout
     last_read, at = {}, {}
     for line in out.splitlines():
         m = re.match(r'\s*\S+-(\d+)\s+\[\d+\]\s+(\d+\.\d+): (sys_enter|sys_exit):\s+NR (\d+) (.)',
