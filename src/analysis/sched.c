@@ -84,6 +84,25 @@ static void proc_tick(struct sa_analysis *a, struct sa_proc *p, uint64_t ts)
 		p->last_ts = ts;
 }
 
+/*
+ * A task first seen being switched out ran since before its process's first
+ * activity: the process's wall time starts there, and that stretch had one
+ * thread running (the earlier ones' overlap with later activity is not known).
+ */
+static void proc_backdate(struct sa_analysis *a, struct sa_proc *p, uint64_t since)
+{
+	if (since < a->start)
+		since = a->start;
+	if (!p->active) {
+		proc_tick(a, p, since);
+		return;
+	}
+	if (since >= p->first_ts)
+		return;
+	p->hist[p->running + 1 > SA_PAR_MAX ? SA_PAR_MAX : p->running + 1] += p->first_ts - since;
+	p->first_ts = since;
+}
+
 static struct sa_task *task_get(struct sa_analysis *a, int tid, const char *comm)
 {
 	struct sa_task *t = tidmap_get(&a->tasks, tid);
@@ -242,6 +261,7 @@ static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *
 		/* First seen here: it ran since the CPU's last switch, or the start. */
 		t->state = SA_RUNNING;
 		t->since = c->seen ? c->since : a->start;
+		proc_backdate(a, t->proc, t->since);
 		t->proc->running++;	/* task_set_running() below takes it back */
 	}
 	task_account(a, t, e->ts);
@@ -257,6 +277,8 @@ static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *
 		next = SA_GONE;
 	else
 		next = SA_SLEEP;
+	if (next == SA_GONE && in_window(a, e->ts))
+		t->died = true;
 	if (next == SA_RUNNABLE && in_window(a, e->ts))
 		t->involuntary++;
 	if (next == SA_RUNNABLE) {
@@ -300,6 +322,8 @@ static void charge_wait(struct sa_analysis *a, struct sa_cpu *c, struct sa_task 
 		const struct sa_slice *s = &c->hist[(c->head - 1 - k + SA_HIST) % SA_HIST];
 		if (s->end <= lo)
 			break;
+		if (s->pid == t->tid)
+			continue;	/* it did not hold the CPU while it waited for it */
 		uint64_t d = span(a, s->start > lo ? s->start : lo, s->end < ts ? s->end : ts);
 		if (d > left)
 			d = left;
@@ -346,6 +370,33 @@ static void cpu_keep(struct sa_cpu *c, uint64_t start, uint64_t end, int pid)
 }
 
 /*
+ * The slice that ends on c at ts, on the kernel's clock (see sched_check.c):
+ * the scheduler's clock is not read again at every switch.  A wakeup that
+ * preempts the running task makes the next switch skip the clock update
+ * (rq_clock_skip_update), so prev's time ends at the clock's last update -- its
+ * last sched_stat_runtime -- and next's starts there; after idle, next's time
+ * starts at its wakeup.  That is the kernel's count, slice by slice.
+ */
+static void kernel_clock_switch(struct sa_analysis *a, struct sa_cpu *c, int prev, int next,
+				uint64_t ts)
+{
+	uint64_t end = ts;
+
+	if (prev > 0) {
+		if (c->k_last > c->k_start && c->k_last <= ts)
+			end = c->k_last;
+		struct sa_task *p = sa_task_find(a, prev);
+		if (p)
+			p->like_ns += span(a, c->k_start, end);
+	}
+	c->k_start = end;
+	if (prev <= 0 && next > 0 && c->wake_pid == next && c->wake_ts >= c->since &&
+	    c->wake_ts <= ts)
+		c->k_start = c->wake_ts;
+	c->k_last = 0;
+}
+
+/*
  * Some kernels (this one under a VM, seen with trace-cmd too) also leave out a
  * task's switch-out: it is switched in and never out while other tasks' events
  * and switches follow on its CPU.  It cannot have run past the first sign that
@@ -356,6 +407,8 @@ static void missed_switch_out(struct sa_analysis *a, int cpu, uint64_t ts)
 {
 	struct sa_cpu *c = cpu_get(a, cpu);
 	struct sa_task *t = sa_task_find(a, c->curr);
+
+	kernel_clock_switch(a, c, c->curr, 0, ts);
 
 	cpu_credit(a, c, c->curr, c->since, ts);
 	cpu_keep(c, c->since, ts, c->curr);
@@ -421,6 +474,9 @@ static void on_switch(struct sa_analysis *a, const struct sa_event *e)
 		infer_switch_in(a, e, e->pid, e->comm);
 	uint64_t from = c->seen ? c->since : a->start;
 
+	if (!c->seen)
+		c->k_start = from;
+	kernel_clock_switch(a, c, e->pid, e->pid2, e->ts);
 	cpu_credit(a, c, e->pid, from, e->ts);
 	cpu_keep(c, from, e->ts, e->pid);
 	if (in_window(a, e->ts))
@@ -438,6 +494,29 @@ static void on_switch(struct sa_analysis *a, const struct sa_event *e)
 	c->seen = true;
 	c->curr = e->pid2;
 	c->since = e->ts;
+	c->tail = e->pid != e->pid2 ? e->pid : -1;
+}
+
+const char *sa_waker_name(enum sa_waker_kind k)
+{
+	static const char *const names[SA_WK_N] = { "task", "timer", "hardirq", "softirq", "idle" };
+	return k < SA_WK_N ? names[k] : "?";
+}
+
+/* Count who woke t: a task by its pid, the other kinds as one entry each. */
+static void count_waker(struct sa_task *t, const struct sa_event *e)
+{
+	enum sa_waker_kind k = (enum sa_waker_kind)(e->waker - 1);
+	int pid = k == SA_WK_TASK ? e->cur : 0;
+
+	for (size_t i = 0; i < t->nwakers; i++) {
+		if (t->wakers[i].kind == k && t->wakers[i].pid == pid) {
+			t->wakers[i].count++;
+			return;
+		}
+	}
+	t->wakers = xrealloc(t->wakers, (t->nwakers + 1) * sizeof(*t->wakers));
+	t->wakers[t->nwakers++] = (struct sa_waker){ .kind = k, .pid = pid, .count = 1 };
 }
 
 static void on_wakeup(struct sa_analysis *a, const struct sa_event *e)
@@ -448,6 +527,8 @@ static void on_wakeup(struct sa_analysis *a, const struct sa_event *e)
 	task_attach(a, t);
 	if (t->state == SA_RUNNING || t->state == SA_RUNNABLE)
 		return;
+	if (e->waker > 0 && e->waker <= SA_WK_N && in_window(a, e->ts))
+		count_waker(t, e);
 	task_account(a, t, e->ts);
 	t->state = SA_RUNNABLE;
 	t->woken = true;
@@ -463,6 +544,8 @@ static void on_fork(struct sa_analysis *a, const struct sa_event *e)
 	struct sa_task *parent = task_get(a, e->pid, e->comm);
 	task_attach(a, parent);
 	struct sa_task *child = task_get(a, e->pid2, e->comm2);
+	if (in_window(a, e->ts) && child->state == SA_UNKNOWN && !child->run_ns)
+		child->born = true;
 	if (child->proc)
 		return;		/* seen before its fork event: keep what we have */
 	child->proc = parent->proc;
@@ -484,12 +567,39 @@ static void on_exec(struct sa_analysis *a, const struct sa_event *e)
 		task_set_running(a, t, false, e->ts);
 	t->proc->nthreads--;
 	t->state = running ? SA_UNKNOWN : t->state;
+	struct sa_proc *parent = t->proc;
 	t->proc = proc_new(a, t->tid, e->comm);
+	t->proc->parent = parent;
 	t->proc->nthreads++;
 	if (running) {
 		task_set_running(a, t, true, e->ts);
 		t->state = SA_RUNNING;
 	}
+}
+
+/*
+ * sched_switch is recorded inside __schedule() before the CPU changes tasks, so
+ * records made after it by the rest of the switch (function_graph's returns
+ * from the tracepoint, finish_task_switch's callees on some kernels) still name
+ * prev as the current task.  They are the switch's tail, not a sign that prev
+ * ran again (or that next, or idle, left the CPU): the tail lasts until the
+ * first record of another task there, or until prev is woken (after that, a
+ * record of it means its switch-in was lost).
+ */
+static bool switch_tail(struct sa_analysis *a, const struct sa_event *e)
+{
+	struct sa_cpu *c = cpu_get(a, e->cpu);
+
+	if (!c->seen || c->tail < 0)
+		return false;
+	const struct sa_task *t = e->cur > 0 ? sa_task_find(a, e->cur) : NULL;
+	bool woken = t && t->state == SA_RUNNABLE && t->woken && t->ready_ts >= c->since;
+	if (e->cur == c->tail && e->cur != c->curr && !woken) {
+		a->tail_records++;
+		return true;
+	}
+	c->tail = -1;
+	return false;
 }
 
 void sa_feed(struct sa_analysis *a, const struct sa_event *e)
@@ -504,7 +614,7 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		return;
 	if (in_window(a, e->ts))
 		a->nevents[e->kind]++;
-	if (e->kind != SA_SWITCH && e->has_cur) {
+	if (e->kind != SA_SWITCH && e->has_cur && !switch_tail(a, e)) {
 		struct sa_cpu *c = cpu_get(a, e->cpu);
 		if (c->seen && c->curr > 0 && e->cur != c->curr)
 			missed_switch_out(a, e->cpu, e->ts);
@@ -513,8 +623,35 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 	}
 	switch (e->kind) {
 	case SA_SWITCH: on_switch(a, e); break;
-	case SA_WAKEUP:
-	case SA_WAKEUP_NEW: on_wakeup(a, e); break;
+	case SA_WAKEUP: {
+		struct sa_cpu *c = cpu_get(a, e->cpu2);
+		c->wake_pid = e->pid;
+		c->wake_ts = e->ts;
+		on_wakeup(a, e);
+		break;
+	}
+	case SA_WAKEUP_NEW: {
+		struct sa_task *t = task_get(a, e->pid, e->comm);
+		if (in_window(a, e->ts) && t->state == SA_UNKNOWN && !t->run_ns)
+			t->born = true;
+		struct sa_cpu *c = cpu_get(a, e->cpu2);
+		c->wake_pid = e->pid;
+		c->wake_ts = e->ts;
+		on_wakeup(a, e);
+		break;
+	}
+	case SA_RUNTIME: {
+		struct sa_task *t = task_get(a, e->pid, e->comm);
+		task_attach(a, t);
+		if (in_window(a, e->ts)) {
+			t->kernel_ns += e->arg;
+			t->kernel_chunks++;
+		}
+		struct sa_cpu *c = cpu_get(a, e->cpu);
+		if (c->seen && c->curr == e->pid)
+			c->k_last = e->ts;
+		break;
+	}
 	case SA_MIGRATE: {
 		struct sa_task *t = task_get(a, e->pid, e->comm);
 		task_attach(a, t);
@@ -539,6 +676,9 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		break;
 	}
 	case SA_EXIT:
+		if (e->pid > 0 && in_window(a, e->ts))
+			task_get(a, e->pid, NULL)->died = true;
+		break;
 	case SA_RUNS:
 	case SA_NKINDS: break;
 	}
@@ -558,8 +698,11 @@ void sa_finish(struct sa_analysis *a, uint64_t end)
 	}
 	for (int i = 0; i < a->ncpus; i++) {
 		struct sa_cpu *c = &a->cpus[i];
-		if (c->seen)
+		if (c->seen) {
 			cpu_credit(a, c, c->curr, c->since, end);
+			c->k_last = 0;	/* still running: its last chunk is not written yet */
+			kernel_clock_switch(a, c, c->curr, 0, end);
+		}
 	}
 	for (struct sa_proc *p = a->proc_list; p; p = p->next)
 		if (p->active && p->running)
@@ -571,6 +714,7 @@ void sa_free(struct sa_analysis *a)
 	for (struct sa_task *t = a->task_list, *n; t; t = n) {
 		n = t->next;
 		free(t->lat);
+		free(t->wakers);
 		free(t);
 	}
 	for (struct sa_proc *p = a->proc_list, *n; p; p = n) {

@@ -30,6 +30,7 @@ enum sa_kind {
 	SA_RUNS,	/* any other event: only its cur says who ran on cpu */
 	SA_SYS_ENTER,	/* pid enters syscall nr (in state), arg = its first argument */
 	SA_SYS_EXIT,	/* pid leaves syscall nr (in state) */
+	SA_RUNTIME,	/* sched_stat_runtime: pid ran arg ns, by the kernel's count */
 	SA_NKINDS
 };
 
@@ -44,6 +45,18 @@ struct sa_event {
 	uint64_t arg3;		/* SA_SYS_ENTER: its third argument (a futex's expected value) */
 	bool has_cur;		/* cur is known (records have it, hand-made events may not) */
 	int cur;		/* the task running on cpu when the event was recorded */
+	int waker;		/* SA_WAKEUP: what made it (enum sa_waker_kind + 1), 0: not known */
+};
+
+/* Who woke a task: the context of its sched_waking (flags, and the timer/irq events around). */
+enum sa_waker_kind { SA_WK_TASK, SA_WK_TIMER, SA_WK_HARDIRQ, SA_WK_SOFTIRQ, SA_WK_IDLE,
+		     SA_WK_N };
+const char *sa_waker_name(enum sa_waker_kind k);
+
+struct sa_waker {
+	enum sa_waker_kind kind;
+	int pid;			/* SA_WK_TASK: the waking task; else the task interrupted (or 0) */
+	unsigned long count;
 };
 
 /* prev_state bits as sched_switch reports them. */
@@ -106,6 +119,12 @@ struct sa_task {
 	uint64_t ready_ts;		/* ... and when: bounds a missing switch-in */
 	uint64_t run_ns, wait_ns, sleep_ns, blocked_ns, max_wait_ns;
 	uint64_t join_ns;		/* of sleep_ns: waiting for another thread's exit */
+	uint64_t kernel_ns;		/* sum of its sched_stat_runtime in the window */
+	unsigned long kernel_chunks;	/* how many of them */
+	uint64_t like_ns;		/* its slices on the kernel's clock (sched_check.c) */
+	struct sa_waker *wakers;	/* who woke it, by kind (and task), in no order */
+	size_t nwakers;
+	bool born, died;		/* its fork (or first wakeup) and its exit are in the window */
 	unsigned long switches, involuntary, migrations;
 	uint64_t *lat;			/* wakeup latencies, ns */
 	size_t nlat, caplat;
@@ -120,6 +139,7 @@ struct sa_task {
 
 struct sa_proc {
 	int pid;			/* the task that exec'd it, or the oldest task seen */
+	struct sa_proc *parent;		/* the process it was forked from (NULL: not seen) */
 	char comm[SA_COMM];
 	int nthreads, running;
 	bool active;			/* first_ts is set */
@@ -144,6 +164,15 @@ struct sa_cpu {
 	struct sa_slice hist[SA_HIST];	/* the last slices, a ring; head is the next to fill */
 	int head, nhist;
 	int curr;
+	int tail;			/* prev of the last switch while its records may follow it */
+	/*
+	 * The current slice on the kernel's clock, which the scheduler updates at
+	 * its own moments (each gives curr a sched_stat_runtime): k_start where it
+	 * began, k_last curr's last sched_stat_runtime here (0: none yet), and the
+	 * last wakeup made for this CPU (pid, ts).
+	 */
+	uint64_t k_start, k_last, wake_ts;
+	int wake_pid;
 	uint64_t since;
 	uint64_t busy_ns;
 	unsigned long switches;
@@ -182,6 +211,7 @@ struct sa_analysis {
 	uint64_t inferred_cpus[16];	/* CPUs where they happened: a bitmap of the first 1024 */
 	unsigned long missed_out;	/* switch-outs the kernel did not record, ended at the */
 	uint64_t missed_out_cpus[16];	/* first sign of another task on the CPU; where */
+	unsigned long tail_records;	/* records of prev after its switch-out (not a switch-in) */
 };
 
 void sa_init(struct sa_analysis *a, uint64_t from, uint64_t to);
@@ -216,6 +246,25 @@ struct sa_sum {
 
 void sa_sum_task(const struct sa_task *t, struct sa_sum *s);
 void sa_sum_proc(const struct sa_analysis *a, const struct sa_proc *p, struct sa_sum *s);
+/*
+ * sched_check.c: run time from switches against the kernel's sched_stat_runtime sum,
+ * for the tasks whose whole life (fork to exit) is in the window.
+ */
+struct sa_check {
+	unsigned long with_runtime;	/* tasks with sched_stat_runtime events */
+	unsigned long compared;		/* of those, whole life in the window */
+	unsigned long disagree;		/* of those, off by more than 2% and 1 ms (kernel's clock) */
+	unsigned long disagree_raw;	/* the same, switch to switch */
+	int worst_tid, worst_raw_tid;	/* the farthest off in %, 0 when none compared */
+	double worst_pct, worst_raw_pct;	/* (like_ns or run_ns - kernel) / kernel */
+	int64_t worst_ns, worst_raw_ns;
+};
+bool sa_task_checkable(const struct sa_task *t);
+double sa_task_diff_pct(const struct sa_task *t);
+double sa_task_like_diff_pct(const struct sa_task *t);
+bool sa_task_agrees(const struct sa_task *t);
+void sa_runtime_check(const struct sa_analysis *a, struct sa_check *c);
+
 /* The window length in ns. */
 uint64_t sa_window(const struct sa_analysis *a);
 

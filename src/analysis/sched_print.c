@@ -72,6 +72,52 @@ static void sel_busiest(struct st_trace *t, struct sel *s)
 	s->why = "the busiest processes";
 }
 
+static bool descends(const struct sa_proc *p, const struct sa_proc *root)
+{
+	for (int depth = 0; p && depth < 4096; p = p->parent, depth++)
+		if (p == root)
+			return true;
+	return false;
+}
+
+#define MAX_TREE 16		/* processes of the command's tree shown, busiest first */
+
+/*
+ * The recorded command and every process it started (a shell's children, make's
+ * compilers), the busiest first: the verdict is about the one that did the work.
+ */
+static void sel_tree(struct st_trace *t, struct sa_proc *root, struct sel *s)
+{
+	static char why[128];
+	int n = 0, k = 0;
+
+	for (struct sa_proc *p = t->a.proc_list; p; p = p->next)
+		n += descends(p, root);
+	struct sa_proc **all = xmalloc(sizeof(*all) * (size_t)n);
+	uint64_t *run = xmalloc(sizeof(*run) * (size_t)n);
+	for (struct sa_proc *p = t->a.proc_list; p; p = p->next)
+		if (descends(p, root)) {
+			all[k] = p;
+			run[k++] = proc_run(&t->a, p);
+		}
+	for (int shown = 0; shown < MAX_TREE && shown < n; shown++) {
+		int best = -1;
+		for (int i = 0; i < n; i++)
+			if (all[i] && (best < 0 || run[i] > run[best]))
+				best = i;
+		sel_add(s, all[best]);
+		all[best] = NULL;
+	}
+	free(all);
+	free(run);
+	if (n == 1)
+		snprintf(why, sizeof(why), "the command recorded");
+	else
+		snprintf(why, sizeof(why), "the command recorded and the %d processes it started%s, "
+			 "busiest first", n - 1, n > MAX_TREE ? " (the busiest shown)" : "");
+	s->why = why;
+}
+
 static int sel_pids(struct st_trace *t, const char *list, struct sel *s)
 {
 	for (const char *p = list; *p;) {
@@ -114,8 +160,7 @@ static int choose(struct st_trace *t, const struct st_options *o, struct sel *s,
 	struct sa_task *cmd = t->command_pid ? sa_task_find(&t->a, t->command_pid) : NULL;
 	/* Without fork events the command's threads are not tied to its pid: names do better. */
 	if (cmd && cmd->proc && t->has[ST_FORK]) {
-		sel_add(s, cmd->proc);
-		s->why = "the command recorded";
+		sel_tree(t, cmd->proc, s);
 		return 0;
 	}
 	if (t->command && !t->has[ST_EXEC]) {
@@ -150,6 +195,7 @@ static const char *const cost[ST_NEVENTS] = {
 	[ST_FORK] = "threads started during the trace are not grouped with their process",
 	[ST_EXEC] = "the recorded command is not found by its exec; processes keep their forker's",
 	[ST_EXIT] = "no effect on the figures",
+	[ST_RUNTIME] = "run time is from switches only, not checked against the kernel's count",
 };
 
 static bool missing(const struct st_trace *t, int i)
@@ -189,7 +235,40 @@ static const char *comm_of(const struct sa_analysis *a, int pid)
 	return t && t->comm[0] ? t->comm : "?";
 }
 
+static const char *plural(long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* ---- text ---- */
+
+/* How far the run time from switches is from the kernel's own count, or why it is not checked. */
+static void text_check(struct st_trace *t, FILE *f)
+{
+	struct sa_check c;
+
+	if (!t->has[ST_RUNTIME])
+		return;		/* said among the missing events */
+	sa_runtime_check(&t->a, &c);
+	if (!c.compared) {
+		fprintf(f, "note: run time not checked against sched_stat_runtime: no thread's whole "
+			"life (fork to exit) is in the trace\n");
+		return;
+	}
+	const struct sa_task *w = sa_task_find(&t->a, c.worst_tid);
+	const struct sa_task *r = sa_task_find(&t->a, c.worst_raw_tid);
+	fprintf(f, "run time checked against the kernel's sched_stat_runtime for %lu %s whose "
+		"whole life is in the trace: ", c.compared, plural((long)c.compared, "thread",
+								 "threads"));
+	if (c.disagree)
+		fprintf(f, "%lu off by more than 2%% and 1 ms", c.disagree);
+	else
+		fprintf(f, "all within 2%% or 1 ms");
+	fprintf(f, " on the kernel's clock (farthest %s:%d, %+.2f%%, %+.3f ms); switch to switch, "
+		"farthest %s:%d, %+.2f%%, %+.3f ms\n", w ? w->comm : "?", c.worst_tid, c.worst_pct,
+		(double)c.worst_ns / 1e6, r ? r->comm : "?", c.worst_raw_tid, c.worst_raw_pct,
+		(double)c.worst_raw_ns / 1e6);
+}
 
 static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 {
@@ -203,6 +282,9 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 		if (missing(t, i))
 			fprintf(f, "missing sched:%s%s: %s\n", i == ST_WAKEUP ? "sched_waking and sched:" : "",
 				st_event_names[i], cost[i]);
+	if (!t->a.nevents[SA_SWITCH])
+		fputs("warning: no sched_switch events in the window (or in the buffers read: see -B, "
+		      "--top): every switch below is inferred from other events\n", f);
 	if (t->follow && strcmp(t->follow, "system") != 0)
 		fputs("note: recorded with -F or -p: only switches involving the traced tasks exist, "
 		      "so per-CPU figures and other tasks are incomplete\n", f);
@@ -237,12 +319,12 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 				fprintf(f, "%s %d", k++ ? "," : "", c);
 		fputs("); each ends at the first event of another task (or idle) there\n", f);
 	}
+	text_check(t, f);
+	if (!t->has_hrtimer)
+		fputs("note: no timer:hrtimer_expire_entry/exit events: wakeups in interrupts are "
+		      "told hardirq or softirq, not timer (tracekit record -e sched adds them)\n", f);
 }
 
-static const char *plural(long n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
 
 static void text_row(FILE *f, const char *label, const struct sa_sum *s)
 {
@@ -375,6 +457,51 @@ static void text_why(struct st_trace *t, struct sa_proc *p, FILE *f)
 	free(v);
 }
 
+static int cmp_waker(const void *x, const void *y)
+{
+	const struct sa_waker *a = x, *b = y;
+	if (a->count != b->count)
+		return a->count < b->count ? 1 : -1;
+	return a->kind != b->kind ? (int)a->kind - (int)b->kind : a->pid - b->pid;
+}
+
+/* A task's wakers, most frequent first (sorted in place: the order is of no other use). */
+static void sort_wakers(struct sa_task *k)
+{
+	if (k->nwakers > 1)
+		qsort(k->wakers, k->nwakers, sizeof(*k->wakers), cmp_waker);
+}
+
+#define TOP_WAKERS 4
+
+/* "woken by: timer 25, sched4:122 10, idle 2": who made each thread's wakeups. */
+static void text_wakers(struct st_trace *t, struct sa_task **v, int n, FILE *f)
+{
+	bool any = false;
+
+	for (int i = 0; i < n; i++) {
+		struct sa_task *k = v[i];
+		if (!k->nwakers)
+			continue;
+		if (!any)
+			fputs("  woken by (from each wakeup's context):\n", f);
+		any = true;
+		sort_wakers(k);
+		fprintf(f, "    %s:%d ", k->comm, k->tid);
+		for (size_t w = 0; w < k->nwakers && w < TOP_WAKERS; w++) {
+			const struct sa_waker *x = &k->wakers[w];
+			if (x->kind == SA_WK_TASK)
+				fprintf(f, "%s %s:%d %lu", w ? "," : "", comm_of(&t->a, x->pid), x->pid,
+					x->count);
+			else
+				fprintf(f, "%s %s %lu", w ? "," : "", sa_waker_name(x->kind), x->count);
+		}
+		if (k->nwakers > TOP_WAKERS)
+			fprintf(f, " and %zu more", k->nwakers - TOP_WAKERS);
+		fputc('\n', f);
+	}
+}
+
 static void text_proc(struct st_trace *t, struct sa_proc *p, FILE *f)
 {
 	struct sa_sum s;
@@ -397,6 +524,7 @@ static void text_proc(struct st_trace *t, struct sa_proc *p, FILE *f)
 		snprintf(label, sizeof(label), "%s:%d", v[i]->comm, v[i]->tid);
 		text_row(f, label, &ts);
 	}
+	text_wakers(t, v, n, f);
 	free(v);
 	text_parallelism(p, &s, f);
 	text_why(t, p, f);
@@ -596,6 +724,69 @@ static void js_sum(struct strbuf *b, const struct sa_sum *s)
 	sb_printf(b, ",\"max\":%.6f},\"parallelism\":%.4f", ms(s->lat_max), s->parallelism);
 }
 
+/* The thread's run time by the kernel's count, when the file has it. */
+static void js_kernel(struct st_trace *t, const struct sa_task *k, struct strbuf *b)
+{
+	sb_add(b, ",\"kernel_runtime_ms\":");
+	if (!t->has[ST_RUNTIME]) {
+		sb_add(b, "null");
+		return;
+	}
+	sb_printf(b, "%.6f,\"whole_life\":%s,\"kernel_clock_runtime_ms\":%.6f,"
+		  "\"runtime_diff_pct\":", ms(k->kernel_ns), k->born && k->died ? "true" : "false",
+		  ms(k->like_ns));
+	if (k->kernel_ns)
+		sb_printf(b, "%.4f,\"kernel_clock_diff_pct\":%.4f", sa_task_diff_pct(k),
+			  sa_task_like_diff_pct(k));
+	else
+		sb_add(b, "null,\"kernel_clock_diff_pct\":null");
+}
+
+/* Who woke the thread: [{kind, pid, comm, count}], pid and comm null but for a task. */
+static void js_wakers(struct st_trace *t, struct sa_task *k, struct strbuf *b)
+{
+	sort_wakers(k);
+	sb_add(b, ",\"wakers\":[");
+	for (size_t w = 0; w < k->nwakers; w++) {
+		const struct sa_waker *x = &k->wakers[w];
+		sb_printf(b, "%s{\"kind\":\"%s\",\"pid\":", w ? "," : "", sa_waker_name(x->kind));
+		if (x->kind == SA_WK_TASK) {
+			sb_printf(b, "%d,\"comm\":", x->pid);
+			json_str(b, comm_of(&t->a, x->pid));
+		} else {
+			sb_add(b, "null,\"comm\":null");
+		}
+		sb_printf(b, ",\"count\":%lu}", x->count);
+	}
+	sb_addc(b, ']');
+}
+
+/* The run-time check over all tasks (see sched_check.c), or what run time rests on without it. */
+static void js_check(struct st_trace *t, struct strbuf *b)
+{
+	struct sa_check c;
+
+	sb_add(b, ",\"runtime_check\":{\"event\":");
+	if (!t->has[ST_RUNTIME]) {
+		sb_printf(b, "null,\"inferred_switch_ins\":%lu,\"inferred_switch_outs\":%lu,"
+			  "\"note\":\"no sched_stat_runtime in the file: run time is from switches "
+			  "only, not checked\"}", t->a.inferred, t->a.missed_out);
+		return;
+	}
+	sa_runtime_check(&t->a, &c);
+	sb_printf(b, "\"sched_stat_runtime\",\"tasks_with_runtime\":%lu,\"threads_compared\":%lu,"
+		  "\"threads_off\":%lu,\"threads_off_switch_to_switch\":%lu,\"worst_tid\":",
+		  c.with_runtime, c.compared, c.disagree, c.disagree_raw);
+	if (c.compared)
+		sb_printf(b, "%d,\"worst_diff_pct\":%.4f,\"worst_diff_ms\":%.6f,"
+			  "\"worst_switch_to_switch_tid\":%d,\"worst_switch_to_switch_diff_pct\":%.4f,"
+			  "\"worst_switch_to_switch_diff_ms\":%.6f}", c.worst_tid, c.worst_pct,
+			  (double)c.worst_ns / 1e6, c.worst_raw_tid, c.worst_raw_pct,
+			  (double)c.worst_raw_ns / 1e6);
+	else
+		sb_add(b, "null}");
+}
+
 static void js_why(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 {
 	char label[160];
@@ -683,6 +874,8 @@ static void js_proc(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 		json_str(b, v[i]->comm);
 		sb_addc(b, ',');
 		js_sum(b, &ts);
+		js_kernel(t, v[i], b);
+		js_wakers(t, v[i], b);
 		sb_addc(b, '}');
 	}
 	free(v);
@@ -723,16 +916,22 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 	json_str(&b, t->follow ? t->follow : "");
 	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_switch_ins\":%lu,"
 		  "\"inferred_switch_ins\":%lu,\"inferred_switch_ins_unknown_start\":%lu,"
-		  "\"inferred_switch_outs\":%lu,\"missing_events\":[",
+		  "\"inferred_switch_outs\":%lu,\"switch_tail_records\":%lu,\"switch_events\":%lu,"
+		  "\"missing_events\":[",
 		  !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
-		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late, t->a.missed_out);
+		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late, t->a.missed_out,
+		  t->a.tail_records, t->a.nevents[SA_SWITCH]);
 	for (int i = 0, k = 0; i < ST_NEVENTS; i++) {
 		if (!missing(t, i))
 			continue;
 		sb_add(&b, k++ ? "," : "");
 		json_str(&b, st_event_names[i]);
 	}
-	sb_add(&b, "],\"selected_by\":");
+	sb_printf(&b, "],\"waker_events\":{\"hrtimer\":%s,\"irq\":%s,\"softirq\":%s}",
+		  t->has_hrtimer ? "true" : "false", t->has_irq ? "true" : "false",
+		  t->has_softirq ? "true" : "false");
+	js_check(t, &b);
+	sb_add(&b, ",\"selected_by\":");
 	json_str(&b, s->why);
 	sb_add(&b, ",\"processes\":[");
 	for (int i = 0; i < s->n; i++) {

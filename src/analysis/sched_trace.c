@@ -15,6 +15,7 @@
 const char *const st_event_names[ST_NEVENTS] = {
 	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
 	"sched_migrate_task", "sched_process_fork", "sched_process_exec", "sched_process_exit",
+	"sched_stat_runtime",
 };
 
 /* Fields per event: [0..3] numbers or strings as each event needs (see decode()). */
@@ -32,6 +33,7 @@ static const char *const field_names[ST_NEVENTS][4] = {
 	[ST_FORK] = { "parent_pid", "child_pid", "parent_comm", "child_comm" },
 	[ST_EXEC] = { "pid", "old_pid", "filename", NULL },
 	[ST_EXIT] = { "pid", NULL, "comm", NULL },
+	[ST_RUNTIME] = { "pid", "runtime", "comm", NULL },
 };
 
 struct st_loader {
@@ -42,7 +44,26 @@ struct st_loader {
 	struct tep_format_field *next_comm;
 	char s1[256], s2[256];
 	bool exact_pid;		/* the file names the command's pid */
+	/* Interrupt context per CPU, from the timer and irq events: see waker(). */
+	int ctx_id[6];				/* hrtimer_expire_entry/exit, irq_handler_.., softirq_.. */
+	struct tep_format_field *softirq_vec;
+	int ncpus;
+	signed char *in_hrtimer, *softirq_vec_now;	/* per CPU; vec -1: none */
 };
+
+/* The context events, in ctx_id's order. */
+static const char *const ctx_events[6][2] = {
+	{ "timer", "hrtimer_expire_entry" }, { "timer", "hrtimer_expire_exit" },
+	{ "irq", "irq_handler_entry" }, { "irq", "irq_handler_exit" },
+	{ "irq", "softirq_entry" }, { "irq", "softirq_exit" },
+};
+
+/* Trace flags in common_flags (the kernel's TRACE_FLAG_*). */
+#define TF_HARDIRQ 0x08
+#define TF_SOFTIRQ 0x10
+#define TF_NMI 0x40
+#define SOFTIRQ_TIMER 1
+#define SOFTIRQ_HRTIMER 8
 
 static long long num(struct tep_format_field *f, const struct tep_record *rec)
 {
@@ -105,10 +126,20 @@ static void find_formats(struct st_loader *l)
 	}
 	l->t->use_waking = l->t->has[ST_WAKING];
 	tf_syscall_map_build(&l->sys, tep, NULL);
+	for (int i = 0; i < 6; i++) {
+		struct tep_event *ev = tep_find_event_by_name(tep, ctx_events[i][0], ctx_events[i][1]);
+		l->ctx_id[i] = ev ? ev->id : -1;
+		if (ev && i == 4)
+			l->softirq_vec = tep_find_field(ev, "vec");
+	}
+	l->t->has_hrtimer = l->ctx_id[0] >= 0 && l->ctx_id[1] >= 0;
+	l->t->has_irq = l->ctx_id[2] >= 0;
+	l->t->has_softirq = l->ctx_id[4] >= 0 && l->ctx_id[5] >= 0 && l->softirq_vec;
 }
 
 static const enum sa_kind kinds[ST_NEVENTS] = {
 	SA_SWITCH, SA_WAKEUP, SA_WAKEUP, SA_WAKEUP_NEW, SA_MIGRATE, SA_FORK, SA_EXEC, SA_EXIT,
+	SA_RUNTIME,
 };
 
 static int which(const struct st_loader *l, int id)
@@ -119,6 +150,60 @@ static int which(const struct st_loader *l, int id)
 	return -1;
 }
 
+/* A timer or irq event: the CPU's interrupt context as it changes (true when it was one). */
+static bool track_context(struct st_loader *l, const struct tf_event *ev)
+{
+	int id = ev->event->id, k = -1;
+
+	for (int i = 0; i < 6; i++)
+		if (l->ctx_id[i] == id)
+			k = i;
+	if (k < 0)
+		return false;
+	if (ev->cpu >= l->ncpus) {
+		int n = ev->cpu + 1;
+		l->in_hrtimer = xrealloc(l->in_hrtimer, (size_t)n);
+		l->softirq_vec_now = xrealloc(l->softirq_vec_now, (size_t)n);
+		memset(l->in_hrtimer + l->ncpus, 0, (size_t)(n - l->ncpus));
+		memset(l->softirq_vec_now + l->ncpus, -1, (size_t)(n - l->ncpus));
+		l->ncpus = n;
+	}
+	if (ev->cpu < 0)
+		return true;
+	if (k == 0)
+		l->in_hrtimer[ev->cpu] = 1;
+	else if (k == 1)
+		l->in_hrtimer[ev->cpu] = 0;
+	else if (k == 4)
+		l->softirq_vec_now[ev->cpu] = (signed char)num(l->softirq_vec, ev->record);
+	else if (k == 5)
+		l->softirq_vec_now[ev->cpu] = -1;
+	return true;
+}
+
+/*
+ * Who made a wakeup: its record's context flags say whether it ran in a hard or
+ * soft interrupt; inside a hrtimer's expiry (or the timer softirqs) it is a
+ * timer; in the idle task's own context it is idle (a wakeup queued to this
+ * CPU and run by its idle loop); otherwise the task that was running.
+ */
+static int waker(struct st_loader *l, const struct tf_event *ev, int cur)
+{
+	int flags = tep_data_flags(tf_reader_tep(l->r), (struct tep_record *)ev->record);
+	bool cpu_ok = ev->cpu >= 0 && ev->cpu < l->ncpus;
+
+	if (flags < 0)
+		return 0;
+	if (flags & (TF_HARDIRQ | TF_NMI))
+		return 1 + (cpu_ok && l->in_hrtimer[ev->cpu] ? SA_WK_TIMER : SA_WK_HARDIRQ);
+	if (flags & TF_SOFTIRQ) {
+		int vec = cpu_ok ? l->softirq_vec_now[ev->cpu] : -1;
+		return 1 + (vec == SOFTIRQ_TIMER || vec == SOFTIRQ_HRTIMER ? SA_WK_TIMER :
+			    SA_WK_SOFTIRQ);
+	}
+	return 1 + (cur == 0 ? SA_WK_IDLE : SA_WK_TASK);
+}
+
 /* The record as an sa_event: a sched event's meaning, or just who ran (SA_RUNS). */
 static bool decode(struct st_loader *l, const struct tf_event *ev, struct sa_event *e)
 {
@@ -127,6 +212,8 @@ static bool decode(struct st_loader *l, const struct tf_event *ev, struct sa_eve
 	/* Every record says who ran on its CPU: that fills switch-ins the kernel did not record. */
 	*e = (struct sa_event){ .kind = SA_RUNS, .ts = ev->ts, .cpu = ev->cpu, .has_cur = true,
 				.cur = tep_data_pid(tf_reader_tep(l->r), (struct tep_record *)rec) };
+	if (i < 0 && track_context(l, ev))
+		return true;
 	if (i < 0 && decode_syscall(l, ev, e))
 		return true;
 	if (i < 0 || (i == ST_WAKEUP && l->t->use_waking))
@@ -146,9 +233,15 @@ static bool decode(struct st_loader *l, const struct tf_event *ev, struct sa_eve
 		e->comm = str(f[2], rec, l->s1, sizeof(l->s1));
 		e->comm2 = str(f[3], rec, l->s2, sizeof(l->s2));
 		break;
+	case ST_RUNTIME:
+		e->arg = (uint64_t)num(f[1], rec);
+		e->comm = str(f[2], rec, l->s1, sizeof(l->s1));
+		break;
 	default:
 		e->cpu2 = (int)num(f[1], rec);
 		e->comm = str(f[2], rec, l->s1, sizeof(l->s1));
+		if (e->kind == SA_WAKEUP)
+			e->waker = waker(l, ev, e->cur);
 		break;
 	}
 	return true;
@@ -266,6 +359,8 @@ void st_end(struct st_loader *l, uint64_t last)
 {
 	sa_finish(&l->t->a, last);
 	tf_syscall_map_free(&l->sys);
+	free(l->in_hrtimer);
+	free(l->softirq_vec_now);
 	free(l);
 }
 

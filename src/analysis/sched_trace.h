@@ -15,7 +15,7 @@
 /* The events the analysis reads, in the order of the "missing" report. */
 enum st_event {
 	ST_SWITCH, ST_WAKING, ST_WAKEUP, ST_WAKEUP_NEW, ST_MIGRATE, ST_FORK, ST_EXEC, ST_EXIT,
-	ST_NEVENTS
+	ST_RUNTIME, ST_NEVENTS
 };
 
 struct st_options {
@@ -41,6 +41,7 @@ struct st_trace {
 	int nnames;
 	int command_pid;		/* the pid that exec'd the command, 0 when not found */
 	long long lost;			/* events the kernel lost (-1 per CPU that did not count) */
+	bool has_hrtimer, has_irq, has_softirq;	/* the events that tell a timer's wakeups */
 	int cpus;
 };
 

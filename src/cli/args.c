@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tracefile/reader.h"
 #include "util/die.h"
 
 void cli_getopt_error(const char *verb, int c, char **argv)
@@ -52,6 +53,25 @@ int cli_input_file(int argc, char **argv, int first, const char **input, bool ha
 	}
 	*input = argv[first];
 	return 0;
+}
+
+int cli_buffer_add(struct cli_buffers *b, const char *arg)
+{
+	if (b->n == CLI_MAX_BUFFERS) {
+		errmsg("-B: at most %d buffers", CLI_MAX_BUFFERS);
+		return -1;
+	}
+	if (!*arg) {
+		errmsg("-B '': a buffer name (--top for the top-level buffer)");
+		return -1;
+	}
+	b->v[b->n++] = arg;
+	return 0;
+}
+
+void cli_buffers_apply(const struct cli_buffers *b)
+{
+	tf_reader_choose_buffers(b->v, b->n, b->top);
 }
 
 int cli_filter_add(struct cli_filters *f, const char *arg)

@@ -60,6 +60,21 @@ struct cli_filters {
 /* Adds one -F; -1 after one error line when there are too many. */
 int cli_filter_add(struct cli_filters *f, const char *arg);
 
+/*
+ * -B NAME (repeatable) and --top: which buffers of a file with instance buffers
+ * (trace-cmd record -B NAME) the verbs that read a trace file read; none: all.
+ */
+#define CLI_MAX_BUFFERS 64
+struct cli_buffers {
+	const char *v[CLI_MAX_BUFFERS];
+	int n;
+	bool top;
+};
+int cli_buffer_add(struct cli_buffers *b, const char *arg);
+/* Tells the trace reader (tf_reader_choose_buffers). */
+void cli_buffers_apply(const struct cli_buffers *b);
+#define CLI_OPT_TOP 0x150	/* getopt's code for --top */
+
 /* --from/--to style values: a non-negative number of seconds; one error line otherwise. */
 int cli_seconds(const char *opt, const char *arg, double *out);
 

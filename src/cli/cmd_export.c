@@ -25,11 +25,16 @@ void help_export(FILE *f)
 	      "  -o FILE                 the output file (required)\n"
 	      "  -F, --filter FILTER     only the events FILTER matches (trace-cmd's syntax, as\n"
 	      "                          report -F: 'sched_switch: prev_pid == 42'; repeatable)\n"
+	      "  -B, --buffer NAME       only the instance buffer NAME (trace-cmd record -B NAME;\n"
+	      "                          repeatable); default: every buffer of the file\n"
+	      "  --top                   only the top-level buffer (with -B: it too)\n"
 	      "  -h, --help              this text\n", f);
 }
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
+	{ "buffer", required_argument, NULL, 'B' },
+	{ "top", no_argument, NULL, CLI_OPT_TOP },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "filter", required_argument, NULL, 'F' },
@@ -42,12 +47,18 @@ int cmd_export(int argc, char **argv)
 	const char *input = "trace.dat", *output = NULL, *format = NULL;
 	enum ex_format f;
 	static struct cli_filters filters;
+static struct cli_buffers buffers;
 	int c;
 
 	err_set_verb("export");
 	bool have_i = false;
-	while ((c = getopt_long(argc, argv, ":i:f:o:F:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:B:f:o:F:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'B':
+			if (cli_buffer_add(&buffers, optarg) < 0)
+				return 2;
+			break;
+		case CLI_OPT_TOP: buffers.top = true; break;
 		case 'i': input = optarg; have_i = true; break;
 		case 'f': format = optarg; break;
 		case 'o': output = optarg; break;
@@ -64,6 +75,7 @@ int cmd_export(int argc, char **argv)
 	}
 	if (cli_input_file(argc, argv, optind, &input, have_i) < 0)
 		return 2;
+	cli_buffers_apply(&buffers);
 	if (!format) {
 		errmsg("which format? --format chrome or --format perfetto");
 		return 2;

@@ -25,6 +25,10 @@ void help_report(FILE *f)
 	      "  -F 'EVENT[: FILTER]'    only these events, as trace-cmd report -F:\n"
 	      "                          -F sched_switch, -F 'sched_switch: next_pid == 1234',\n"
 	      "                          -F 'sched/.*: prev_pid != 0'; several -F add up\n"
+	      "  -B, --buffer NAME       only the instance buffer NAME (trace-cmd record -B NAME;\n"
+	      "                          repeatable); default: every buffer, each line prefixed\n"
+	      "                          with its buffer's name as trace-cmd report does\n"
+	      "  --top                   only the top-level buffer (with -B: it too)\n"
 	      "  --cpu N[,M...]          only events of these CPUs\n"
 	      "  --from S, --to S        only events from/to S seconds (the trace's timestamps)\n"
 	      "  --json                  one JSON object per line: ts (ns), cpu, pid, comm,\n"
@@ -37,6 +41,8 @@ void help_report(FILE *f)
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
+	{ "buffer", required_argument, NULL, 'B' },
+	{ "top", no_argument, NULL, CLI_OPT_TOP },
 	{ "filter", required_argument, NULL, 'F' },
 	{ "cpu", required_argument, NULL, 'c' },
 	{ "from", required_argument, NULL, 'f' },
@@ -80,14 +86,20 @@ int cmd_report(int argc, char **argv)
 {
 	static bool cpus[MAX_CPU];
 	static struct cli_filters filters;
+static struct cli_buffers buffers;
 	struct rp_options o = { .input = "trace.dat", .filters = filters.v };
 	int c;
 
 	err_set_verb("report");
 	bool have_i = false, syscalls = false;
 	int out_opt = 0; /* the output option given: --json, --stat or --syscalls */
-	while ((c = getopt_long(argc, argv, ":i:F:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:B:F:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'B':
+			if (cli_buffer_add(&buffers, optarg) < 0)
+				return 2;
+			break;
+		case CLI_OPT_TOP: buffers.top = true; break;
 		case 'i': o.input = optarg; have_i = true; break;
 		case 'F':
 			if (cli_filter_add(&filters, optarg) < 0)
@@ -134,6 +146,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (cli_input_file(argc, argv, optind, &o.input, have_i) < 0)
 		return 2;
+	cli_buffers_apply(&buffers);
 	if (o.has_from && o.has_to && o.from > o.to) {
 		errmsg("--from %g is after --to %g", o.from, o.to);
 		return 2;

@@ -30,12 +30,17 @@ void help_sched(FILE *f)
 	      "  --from S, --to S   only from/to S seconds (the trace's timestamps)\n"
 	      "  -F, --filter FILTER  only the events FILTER matches (trace-cmd's syntax, as\n"
 	      "                     report -F: 'sched_switch: prev_pid == 42'; repeatable)\n"
+	      "  -B, --buffer NAME  only the instance buffer NAME (trace-cmd record -B NAME;\n"
+	      "                     repeatable); default: every buffer of the file\n"
+	      "  --top              only the top-level buffer (with -B: it too)\n"
 	      "  --json             one JSON document (see docs/sched.md)\n"
 	      "  -h, --help         this text\n", f);
 }
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
+	{ "buffer", required_argument, NULL, 'B' },
+	{ "top", no_argument, NULL, CLI_OPT_TOP },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "comm", required_argument, NULL, 'c' },
 	{ "from", required_argument, NULL, 'f' },
@@ -61,14 +66,20 @@ static int parse_pid(const char *arg, int *pid)
 }
 
 static struct cli_filters filters;
+static struct cli_buffers buffers;
 
 static int parse_args(int argc, char **argv, struct st_options *o)
 {
 	int c;
 
 	bool have_i = false;
-	while ((c = getopt_long(argc, argv, ":i:p:c:F:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:B:p:c:F:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'B':
+			if (cli_buffer_add(&buffers, optarg) < 0)
+				return -1;
+			break;
+		case CLI_OPT_TOP: buffers.top = true; break;
 		case 'i': o->input = optarg; have_i = true; break;
 		case 'p':
 			if (parse_pid(optarg, &o->pid) < 0)
@@ -99,6 +110,7 @@ static int parse_args(int argc, char **argv, struct st_options *o)
 	}
 	if (cli_input_file(argc, argv, optind, &o->input, have_i) < 0)
 		return -1;
+	cli_buffers_apply(&buffers);
 	if (o->has_from && o->has_to && o->from > o->to) {
 		errmsg("--from %g is after --to %g", o->from, o->to);
 		return -1;

@@ -38,6 +38,9 @@ void help_view(FILE *f)
 	      "                       timestamps); the states before still count\n"
 	      "  -F, --filter FILTER  only the events FILTER matches (trace-cmd's syntax, as\n"
 	      "                       report -F: 'sched_switch: prev_pid == 42'; repeatable)\n"
+	      "  -B, --buffer NAME    only the instance buffer NAME (trace-cmd record -B NAME;\n"
+	      "                       repeatable); default: every buffer of the file\n"
+	      "  --top                only the top-level buffer (with -B: it too)\n"
 	      "  --serve              no page file: index the trace, then serve it on\n"
 	      "                       127.0.0.1 (the address, with its token, on stdout) to\n"
 	      "                       a browser that fetches every window in full detail\n"
@@ -49,6 +52,8 @@ void help_view(FILE *f)
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
+	{ "buffer", required_argument, NULL, 'B' },
+	{ "top", no_argument, NULL, CLI_OPT_TOP },
 	{ "output", required_argument, NULL, 'o' },
 	{ "max-events", required_argument, NULL, 'm' },
 	{ "from", required_argument, NULL, 'f' },
@@ -167,12 +172,18 @@ int cmd_view(int argc, char **argv)
 	static struct cli_filters filters;
 	bool serving = false, have_o = false, have_max = false;
 	long port = 0, window_events = DEFAULT_WINDOW_EVENTS;
+	static struct cli_buffers buffers;
 	int c;
 
 	err_set_verb("view");
 	bool have_i = false;
-	while ((c = getopt_long(argc, argv, ":i:o:F:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:B:o:F:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'B':
+			if (cli_buffer_add(&buffers, optarg) < 0)
+				return 2;
+			break;
+		case CLI_OPT_TOP: buffers.top = true; break;
 		case 'i': o.input = optarg; have_i = true; break;
 		case 'o': output = optarg; have_o = true; break;
 		case 's': serving = true; break;
@@ -214,6 +225,7 @@ int cmd_view(int argc, char **argv)
 	}
 	if (cli_input_file(argc, argv, optind, &o.input, have_i) < 0)
 		return 2;
+	cli_buffers_apply(&buffers);
 	if (o.has_from && o.has_to && o.from > o.to) {
 		errmsg("--from %g is after --to %g", o.from, o.to);
 		return 2;

@@ -44,6 +44,15 @@ static const char *const default_events[] = {
 	"sched:sched_process_exec", "sched:sched_process_exit",
 };
 
+/*
+ * With the scheduling set: the interrupt context around a wakeup, so `sched` tells a
+ * timer's wakeup from another interrupt's (and from the task the interrupt hit).
+ */
+static const char *const waker_events[] = {
+	"timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit", "irq:irq_handler_entry",
+	"irq:irq_handler_exit", "irq:softirq_entry", "irq:softirq_exit",
+};
+
 /* Per CPU, for -p function|function_graph without -b. */
 #define FUNC_BUFFER_KB 8192
 
@@ -126,6 +135,45 @@ static int setup_probes(struct ft_session *s, const struct rec_options *o, char 
 	return ft_enable_events(s, group, err, errlen);
 }
 
+/* The scheduling set is asked for: by default, or -e sched (the whole system). */
+static bool wants_sched(const struct rec_options *o)
+{
+	if (!o->nevents)
+		return !o->nprobes && !o->func.tracer;
+	for (int i = 0; i < o->nevents; i++)
+		if (!strcmp(o->events[i].spec, "sched") || !strcmp(o->events[i].spec, "sched:*"))
+			return true;
+	return false;
+}
+
+/* Add waker_events where the kernel has them; say which are missing, and what that costs. */
+static void add_waker_events(struct ft_session *s, const struct rec_options *o)
+{
+	char err[512], missing[256] = "";
+	size_t at = 0;
+
+	if (!wants_sched(o))
+		return;
+	for (size_t i = 0; i < sizeof(waker_events) / sizeof(waker_events[0]); i++) {
+		const char *ev = waker_events[i];
+		size_t syslen = strcspn(ev, ":");
+		bool given = false;
+		for (int k = 0; k < o->nevents; k++) {	/* the event, or its whole system */
+			const char *spec = o->events[k].spec;
+			given |= !strcmp(spec, ev) || (strlen(spec) == syslen &&
+						       !strncmp(spec, ev, syslen));
+		}
+		if (given)
+			continue;
+		if (ft_enable_events(s, waker_events[i], err, sizeof(err)) < 0 && at < sizeof(missing))
+			at += (size_t)snprintf(missing + at, sizeof(missing) - at, "%s%s", at ? ", " : "",
+					       waker_events[i]);
+	}
+	if (at)
+		warnmsg("%s not available: sched tells wakeups in interrupts by their context "
+			"only (a timer's as hardirq or softirq)", missing);
+}
+
 static int setup_events(struct ft_session *s, const struct rec_options *o, char *err, size_t errlen)
 {
 	if (!o->nevents && (o->nprobes || o->func.tracer))
@@ -134,6 +182,7 @@ static int setup_events(struct ft_session *s, const struct rec_options *o, char 
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
 			if (ft_enable_events(s, default_events[i], err, errlen) < 0)
 				return -1;
+		add_waker_events(s, o);
 		return 0;
 	}
 	for (int i = 0; i < o->nevents; i++) {
@@ -145,6 +194,7 @@ static int setup_events(struct ft_session *s, const struct rec_options *o, char 
 		    ft_set_filter(s, o->events[i].spec, o->events[i].filter, err, errlen) < 0)
 			return -1;
 	}
+	add_waker_events(s, o);
 	return 0;
 }
 

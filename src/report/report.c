@@ -63,6 +63,7 @@ struct run {
 	struct rp_fast *fast;	/* text mode's compiled printer; NULL: the reference one */
 	struct rp_buf buf;	/* its output, written out in big blocks */
 	struct rp_fg fg;	/* a funcgraph_entry waiting for the next event (text mode) */
+	int name_width;		/* the file has instance buffers: their longest name, else 0 */
 };
 
 #define FLUSH_AT (256u << 10)
@@ -75,8 +76,43 @@ static int flush_buf(struct run *x)
 	return fwrite(x->buf.p, 1, n, x->out) == n ? 0 : -1;
 }
 
+/* A buffer's name (from the file: anything) as a JSON string and a comma. */
+static void json_name(struct trace_seq *t, const char *name)
+{
+	trace_seq_putc(t, '"');
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			trace_seq_printf(t, "\\%c", *c);
+		else if (*c < 0x20 || *c >= 0x7f)
+			trace_seq_printf(t, "\\u%04x", *c);
+		else
+			trace_seq_putc(t, (char)*c);
+	}
+	trace_seq_puts(t, "\",");
+}
+
+/*
+ * A file with instance buffers: as trace-cmd report does, each line starts with
+ * its buffer's name right-aligned to the longest and ": ", blanks for the
+ * top-level buffer.
+ */
+static int buffer_prefix(struct run *x, const struct tf_event *ev, char *buf, size_t len)
+{
+	if (!x->name_width)
+		return 0;
+	if (ev->buffer)
+		return snprintf(buf, len, "%*s: ", x->name_width, ev->buffer);
+	return snprintf(buf, len, "%*s  ", x->name_width, "");
+}
+
 static int emit_fast(struct run *x, const struct tf_event *ev)
 {
+	char prefix[300];
+	int n = buffer_prefix(x, ev, prefix, sizeof(prefix));
+
+	if (n > 0 && rp_buf_put(&x->buf, prefix, (size_t)n < sizeof(prefix) ? (size_t)n :
+				sizeof(prefix) - 1) < 0)
+		return -1;
 	if (rp_fast_line(x->fast, ev->record, ev->event, ev->cpu, &x->buf) < 0)
 		return -1;
 	if (rp_buf_put(&x->buf, "\n", 1) < 0)
@@ -104,11 +140,29 @@ static int emit(struct run *x, const struct tf_event *ev)
 	if (x->fast)
 		return emit_fast(x, ev);
 	trace_seq_reset(&x->s);
-	if (x->o->mode == RP_JSON)
+	if (x->o->mode == RP_JSON) {
 		rp_format_json(x->tep, ev->record, ev->event, ev->cpu, &x->s);
-	else
+		if (x->name_width && x->s.len && x->s.buffer[0] == '{') {
+			/* Which buffer, first: {"buffer":"NAME" or null,... */
+			struct trace_seq t;
+			trace_seq_init(&t);
+			trace_seq_puts(&t, "{\"buffer\":");
+			if (ev->buffer)
+				json_name(&t, ev->buffer);
+			else
+				trace_seq_puts(&t, "null,");
+			trace_seq_printf(&t, "%.*s", (int)x->s.len - 1, x->s.buffer + 1);
+			trace_seq_reset(&x->s);
+			trace_seq_printf(&x->s, "%.*s", (int)t.len, t.buffer);
+			trace_seq_destroy(&t);
+		}
+	} else {
+		char prefix[300];
+		if (buffer_prefix(x, ev, prefix, sizeof(prefix)) > 0)
+			trace_seq_puts(&x->s, prefix);
 		rp_format_line(x->tep, ev->record, ev->event, ev->cpu,
 			       tf_reader_info(x->r)->ts_usecs, &x->s);
+	}
 	if (x->s.state != TRACE_SEQ__GOOD)
 		return -1;
 	trace_seq_putc(&x->s, '\n');
@@ -194,6 +248,11 @@ int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen)
 	if (!x.r)
 		return -1;
 	x.tep = tf_reader_tep(x.r);
+	for (int i = 0; i < tf_reader_ninstances(x.r); i++) {
+		int len = (int)strlen(tf_reader_instance(x.r, i));
+		if (len > x.name_width)
+			x.name_width = len > 256 ? 256 : len;
+	}
 	for (int i = 0; o->cpus && i < o->ncpus; i++) {
 		if (o->cpus[i] && i >= tf_reader_info(x.r)->cpus) {
 			snprintf(err, errlen, "--cpu %d: %s has CPUs 0-%d", i, o->input,

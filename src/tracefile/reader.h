@@ -34,6 +34,9 @@ struct tf_event {
 	/* Events the kernel lost on this CPU just before this one: a count, -1 when it
 	 * lost some but did not count them, 0 when none. */
 	long long missed;
+	/* The buffer it was recorded in: NULL for the top-level one, else the instance's
+	 * name (trace-cmd record -B NAME). */
+	const char *buffer;
 };
 
 /* What the file says about itself.  Strings are never NULL ("" when absent). */
@@ -82,6 +85,22 @@ int tf_reader_tgid(const struct tf_reader *r, int pid);
  * kept in the file); -1 when the file does not say.
  */
 long long tf_reader_cpu_overrun(const struct tf_reader *r, int cpu);
+
+/*
+ * Buffers: a file may hold, besides the top-level buffer, instance buffers
+ * (trace-cmd record -B NAME); every one is read, merged in time order.  The
+ * instances' names, n of them (the top-level one has none).
+ */
+int tf_reader_ninstances(const struct tf_reader *r);
+const char *tf_reader_instance(const struct tf_reader *r, int i);
+
+/*
+ * The buffers every reader opened afterwards reads (the CLI's -B NAME and --top,
+ * as trace-cmd names them): the instances named, and the top-level buffer when
+ * top; n == 0 and !top: all (the default).  A name the file lacks fails its open.
+ * The strings must outlive the readers.
+ */
+void tf_reader_choose_buffers(const char *const *names, int n, bool top);
 
 /* Read only these CPUs (mask[cpu] true); NULL reads them all.  Before the first next(). */
 int tf_reader_select_cpus(struct tf_reader *r, const bool *mask, int n);

@@ -188,6 +188,81 @@ def tool(*args):
     return p.returncode, p.stdout.decode(errors='replace'), p.stderr.decode(errors='replace')
 
 
+BUFFERS = 'buffers-tracecmd.dat'
+
+
+@case
+def every_buffer_as_trace_cmd_prints_it(_):
+    """A file trace-cmd record -B wrote: sched_wakeup in the top-level buffer, sched_switch in
+    the instance tkfixture.  Every buffer, each line prefixed as trace-cmd 3.1.6 does."""
+    f = os.path.join(FIXTURES, BUFFERS)
+    want = stored(f)
+    expect(sum(1 for l in want if l.startswith('tkfixture: ')) > 100, 'fixture: few instance lines')
+    _, out, _ = report('-i', f)
+    same_lines(out, want, BUFFERS)
+    _, out, _ = report('--json', f)
+    docs = [json.loads(l) for l in out]
+    expect(len(docs) == len(want) - 1, 'json: %d lines for %d events' % (len(docs), len(want) - 1))
+    expect({(d['buffer'], d['event']) for d in docs} ==
+           {(None, 'sched:sched_wakeup'), ('tkfixture', 'sched:sched_switch')},
+           'json buffers: %r' % {(d['buffer'], d['event']) for d in docs})
+    try:
+        live = trace_cmd('-i', f)
+    except Skip:
+        return
+    _, text, _ = report('-i', f)
+    same_lines(text, live, BUFFERS + ' (live trace-cmd)')
+
+
+@case
+def pick_a_buffer(_):
+    """-B NAME: only that instance's lines; --top: only the top-level ones; both: all."""
+    f = os.path.join(FIXTURES, BUFFERS)
+    want = stored(f)
+    inst = [want[0]] + [l for l in want[1:] if l.startswith('tkfixture: ')]
+    top = [want[0]] + [l for l in want[1:] if not l.startswith('tkfixture: ')]
+    _, out, _ = report('-B', 'tkfixture', f)
+    same_lines(out, inst, '-B tkfixture')
+    _, out, _ = report('--top', f)
+    same_lines(out, top, '--top')
+    _, out, _ = report('--buffer', 'tkfixture', '--top', f)
+    same_lines(out, want, '-B tkfixture --top')
+    rc, out, err = report('-B', 'nosuch', f, check=False)
+    expect(rc != 0 and not out and err.count('\n') == 1 and "no buffer 'nosuch'" in err and
+           'tkfixture' in err, '-B nosuch: exit %d, %r' % (rc, err))
+    rc, out, err = report('-B', 'tkfixture', os.path.join(FIXTURES, 'tracecmd-v7.dat'), check=False)
+    expect(rc != 0 and err.count('\n') == 1 and "no buffer 'tkfixture'" in err,
+           'a file without instances: %r' % err)
+
+
+@case
+def sched_view_export_read_every_buffer(_):
+    """The switches are in the instance: sched sees them, view draws them, export has them;
+    with --top there are none."""
+    f = os.path.join(FIXTURES, BUFFERS)
+    switches = sum(1 for l in stored(f) if l.startswith('tkfixture: ') and 'sched_switch:' in l)
+    rc, out, err = tool('sched', '--json', f)
+    expect(rc == 0, 'sched: %s' % err)
+    got = json.loads(out)['switch_events']
+    expect(got == switches, 'sched reads %d switches of %d' % (got, switches))
+    rc, out, err = tool('sched', '--json', '--top', f)
+    expect(rc == 0 and json.loads(out)['switch_events'] == 0, 'sched --top: %s' % err)
+    rc, out, err = tool('sched', '--top', f)
+    expect(rc == 0 and 'warning: no sched_switch events' in out, 'sched --top: %s' % out[:300])
+    with tempfile.TemporaryDirectory(prefix='tk-buffers-') as tmp:
+        page = os.path.join(tmp, 'x.html')
+        rc, _, err = tool('view', '-o', page, f)
+        expect(rc == 0 and os.path.getsize(page) > 0, 'view: exit %d: %s' % (rc, err))
+        out_json = os.path.join(tmp, 'x.json')
+        rc, _, err = tool('export', '-f', 'chrome', '-o', out_json, f)
+        expect(rc == 0, 'export: exit %d: %s' % (rc, err))
+        with open(out_json) as j:
+            doc = json.load(j)
+        evs = doc['traceEvents'] if isinstance(doc, dict) else doc
+        slices = sum(1 for e in evs if e.get('ph') == 'X')
+        expect(slices > switches / 2, 'export: %d slices for %d switches' % (slices, switches))
+
+
 @case
 def sched_view_export_take_the_same_filters(_):
     """-F in sched, view and export: checked like report's, and only matching events pass."""

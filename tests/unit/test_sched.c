@@ -3,6 +3,7 @@
  * worked out in the comments.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "analysis/sched.h"
 #include "tk_test.h"
@@ -701,7 +702,199 @@ static void test_events_without_current_task_infer_nothing(void)
 	sa_free(&a);
 }
 
+/* A running span of a task, as the page draws it: [start, end) on a CPU. */
+struct ran_spans {
+	int tid, n;
+	uint64_t start[8], end[8];
+};
+
+static void on_ran(void *ctx, int tid, enum sa_state st, int cpu, uint64_t start, uint64_t end)
+{
+	struct ran_spans *r = ctx;
+	(void)cpu;
+	if (tid == r->tid && st == SA_RUNNING && r->n < 8) {
+		r->start[r->n] = start;
+		r->end[r->n++] = end;
+	}
+}
+
+/*
+ * funcgraph-fsync.dat's case: function_graph records after `dd D ==> swapper/0`
+ * still name dd (the rest of __schedule), then the idle CPU wakes it.  dd ran
+ * 0..1000 and 1500..1800: the records at 1002..1006 are its switch's tail, not
+ * a switch-in, and nothing is drawn running between 1000 and 1500.
+ */
+static void test_records_after_own_switch_out_are_its_tail(void)
+{
+	struct sa_analysis a;
+	struct ran_spans r = { .tid = 136 };
+	struct sa_hooks h = { .ctx = &r, .task_span = on_ran };
+	sa_init(&a, 0, 0);
+	a.hooks = &h;
+	sw(&a, 0, 0, 0, R, 136);
+	sw(&a, 1000, 0, 136, D, 0);
+	runs(&a, 1002, 0, 136);
+	runs(&a, 1006, 0, 136);
+	struct sa_event w = { .kind = SA_WAKEUP, .ts = 1490, .cpu = 0, .pid = 136, .cpu2 = 0,
+			      .has_cur = true, .cur = 0 };
+	sa_feed(&a, &w);
+	sw(&a, 1500, 0, 0, R, 136);
+	runs(&a, 1600, 0, 136);
+	sw(&a, 1800, 0, 136, D, 0);
+	sa_finish(&a, 2000);
+	struct sa_task *t = sa_task_find(&a, 136);
+	CHECK_INT(t->run_ns, 1000 + 300);
+	CHECK_INT(t->blocked_ns, 490 + 200);
+	CHECK_INT(a.inferred, 0);
+	CHECK_INT(a.missed_out, 0);
+	CHECK_INT(a.tail_records, 2);
+	CHECK_INT(r.n, 2);
+	CHECK_INT(r.end[0], 1000);
+	CHECK_INT(r.start[1], 1500);
+	sa_free(&a);
+}
+
+/* The tail of a switch to another task is not that task leaving the CPU either. */
+static void test_tail_of_a_preemption_keeps_next_running(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 10);
+	sw(&a, 100, 0, 10, RP, 20);
+	runs(&a, 103, 0, 10);		/* 10's records after its switch-out */
+	runs(&a, 150, 0, 20);
+	sw(&a, 400, 0, 20, S, 0);
+	sa_finish(&a, 500);
+	CHECK_INT(sa_task_find(&a, 20)->run_ns, 300);
+	CHECK_INT(sa_task_find(&a, 10)->run_ns, 100);
+	CHECK_INT(sa_task_find(&a, 10)->wait_ns, 400);
+	CHECK_INT(a.missed_out, 0);
+	sa_free(&a);
+}
+
+/*
+ * tracecmd-v7zstd.dat's case: a thread running when the trace starts, first seen
+ * switched out.  Its first slice counts, so its process's wall time starts there
+ * too: one thread never reaches more than one CPU.
+ */
+static void test_first_slice_starts_the_process_wall_time(void)
+{
+	struct sa_analysis a;
+	struct sa_sum s;
+	sa_init(&a, 0, 0);
+	runs(&a, 100, 1, 7);		/* another CPU's event starts the window */
+	sw(&a, 400, 0, 50, RP, 60);
+	sw(&a, 500, 0, 60, RP, 50);
+	sw(&a, 900, 0, 50, RP, 60);
+	sa_finish(&a, 1000);
+	struct sa_task *t = sa_task_find(&a, 50);
+	CHECK_INT(t->run_ns, 300 + 400);
+	sa_sum_proc(&a, t->proc, &s);
+	CHECK_INT(s.wall_ns, 800);
+	CHECK(s.parallelism <= 1.0);
+	CHECK_INT(t->proc->hist[1], 700);
+	sa_free(&a);
+}
+
+static void stat_runtime(struct sa_analysis *a, uint64_t ts, int cpu, int pid, uint64_t ns)
+{
+	struct sa_event e = { .kind = SA_RUNTIME, .ts = ts, .cpu = cpu, .pid = pid, .arg = ns,
+			      .has_cur = true, .cur = pid };
+	sa_feed(a, &e);
+}
+
+/*
+ * The kernel's clock: 11 wakes 12 at 1000 and is preempted, but the switch
+ * comes at 1400 (a non-preemptible stretch).  The scheduler skipped its clock
+ * update at that switch, so the kernel charged 1000..1400 to 12
+ * (sched_stat_runtime 11: 900 in all, 12: 1100).  Switch to switch 11 ran
+ * 1300, 12 700; on the kernel's clock 900 and 1100, as the kernel says.
+ */
+static void test_runtime_checked_on_the_kernels_clock(void)
+{
+	struct sa_analysis a;
+	struct sa_check c;
+	sa_init(&a, 0, 0);
+	ev(&a, SA_FORK, 0, 0, 1, 11);
+	ev(&a, SA_FORK, 0, 0, 1, 12);
+	sw(&a, 100, 0, 0, R, 11);
+	stat_runtime(&a, 500, 0, 11, 400);	/* a tick */
+	struct sa_event w = { .kind = SA_WAKEUP, .ts = 1000, .cpu = 0, .pid = 12, .cpu2 = 0,
+			      .has_cur = true, .cur = 11 };
+	stat_runtime(&a, 1000, 0, 11, 500);	/* the wakeup's clock update */
+	sa_feed(&a, &w);
+	sw(&a, 1400, 0, 11, RP, 12);		/* no chunk for 11: the update was skipped */
+	stat_runtime(&a, 2100, 0, 12, 1100);
+	sw(&a, 2100, 0, 12, 0x20, 0);
+	struct sa_event x = { .kind = SA_EXIT, .ts = 2100, .cpu = 0, .pid = 11 };
+	sa_feed(&a, &x);
+	sa_finish(&a, 2200);
+	struct sa_task *t11 = sa_task_find(&a, 11), *t12 = sa_task_find(&a, 12);
+	CHECK_INT(t11->run_ns, 1300);
+	CHECK_INT(t12->run_ns, 700);
+	CHECK_INT(t11->like_ns, 900);
+	CHECK_INT(t12->like_ns, 1100);
+	CHECK_INT(t12->kernel_ns, 1100);
+	CHECK(sa_task_checkable(t12));
+	CHECK(sa_task_checkable(t11));
+	sa_runtime_check(&a, &c);
+	CHECK_INT(c.compared, 2);
+	CHECK_INT(c.disagree, 0);
+	CHECK(sa_task_diff_pct(t11) > 44 && sa_task_like_diff_pct(t11) == 0);
+	sa_free(&a);
+}
+
+/*
+ * Who woke 30: its sibling 31 twice (a task), a timer once, the idle loop once;
+ * a wakeup of a task already runnable is no wakeup and counts for nobody.
+ */
+static void test_wakers_by_kind(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 30);
+	const struct { uint64_t ts; int kind, cur; } wakes[] = {
+		{ 200, SA_WK_TASK, 31 }, { 400, SA_WK_TIMER, 31 }, { 410, SA_WK_TIMER, 0 },
+		{ 600, SA_WK_IDLE, 0 }, { 800, SA_WK_TASK, 31 },
+	};
+	for (size_t i = 0; i < sizeof(wakes) / sizeof(wakes[0]); i++) {
+		if (i != 2)
+			sw(&a, wakes[i].ts - 50, 0, 30, S, wakes[i].cur);
+		struct sa_event w = { .kind = SA_WAKEUP, .ts = wakes[i].ts, .cpu = 0, .pid = 30,
+				      .cpu2 = 0, .has_cur = true, .cur = wakes[i].cur,
+				      .waker = wakes[i].kind + 1 };
+		sa_feed(&a, &w);
+		if (i != 1)
+			sw(&a, wakes[i].ts + 10, 0, wakes[i].cur, wakes[i].cur ? RP : R, 30);
+	}
+	sa_finish(&a, 1000);
+	struct sa_task *t = sa_task_find(&a, 30);
+	unsigned long task31 = 0, timer = 0, idle = 0, other = 0;
+	for (size_t i = 0; i < t->nwakers; i++) {
+		const struct sa_waker *w = &t->wakers[i];
+		if (w->kind == SA_WK_TASK && w->pid == 31)
+			task31 += w->count;
+		else if (w->kind == SA_WK_TIMER)
+			timer += w->count;
+		else if (w->kind == SA_WK_IDLE)
+			idle += w->count;
+		else
+			other += w->count;
+	}
+	CHECK_INT(task31, 2);
+	CHECK_INT(timer, 1);
+	CHECK_INT(idle, 1);
+	CHECK_INT(other, 0);
+	CHECK(!strcmp(sa_waker_name(SA_WK_SOFTIRQ), "softirq"));
+	sa_free(&a);
+}
+
+
 TK_MAIN(TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
+	TK_CASE(test_records_after_own_switch_out_are_its_tail),
+	TK_CASE(test_tail_of_a_preemption_keeps_next_running),
+	TK_CASE(test_first_slice_starts_the_process_wall_time),
+	TK_CASE(test_runtime_checked_on_the_kernels_clock), TK_CASE(test_wakers_by_kind),
 	TK_CASE(test_missing_switch_out_of_idle_without_wakeup_starts_at_first_record),
 	TK_CASE(test_events_without_current_task_infer_nothing),
 	TK_CASE(test_off_cpu_causes_without_syscalls),
