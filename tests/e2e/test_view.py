@@ -400,6 +400,10 @@ def view_hover_state_first(dat, seen):
     for h in seen['hover']:
         first = (h['tip'] or '').split('\n')[0]
         expect(state.match(first), 'hover on %d at the whole trace: %r' % (h['pid'], h['tip']))
+        held = re.search(r'held meanwhile by (.*)', h['tip'] or '')
+        expect(not held or (':%d ' % h['pid'] not in held.group(1) + ' ' and
+                            not re.search(r' 0 ns\b', held.group(1))),
+               'a wait held by the waiting task itself, or for 0 ns: %r' % h['tip'])
 
 
 @contention_case

@@ -972,13 +972,18 @@
 		const i = lowerBound(lane.ends, t);
 		return i < lane.starts.length && lane.starts[i] <= t ? i : -1;
 	}
-	/* The tasks that held cpu over [a, b), longest first: "cc1:14483 0.8 ms, ...". */
-	function holders(cpu, a, b) {
+	/*
+	 * The tasks other than self that held cpu over [a, b), longest first:
+	 * "cc1:14483 0.8 ms, ...".  A slice that only touches the wait (0 ns) held nothing.
+	 */
+	function holders(cpu, a, b, self) {
 		const l = cpuLanes[cpu], by = new Map();
 		if (!l)
 			return '';
 		for (let k = lowerBound(l.ends, a); k < l.starts.length && l.starts[k] < b; k++) {
 			const d = Math.min(l.ends[k], b) - Math.max(l.starts[k], a);
+			if (d <= 0 || l.vals[k] === self)
+				continue;
 			by.set(l.vals[k], (by.get(l.vals[k]) || 0) + d);
 		}
 		const top = Array.from(by).sort((p, q) => q[1] - p[1]);
@@ -1007,7 +1012,7 @@
 			const text = (w >= 0 ? 'woken by ' + commOf(ev[w][2]) + ':' + ev[w][2] + ' on CPU ' +
 				ev[w][1] : 'preempted (or placed) with no wakeup seen') +
 				(next >= 0 ? '\nthen ran on CPU ' + next + ', held meanwhile by ' +
-				(holders(next, a, b) || 'nobody (waking up)') : '');
+				(holders(next, a, b, lane.pid) || 'nobody (waking up)') : '');
 			return { text: text, wake: w, from: a, to: next >= 0 ? b : null, lane: lane };
 		}
 		if (st === 3 || st === 4) {
