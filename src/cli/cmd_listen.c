@@ -101,6 +101,10 @@ int cmd_listen(int argc, char **argv)
 				errmsg("-o %s: a name, not a path (-d names the directory)", optarg);
 				return 2;
 			}
+			if (strlen(optarg) > 64) {
+				errmsg("-o %.20s...: at most 64 bytes", optarg);
+				return 2;
+			}
 			o.name = optarg;
 			break;
 		case 'a':

@@ -565,6 +565,7 @@ static void *serve(void *arg)
 	struct strbuf sb = STRBUF_INIT;
 	int ok;
 
+	name_client(c);	/* here: a reverse lookup may wait on DNS, accepting must not */
 	ok = set_up(c);
 	if (ok == 0) {
 		say(L, "%s connected: %u CPUs, %s, %s.dat", c->who, c->cpus, c->tcp ? "TCP" : "UDP",
@@ -615,7 +616,6 @@ static void take(struct listener *L, int fd, const struct sockaddr_storage *from
 	c->peer = *from;
 	c->buf = xmalloc(BUF_SIZE);
 	getsockname(fd, (struct sockaddr *)&c->local, &len);
-	name_client(c);
 	pthread_mutex_lock(&L->lock);
 	L->active++;
 	pthread_mutex_unlock(&L->lock);

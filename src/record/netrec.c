@@ -79,14 +79,17 @@ struct rec_net *rec_net_start(struct ft_session *s, const char *hostport, bool t
 		goto fail;
 	}
 	snprintf(spool, len, "%s/spool", n->dir);
-	n->c = net_client_open(hostport, tcp, ft_cpu_count(s), (unsigned)sysconf(_SC_PAGESIZE), err,
-			       errlen);
-	if (!n->c)
-		goto fail;
+	/*
+	 * The metadata is gathered before connecting: trace-cmd listen gives up on a
+	 * client silent for 5 s between RINIT and FIN_DATA (kallsyms takes a while to
+	 * read on a loaded machine).
+	 */
 	fd = meta_file(s, version, notes, nnotes, clock, &size, err, errlen);
 	if (fd < 0)
 		goto fail;
-	if (net_client_send_meta(n->c, fd, size, err, errlen) < 0) {
+	n->c = net_client_open(hostport, tcp, ft_cpu_count(s), (unsigned)sysconf(_SC_PAGESIZE), err,
+			       errlen);
+	if (!n->c || net_client_send_meta(n->c, fd, size, err, errlen) < 0) {
 		close(fd);
 		goto fail;
 	}

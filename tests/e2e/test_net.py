@@ -252,6 +252,27 @@ def net_listen_client_leaves_mid_stream(tmp):
     expect('left mid-stream' in err, 'listener said: %s' % err)
 
 
+@case
+def net_listen_stopped_mid_stream(tmp):
+    """Ctrl-C while a client streams: its file holds what arrived, and the listener says so."""
+    meta, pages = local_trace(tmp)
+    cpu, data = max(pages.items(), key=lambda kv: len(kv[1]))
+    out = os.path.join(tmp, 'out')
+    os.mkdir(out)
+    L = Listener(out)
+    c = netlib.Client(L.port, cpus=cpu + 1)
+    c.tinit()
+    c.metadata(meta)
+    c.pages(cpu, data[:2 * 4096])
+    time.sleep(0.5)
+    done = [d for d in L.stop() if d['event'] == 'done']
+    c.close(polite=False)
+    expect(len(done) == 1 and not done[0]['complete'] and done[0]['pages'] == 2,
+           'listener: %r' % done)
+    expect(getppid_events(os.path.join(out, done[0]['file'])) > 0, 'no events in the file')
+    no_leftovers(out)
+
+
 def netlib_events(tmp, page):
     """The events in one ring-buffer page of the source trace, by tracekit's reader."""
     # A page holds whole events; counting through a one-page file keeps this honest.
