@@ -173,6 +173,20 @@ def net_record_tcp_to_tracecmd_listen(tmp):
 
 
 @case
+def net_record_file_version_6(tmp):
+    """--file-version 6 streams too: the listener appends v6's flyrecord table."""
+    L = Listener(tmp, '--clients', '1')
+    record_n(L.port, '-t', '--file-version', '6')
+    done = [d for d in L.end() if d['event'] == 'done']
+    expect(len(done) == 1 and done[0]['complete'], 'listener: %r' % done)
+    path = os.path.join(tmp, done[0]['file'])
+    with open(path, 'rb') as f:
+        expect(f.read(12) == b'\x17\x08\x44tracing6\0', 'not a version 6 file')
+    n = getppid_events(path)
+    expect(n == CALLS, '%d getppid events received, %d made' % (n, CALLS))
+
+
+@case
 def net_record_udp_counts_losses(tmp):
     """UDP (trace-cmd's default): what arrives plus what the listener counts lost is all."""
     L = Listener(tmp, '--clients', '1')
