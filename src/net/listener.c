@@ -492,9 +492,10 @@ static void report_end(struct client *c, int ok, uint64_t pages, uint64_t cut)
 			json_str(&sb, file);
 		else
 			sb_add(&sb, "null");
-		sb_printf(&sb, ",\"cpus\":%u,\"transport\":\"%s\",\"pages\":%llu,\"complete\":%s",
-			  c->cpus, c->tcp ? "tcp" : "udp", (unsigned long long)pages,
-			  whole ? "true" : "false");
+		/* the transport is TINIT's: none before it */
+		sb_printf(&sb, ",\"cpus\":%u,\"transport\":%s,\"pages\":%llu,\"complete\":%s",
+			  c->cpus, !c->cpus ? "null" : c->tcp ? "\"tcp\"" : "\"udp\"",
+			  (unsigned long long)pages, whole ? "true" : "false");
 		sb_printf(&sb, ",\"lost_pages\":%llu,\"bad_datagrams\":%llu,\"cut_bytes\":%llu",
 			  (unsigned long long)dropped, (unsigned long long)bad,
 			  (unsigned long long)cut);
