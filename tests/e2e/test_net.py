@@ -136,6 +136,21 @@ def net_record_tcp_to_tracekit_listen(tmp):
 @case
 def net_record_tcp_to_tracecmd_listen(tmp):
     """trace-cmd listen takes tracekit's stream; trace-cmd report and tracekit report read it."""
+    counts, _ = to_tracecmd_listen(tmp, '-t')
+    expect(counts.count(CALLS) == 1, 'files with %r events: none with all %d' % (counts, CALLS))
+
+
+@case
+def net_record_udp_to_tracecmd_listen(tmp):
+    """Over UDP to trace-cmd listen: the file reads; what its host dropped nobody reports, and
+    record -N says so."""
+    counts, err = to_tracecmd_listen(tmp)
+    expect('only it can count' in err, 'record -N did not say who counts UDP losses: %s' % err)
+    expect(len([n for n in counts if 0 < n <= CALLS]) == 1, 'files with %r events' % counts)
+
+
+def to_tracecmd_listen(tmp, *args):
+    """record -N to a trace-cmd listen: the getppid events of each file it wrote, record's stderr."""
     if not shutil.which('trace-cmd'):
         raise Skip('trace-cmd is not installed (apt-get install trace-cmd)')
     port = free_port()
@@ -152,7 +167,7 @@ def net_record_tcp_to_tracecmd_listen(tmp):
             except OSError:
                 time.sleep(0.1)
         # That probe was a client too: trace-cmd listen drops it and goes on.
-        record_n(port, '-t')
+        err = record_n(port, *args)
         deadline = time.time() + 30
         files = []
         while time.time() < deadline:
@@ -169,8 +184,7 @@ def net_record_tcp_to_tracecmd_listen(tmp):
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
-    good = [f for f in files if getppid_events(os.path.join(tmp, f)) == CALLS]
-    expect(len(good) == 1, 'files %r: none with the %d events' % (files, CALLS))
+    return [getppid_events(os.path.join(tmp, f)) for f in files], err
 
 
 @case
