@@ -40,8 +40,10 @@ done
 command -v trace-cmd >/dev/null || { echo "bench: trace-cmd not installed" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "bench: recording needs root" >&2; exit 1; }
 tracefs=/sys/kernel/tracing
-# In the kernel lab (tests/kernel/lab -- bench/net.sh ...) loopback starts down.
+# In the kernel lab (tests/kernel/lab -- bench/net.sh ...) loopback starts down and /dev/fd,
+# which bash's process substitution needs, is missing.
 ip link show lo 2>/dev/null | grep -q UP || ip link set lo up 2>/dev/null || busybox ip link set lo up
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/lib.sh"
