@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "net/addr.h"
 #include "record/record.h"
 #include "util/die.h"
 
@@ -198,6 +199,14 @@ static int parse(struct rec_options *o, int argc, char **argv)
 	if (o->net_tcp && !o->net) {
 		errmsg("-t chooses TCP for -N HOST:PORT: give -N too");
 		return -1;
+	}
+	if (o->net) {
+		char host[256], err[300];
+		unsigned port;
+		if (net_split_hostport(o->net, host, sizeof(host), &port, err, sizeof(err)) < 0) {
+			errmsg("-N %s", err);
+			return -1;
+		}
 	}
 	if (o->net && (o->output || o->recover)) {
 		errmsg("-N streams to a listener, which writes the file: -o and --recover do not go "

@@ -395,6 +395,8 @@ def net_listen_binds_loopback_and_allows(tmp):
            'listener: %r' % lines)
     rc, _, err = run([tracekit(), 'listen', '-p', '1', '-o', '../x'])
     expect(rc == 2 and 'a name, not a path' in err, 'listen -o ../x: %d %s' % (rc, err))
+    rc, _, err = run([tracekit(), 'record', '-N', 'nohost', '--', 'true'])
+    expect(rc == 2 and 'expected HOST:PORT' in err, 'record -N nohost: %d %s' % (rc, err))
 
 
 def setup(argv):
