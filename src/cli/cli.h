@@ -46,6 +46,8 @@ void help_probe(FILE *f);
 int cli_input_file(int argc, char **argv, int first, const char **input, bool have_i);
 int cmd_oops(int argc, char **argv);
 void help_oops(FILE *f);
+int cmd_listen(int argc, char **argv);
+void help_listen(FILE *f);
 
 /* Probe definitions (SPECs) of probe add/trace and record --probe: -1 after one line if one does not parse. */
 int cli_probe_specs_parse(char *const *specs, int n);

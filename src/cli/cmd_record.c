@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "net/addr.h"
 #include "record/record.h"
 #include "util/die.h"
 
@@ -44,6 +45,9 @@ void help_record(FILE *f)
 	      "      --max-graph-depth N  function_graph: N levels deep at most\n"
 	      "  -O OPTION          a tracer option (func_stack_trace, funcgraph-proc, noOPTION)\n"
 	      "  -q                 no per-CPU summary\n"
+	      "  -N HOST:PORT       stream to a listener (trace-cmd listen, tracekit listen)\n"
+	      "                     instead of a file; over UDP as trace-cmd, unless -t\n"
+	      "  -t                 with -N: TCP, so nothing is lost on the way (docs/net.md)\n"
 	      "      --recover FILE assemble FILE from the per-CPU files a recording kept when it\n"
 	      "                     could not write it (a full disk), once there is room\n"
 	      "\n"
@@ -94,7 +98,7 @@ static int parse(struct rec_options *o, int argc, char **argv)
 	double v;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:f:o:FP:b:C:cTqhp:l:n:g:O:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:f:o:FP:b:C:cTqhp:l:n:g:O:N:t", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = xrealloc(o->events, sizeof(*o->events) * (size_t)(o->nevents + 1));
@@ -128,6 +132,8 @@ static int parse(struct rec_options *o, int argc, char **argv)
 		case 'C': o->clock = optarg; break;
 		case 'T': o->kernel_stack = true; break;
 		case 'q': o->quiet = true; break;
+		case 'N': o->net = optarg; break;
+		case 't': o->net_tcp = true; break;
 		case 'p': o->func.tracer = optarg; break;
 		case 'l': add_str(&o->func.filters, &o->func.nfilters, optarg); break;
 		case 'n': add_str(&o->func.notrace, &o->func.nnotrace, optarg); break;
@@ -186,6 +192,23 @@ static int parse(struct rec_options *o, int argc, char **argv)
 	}
 	if (o->follow_command && !o->argv) {
 		errmsg("-F needs a COMMAND: it keeps only that command and its children");
+		return -1;
+	}
+	if (o->net_tcp && !o->net) {
+		errmsg("-t chooses TCP for -N HOST:PORT: give -N too");
+		return -1;
+	}
+	if (o->net) {
+		char host[256], err[300];
+		unsigned port;
+		if (net_split_hostport(o->net, host, sizeof(host), &port, err, sizeof(err)) < 0) {
+			errmsg("-N %s", err);
+			return -1;
+		}
+	}
+	if (o->net && (o->output || o->recover)) {
+		errmsg("-N streams to a listener, which writes the file: -o and --recover do not go "
+		       "with it");
 		return -1;
 	}
 	if (o->argv && o->npids) {

@@ -29,6 +29,8 @@ static const struct verb verbs[] = {
 	  help_export },
 	{ "probe", "dynamic probes: add, del, list, trace (uprobes, or --ptrace)", cmd_probe, help_probe },
 	{ "oops", "decode a kernel oops, panic, BUG or WARNING from a log", cmd_oops, help_oops },
+	{ "listen", "receive recordings streamed by record -N (trace-cmd's protocol)", cmd_listen,
+	  help_listen },
 	{ "help", "show help for a verb", NULL, NULL },
 };
 

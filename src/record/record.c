@@ -27,6 +27,8 @@
 #include "ftrace/session.h"
 #include "probe/kernel.h"
 #include "bufsize.h"
+#include "meta.h"
+#include "netrec.h"
 #include "output.h"
 #include "recover.h"
 #include "recorder.h"
@@ -367,6 +369,23 @@ static void print_stats(const struct rec_options *o, struct recorder *r, const c
 		(unsigned long long)(bytes / 1024));
 }
 
+/* record -N: the last pages, CLOSE, and the counts (the kernel's losses as print_stats). */
+static int net_finish(struct rec_net *net, struct recorder *r, bool quiet, char *err,
+		      size_t errlen)
+{
+	int n;
+	const struct rec_cpu_stats *st = rec_stats(r, &n);
+	unsigned long long events = 0, lost = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t l = st[i].overrun + st[i].dropped + st[i].commit_overrun;
+		if (st[i].missed > l)
+			l = st[i].missed;
+		events += st[i].events;
+		lost += l;
+	}
+	return rec_net_finish(net, events, lost, quiet, err, errlen);
+}
+
 int rec_run(const struct rec_options *o)
 {
 	if (o->recover)
@@ -385,7 +404,9 @@ int rec_run(const struct rec_options *o)
 
 	catch_stop_signals(on_stop);
 	struct ft_session *s = NULL;
-	if (rec_check_output(output, err, sizeof(err)) < 0)
+	struct rec_net *net = NULL;
+	char spool[128];
+	if (!o->net && rec_check_output(output, err, sizeof(err)) < 0)
 		goto fail;
 	s = o->func.tracer ? ft_function_session(o->func.tracer, err, sizeof(err))
 			   : ft_session_new(err, sizeof(err));
@@ -412,7 +433,8 @@ int rec_run(const struct rec_options *o)
 		try_option(s, "userstacktrace", true);
 
 	/* Before the command: it finds the user-event session in its environment. */
-	u = ust_rec_start(s, o->events, o->nevents, o->pids, o->npids, o->clock, output,
+	if (!o->net)	/* user events are not streamed: they need the local file */
+		u = ust_rec_start(s, o->events, o->nevents, o->pids, o->npids, o->clock, output,
 			  o->buffer_kb, err, sizeof(err));
 	if (!u && err[0])
 		goto fail;
@@ -454,7 +476,16 @@ int rec_run(const struct rec_options *o)
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
 	char abs[4200];
-	if (!ft_session_is_top(s)) {
+	if (o->net) {
+		const char **notes;
+		int nnotes = build_notes(o, child.pid, NULL, &notes);
+		net = rec_net_start(s, o->net, o->net_tcp, o->file_version ? o->file_version : 7,
+				    notes, nnotes, o->clock ? o->clock : "mono", spool, sizeof(spool),
+				    err, sizeof(err));
+		free_notes(notes, nnotes);
+		if (!net)
+			goto fail;
+	} else if (!ft_session_is_top(s)) {
 		note_output(ft_instance_name(s), output);
 		note_recover(s, o, output, child.pid);
 	} else if (output_abs(output, abs, sizeof(abs)) &&
@@ -463,9 +494,10 @@ int rec_run(const struct rec_options *o)
 			 "a killed run's %.200s.cpuN)", output, strerror(errno), output);
 		goto fail;
 	}
-	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), output, (unsigned)sysconf(_SC_PAGESIZE),
-		      o->max_bytes, err, sizeof(err));
-	if (!r || ft_tracing_on(s, true, err, sizeof(err)) < 0)
+	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), net ? spool : output,
+		      (unsigned)sysconf(_SC_PAGESIZE), o->max_bytes, err, sizeof(err));
+	if (!r || (net && rec_net_stream(net, err, sizeof(err)) < 0) ||
+	    ft_tracing_on(s, true, err, sizeof(err)) < 0)
 		goto fail;
 
 	if (child.pid > 0) {
@@ -505,6 +537,13 @@ int rec_run(const struct rec_options *o)
 	}
 	if (not_run)
 		goto out;	/* nothing ran: an existing output stays as it was */
+	if (net) {
+		if (net_finish(net, r, o->quiet, err, sizeof(err)) < 0) {
+			errmsg("%s", err);
+			status = status ? status : 1;
+		}
+		goto out;
+	}
 	if (write_trace(s, o, r, u, output, command_pid, maps, err, sizeof(err)) < 0) {
 		char kept[256];
 		/* Outlives the instance, so `tracekit reset` finds the files. */
@@ -547,6 +586,7 @@ out:
 	if (child.failed >= 0)
 		close(child.failed);
 	rec_free(r, false);
+	rec_net_free(net);
 	ust_rec_free(u, false);
 	ft_session_destroy(s);
 	/* After the instance: an event still enabled in it cannot be removed. */

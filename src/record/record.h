@@ -37,6 +37,8 @@ struct rec_options {
 	int nprobes;
 	const char *recover;		/* --recover FILE: assemble FILE from its kept per-CPU files */
 	struct ft_func_options func;	/* -p function|function_graph, -l, -n, -g, -O */
+	const char *net;		/* -N HOST:PORT: stream to a listener, no local file */
+	bool net_tcp;			/* -t: the pages over TCP (else UDP, as trace-cmd) */
 };
 
 /* Record; returns the exit status for tracekit (the command's, like trace-cmd). */

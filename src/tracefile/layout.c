@@ -432,8 +432,12 @@ static int check_zblock(struct walk *w, uint64_t at, uint64_t room, const char *
 	return 0;
 }
 
-/* Where the per-CPU data of one buffer lies: check it against the file. */
-static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
+/*
+ * Where the per-CPU data of one buffer lies: check it against the file.  Whether
+ * it is compressed is its flyrecord section's flag, not the file's: a listener
+ * appends plain pages to a client's compressed metadata (tracekit listen does).
+ */
+static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size, bool compressed)
 {
 	char what[64];
 
@@ -442,9 +446,9 @@ static int check_cpu_data(struct walk *w, int cpu, uint64_t off, uint64_t size)
 		return truncated(w, what, off);
 	if (size > w->size - off)
 		return truncated(w, what, w->size);
-	if (!w->compressed && size % w->page_size)
+	if (!compressed && size % w->page_size)
 		w->why_generic = "CPU data that is not whole pages";
-	if (!w->compressed || size == 0)
+	if (!compressed || size == 0)
 		return 0;
 	/*
 	 * Compressed: <chunk count> then <compressed size><size><data> per chunk;
@@ -533,6 +537,15 @@ static int walk_buffer_opt(struct walk *w, uint64_t len)
 		fail(w, "corrupt buffer option: %" PRIu64 " CPUs", n);
 		goto out;
 	}
+	uint64_t at = w->pos, flags = 0;
+	bool compressed = false;
+	if (w->compressed && sec <= w->size - 4) {	/* the flyrecord section's flags */
+		w->pos = sec + 2;
+		if (get_u(w, 2, &flags, "buffer option") < 0)
+			goto out;
+		compressed = flags & SEC_FL_COMPRESS;
+		w->pos = at;
+	}
 	if (name[0] == '\0') {
 		if (clock && clock[0])
 			set_str(&w->r->clock, strdup(clock));
@@ -549,11 +562,12 @@ static int walk_buffer_opt(struct walk *w, uint64_t len)
 		if (name[0] == '\0' && (int)cpu >= w->cpus)
 			w->cpus = (int)cpu + 1;
 		uint64_t save = w->pos;
-		if (check_cpu_data(w, (int)cpu, off, size) < 0)
+		if (check_cpu_data(w, (int)cpu, off, size, compressed) < 0)
 			goto out;
 		w->pos = save;
 		if (name[0] == '\0')
-			w->loc[cpu] = (struct cpu_loc){ .off = off, .size = size, .set = true };
+			w->loc[cpu] = (struct cpu_loc){ .off = off, .size = size, .set = true,
+							.compressed = compressed };
 	}
 	ret = 0;
 out:
@@ -728,10 +742,11 @@ static int walk_v6(struct walk *w)
 		if (get_u(w, 8, &off, "CPU offsets") < 0 || get_u(w, 8, &size, "CPU offsets") < 0)
 			return -1;
 		uint64_t save = w->pos;
-		if (check_cpu_data(w, cpu, off, size) < 0)
+		if (check_cpu_data(w, cpu, off, size, w->compressed) < 0)
 			return -1;
 		w->pos = save;
-		w->loc[cpu] = (struct cpu_loc){ .off = off, .size = size, .set = true };
+		w->loc[cpu] = (struct cpu_loc){ .off = off, .size = size, .set = true,
+						.compressed = w->compressed };
 	}
 	return 0;
 }

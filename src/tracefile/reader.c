@@ -79,7 +79,7 @@ static int fast_open(struct tf_reader *r)
 		struct cpu_state *c = &r->cpu[i];
 		if (!c->loc.set)
 			continue;
-		c->pages = tf_pages_open(r->fd, c->loc.off, c->loc.size, zstd,
+		c->pages = tf_pages_open(r->fd, c->loc.off, c->loc.size, zstd && c->loc.compressed,
 					 tep_is_file_bigendian(r->tep), r->info.page_size);
 		c->kbuf = new_kbuffer(r->tep);
 		if (!c->pages || !c->kbuf)

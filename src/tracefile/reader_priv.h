@@ -54,6 +54,7 @@ enum {
 struct cpu_loc {
 	uint64_t off, size;
 	bool set;
+	bool compressed;	/* its flyrecord section's flag (v7) */
 };
 
 struct cpu_state {

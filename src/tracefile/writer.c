@@ -803,15 +803,35 @@ static int finish(struct tf_writer *w)
 	return 0;
 }
 
+static int release(struct tf_writer *w, int ret);
+
 int tf_writer_close(struct tf_writer *w, char *err, size_t errlen)
 {
-	int ret;
-
 	if (!w)
 		return 0;
 	w->err = err;
 	w->errlen = errlen;
-	ret = finish(w);
+	return release(w, finish(w));
+}
+
+int tf_writer_close_meta(struct tf_writer *w, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	w->err = err;
+	w->errlen = errlen;
+	if (w->failed)
+		ret = -1;
+	else if (!w->meta_done || w->data_done)
+		ret = fail(w, "%s: closed as metadata only, but the metadata is %s", w->path,
+			   w->meta_done ? "followed by data" : "not written");
+	else if (w->version == 7)
+		ret = finish_v7(w);
+	return release(w, ret);
+}
+
+static int release(struct tf_writer *w, int ret)
+{
 	if (close(w->fd) && !ret)
 		ret = write_failed(w, "the end of the file");
 	sb_free(&w->strings);

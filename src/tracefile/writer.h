@@ -78,5 +78,11 @@ int tf_write_cpu_data(struct tf_writer *w, const struct tf_cpu_data *cpus, int n
 		      size_t errlen);
 /* Finish the file (v7: the options section that points at the data); frees w. */
 int tf_writer_close(struct tf_writer *w, char *err, size_t errlen);
+/*
+ * Finish a file that ends after its metadata, as a trace-cmd client streams it
+ * to a listener, which appends the data and the options pointing at it (v7: the
+ * pending options and the strings section are written); frees w.
+ */
+int tf_writer_close_meta(struct tf_writer *w, char *err, size_t errlen);
 
 #endif
