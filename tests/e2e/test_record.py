@@ -404,9 +404,12 @@ def mem_available_kb():
 
 @with_env
 def record_default_buffer_fits_events(env):
-    """Without -b the buffer is sized for the events (the demo lost events at 1408 KB)."""
+    """Without -b the buffer is sized for the events (the demo lost events at 1408 KB).
+    -e sched brings the timer and irq events around wakeups, busy systems; a quiet
+    event alone keeps the small buffer."""
     ncpus = os.cpu_count()
-    for events, want in ((['-e', 'sched'], 4096), (['-e', 'sched', '-e', 'raw_syscalls'], 16384)):
+    for events, want in ((['-e', 'sched:sched_switch'], 4096), (['-e', 'sched'], 16384),
+                         (['-e', 'sched', '-e', 'raw_syscalls'], 16384)):
         want = max(1408, min(want, mem_available_kb() // 32 // ncpus))
         p = start([tracekit(), 'record', '-o', env.out] + events + ['sleep', '1'], cwd=env.dir)
         try:
