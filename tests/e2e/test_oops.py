@@ -771,6 +771,15 @@ def text_output(_):
         expect(want in out, 'text lacks %r' % want)
 
 
+@case
+def text_code_once(_):
+    """Every report with Code: bytes lists them once in text, as --json has them once."""
+    for name in ('case-02', 'case-04', 'case-06', 'case-08'):
+        out, _ = decode('--no-auto', fixture(name + '.txt'))
+        eq(out.count('<-- trapping instruction'), 1, name + ' trapping-instruction lines')
+        eq(len(re.findall(r'^Code:', out, re.M)), 1, name + ' Code: headings')
+
+
 def setup(argv):
     it = iter(argv[2:])
     for a in it:
