@@ -390,8 +390,10 @@ int rec_run(const struct rec_options *o)
 		goto fail;
 	s = o->func.tracer ? ft_function_session(o->func.tracer, err, sizeof(err))
 			   : ft_session_new(err, sizeof(err));
-	if (!s)
+	if (!s) {
+		status = o->func.tracer && errno == EINVAL ? 2 : 1;	/* a mistyped -p */
 		goto fail;
+	}
 	/*
 	 * A new instance traces at once: off until the recorder runs, so the events enabled
 	 * one by one start together (not sys_enter a few calls before sys_exit).
@@ -520,8 +522,9 @@ int rec_run(const struct rec_options *o)
 		status = status ? status : 1;
 	} else {
 		print_stats(o, r, output);
-		if (u)
-			ust_rec_print_stats(u, output, o->quiet);
+		/* -e named nothing that exists, found only now: a usage error all the same */
+		if (u && ust_rec_print_stats(u, s, output, o->quiet) && !status)
+			status = 2;
 		if (write_failed && !status)
 			status = 1;
 	}

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "util/die.h"
+#include "util/editdist.h"
 
 #define DRAIN_PERIOD_US 5000
 #define DEFAULT_BUFFER_KB 4096
@@ -507,9 +508,34 @@ static bool spec_matched(const struct ust_rec *u, const char *spec)
 	return false;
 }
 
-void ust_rec_print_stats(const struct ust_rec *u, const char *output, bool quiet)
+/* " (did you mean sched?)" when spec's system is a misspelt kernel system, else "". */
+static void kernel_system_hint(struct ft_session *s, const char *spec, char *hint, size_t len)
+{
+	char dir[4200], near[256] = "";
+	size_t n = strcspn(spec, ":");
+	struct closest c;
+
+	hint[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/events", ft_tracefs_dir(s));
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	closest_init(&c, n / 3 < 2 ? 2 : n / 3);	/* farther is no longer a misspelling */
+	for (struct dirent *e; (e = readdir(d));)
+		if (e->d_type == DT_DIR && e->d_name[0] != '.')
+			closest_offer(&c, spec, n, e->d_name);
+	closedir(d);
+	closest_join(&c, near, sizeof(near));
+	closest_free(&c);
+	if (near[0])
+		snprintf(hint, len, " (did you mean %s?)", near);
+}
+
+int ust_rec_print_stats(const struct ust_rec *u, struct ft_session *s, const char *output,
+			bool quiet)
 {
 	uint64_t lost = u->lost + u->unknown;
+	int unmatched = 0;
 
 	if (!quiet) {
 		fprintf(stderr, "  user events: %llu events, %llu lost, %d threads\n",
@@ -519,13 +545,19 @@ void ust_rec_print_stats(const struct ust_rec *u, const char *output, bool quiet
 		fprintf(stderr, "tracekit: record: %s: %llu user events lost (a thread's buffer "
 			"filled faster than it was drained: try -b with more KB)\n", output,
 			(unsigned long long)lost);
-	for (int i = 0; i < u->nspecs; i++) {
-		if (!spec_matched(u, u->specs[i]))
-			fprintf(stderr, "tracekit: record: no tracepoint matched -e %s: it is not a kernel "
-				"event system, and no traced program has such a tracepoint (tracekit "
-				"list; tracekit list --binary PROGRAM)\n", u->specs[i]);
-	}
 	if (u->corrupt)
 		fprintf(stderr, "tracekit: record: %s: %d user buffers were overwritten by their "
 			"program; their later events are missing\n", output, u->corrupt);
+	for (int i = 0; i < u->nspecs; i++) {
+		char hint[300];
+
+		if (spec_matched(u, u->specs[i]))
+			continue;
+		kernel_system_hint(s, u->specs[i], hint, sizeof(hint));
+		fprintf(stderr, "tracekit: record: no tracepoint matched -e %s%s: it is not a kernel "
+			"event system, and no traced program has such a tracepoint (tracekit list; "
+			"tracekit list --binary PROGRAM)\n", u->specs[i], hint);
+		unmatched++;
+	}
+	return unmatched;
 }

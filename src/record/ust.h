@@ -45,7 +45,13 @@ void ust_rec_cpu_stats(struct ust_rec *u, struct tf_writer *w);
 /* The kernel's CPU data with the user CPU appended (valid until ust_rec_free). */
 const struct tf_cpu_data *ust_rec_cpu_data(struct ust_rec *u, const struct tf_cpu_data *kernel,
 					   int nkernel, int *n);
-void ust_rec_print_stats(const struct ust_rec *u, const char *output, bool quiet);
+/*
+ * The user events' counts and losses on stderr, and a line for each user -e
+ * spec that no program announced (nor is a kernel system: a misspelling
+ * gets the closest of s's systems).  Returns how many specs matched nothing.
+ */
+int ust_rec_print_stats(const struct ust_rec *u, struct ft_session *s, const char *output,
+			bool quiet);
 void ust_rec_free(struct ust_rec *u, bool keep_files);
 
 /*

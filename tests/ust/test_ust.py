@@ -363,9 +363,9 @@ def full_buffer_is_counted(env):
 
 @with_env
 def unmatched_spec_is_reported(env):
-    """A user -e that names nothing (a typo) says so instead of recording nothing quietly."""
+    """A user -e that names nothing (a typo) says so and exits 2 (the file is still written)."""
     rc, _, err = env.record(['tkt_typo:*', 'tkt:odd_only'], prog('condition'))
-    expect(rc == 0, 'record failed (%d): %s' % (rc, err))
+    expect(rc == 2, 'record: exit %d, want 2: %s' % (rc, err))
     expect('no tracepoint matched -e tkt_typo:*' in err, 'no warning: %s' % err)
     expect('-e tkt:odd_only' not in err, 'a matched spec is reported: %s' % err)
 
