@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "export/view.h"
 #include "util/die.h"
+#include "util/outfile.h"
 
 void help_view(FILE *f)
 {
@@ -56,37 +57,27 @@ static int parse_max(const char *arg, long *out)
 	return 0;
 }
 
-/* Written to a temporary name and renamed, so a failed run leaves no half page. */
+/* Written to a temporary name and renamed (util/outfile.h), so a failed run leaves no half page. */
 static int write_file(const struct vw_options *o, const char *path)
 {
-	char err[1024], *tmp = NULL;
-	int rc = 1;
+	char err[1024];
+	struct outfile out;
 
-	if (asprintf(&tmp, "%s.tmp%d", path, (int)getpid()) < 0)
-		die(1, "out of memory");
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		/* The user gave path: name it, not our temporary name beside it. */
-		errmsg("cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	int made = vw_write_html(o, f, err, sizeof(err));
-	if (made < 0) {
-		fclose(f);
-		unlink(tmp);
+	if (outfile_open(&out, path, "w", err, sizeof(err)) < 0) {
 		errmsg("%s", err);
-		rc = made == -2 ? 2 : 1;
-		goto out;
+		return 1;
 	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		errmsg("%s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
+	int made = vw_write_html(o, out.f, err, sizeof(err));
+	if (made < 0) {
+		outfile_abort(&out);
+		errmsg("%s", err);
+		return made == -2 ? 2 : 1;
 	}
-	rc = 0;
-out:
-	free(tmp);
-	return rc;
+	if (outfile_commit(&out, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_view(int argc, char **argv)
