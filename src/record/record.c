@@ -219,6 +219,20 @@ static void tell_if_command_runs_on(struct rec_child *c, const char *argv0, int 
 	}
 }
 
+/*
+ * 127 before any user event: what a shell says for a command not found and
+ * the dynamic loader for a shared library not found (libtracekit.so.0 of a
+ * program built without an rpath).  Its own message went to the terminal;
+ * this says what the status means for the recording.
+ */
+static void tell_not_started(const char *argv0)
+{
+	fprintf(stderr, "tracekit: record: '%s' exited with status 127 before its first event: the "
+		"dynamic loader (or a shell) could not start it, most often a shared library not "
+		"found (see its message above; build it with an rpath or set LD_LIBRARY_PATH)\n",
+		argv0);
+}
+
 static void add_note(struct strbuf *sb, const char ***notes, int *n, const char *key, const char *val)
 {
 	(void)sb;
@@ -522,9 +536,12 @@ int rec_run(const struct rec_options *o)
 		status = status ? status : 1;
 	} else {
 		print_stats(o, r, output);
+		bool unstarted = command_pid > 0 && status == 127 && !ust_rec_events(u);
 		/* -e named nothing that exists, found only now: a usage error all the same */
-		if (u && ust_rec_print_stats(u, s, output, o->quiet) && !status)
+		if (u && ust_rec_print_stats(u, s, output, o->quiet, !unstarted) && !status)
 			status = 2;
+		if (unstarted)
+			tell_not_started(o->argv[0]);
 		if (write_failed && !status)
 			status = 1;
 	}

@@ -531,8 +531,13 @@ static void kernel_system_hint(struct ft_session *s, const char *spec, char *hin
 		snprintf(hint, len, " (did you mean %s?)", near);
 }
 
+unsigned long long ust_rec_events(const struct ust_rec *u)
+{
+	return u ? (unsigned long long)u->events : 0;
+}
+
 int ust_rec_print_stats(const struct ust_rec *u, struct ft_session *s, const char *output,
-			bool quiet)
+			bool quiet, bool judge_specs)
 {
 	uint64_t lost = u->lost + u->unknown;
 	int unmatched = 0;
@@ -548,7 +553,7 @@ int ust_rec_print_stats(const struct ust_rec *u, struct ft_session *s, const cha
 	if (u->corrupt)
 		fprintf(stderr, "tracekit: record: %s: %d user buffers were overwritten by their "
 			"program; their later events are missing\n", output, u->corrupt);
-	for (int i = 0; i < u->nspecs; i++) {
+	for (int i = 0; judge_specs && i < u->nspecs; i++) {
 		char hint[300];
 
 		if (spec_matched(u, u->specs[i]))

@@ -46,12 +46,15 @@ void ust_rec_cpu_stats(struct ust_rec *u, struct tf_writer *w);
 const struct tf_cpu_data *ust_rec_cpu_data(struct ust_rec *u, const struct tf_cpu_data *kernel,
 					   int nkernel, int *n);
 /*
- * The user events' counts and losses on stderr, and a line for each user -e
- * spec that no program announced (nor is a kernel system: a misspelling
- * gets the closest of s's systems).  Returns how many specs matched nothing.
+ * The user events' counts and losses on stderr, and with judge_specs a line
+ * for each user -e spec that no program announced (nor is a kernel system: a
+ * misspelling gets the closest of s's systems).  Returns how many specs
+ * matched nothing (0 without judge_specs).
  */
 int ust_rec_print_stats(const struct ust_rec *u, struct ft_session *s, const char *output,
-			bool quiet);
+			bool quiet, bool judge_specs);
+/* How many user events were recorded (0 for no session). */
+unsigned long long ust_rec_events(const struct ust_rec *u);
 void ust_rec_free(struct ust_rec *u, bool keep_files);
 
 /*

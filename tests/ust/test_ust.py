@@ -426,6 +426,82 @@ def disabled_build(_):
     expect(rc == 0 and not out and not err, 'the disabled program failed: %r' % err)
 
 
+def sanitizer_flags(libdir):
+    """A sanitized build's library needs a sanitized program (make asan)."""
+    deps = subprocess.run(['ldd', os.path.join(libdir, 'libtracekit.so')],
+                          capture_output=True, text=True).stdout
+    return ['-fsanitize=address,undefined'] if 'libasan' in deps else []
+
+
+def silly_app(d):
+    """examples/silly as docs/tracepoints.md's app.c, in d, beside a build/ link to the build."""
+    src = os.path.join(BUILD['src'], 'examples', 'silly')
+    shutil.copy(os.path.join(src, 'silly.c'), os.path.join(d, 'app.c'))
+    shutil.copy(os.path.join(src, 'silly_trace.h'), d)
+    os.symlink(BUILD['dir'], os.path.join(d, 'build'))
+
+
+@case
+def docs_build_line_runs(_):
+    """docs/tracepoints.md's build-tree line, run as written, makes a program that starts
+    (no LD_LIBRARY_PATH) and records its events."""
+    tracefs()
+    if not shutil.which('pkg-config'):
+        raise Skip('pkg-config is not installed (apt-get install pkg-config)')
+    doc = open(os.path.join(BUILD['src'], 'docs', 'tracepoints.md')).read()
+    lines = [l.split('  #')[0].strip() for l in doc.splitlines()
+             if l.startswith('cc ') and 'meson-uninstalled' in l]
+    expect(len(lines) == 1, 'docs/tracepoints.md has no one build-tree cc line: %r' % lines)
+    d = tempfile.mkdtemp(prefix='tk-ust-doc-')
+    try:
+        silly_app(d)
+        libdir = os.path.join(BUILD['dir'], 'src', 'ust')
+        line = lines[0].replace('cc ', ' '.join(['cc'] + sanitizer_flags(libdir)) + ' ', 1)
+        env = dict(os.environ)
+        env.pop('LD_LIBRARY_PATH', None)
+        cc = subprocess.run(['sh', '-c', line], cwd=d, env=env, capture_output=True, text=True)
+        expect(cc.returncode == 0, '%s: %s' % (line, cc.stderr))
+        out = os.path.join(d, 'trace.dat')
+        p = subprocess.run([tracekit(), 'record', '-q', '-o', out, '-e', 'silly:*', '--',
+                            './a.out', '2', '1'], cwd=d, env=env, capture_output=True, text=True,
+                           timeout=120)
+        expect(p.returncode == 0, 'record -- ./a.out: exit %d: %s' % (p.returncode, p.stderr))
+        rc, text, err = run([tracekit(), 'report', '-i', out])
+        expect(text.count('me_silly:') == 2, 'report: %s' % text)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+@case
+def loader_failure_is_explained(_):
+    """A program whose loader fails (exit 127: libtracekit.so.0 not found) before its first
+    event: record passes 127 on and says in its own words what it means."""
+    tracefs()
+    d = tempfile.mkdtemp(prefix='tk-ust-127-')
+    try:
+        silly_app(d)
+        libdir = os.path.join(BUILD['dir'], 'src', 'ust')
+        inc = os.path.join(BUILD['src'], 'include')
+        cc = subprocess.run(['cc', '-I.', '-I' + inc, 'app.c', '-L' + libdir, '-ltracekit']
+                            + sanitizer_flags(libdir), cwd=d, capture_output=True, text=True)
+        expect(cc.returncode == 0, 'cc: %s' % cc.stderr)
+        env = dict(os.environ)
+        env.pop('LD_LIBRARY_PATH', None)
+        out = os.path.join(d, 'trace.dat')
+        p = subprocess.run([tracekit(), 'record', '-q', '-o', out, '-e', 'silly:*', '--',
+                            './a.out'], cwd=d, env=env, capture_output=True, text=True,
+                           timeout=120)
+        expect(p.returncode == 127, 'the command\'s 127 is passed on, got %d' % p.returncode)
+        ours = [l for l in p.stderr.splitlines() if l.startswith('tracekit: record: ')
+                and "'./a.out' exited with status 127" in l]
+        expect(len(ours) == 1 and 'could not start' in ours[0] and 'shared librar' in ours[0],
+               'no line of ours naming the loader failure: %r' % p.stderr)
+        expect('no tracepoint matched' not in p.stderr,
+               'a program that never started is not told it has no tracepoints: %r' % p.stderr)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 @case
 def pkg_config_build(_):
     """A program built from the build tree with pkg-config's flags runs and records."""
