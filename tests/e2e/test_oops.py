@@ -780,6 +780,38 @@ def text_code_once(_):
         eq(len(re.findall(r'^Code:', out, re.M)), 1, name + ' Code: headings')
 
 
+@case
+def docs_walk_through(_):
+    """docs/oops.md's walk-through: its report, decoded with its command, prints its output."""
+    src = os.path.dirname(os.path.dirname(os.path.abspath(ARGS['fixtures'])))
+    doc = open(os.path.join(src, 'docs', 'oops.md')).read()
+    sect = doc.split('## A walk through one decode', 1)[1].split('\nLine by line:', 1)[0]
+    blocks = re.findall(r'```\n(.*?)```', sect, re.S)
+    cmd = re.search(r'`(tracekit oops [^`]+)` prints:', sect)
+    expect(len(blocks) == 2 and cmd, 'docs/oops.md: the walk-through lacks its report, command '
+           'or output')
+    argv = cmd.group(1).split()
+    expect(argv[-1] == 'crash.txt' and 'build/tests/oops/oopsprog' in argv,
+           'the walk-through command: %r' % argv)
+    prog = os.path.relpath(ARGS['oopsprog'], src)
+    with tempfile.TemporaryDirectory(prefix='tk-oops-doc-') as d:
+        report = os.path.join(d, 'crash.txt')
+        with open(report, 'w') as f:
+            f.write(blocks[0])
+        argv = [tracekit()] + [prog if a == 'build/tests/oops/oopsprog' else a
+                               for a in argv[1:-1]] + [report]
+        p = subprocess.run(argv, cwd=src, capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, '%s: exit %d: %s' % (' '.join(argv), p.returncode, p.stderr))
+    want = blocks[1].replace('build/tests/oops/oopsprog', prog)
+    # The program's build directory decides the relative source paths DWARF gives.
+    want = want.replace('../tests/oops/oopsprog.c',
+                        os.path.relpath(os.path.join(src, 'tests', 'oops', 'oopsprog.c'),
+                                        os.path.dirname(ARGS['oopsprog']) + '/../..'))
+    expect(p.stdout == want, 'the walk-through output differs from the real one:\n%s' % ''.join(
+        __import__('difflib').unified_diff(want.splitlines(True), p.stdout.splitlines(True),
+                                           'docs/oops.md', 'tracekit oops')))
+
+
 def setup(argv):
     it = iter(argv[2:])
     for a in it:
