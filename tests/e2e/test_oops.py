@@ -276,6 +276,41 @@ def synthetic_panic(_):
 
 
 @case
+def synthetic_hung_task_comm_newline(_):
+    """A task name may hold any byte (prctl PR_SET_NAME): a newline in it breaks the hung-task
+    headline in two, which is still one headline (syzkaller's {{TASK}} spans lines)."""
+    rep = decode_json(fixture('synthetic/hung-task-comm-newline.txt'))
+    eq(len(rep), 1, 'reports')
+    check_report(rep[0], dict(kind='hung-task', pid=4567, guilty_frame='ext4_sync_file',
+                              title='INFO: task hung in ext4_sync_file', verdict='report'),
+                 'hung task')
+
+
+@case
+def synthetic_kasan_panic_other_caller(_):
+    """A panic is the machine's, whichever printk caller printed it: the KASAN report before
+    it did not go on."""
+    reps = decode_json(fixture('synthetic/kasan-panic-other-caller.txt'))
+    eq(len(reps), 1, 'reports')
+    check_report(reps[0], dict(kind='kasan', title='KASAN: slab-use-after-free Read in '
+                               'widget_release', verdict='panic',
+                               panic_message='KASAN: panic_on_warn set ...'), 'kasan + panic')
+
+
+@case
+def synthetic_cxx_mangled(_):
+    """C++ names (a module built from C++) are demangled in the title, without parameters,
+    as syzkaller titles them; the frames keep the symbol as printed (for the symbol files)."""
+    rep = decode_json(fixture('synthetic/cxx-mangled.txt'))[0]
+    check_report(rep, dict(kind='general-protection-fault', function='_ZN6widget5Queue4pushEPv',
+                           module='widget', title='general protection fault in widget::Queue::push'),
+                 'c++')
+    out, _ = decode('--no-auto', fixture('synthetic/cxx-mangled.txt'))
+    expect(out.startswith('general protection fault in widget::Queue::push\n'),
+           'text title: %r' % out.splitlines()[0])
+
+
+@case
 def synthetic_old_format(_):
     rep = decode_json(fixture('synthetic/old-format.txt'))[0]
     check_report(rep, dict(kind='null-ptr-deref', function='legacy_poll', module='legacy',
