@@ -175,6 +175,20 @@ static const char *skip_timestamp(const char *s, char *caller, size_t csz)
 	return *p == ' ' ? p + 1 : p;
 }
 
+/* dmesg -T (--ctime): "[Sat Jun  1 10:00:00 2024] ", the timestamp as a date. */
+static const char *skip_ctime(const char *s, char *caller, size_t csz)
+{
+	(void)caller;
+	(void)csz;
+	char day[4], mon[4];
+	int mday, h, m, sec, year, n = 0;
+	if (*s != '[' ||
+	    sscanf(s, "[%3[A-Za-z] %3[A-Za-z] %d %d:%d:%d %d]%n", day, mon, &mday, &h, &m, &sec,
+		   &year, &n) != 7 || !n || strlen(day) != 3 || strlen(mon) != 3)
+		return NULL;
+	return s[n] == ' ' ? s + n + 1 : s + n;
+}
+
 /* printk caller ids: "[ T5827]" (task) or "[  C1]" (CPU, in interrupt). */
 static const char *skip_caller(const char *s, char *caller, size_t csz)
 {
@@ -210,7 +224,7 @@ typedef const char *(*stripper)(const char *s, char *caller, size_t csz);
 
 static const stripper strippers[] = {
 	skip_quote, skip_syslog, skip_iso_syslog, skip_kmsg_header, skip_level, skip_dmesg_x,
-	skip_timestamp, skip_caller,
+	skip_timestamp, skip_ctime, skip_caller,
 };
 
 const char *oops_strip_prefixes(const char *line, char *caller, size_t csz)

@@ -332,6 +332,7 @@ def prefixes_and_wrapping(_):
         'syslog': lambda l: 'Jun  1 10:00:00 host kernel: [  361.8] ' + l,
         'journal': lambda l: 'Jun 01 10:00:00 host kernel: ' + l,
         'quoted': lambda l: '> [  361.8] ' + l,
+        'dmesg-T': lambda l: '[Sat Jun  1 10:00:00 2024] ' + l,
     }
     for name, f in styles.items():
         with tempfile.NamedTemporaryFile('w', suffix='.txt') as t:
