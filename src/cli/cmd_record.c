@@ -43,7 +43,7 @@ void help_record(FILE *f)
 	      "  -g FUNC            function_graph: only FUNC and what it calls; repeatable\n"
 	      "      --max-graph-depth N  function_graph: N levels deep at most\n"
 	      "  -O OPTION          a tracer option (func_stack_trace, funcgraph-proc, noOPTION)\n"
-	      "  -q                 no per-CPU summary\n"
+	      "  -q                 no per-CPU summary, no live line (shown on a terminal)\n"
 	      "      --recover FILE assemble FILE from the per-CPU files a recording kept when it\n"
 	      "                     could not write it (a full disk), once there is room\n"
 	      "\n"

@@ -30,6 +30,8 @@ void help_view(FILE *f)
 	      "                       timestamps); the states before still count\n"
 	      "  -F, --filter FILTER  only the events FILTER matches (trace-cmd's syntax, as\n"
 	      "                       report -F: 'sched_switch: prev_pid == 42'; repeatable)\n"
+	      "  -q, --quiet          no progress line while a big trace is read (it shows\n"
+	      "                       only on a terminal)\n"
 	      "  -h, --help           this text\n", VW_DEFAULT_MAX_EVENTS);
 }
 
@@ -40,6 +42,7 @@ static const struct option longopts[] = {
 	{ "from", required_argument, NULL, 'f' },
 	{ "to", required_argument, NULL, 't' },
 	{ "filter", required_argument, NULL, 'F' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -89,10 +92,11 @@ int cmd_view(int argc, char **argv)
 
 	err_set_verb("view");
 	bool have_i = false;
-	while ((c = getopt_long(argc, argv, ":i:o:F:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:o:F:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; have_i = true; break;
 		case 'o': output = optarg; break;
+		case 'q': o.quiet = true; break;
 		case 'F':
 			if (cli_filter_add(&filters, optarg) < 0)
 				return 2;

@@ -37,6 +37,7 @@
 #include "tracefile/writer.h"
 #include "util/stopsig.h"
 #include "util/die.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
 
 /* The scheduling set that `sched` and `view` need. */
@@ -170,29 +171,72 @@ static void try_option(struct ft_session *s, const char *opt, bool needed_by_use
 	}
 }
 
+/* "1.2 MB": a size as people read it. */
+static void human_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes < 1024 * 1024)
+		snprintf(buf, len, "%llu KB", (unsigned long long)(bytes / 1024));
+	else if (bytes < 1024ull * 1024 * 1024)
+		snprintf(buf, len, "%.1f MB", (double)bytes / (1024 * 1024));
+	else
+		snprintf(buf, len, "%.2f GB", (double)bytes / (1024.0 * 1024 * 1024));
+}
+
+/*
+ * The live line on a terminal: the kernel's events so far, and how to stop
+ * (user events are counted when their pages are written, at the end).
+ */
+static void show_progress(struct progress *p, const struct recorder *r)
+{
+	uint64_t events, lost, bytes;
+	char size[32];
+
+	if (!progress_due(p))
+		return;
+	rec_progress(r, &events, &lost, &bytes);
+	human_size(bytes, size, sizeof(size));
+	progress_show(p, "tracekit: record: %llu events, %llu lost, %s, %.1f s (Ctrl-C to stop)",
+		      (unsigned long long)events, (unsigned long long)lost, size,
+		      progress_elapsed(p));
+}
+
 /* Wait until the command ends, a stop is asked for, or a limit is reached. */
 static int wait_for_end(const struct rec_options *o, struct rec_child *c, struct recorder *r,
 			int *status)
 {
 	double end = o->duration > 0 ? now_s() + o->duration : 0;
+	struct progress p;
+	int why = 0;
+
+	/* The first line after half a second: a short recording shows none. */
+	progress_init(&p, o->quiet, 0.5);
 	for (;;) {
 		if (c->pid > 0) {
 			int st;
-			pid_t p = waitpid(c->pid, &st, WNOHANG);
-			if (p == c->pid) {
+			pid_t w = waitpid(c->pid, &st, WNOHANG);
+			if (w == c->pid) {
 				*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 				c->pid = -1;
-				return 0;
+				break;
 			}
 		}
-		if (stop_requested)
-			return 1;
-		if (end && now_s() >= end)
-			return 2;
-		if (rec_should_stop(r))
-			return 3;
+		if (stop_requested) {
+			why = 1;
+			break;
+		}
+		if (end && now_s() >= end) {
+			why = 2;
+			break;
+		}
+		if (rec_should_stop(r)) {
+			why = 3;
+			break;
+		}
+		show_progress(&p, r);
 		usleep(20000);
 	}
+	progress_done(&p);
+	return why;
 }
 
 /*

@@ -53,7 +53,7 @@ const struct tf_cpu_data *ust_rec_cpu_data(struct ust_rec *u, const struct tf_cp
  */
 int ust_rec_print_stats(const struct ust_rec *u, struct ft_session *s, const char *output,
 			bool quiet, bool judge_specs);
-/* How many user events were recorded (0 for no session). */
+/* How many user events were recorded (0 for no session); after ust_rec_stop. */
 unsigned long long ust_rec_events(const struct ust_rec *u);
 void ust_rec_free(struct ust_rec *u, bool keep_files);
 
