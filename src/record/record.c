@@ -474,7 +474,7 @@ int rec_run(const struct rec_options *o)
 
 	/* Before the command: it finds the user-event session in its environment. */
 	u = ust_rec_start(s, o->events, o->nevents, o->pids, o->npids, o->clock, output,
-			  o->buffer_kb, err, sizeof(err));
+			  o->buffer_kb, o->user_wait_ms, err, sizeof(err));
 	if (!u && err[0])
 		goto fail;
 	if (o->argv && rec_spawn_held(NULL, o->argv, &child, err, sizeof(err)) < 0)

@@ -275,6 +275,36 @@ def recorder_killed(env):
 
 
 @with_env
+def recorder_stopped(env):
+    """A recorder that stops draining (SIGSTOP) holds a full buffer's thread up only --user-wait
+    ms: the program runs on, dropping, and waits again once the recorder drains again."""
+    args = [tracekit(), 'record', '-b', '16', '--user-wait', '200', '-o', env.out, '-e',
+            'tkt:*'] + prog('spin')
+    p = start(args, cwd=env.dir)
+    env.pids.append(p.pid)
+    expect(p.stdout.readline().strip() == b'ready', 'the program did not start')
+    out = subprocess.run(['pgrep', '-P', str(p.pid), 'ust-prog'], capture_output=True, text=True)
+    victim = int(out.stdout.split()[0])
+    try:
+        time.sleep(0.2)
+        os.kill(p.pid, signal.SIGSTOP)
+        ticks = []
+        end = time.time() + 30
+        while len(ticks) < 10 and time.time() < end:
+            if select.select([p.stdout], [], [], 1)[0]:
+                ticks.append(p.stdout.readline().strip())
+        expect(len(ticks) == 10, 'the program stopped with its recorder: %r' % ticks)
+        os.kill(p.pid, signal.SIGCONT)
+        time.sleep(0.5)
+        os.kill(victim, signal.SIGKILL)
+        rc, _, err = finish(p, 60)
+        expect('user events:' in err and ' lost' in err, 'no summary: %r' % err)
+    finally:
+        kill_group(p)
+    env.check_clean(p.pid)
+
+
+@with_env
 def view_and_export(env):
     """view draws user events on their thread's lane; export makes NAME_begin/_end slices."""
     rc, _, err = env.record(['tkt:span_*', 'tkt:all_kinds', 'sched:sched_switch'],
@@ -348,7 +378,8 @@ def full_buffer_is_counted(env):
     """A 16 KB buffer and 100000 events at full speed: every event is recorded or counted lost,
     in record's summary and in the file (report --stat's overrun of the user CPU)."""
     n = 100000
-    rc, _, err = env.record(['tkt:all_kinds'], prog('count', str(n)), '-b', '16')
+    rc, _, err = env.record(['tkt:all_kinds'], prog('count', str(n)), '-b', '16',
+                            '--user-wait', '0')
     expect(rc == 0, 'record failed (%d): %s' % (rc, err))
     m = re.search(r'user events: (\d+) events, (\d+) lost', err)
     got, lost = int(m.group(1)), int(m.group(2))
@@ -359,6 +390,18 @@ def full_buffer_is_counted(env):
     row = re.search(r'^  %d +(\d+) +\S+ +(\d+)$' % (slots - 1), out, re.M)
     expect(row and (int(row.group(1)), int(row.group(2))) == (got, lost),
            'report --stat: %s' % out)
+
+
+@with_env
+def burst_loses_nothing(env):
+    """One thread firing 1M events at full speed into the default buffer: record -- CMD keeps
+    them all (the thread waits for room while the recorder drains, as LTTng's blocking mode)."""
+    n = 1000000
+    rc, _, err = env.record(['tkt:all_kinds'], prog('count', str(n)))
+    expect(rc == 0, 'record failed (%d): %s' % (rc, err))
+    m = re.search(r'user events: (\d+) events, (\d+) lost', err)
+    expect(m and (int(m.group(1)), int(m.group(2))) == (n, 0),
+           'recorded/lost: %s, want %d/0' % (m and m.groups(), n))
 
 
 @with_env
