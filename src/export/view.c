@@ -861,7 +861,7 @@ int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errle
 	while ((got = tf_reader_next(r, &e, err, errlen)) > 0) {
 		if (!nread++)
 			first_ts = e.ts;
-		if (!(nread & (PROGRESS_EVENTS - 1)) &&
+		if (!(nread & (PROGRESS_EVENTS - 1)) && nread >= 2 * PROGRESS_EVENTS &&
 		    (nread == 2 * PROGRESS_EVENTS || progress_due(&prog)))
 			progress_show(&prog, "tracekit: view: reading %s: %llu events, %.1f s into "
 				      "the trace", o->input, (unsigned long long)nread,
