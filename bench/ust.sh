@@ -5,7 +5,10 @@
 #
 # One event of three fields (int, string, long), fired N times in a loop, as
 #   - tracekit's TRACE_EVENT (bench/ust/bench_tk.c): disabled (no recorder), then enabled
-#     under `tracekit record -b BUF_KB` with TSC stamps and with clock_gettime stamps
+#     under `tracekit record -b BUF_KB` with TSC stamps and with clock_gettime stamps, then
+#     into the default buffer (4 MB) twice: dropping when full (--user-wait 0, the behaviour
+#     before issue 25) and waiting for room (the default)
+#   - the yardstick: one clock_gettime(CLOCK_MONOTONIC) call (bench_clock.c)
 #   - LTTng-UST's TRACEPOINT_EVENT (bench_lttng.c): no session, then a session with its
 #     default channel (liblttng-ust-dev, lttng-tools; skipped when missing)
 #   - a USDT probe (bench_usdt.c): a nop, then a kernel uprobe on it through
@@ -35,6 +38,7 @@ flags=$(pkg-config --cflags --libs tracekit) || { echo "bench/ust.sh: no traceki
 libdir=$(echo "$flags" | sed -n 's/.*-L\([^ ]*\).*/\1/p')
 cc -O2 -I"$here/ust" "$here/ust/bench_tk.c" -o "$tmp/bench_tk" $flags -Wl,-rpath,"$libdir" || exit 1
 cc -O2 -I"$here/ust" -I"$root/tests/progs" "$here/ust/bench_usdt.c" -o "$tmp/bench_usdt" || exit 1
+cc -O2 -I"$here/ust" "$here/ust/bench_clock.c" -o "$tmp/bench_clock" || exit 1
 have_lttng=
 if cc -O2 -I"$here/ust" "$here/ust/bench_lttng.c" -o "$tmp/bench_lttng" -llttng-ust -ldl 2>/dev/null &&
 	command -v lttng >/dev/null && command -v lttng-sessiond >/dev/null; then
@@ -64,7 +68,16 @@ out=$(TRACEKIT_UST_CLOCK=mono "$tk" record -b "$BUF_KB" -e 'bench:*' -o "$tmp/tk
 	"$tmp/bench_tk" "$N" 2>"$tmp/tk.err")
 read -r ev lost <<<"$(user_counts "$tmp/tk.err")"
 row "tracekit, recording (clock_gettime)" "$out" "${ev:-?}" "${lost:-?}" tk_mono
+
+out=$("$tk" record --user-wait 0 -e 'bench:*' -o "$tmp/tk.dat" "$tmp/bench_tk" "$N" 2>"$tmp/tk.err")
+read -r ev lost <<<"$(user_counts "$tmp/tk.err")"
+row "tracekit, 4 MB, drop when full" "$out" "${ev:-?}" "${lost:-?}" tk_drop
+
+out=$("$tk" record -e 'bench:*' -o "$tmp/tk.dat" "$tmp/bench_tk" "$N" 2>"$tmp/tk.err")
+read -r ev lost <<<"$(user_counts "$tmp/tk.err")"
+row "tracekit, 4 MB, wait for room" "$out" "${ev:-?}" "${lost:-?}" tk_wait
 rm -f "$tmp/tk.dat"
+row "clock_gettime(CLOCK_MONOTONIC)" "$("$tmp/bench_clock" "$N")" - - clock
 
 if [ -n "$have_lttng" ]; then
 	row "LTTng-UST, no session" "$(LTTNG_UST_REGISTER_TIMEOUT=0 "$tmp/bench_lttng" "$N")" - - lt_off
@@ -92,6 +105,10 @@ out=$("$tk" record --probe "p $tmp/bench_usdt:%bench:request_done" -o "$tmp/up.d
 ev=$(sed -n 's/.*: \([0-9]*\) events, \([0-9]*\) lost.*/\1 \2/p' "$tmp/up.err" | tail -1)
 row "USDT + kernel uprobe ($N_UPROBE events)" "$out" "${ev% *}" "${ev#* }" usdt_on
 
+awk -v t="$cpu_tk_on" -v w="$cpu_tk_wait" -v c="$cpu_clock" 'BEGIN {
+	if (c > 0) printf "tracekit, recording (TSC, 64 MB) / clock_gettime, cpu ns: %.2fx\n", t / c
+	if (c > 0) printf "tracekit, 4 MB, wait for room / clock_gettime, cpu ns: %.2fx\n", w / c
+}'
 awk -v t="$cpu_tk_on" -v u="$cpu_usdt_on" -v l="${cpu_lt_on:-}" 'BEGIN {
 	if (l != "" && t > 0) printf "LTTng-UST / tracekit, recording, cpu ns per event: %.2fx\n", l / t
 	if (t > 0) printf "uprobe / tracekit, recording, cpu ns per event: %.0fx\n", u / t

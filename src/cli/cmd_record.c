@@ -30,6 +30,8 @@ void help_record(FILE *f)
 	      "  -F                 only COMMAND and its descendants\n"
 	      "  -P PID             a running process, its threads and children; repeatable\n"
 	      "  -b KB              ring buffer size per CPU (user tracepoints: per thread)\n"
+	      "      --user-wait MS a thread whose user-event buffer is full waits up to MS ms\n"
+	      "                     for room before it drops (default 1000 with COMMAND, 0 with -P)\n"
 	      "  -C CLOCK           trace clock (default mono, so user-space events line up)\n"
 	      "  -T                 a kernel stack trace with each event\n"
 	      "      --user-stack   a user stack trace with each event\n"
@@ -44,7 +46,7 @@ void help_record(FILE *f)
 	      "  -g FUNC            function_graph: only FUNC and what it calls; repeatable\n"
 	      "      --max-graph-depth N  function_graph: N levels deep at most\n"
 	      "  -O OPTION          a tracer option (func_stack_trace, funcgraph-proc, noOPTION)\n"
-	      "  -q                 no per-CPU summary\n"
+	      "  -q                 no per-CPU summary, no live line (shown on a terminal)\n"
 	      "  -N HOST:PORT       stream to a listener (trace-cmd listen, tracekit listen)\n"
 	      "                     instead of a file; over UDP as trace-cmd, unless -t\n"
 	      "  -t                 with -N: TCP, so nothing is lost on the way (docs/net.md)\n"
@@ -56,7 +58,7 @@ void help_record(FILE *f)
 }
 
 enum { OPT_USER_STACK = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_FILE_VERSION, OPT_PROBE,
-	OPT_RECOVER, OPT_MAX_GRAPH_DEPTH };
+	OPT_RECOVER, OPT_MAX_GRAPH_DEPTH, OPT_USER_WAIT };
 
 static const struct option longopts[] = {
 	{ "user-stack", no_argument, NULL, OPT_USER_STACK },
@@ -66,6 +68,7 @@ static const struct option longopts[] = {
 	{ "probe", required_argument, NULL, OPT_PROBE },
 	{ "recover", required_argument, NULL, OPT_RECOVER },
 	{ "max-graph-depth", required_argument, NULL, OPT_MAX_GRAPH_DEPTH },
+	{ "user-wait", required_argument, NULL, OPT_USER_WAIT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -145,6 +148,11 @@ static int parse(struct rec_options *o, int argc, char **argv)
 			o->func.max_graph_depth = (int)v;
 			break;
 		case OPT_USER_STACK: o->user_stack = true; break;
+		case OPT_USER_WAIT:
+			if (number("--user-wait", optarg, 0, 3600000, true, &v) < 0)
+				return -1;
+			o->user_wait_ms = (int)v;
+			break;
 		case OPT_RECOVER: o->recover = optarg; break;
 		case OPT_DURATION:
 			if (cli_seconds("--duration", optarg, &o->duration) < 0)
@@ -221,7 +229,7 @@ static int parse(struct rec_options *o, int argc, char **argv)
 int cmd_record(int argc, char **argv)
 {
 	err_set_verb("record");
-	struct rec_options o = { 0 };
+	struct rec_options o = { .user_wait_ms = -1 };
 	int status = 2;
 	if (parse(&o, argc, argv) == 0)
 		status = rec_run(&o);

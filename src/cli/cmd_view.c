@@ -18,6 +18,7 @@
 #include "export/view.h"
 #include "export/view_http.h"
 #include "util/die.h"
+#include "util/outfile.h"
 
 #define DEFAULT_WINDOW_EVENTS 100000
 #define WINDOW_CHUNKS 4	/* a window: up to 4 chunks, so one moves by a quarter */
@@ -47,6 +48,8 @@ void help_view(FILE *f)
 	      "  --port N             --serve's port (default: any free one)\n"
 	      "  --window-events N    --serve: the most events a window in detail holds\n"
 	      "                       (default %d)\n"
+	      "  -q, --quiet          no progress line while a big trace is read (it shows\n"
+	      "                       only on a terminal)\n"
 	      "  -h, --help           this text\n", VW_DEFAULT_MAX_EVENTS, DEFAULT_WINDOW_EVENTS);
 }
 
@@ -62,6 +65,7 @@ static const struct option longopts[] = {
 	{ "serve", no_argument, NULL, 's' },
 	{ "port", required_argument, NULL, 'p' },
 	{ "window-events", required_argument, NULL, 'w' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -132,37 +136,27 @@ static int serve(const struct vw_options *o, int port, long window_events)
 	return rc;
 }
 
-/* Written to a temporary name and renamed, so a failed run leaves no half page. */
+/* Written to a temporary name and renamed (util/outfile.h), so a failed run leaves no half page. */
 static int write_file(const struct vw_options *o, const char *path)
 {
-	char err[1024], *tmp = NULL;
-	int rc = 1;
+	char err[1024];
+	struct outfile out;
 
-	if (asprintf(&tmp, "%s.tmp%d", path, (int)getpid()) < 0)
-		die(1, "out of memory");
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		/* The user gave path: name it, not our temporary name beside it. */
-		errmsg("cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	int made = vw_write_html(o, f, err, sizeof(err));
-	if (made < 0) {
-		fclose(f);
-		unlink(tmp);
+	if (outfile_open(&out, path, "w", err, sizeof(err)) < 0) {
 		errmsg("%s", err);
-		rc = made == -2 ? 2 : 1;
-		goto out;
+		return 1;
 	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		errmsg("%s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
+	int made = vw_write_html(o, out.f, err, sizeof(err));
+	if (made < 0) {
+		outfile_abort(&out);
+		errmsg("%s", err);
+		return made == -2 ? 2 : 1;
 	}
-	rc = 0;
-out:
-	free(tmp);
-	return rc;
+	if (outfile_commit(&out, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_view(int argc, char **argv)
@@ -177,7 +171,7 @@ int cmd_view(int argc, char **argv)
 
 	err_set_verb("view");
 	bool have_i = false;
-	while ((c = getopt_long(argc, argv, ":i:B:o:F:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:B:o:F:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
 			if (cli_buffer_add(&buffers, optarg) < 0)
@@ -196,6 +190,7 @@ int cmd_view(int argc, char **argv)
 					"a number of events (at least 4)", &window_events) < 0)
 				return 2;
 			break;
+		case 'q': o.quiet = true; break;
 		case 'F':
 			if (cli_filter_add(&filters, optarg) < 0)
 				return 2;

@@ -69,7 +69,8 @@ static void unknown_verb(const char *prefix, const char *name)
 
 static int help(const char *name)
 {
-	if (!name) {
+	/* `tracekit help --help`: help about help is the usage. */
+	if (!name || !strcmp(name, "--help") || !strcmp(name, "-h")) {
 		usage(stdout);
 		return 0;
 	}

@@ -6,6 +6,7 @@
 #include "export/export.h"
 #include "export/writers.h"
 #include "tracefile/reader.h"
+#include "util/outfile.h"
 
 struct source {
 	const char *input;
@@ -46,7 +47,7 @@ int ex_run(const char *input, const char *const *filters, int n, enum ex_format 
 {
 	const struct source src = { input, filters, n };
 	struct ex_scan s;
-	FILE *out = NULL;
+	struct outfile out;
 	int rc;
 	struct tf_reader *r = open_source(&src, &rc, err, errlen);
 
@@ -56,24 +57,17 @@ int ex_run(const char *input, const char *const *filters, int n, enum ex_format 
 	tf_reader_close(r);
 	if (rc < 0)
 		goto out;
+	/* Written aside and renamed: a full disk keeps the previous export whole. */
 	rc = -1;
-	out = fopen(output, f == EX_CHROME ? "w" : "wb");
-	if (!out) {
-		snprintf(err, errlen, "cannot create '%s': %s", output, strerror(errno));
+	if (outfile_open(&out, output, f == EX_CHROME ? "w" : "wb", err, errlen) < 0)
 		goto out;
-	}
 	/* Exports are mostly output: write in big blocks. */
-	setvbuf(out, NULL, _IOFBF, 1 << 16);
-	rc = write_all(&src, f, &s, out, err, errlen);
-	if (fflush(out) != 0 || ferror(out)) {
-		if (rc == 0)
-			snprintf(err, errlen, "write error on '%s': %s", output, strerror(errno));
-		rc = -1;
-	}
-	if (fclose(out) != 0 && rc == 0) {
-		snprintf(err, errlen, "write error on '%s': %s", output, strerror(errno));
-		rc = -1;
-	}
+	setvbuf(out.f, NULL, _IOFBF, 1 << 16);
+	rc = write_all(&src, f, &s, out.f, err, errlen);
+	if (rc < 0)
+		outfile_abort(&out);
+	else
+		rc = outfile_commit(&out, err, errlen);
 out:
 	ex_scan_free(&s);
 	return rc;

@@ -35,6 +35,7 @@
 #include "tracefile/reader.h"
 #include "util/die.h"
 #include "util/json.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
 #include "util/tidmap.h"
 
@@ -43,6 +44,11 @@ _Static_assert(SA_RUNNING == 1 && SA_RUNNABLE == 2 && SA_SLEEP == 3 && SA_BLOCKE
 	       "timeline.js numbers task states as enum sa_state does");
 
 #define OV_BINS 4096	/* per CPU: the overview's resolution */
+/*
+ * The progress line is looked at every this many events (a power of two), and
+ * drawn from twice that on: a trace that big is one whose reading takes a while.
+ */
+#define PROGRESS_EVENTS 65536
 
 struct task {
 	int pid;
@@ -917,7 +923,18 @@ static int view_pass(const struct vw_options *o, struct vw_served *p, char *err,
 	struct sa_hooks hooks = { .ctx = v, .cpu_slice = on_cpu_slice, .task_span = on_task_span };
 	if (sl)
 		st.a.hooks = &hooks;
+	/* A big trace takes seconds: a line on a terminal says how far the reading got. */
+	struct progress prog;
+	uint64_t nread = 0, first_ts = 0;
+	progress_init(&prog, o->quiet, 0.25);
 	while ((got = tf_reader_next(r, &e, err, errlen)) > 0) {
+		if (!nread++)
+			first_ts = e.ts;
+		if (!(nread & (PROGRESS_EVENTS - 1)) && nread >= 2 * PROGRESS_EVENTS &&
+		    (nread == 2 * PROGRESS_EVENTS || progress_due(&prog)))
+			progress_show(&prog, "tracekit: view: reading %s: %llu events, %.1f s into "
+				      "the trace", o->input, (unsigned long long)nread,
+				      (double)(e.ts - first_ts) / 1e9);
 		if (e.ts > v->to) {
 			/* The trace goes on past --to: every state seen lasts until then. */
 			v->last = v->to;
@@ -927,6 +944,7 @@ static int view_pass(const struct vw_options *o, struct vw_served *p, char *err,
 		if (sl)
 			st_feed(sl, &e);
 	}
+	progress_done(&prog);
 	if (sl) {
 		st_end(sl, v->last);
 		v->inferred = (long)st.a.inferred;

@@ -19,6 +19,7 @@ struct vw_options {
 	double from, to;	/* what a big trace's page says to run for detail */
 	const char *const *filters;	/* -F: only the events they match */
 	int nfilters;
+	bool quiet;		/* no progress line on a terminal */
 };
 
 /* Write the page to out: 0; -1 and a one-line message in err; -2 and err for a -F

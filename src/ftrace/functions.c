@@ -113,6 +113,8 @@ static int tracer_available(const char *root, const char *tracer, char *err, siz
 		ret = -1;
 	}
 	free(have);
+	if (ret < 0)
+		errno = config ? ENODEV : EINVAL;
 	return ret;
 }
 

@@ -30,7 +30,9 @@ struct ft_func_options {
 /*
  * A session where tracer can run: a private instance when this kernel lets
  * one run it, else the top level (see toplevel.h).  NULL with one line in
- * err naming the missing kernel option or the refusal (EPERM, lockdown).
+ * err naming the missing kernel option or the refusal (EPERM, lockdown);
+ * errno EINVAL when tracer is no tracer this kernel has nor one we know of
+ * (a mistyped -p: the caller's usage error).
  */
 struct ft_session *ft_function_session(const char *tracer, char *err, size_t errlen);
 

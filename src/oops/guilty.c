@@ -130,6 +130,6 @@ void oops_choose_guilty(struct oops_report *r)
 		sb_printf(&t, " in %s", n);
 		free(n);
 	}
-	r->title = xstrdup(sb_str(&t));
+	r->title = oops_demangle_names(sb_str(&t));
 	sb_free(&t);
 }

@@ -175,6 +175,20 @@ static const char *skip_timestamp(const char *s, char *caller, size_t csz)
 	return *p == ' ' ? p + 1 : p;
 }
 
+/* dmesg -T (--ctime): "[Sat Jun  1 10:00:00 2024] ", the timestamp as a date. */
+static const char *skip_ctime(const char *s, char *caller, size_t csz)
+{
+	(void)caller;
+	(void)csz;
+	char day[4], mon[4];
+	int mday, h, m, sec, year, n = 0;
+	if (*s != '[' ||
+	    sscanf(s, "[%3[A-Za-z] %3[A-Za-z] %d %d:%d:%d %d]%n", day, mon, &mday, &h, &m, &sec,
+		   &year, &n) != 7 || !n || strlen(day) != 3 || strlen(mon) != 3)
+		return NULL;
+	return s[n] == ' ' ? s + n + 1 : s + n;
+}
+
 /* printk caller ids: "[ T5827]" (task) or "[  C1]" (CPU, in interrupt). */
 static const char *skip_caller(const char *s, char *caller, size_t csz)
 {
@@ -210,7 +224,7 @@ typedef const char *(*stripper)(const char *s, char *caller, size_t csz);
 
 static const stripper strippers[] = {
 	skip_quote, skip_syslog, skip_iso_syslog, skip_kmsg_header, skip_level, skip_dmesg_x,
-	skip_timestamp, skip_caller,
+	skip_timestamp, skip_ctime, skip_caller,
 };
 
 const char *oops_strip_prefixes(const char *line, char *caller, size_t csz)
@@ -306,6 +320,55 @@ static void rewrap(struct oops_lines *ls)
 	ls->n = out;
 }
 
+/*
+ * How many lines after i finish a hung-task headline that i starts and a
+ * newline in the task's name broke ("INFO: task " + "syz\nexec:12 blocked for
+ * more than 143 seconds."): a name may hold any byte (PR_SET_NAME), and
+ * syzkaller's {{TASK}} spans lines for that.  0 when i is no such line.
+ */
+static size_t task_name_lines(const struct oops_lines *ls, size_t i)
+{
+	static const char *const ends[] = { " for more than ", "can't die for" };
+	const char *h = strstr(ls->v[i].text, "INFO: task");
+	if (!h)
+		return 0;
+	for (size_t e = 0; e < 2; e++)
+		if (strstr(h, ends[e]))
+			return 0;
+	size_t name = strlen(h + 10);	/* TASK_COMM_LEN - 1 bytes, a ':' and a pid: short */
+	for (size_t k = i + 1; k < ls->n && k <= i + 16; k++) {
+		const struct oops_line *l = &ls->v[k];
+		if (strcmp(l->caller, ls->v[i].caller))
+			return 0;
+		for (size_t e = 0; e < 2; e++) {
+			const char *end = strstr(l->text, ends[e]);
+			if (end && name + (size_t)(end - l->text) <= 100)
+				return k - i;
+		}
+		name += strlen(l->text) + 1;
+		if (name > 100)
+			return 0;
+	}
+	return 0;
+}
+
+/* Join the pieces of hung-task headlines (task_name_lines); the newlines become spaces. */
+static void join_task_names(struct oops_lines *ls)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < ls->n; i++) {
+		size_t more = task_name_lines(ls, i);
+		struct oops_line *l = &ls->v[i];
+		for (size_t k = 1; k <= more; k++) {
+			append_to(l, skip_spaces(ls->v[i + k].text));
+			free(ls->v[i + k].text);
+		}
+		ls->v[out++] = *l;
+		i += more;
+	}
+	ls->n = out;
+}
+
 /* /dev/kmsg dictionary lines after a record: " SUBSYSTEM=cpu", " DEVICE=+cpu:0". */
 static bool kmsg_dict_line(const char *s)
 {
@@ -349,6 +412,7 @@ void oops_lines_from_text(struct oops_lines *ls, const char *text, size_t len)
 		i = j + 1;
 	}
 	rewrap(ls);
+	join_task_names(ls);
 }
 
 void oops_lines_free(struct oops_lines *ls)

@@ -251,6 +251,8 @@ int oops_parse_code(const char *text, struct oops_code *code, bool arm64);
  * offset ("func" -> "func+0x1c0").  Returns -1 when capstone fails.
  */
 int oops_disassemble(const struct oops_report *r, struct strbuf *sb);
+/* text with each Itanium-mangled C++ name (_Z...) demangled, without its parameters (demangle.c). */
+char *oops_demangle_names(const char *text);
 /* One instruction at the marker, "cmp byte ptr [rax + 4], 0"; for tests. */
 int oops_code_fault_insn(const struct oops_report *r, char *out, size_t outsz);
 

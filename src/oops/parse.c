@@ -780,6 +780,15 @@ size_t oops_parse(struct oops_reports *rs, const struct oops_lines *ls)
 		}
 		if (!open)
 			continue;
+		/*
+		 * A panic stops the machine, whoever printed it: one whose caller started no
+		 * report (panic_on_warn's from an interrupt on another CPU) ends the open one.
+		 */
+		if (k == OK_PANIC && follower && !own && follows(open, k)) {
+			struct pstate panic_st = { .r = open };
+			parse_line(&panic_st, l->text);
+			continue;
+		}
 		/* With printk caller ids, other tasks' and CPUs' lines are not this report's. */
 		if (st.caller[0] && l->caller[0] && strcmp(st.caller, l->caller) != 0)
 			continue;

@@ -183,10 +183,12 @@ void oops_print_text(const struct oops_reports *rs, FILE *f)
 			stack(f, &r->stacks[s]);
 		if (!r->nstacks)
 			fputs("Call Trace: (none in the log)\n", f);
+		/* Disassembled once: oops_disassemble appends to code. */
 		struct strbuf code = STRBUF_INIT;
-		if (r->has_code && oops_disassemble(r, &code) == 0 && r->code_from)
+		bool listed = r->has_code && oops_disassemble(r, &code) == 0;
+		if (listed && r->code_from)
 			fprintf(f, "Code: (none in the log; from %s)\n%s", r->code_from, sb_str(&code));
-		else if (r->has_code && oops_disassemble(r, &code) == 0)
+		else if (listed)
 			fprintf(f, "Code:\n%s", sb_str(&code));
 		else
 			fputs("Code: (none in the log, no disassembly)\n", f);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oops/oops.h"
 #include "oops/syz.h"
 #include "util/die.h"
 #include "util/strbuf.h"
@@ -525,11 +526,16 @@ static void replace_all(struct strbuf *s, const char *src, const char *repl)
 	}
 }
 
-/* What syzkaller does to every title: no addresses, numbers, line numbers or offsets. */
+/*
+ * What syzkaller does to every title: C++ names demangled, no addresses,
+ * numbers, line numbers or offsets.
+ */
 static char *sanitize(const char *title)
 {
 	struct strbuf s = STRBUF_INIT;
-	sb_add(&s, title);
+	char *demangled = oops_demangle_names(title);
+	sb_add(&s, demangled);
+	free(demangled);
 	replace_all(&s, "syz-executor\\.?[0-9]+((/|:)[0-9]+)?", "syz-executor");
 	replace_all(&s, "syzkaller[0-9]+((/|:)[0-9]+)?", "syzkaller");
 	replace_all(&s, "([^a-zA-Z0-9])(0x)?[0-9a-f]{6,}", "\\1ADDR");

@@ -37,6 +37,7 @@
 #include "tracefile/writer.h"
 #include "util/stopsig.h"
 #include "util/die.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
 
 /* The scheduling set that `sched` and `view` need. */
@@ -220,29 +221,72 @@ static void try_option(struct ft_session *s, const char *opt, bool needed_by_use
 	}
 }
 
+/* "1.2 MB": a size as people read it. */
+static void human_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes < 1024 * 1024)
+		snprintf(buf, len, "%llu KB", (unsigned long long)(bytes / 1024));
+	else if (bytes < 1024ull * 1024 * 1024)
+		snprintf(buf, len, "%.1f MB", (double)bytes / (1024 * 1024));
+	else
+		snprintf(buf, len, "%.2f GB", (double)bytes / (1024.0 * 1024 * 1024));
+}
+
+/*
+ * The live line on a terminal: the kernel's events so far, and how to stop
+ * (user events are counted when their pages are written, at the end).
+ */
+static void show_progress(struct progress *p, const struct recorder *r)
+{
+	uint64_t events, lost, bytes;
+	char size[32];
+
+	if (!progress_due(p))
+		return;
+	rec_progress(r, &events, &lost, &bytes);
+	human_size(bytes, size, sizeof(size));
+	progress_show(p, "tracekit: record: %llu events, %llu lost, %s, %.1f s (Ctrl-C to stop)",
+		      (unsigned long long)events, (unsigned long long)lost, size,
+		      progress_elapsed(p));
+}
+
 /* Wait until the command ends, a stop is asked for, or a limit is reached. */
 static int wait_for_end(const struct rec_options *o, struct held_child *c, struct recorder *r,
 			int *status)
 {
 	double end = o->duration > 0 ? now_s() + o->duration : 0;
+	struct progress p;
+	int why = 0;
+
+	/* The first line after half a second: a short recording shows none. */
+	progress_init(&p, o->quiet, 0.5);
 	for (;;) {
 		if (c->pid > 0) {
 			int st;
-			pid_t p = waitpid(c->pid, &st, WNOHANG);
-			if (p == c->pid) {
+			pid_t w = waitpid(c->pid, &st, WNOHANG);
+			if (w == c->pid) {
 				*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 				c->pid = -1;
-				return 0;
+				break;
 			}
 		}
-		if (stop_requested)
-			return 1;
-		if (end && now_s() >= end)
-			return 2;
-		if (rec_should_stop(r))
-			return 3;
+		if (stop_requested) {
+			why = 1;
+			break;
+		}
+		if (end && now_s() >= end) {
+			why = 2;
+			break;
+		}
+		if (rec_should_stop(r)) {
+			why = 3;
+			break;
+		}
+		show_progress(&p, r);
 		usleep(20000);
 	}
+	progress_done(&p);
+	return why;
 }
 
 /*
@@ -267,6 +311,20 @@ static void tell_if_command_runs_on(struct held_child *c, const char *argv0, int
 		fprintf(stderr, "tracekit: record: stopped; '%s' (pid %d) runs on, untraced\n",
 			slash ? slash + 1 : argv0, (int)c->pid);
 	}
+}
+
+/*
+ * 127 before any user event: what a shell says for a command not found and
+ * the dynamic loader for a shared library not found (libtracekit.so.0 of a
+ * program built without an rpath).  Its own message went to the terminal;
+ * this says what the status means for the recording.
+ */
+static void tell_not_started(const char *argv0)
+{
+	fprintf(stderr, "tracekit: record: '%s' exited with status 127 before its first event: the "
+		"dynamic loader (or a shell) could not start it, most often a shared library not "
+		"found (see its message above; build it with an rpath or set LD_LIBRARY_PATH)\n",
+		argv0);
 }
 
 static void add_note(struct strbuf *sb, const char ***notes, int *n, const char *key, const char *val)
@@ -410,8 +468,10 @@ int rec_run(const struct rec_options *o)
 		goto fail;
 	s = o->func.tracer ? ft_function_session(o->func.tracer, err, sizeof(err))
 			   : ft_session_new(err, sizeof(err));
-	if (!s)
+	if (!s) {
+		status = o->func.tracer && errno == EINVAL ? 2 : 1;	/* a mistyped -p */
 		goto fail;
+	}
 	/*
 	 * A new instance traces at once: off until the recorder runs, so the events enabled
 	 * one by one start together (not sys_enter a few calls before sys_exit).
@@ -435,7 +495,7 @@ int rec_run(const struct rec_options *o)
 	/* Before the command: it finds the user-event session in its environment. */
 	if (!o->net)	/* user events are not streamed: they need the local file */
 		u = ust_rec_start(s, o->events, o->nevents, o->pids, o->npids, o->clock, output,
-			  o->buffer_kb, err, sizeof(err));
+			  o->buffer_kb, o->user_wait_ms, err, sizeof(err));
 	if (!u && err[0])
 		goto fail;
 	if (o->argv && held_spawn(NULL, o->argv, &child, err, sizeof(err)) < 0)
@@ -558,8 +618,12 @@ int rec_run(const struct rec_options *o)
 		status = status ? status : 1;
 	} else {
 		print_stats(o, r, output);
-		if (u)
-			ust_rec_print_stats(u, output, o->quiet);
+		bool unstarted = command_pid > 0 && status == 127 && !ust_rec_events(u);
+		/* -e named nothing that exists, found only now: a usage error all the same */
+		if (u && ust_rec_print_stats(u, s, output, o->quiet, !unstarted) && !status)
+			status = 2;
+		if (unstarted)
+			tell_not_started(o->argv[0]);
 		if (write_failed && !status)
 			status = 1;
 	}

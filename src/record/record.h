@@ -32,6 +32,7 @@ struct rec_options {
 	uint64_t max_bytes;		/* --max-size; 0: none */
 	int file_version;		/* 6 or 7 */
 	bool quiet;
+	int user_wait_ms;		/* --user-wait MS; -1: the default (ust.h) */
 	char **argv;			/* COMMAND, or NULL */
 	char **probes;			/* --probe SPEC: made in a group of this recording's own */
 	int nprobes;

@@ -166,6 +166,22 @@ static void read_stats(struct recorder *r, int i)
 		r->cpu[i].has_read = false;
 }
 
+void rec_progress(const struct recorder *r, uint64_t *events, uint64_t *lost, uint64_t *bytes)
+{
+	char text[1024];
+
+	*events = *lost = 0;
+	*bytes = atomic_load(&r->total);
+	for (int i = 0; i < r->ncpus; i++) {
+		const struct cpu_rec *c = &r->cpu[i];
+		if (!c->started || !stats_text(r, i, text, sizeof(text)))
+			continue;
+		if (c->has_read)
+			*events += stat_field(text, "read events: ") - c->read_before;
+		*lost += stat_field(text, "\noverrun: ") + stat_field(text, "dropped events: ");
+	}
+}
+
 static int open_cpu(struct recorder *r, struct cpu_rec *c, const char *out, char *err, size_t errlen)
 {
 	char path[4200];

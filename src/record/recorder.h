@@ -37,6 +37,11 @@ struct recorder *rec_start(const char *instance_dir, int ncpus, const char *out,
 			   unsigned page_size, uint64_t max_bytes, char *err, size_t errlen);
 /* Whether the size limit was reached or a write failed (the caller should stop). */
 bool rec_should_stop(const struct recorder *r);
+/*
+ * While recording, for a progress line: the events read so far and those lost
+ * (the kernel's per-CPU stats), and the bytes written.
+ */
+void rec_progress(const struct recorder *r, uint64_t *events, uint64_t *lost, uint64_t *bytes);
 /* Drain and join the threads (tracing must be off already). -1 with err on a write error. */
 int rec_stop(struct recorder *r, char *err, size_t errlen);
 /* After rec_stop: the data per CPU for the writer, and the kernel's stats. */

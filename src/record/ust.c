@@ -25,9 +25,17 @@
 #include <unistd.h>
 
 #include "util/die.h"
+#include "util/editdist.h"
 
 #define DRAIN_PERIOD_US 5000
 #define DEFAULT_BUFFER_KB 4096
+/*
+ * How long a COMMAND's thread with a full buffer waits for the drain to make
+ * room (without progress) before it drops: long enough for a recorder that a
+ * loaded machine keeps off a CPU, bounded for one that hangs.  -P programs
+ * never wait by default: they were running before, and run on after, us.
+ */
+#define DEFAULT_WAIT_MS 1000
 #define DRAIN_SLICE (256 * 1024)
 #define DRAIN_NICE -10
 
@@ -102,7 +110,7 @@ static bool tsc_usable(void)
 }
 
 static int write_config(struct ust_rec *u, const char **specs, int nspecs, unsigned buffer_kb,
-			char *err, size_t errlen)
+			unsigned wait_ms, char *err, size_t errlen)
 {
 	char path[600];
 	FILE *f;
@@ -113,7 +121,8 @@ static int write_config(struct ust_rec *u, const char **specs, int nspecs, unsig
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "clock %s\nbuffer_kb %u\n", u->clock == TK_CLOCK_TSC ? "tsc" : "mono", buffer_kb);
+	fprintf(f, "clock %s\nbuffer_kb %u\nwait_ms %u\nrecorder %d\n",
+		u->clock == TK_CLOCK_TSC ? "tsc" : "mono", buffer_kb, wait_ms, (int)getpid());
 	for (int i = 0; i < nspecs; i++)
 		fprintf(f, "enable %s\n", specs[i]);
 	if (fclose(f)) {
@@ -252,6 +261,15 @@ static void stage(struct ust_rec *u, struct ust_buf *b, uint64_t from, uint64_t 
 	}
 }
 
+/* A thread waiting for room in its full buffer (abi.h): the tail moved, or the buffer closed. */
+static void wake_writer(struct ust_buf *b)
+{
+	if (!__atomic_load_n(&b->h->waiting, __ATOMIC_SEQ_CST))
+		return;
+	__atomic_add_fetch(&b->h->tail_seq, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &b->h->tail_seq, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
 /*
  * Move what the thread committed into the staging file, as it is (pads
  * included: records are checked when merged); returns the bytes moved.
@@ -279,7 +297,8 @@ static uint64_t drain_buf(struct ust_rec *u, struct ust_buf *b)
 		to = to < head ? to : head;
 		stage(u, b, b->tail, to);
 		b->tail = to;
-		__atomic_store_n(&b->h->tail, b->tail, __ATOMIC_RELEASE);
+		__atomic_store_n(&b->h->tail, b->tail, __ATOMIC_SEQ_CST);
+		wake_writer(b);
 	}
 	if (exited)
 		b->done = true;
@@ -335,7 +354,7 @@ static int make_dir(struct ust_rec *u, char *err, size_t errlen)
 
 struct ust_rec *ust_rec_start(struct ft_session *s, const struct rec_event *events, int nevents,
 			      const pid_t *pids, int npids, const char *clock, const char *out,
-			      unsigned buffer_kb, char *err, size_t errlen)
+			      unsigned buffer_kb, int wait_ms, char *err, size_t errlen)
 {
 	const char **mine = NULL;
 	int nmine = 0;
@@ -366,7 +385,9 @@ struct ust_rec *ust_rec_start(struct ft_session *s, const struct rec_event *even
 	const char *force = getenv("TRACEKIT_UST_CLOCK");
 	u->clock = (force ? !strcmp(force, "tsc") : tsc_usable()) ? TK_CLOCK_TSC : TK_CLOCK_MONO;
 	if (make_dir(u, err, errlen) < 0 ||
-	    write_config(u, mine, nmine, buffer_kb ? buffer_kb : DEFAULT_BUFFER_KB, err, errlen) < 0)
+	    write_config(u, mine, nmine, buffer_kb ? buffer_kb : DEFAULT_BUFFER_KB,
+			 wait_ms >= 0 ? (unsigned)wait_ms : npids ? 0 : DEFAULT_WAIT_MS, err,
+			 errlen) < 0)
 		goto fail;
 	calibrate(&u->start);
 	setenv(TK_UST_ENV, u->dir, 1);
@@ -400,6 +421,11 @@ int ust_rec_stop(struct ust_rec *u, char *err, size_t errlen)
 		u->running = false;
 	}
 	drain_all(u);
+	/* Nothing drains them from here on: a thread that fills its buffer drops at once. */
+	for (int i = 0; i < u->nbufs; i++) {
+		__atomic_store_n(&u->bufs[i].h->closed, 1, __ATOMIC_SEQ_CST);
+		wake_writer(&u->bufs[i]);
+	}
 	calibrate(&u->end);
 	if (u->end.ns - u->start.ns < 1000000) {
 		usleep(2000);	/* a short run: a longer base for the TSC rate */
@@ -507,9 +533,39 @@ static bool spec_matched(const struct ust_rec *u, const char *spec)
 	return false;
 }
 
-void ust_rec_print_stats(const struct ust_rec *u, const char *output, bool quiet)
+/* " (did you mean sched?)" when spec's system is a misspelt kernel system, else "". */
+static void kernel_system_hint(struct ft_session *s, const char *spec, char *hint, size_t len)
+{
+	char dir[4200], near[256] = "";
+	size_t n = strcspn(spec, ":");
+	struct closest c;
+
+	hint[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/events", ft_tracefs_dir(s));
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	closest_init(&c, n / 3 < 2 ? 2 : n / 3);	/* farther is no longer a misspelling */
+	for (struct dirent *e; (e = readdir(d));)
+		if (e->d_type == DT_DIR && e->d_name[0] != '.')
+			closest_offer(&c, spec, n, e->d_name);
+	closedir(d);
+	closest_join(&c, near, sizeof(near));
+	closest_free(&c);
+	if (near[0])
+		snprintf(hint, len, " (did you mean %s?)", near);
+}
+
+unsigned long long ust_rec_events(const struct ust_rec *u)
+{
+	return u ? (unsigned long long)u->events : 0;
+}
+
+int ust_rec_print_stats(const struct ust_rec *u, struct ft_session *s, const char *output,
+			bool quiet, bool judge_specs)
 {
 	uint64_t lost = u->lost + u->unknown;
+	int unmatched = 0;
 
 	if (!quiet) {
 		fprintf(stderr, "  user events: %llu events, %llu lost, %d threads\n",
@@ -519,13 +575,19 @@ void ust_rec_print_stats(const struct ust_rec *u, const char *output, bool quiet
 		fprintf(stderr, "tracekit: record: %s: %llu user events lost (a thread's buffer "
 			"filled faster than it was drained: try -b with more KB)\n", output,
 			(unsigned long long)lost);
-	for (int i = 0; i < u->nspecs; i++) {
-		if (!spec_matched(u, u->specs[i]))
-			fprintf(stderr, "tracekit: record: no tracepoint matched -e %s: it is not a kernel "
-				"event system, and no traced program has such a tracepoint (tracekit "
-				"list; tracekit list --binary PROGRAM)\n", u->specs[i]);
-	}
 	if (u->corrupt)
 		fprintf(stderr, "tracekit: record: %s: %d user buffers were overwritten by their "
 			"program; their later events are missing\n", output, u->corrupt);
+	for (int i = 0; judge_specs && i < u->nspecs; i++) {
+		char hint[300];
+
+		if (spec_matched(u, u->specs[i]))
+			continue;
+		kernel_system_hint(s, u->specs[i], hint, sizeof(hint));
+		fprintf(stderr, "tracekit: record: no tracepoint matched -e %s%s: it is not a kernel "
+			"event system, and no traced program has such a tracepoint (tracekit list; "
+			"tracekit list --binary PROGRAM)\n", u->specs[i], hint);
+		unmatched++;
+	}
+	return unmatched;
 }

@@ -6,7 +6,9 @@
  */
 #include "tracers/latency.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,20 @@ const char *tr_latency_names(void)
 	       "osnoise, timerlat";
 }
 
+/* Whether the file at path holds word (and a newline) and nothing else. */
+static bool file_is(const char *path, const char *word)
+{
+	char buf[128] = "";
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return !strcmp(buf, word);
+}
+
 static bool available(const char *tracer, char *have, size_t len)
 {
 	char err[256];
@@ -67,6 +83,52 @@ static bool available(const char *tracer, char *have, size_t len)
 	return false;
 }
 
+/*
+ * EBUSY for tracer: the kernel runs some tracers (wakeup*, irqsoff ...) in one
+ * place at a time.  Where it runs now, in err; false when it is nowhere to be
+ * seen (then the top level is tried, as for any instance refusal).
+ */
+static bool busy_elsewhere(const char *tracer, const char *self, char *err, size_t errlen)
+{
+	char ierr[256], path[4400];
+	const char *root = ft_tracefs_root(ierr, sizeof(ierr));
+	if (!root)
+		return false;
+	snprintf(path, sizeof(path), "%s/instances", root);
+	DIR *d = opendir(path);
+	bool found = false;
+	for (struct dirent *e; d && !found && (e = readdir(d));) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, self))
+			continue;
+		snprintf(path, sizeof(path), "%s/instances/%s/current_tracer", root, e->d_name);
+		if (!file_is(path, tracer))
+			continue;
+		found = true;
+		int pid = 0;
+		if (sscanf(e->d_name, "tracekit-%d-", &pid) != 1)
+			snprintf(err, errlen, "the %s tracer runs already in instance %s, not "
+				 "tracekit's (%s/instances/%s): the kernel runs it in one place at a "
+				 "time", tracer, e->d_name, root, e->d_name);
+		else if (kill(pid, 0) < 0 && errno == ESRCH)
+			snprintf(err, errlen, "the %s tracer runs already in instance %s, left by "
+				 "a tracekit run that is gone (pid %d): 'tracekit reset' removes it",
+				 tracer, e->d_name, pid);
+		else
+			snprintf(err, errlen, "the %s tracer runs already in instance %s of "
+				 "tracekit pid %d, still running: the kernel runs it in one place at "
+				 "a time", tracer, e->d_name, pid);
+	}
+	if (d)
+		closedir(d);
+	snprintf(path, sizeof(path), "%s/current_tracer", root);
+	if (!found && file_is(path, tracer)) {
+		found = true;
+		snprintf(err, errlen, "the %s tracer runs already on the top level (%s); a tracekit "
+			 "run killed there is undone by 'tracekit reset'", tracer, path);
+	}
+	return found;
+}
+
 /* A session running tracer: an instance when the tracer allows one, else the top level. */
 static struct ft_session *tracer_session(const char *tracer, struct tr_latency *l,
 					 char *err, size_t errlen)
@@ -78,8 +140,10 @@ static struct ft_session *tracer_session(const char *tracer, struct tr_latency *
 	    ft_write(s, "current_tracer", tracer, err, errlen) == 0)
 		return s;
 	int e = errno;
-	if (e == EPERM || e == EACCES) {
-		ft_tracer_refusal(tracer, ft_instance_dir(s), e, err, errlen);
+	if (e == EPERM || e == EACCES ||
+	    (e == EBUSY && busy_elsewhere(tracer, ft_instance_name(s), err, errlen))) {
+		if (e != EBUSY)
+			ft_tracer_refusal(tracer, ft_instance_dir(s), e, err, errlen);
 		ft_session_destroy(s);
 		return NULL;
 	}
@@ -104,6 +168,7 @@ int tr_latency_measure(const char *tracer, char **argv, double duration, struct 
 {
 	char have[1024];
 	memset(l, 0, sizeof(*l));
+	tr_catch_stop();	/* a Ctrl-C during the setup ends it through the cleanup */
 	if (!ft_tracefs_root(err, errlen))
 		return -1;
 	if (!available(tracer, have, sizeof(have))) {

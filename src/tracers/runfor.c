@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -29,12 +30,26 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static bool catching;
+
+void tr_catch_stop(void)
+{
+	stop_requested = 0;
+	catch_stop_signals(on_stop);
+	catching = true;
+}
+
 int tr_run_for(char **argv, double duration, const char *verb, char *err, size_t errlen)
 {
 	struct held_child c = { .pid = -1, .go = -1, .failed = -1 };
 	int status = 0;
-	stop_requested = 0;
-	catch_stop_signals(on_stop);
+	if (!catching)
+		tr_catch_stop();
+	if (stop_requested) {
+		snprintf(err, errlen, "stopped (%s) while setting up, before measuring: nothing was "
+			 "measured%s", "Ctrl-C or SIGTERM", argv ? " and the command did not run" : "");
+		return -1;
+	}
 	if (argv) {
 		if (held_spawn(NULL, argv, &c, err, errlen) < 0 ||
 		    held_release(&c, argv[0], err, errlen) < 0)

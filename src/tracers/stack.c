@@ -49,6 +49,7 @@ static unsigned long read_ulong(const char *path)
 int tr_stack_measure(char **argv, double duration, struct tr_stack *st, char *err, size_t errlen)
 {
 	memset(st, 0, sizeof(*st));
+	tr_catch_stop();	/* a Ctrl-C during the setup ends it through the cleanup */
 	const char *root = ft_tracefs_root(err, errlen);
 	if (!root)
 		return -1;

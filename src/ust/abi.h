@@ -5,7 +5,8 @@
  * from it, and the event descriptions the program appends to it.  Both sides
  * are built from this one header; TK_UBUF_VERSION changes with the layout.
  *
- *   SESSION/config          "clock tsc|mono", "buffer_kb N", "enable GLOB" lines
+ *   SESSION/config          "clock tsc|mono", "buffer_kb N", "wait_ms N", "recorder PID",
+ *                           "enable GLOB" lines
  *   SESSION/events-PID      struct tk_udesc records, one per tracepoint the
  *                           process registered (written before it is enabled)
  *   SESSION/buf-PID-TID-N   one thread's buffer: a header page, then the ring
@@ -22,7 +23,7 @@
 #define TK_UBUF_MAGIC 0x6675626bu
 #define TK_UDESC_MAGIC 0x6373646bu
 #define TK_UCTL_MAGIC 0x6c74636bu
-#define TK_UBUF_VERSION 2
+#define TK_UBUF_VERSION 3
 #define TK_UBUF_HDR 4096			/* the ring starts one page in */
 #define TK_UREC_MAX 3968			/* an entry must fit one trace.dat page */
 
@@ -34,8 +35,15 @@ enum { TK_UREC_EVENT = 0, TK_UREC_PAD = 1 };
  * recorder): head and tail only grow; a record never wraps (a pad record to
  * the end of the ring sends it to the start).  Records take multiples of 16
  * bytes, so the room left at the end always holds a pad record, and the
- * recorder can copy the committed bytes as they are.  A full buffer
- * drops the new event and counts it in lost: the program never waits.
+ * recorder can copy the committed bytes as they are.
+ *
+ * A full buffer: with the config's wait_ms (record -- COMMAND's default) the
+ * thread waits for the recorder to make room, sleeping on tail_seq (waiting
+ * set, the recorder bumps tail_seq and wakes it after moving the tail), for at
+ * most wait_ms without progress; then, or when the recorder is gone or has
+ * closed the buffer, it drops the new event and counts it in lost, and waits
+ * no more until the recorder moves the tail again.  Without wait_ms it drops
+ * at once: the program never waits.
  */
 struct tk_ubuf_hdr {
 	uint32_t magic;		/* stored last, with release: the rest is valid */
@@ -46,7 +54,11 @@ struct tk_ubuf_hdr {
 	uint32_t exited;	/* the thread is gone: drain and forget */
 	char comm[16];
 	uint64_t lost;		/* dropped by the thread: full, too big, nested in a signal */
-	uint64_t pad0[8];
+	uint32_t waiting;	/* the thread waits for room (a futex waiter on tail_seq) */
+	uint32_t tail_seq;	/* the recorder's: bumped, and woken, when it moved tail */
+	uint32_t closed;	/* the recorder drains no more: never wait */
+	uint32_t pad32;
+	uint64_t pad0[6];
 	uint64_t head;		/* the thread's: bytes committed */
 	uint64_t pad1[7];
 	uint64_t tail;		/* the recorder's: bytes consumed */

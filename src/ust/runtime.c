@@ -6,8 +6,10 @@
  * (a recorder's directory, see abi.h) asks for their name.  Each thread
  * writes into a ring buffer of its own, mapped from the session directory
  * on its first event: no lock and no system call per event, nothing shared
- * between threads.  A recorder that goes away leaves the buffer mapped; when
- * it fills, events are dropped and counted, the program never waits.
+ * between threads.  A full buffer waits for the recorder to drain it when the
+ * session asks (wait_ms, see abi.h), never longer than that without progress
+ * and never for a recorder that is gone; else its events are dropped and
+ * counted.
  *
  * A started program finds its session in the environment.  For a running
  * one (record -P), the runtime makes a control file when the first
@@ -40,6 +42,8 @@ struct session {
 	char dir[512];
 	int clock;
 	uint64_t ring_bytes;
+	unsigned wait_ms;	/* how long a full buffer waits for room; 0: drop at once */
+	pid_t recorder;		/* the recorder's pid, to tell a slow one from a gone one */
 	char **enable;
 	int nenable;
 	int events_fd;
@@ -52,6 +56,10 @@ struct tbuf {
 	uint64_t mask;
 	uint64_t head, pending;
 	uint64_t tail;		/* the recorder's tail when last read: reread only when full */
+	unsigned wait_ms;	/* the session's, when the buffer was made */
+	pid_t recorder;
+	bool nowait;		/* a wait gave up: drop until the recorder moves nowait_tail */
+	uint64_t nowait_tail;
 	unsigned gen;		/* the session it belongs to; another one reopens */
 	int nesting;
 	int32_t tid;
@@ -135,6 +143,10 @@ static void parse_config_line(char *line)
 		while (ring < bytes && ring < (1ull << 34))
 			ring <<= 1;
 		sess.ring_bytes = ring;
+	} else if (!strncmp(line, "wait_ms ", 8)) {
+		sess.wait_ms = (unsigned)strtoul(line + 8, NULL, 10);
+	} else if (!strncmp(line, "recorder ", 9)) {
+		sess.recorder = (pid_t)strtol(line + 9, NULL, 10);
 	} else if (!strncmp(line, "enable ", 7)) {
 		char **e = realloc(sess.enable, sizeof(char *) * (size_t)(sess.nenable + 1));
 
@@ -162,6 +174,8 @@ static void session_start(const char *dir)
 	snprintf(sess.dir, sizeof(sess.dir), "%s", dir);
 	sess.clock = TK_CLOCK_MONO;
 	sess.ring_bytes = 1 << 20;
+	sess.wait_ms = 0;
+	sess.recorder = 0;
 	while (fgets(line, sizeof(line), f))
 		parse_config_line(line);
 	fclose(f);
@@ -369,6 +383,9 @@ static bool thread_buffer(struct tbuf *b, unsigned gen)
 	snprintf(path, sizeof(path), "%s/buf-%d-%d-%u", sess.dir, (int)getpid(), (int)b->tid, gen);
 	ring = sess.ring_bytes;
 	clock = sess.clock;
+	b->wait_ms = sess.wait_ms;
+	b->recorder = sess.recorder;
+	b->nowait = false;
 	bool active = sess.active;
 	pthread_mutex_unlock(&reg_lock);
 	if (!active)
@@ -407,6 +424,73 @@ static void count_lost(struct tbuf *b)
 	__atomic_store_n(&b->h->lost, b->h->lost + 1, __ATOMIC_RELAXED);
 }
 
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* The recorder is no more (a SIGKILL skips its cleanup): waiting for it would be forever. */
+static bool recorder_gone(const struct tbuf *b)
+{
+	return b->recorder > 0 && kill(b->recorder, 0) < 0 && errno == ESRCH;
+}
+
+/*
+ * The buffer is full: wait until the recorder makes room for need bytes past
+ * head, at most wait_ms without its tail moving.  Off the fast path: the
+ * enabled cost of an event that fits is what it was.  errno is the program's.
+ */
+static __attribute__((noinline, cold)) bool wait_for_room(struct tbuf *b, uint64_t need)
+{
+	struct tk_ubuf_hdr *h = b->h;
+	uint64_t cap = b->mask + 1, moved_at;
+	int saved = errno;
+	bool room = false;
+
+	if (!b->wait_ms)
+		return false;
+	if (b->nowait) {
+		/* Waits again once the recorder shows it is draining. */
+		if (__atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) == b->nowait_tail)
+			return false;
+		b->nowait = false;
+	}
+	moved_at = mono_ms();
+	b->nesting = 1;		/* a signal handler's event meanwhile is dropped, not interleaved */
+	for (uint64_t last = b->tail;;) {
+		uint32_t seq = __atomic_load_n(&h->tail_seq, __ATOMIC_ACQUIRE);
+
+		__atomic_store_n(&h->waiting, 1, __ATOMIC_SEQ_CST);
+		b->tail = __atomic_load_n(&h->tail, __ATOMIC_SEQ_CST);
+		if (b->head + need - b->tail <= cap) {
+			room = true;
+			break;
+		}
+		uint64_t now_ms = mono_ms();
+		if (b->tail != last) {
+			last = b->tail;
+			moved_at = now_ms;
+		}
+		if (__atomic_load_n(&h->closed, __ATOMIC_ACQUIRE) || recorder_gone(b) ||
+		    now_ms - moved_at >= b->wait_ms)
+			break;
+		/* Woken when the tail moves; a few ms at most, to look at the recorder again. */
+		struct timespec t = { 0, 5 * 1000000 };
+		syscall(SYS_futex, &h->tail_seq, FUTEX_WAIT, seq, &t, NULL, 0);
+	}
+	__atomic_store_n(&h->waiting, 0, __ATOMIC_RELAXED);
+	b->nesting = 0;
+	if (!room) {
+		b->nowait = true;
+		b->nowait_tail = b->tail;
+	}
+	errno = saved;
+	return room;
+}
+
 EXPORT void *tk_tp_reserve(struct tk_tracepoint *tp, uint32_t size)
 {
 	struct tbuf *b = &tb;
@@ -429,7 +513,7 @@ EXPORT void *tk_tp_reserve(struct tk_tracepoint *tp, uint32_t size)
 	/* The tail's cache line is the recorder's: touch it only when the space seems gone. */
 	if (b->head + pad + need - b->tail > cap) {
 		b->tail = __atomic_load_n(&b->h->tail, __ATOMIC_ACQUIRE);
-		if (b->head + pad + need - b->tail > cap) {
+		if (b->head + pad + need - b->tail > cap && !wait_for_room(b, pad + need)) {
 			count_lost(b);
 			return NULL;
 		}

@@ -80,10 +80,31 @@ def record(_):
         (['--probe', 'q ./x:main', 'true'], 2, "column 1"),
         (['-e', 'sched:sched_swich', 'true'], 2, 'sched_switch'),
         (['-C', 'no_such_clock', 'true'], 2, 'no_such_clock'),
+        # a tracer is one of the kernel's set, as latency's is one of its own
+        (['-p', 'tk_no_such_tracer', 'true'], 2, 'tk_no_such_tracer'),
         (['-P', '999999999'], 1, '999999999'),
     ])
     left = dead_instances(root) - before
     expect(not left, 'refused recordings left instances: %s' % sorted(left))
+
+
+@case
+def record_unmatched_system(_):
+    """A -e system that is neither the kernel's nor any traced program's is found only at
+    the end (a program may announce it): the trace is written, and the status says 2."""
+    root = tracefs()
+    before = dead_instances(root)
+    with tempfile.TemporaryDirectory(prefix='tk-exit-') as d:
+        out = os.path.join(d, 'tk.dat')
+        rc, _, err = run([tracekit(), 'record', '-q', '-o', out, '-e', 'sche:*', '--', 'true'],
+                         timeout=120)
+        expect(rc == 2, 'record -e sche:* -- true: exit %d, want 2; stderr %r' % (rc, err))
+        last = err.strip().splitlines()[-1] if err.strip() else ''
+        expect('sche:*' in last and 'did you mean sched' in last,
+               'the last line names -e sche:* and the system meant: %r' % last)
+        expect(os.path.exists(out), 'the trace is still written (its kernel events are real)')
+    left = dead_instances(root) - before
+    expect(not left, 'left instances: %s' % sorted(left))
 
 
 def trace_file_verb(verb, extra=()):
@@ -188,6 +209,11 @@ def top_level(_):
                        ([], 2)):
         rc, out, err = run([tracekit()] + argv)
         expect(rc == want, 'tracekit %s: exit %d, want %d' % (' '.join(argv), rc, want))
+    # help about help is the usage, as `tracekit help help`
+    for flag in ('--help', '-h'):
+        rc, out, err = run([tracekit(), 'help', flag])
+        expect(rc == 0 and out.startswith('usage: tracekit') and not err,
+               'tracekit help %s: exit %d, stdout %r, stderr %r' % (flag, rc, out[:40], err))
 
 
 def setup(argv):

@@ -440,6 +440,45 @@ def no_format(_):
     bad([], '--format')
 
 
+@case
+def full_disk_keeps_old_output(_):
+    """A full disk fails the export and leaves the previous output whole, as view does."""
+    tmp = tempfile.mkdtemp(prefix='tk-export-')
+    small = os.path.join(tmp, 'small')
+    os.mkdir(small)
+    rc, _, err = run(['mount', '-t', 'tmpfs', '-o', 'size=128k', 'tmpfs', small])
+    if rc != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise Skip('cannot mount a small tmpfs to fill: %s' % err.strip())
+    try:
+        # Each export is bigger than 128 KB: chrome of tracecmd-v7 (about 260 KB), perfetto
+        # of tracecmd-mixed-v6 (about 220 KB).
+        for fmt, name in (('chrome', 'tracecmd-v7.dat'), ('perfetto', 'tracecmd-mixed-v6.dat')):
+            out = os.path.join(small, 'out.' + fmt)
+            old = b'the previous export\n'
+            with open(out, 'wb') as f:
+                f.write(old)
+            rc, _, err = run([tracekit(), 'export', '--format', fmt, '-o', out,
+                              os.path.join(OPTIONS['fixtures'], name)])
+            lines = err.strip().splitlines()
+            expect(rc == 1, '%s on a full disk: exit %d, want 1' % (fmt, rc))
+            expect(len(lines) == 1 and 'No space left on device' in lines[0] and out in lines[0],
+                   '%s: one line naming the output and why: %r' % (fmt, err))
+            with open(out, 'rb') as f:
+                expect(f.read() == old, '%s: the previous output was not kept' % fmt)
+            stray = sorted(set(os.listdir(small)) - {'out.' + fmt})
+            expect(not stray, '%s: files left beside it: %r' % (fmt, stray))
+            os.unlink(out)
+            rc, _, err = run([tracekit(), 'export', '--format', fmt, '-o', out,
+                              os.path.join(OPTIONS['fixtures'], name)])
+            expect(rc == 1 and not os.listdir(small),
+                   '%s: a new output that does not fit is not left half written: %r'
+                   % (fmt, os.listdir(small)))
+    finally:
+        run(['umount', '-l', small])
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def setup(argv):
     args = argv[2:]
     for opt in ('progs', 'fixtures'):

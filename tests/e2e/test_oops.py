@@ -276,6 +276,41 @@ def synthetic_panic(_):
 
 
 @case
+def synthetic_hung_task_comm_newline(_):
+    """A task name may hold any byte (prctl PR_SET_NAME): a newline in it breaks the hung-task
+    headline in two, which is still one headline (syzkaller's {{TASK}} spans lines)."""
+    rep = decode_json(fixture('synthetic/hung-task-comm-newline.txt'))
+    eq(len(rep), 1, 'reports')
+    check_report(rep[0], dict(kind='hung-task', pid=4567, guilty_frame='ext4_sync_file',
+                              title='INFO: task hung in ext4_sync_file', verdict='report'),
+                 'hung task')
+
+
+@case
+def synthetic_kasan_panic_other_caller(_):
+    """A panic is the machine's, whichever printk caller printed it: the KASAN report before
+    it did not go on."""
+    reps = decode_json(fixture('synthetic/kasan-panic-other-caller.txt'))
+    eq(len(reps), 1, 'reports')
+    check_report(reps[0], dict(kind='kasan', title='KASAN: slab-use-after-free Read in '
+                               'widget_release', verdict='panic',
+                               panic_message='KASAN: panic_on_warn set ...'), 'kasan + panic')
+
+
+@case
+def synthetic_cxx_mangled(_):
+    """C++ names (a module built from C++) are demangled in the title, without parameters,
+    as syzkaller titles them; the frames keep the symbol as printed (for the symbol files)."""
+    rep = decode_json(fixture('synthetic/cxx-mangled.txt'))[0]
+    check_report(rep, dict(kind='general-protection-fault', function='_ZN6widget5Queue4pushEPv',
+                           module='widget', title='general protection fault in widget::Queue::push'),
+                 'c++')
+    out, _ = decode('--no-auto', fixture('synthetic/cxx-mangled.txt'))
+    expect(out.startswith('general protection fault in widget::Queue::push\n'),
+           'text title: %r' % out.splitlines()[0])
+
+
+@case
 def synthetic_old_format(_):
     rep = decode_json(fixture('synthetic/old-format.txt'))[0]
     check_report(rep, dict(kind='null-ptr-deref', function='legacy_poll', module='legacy',
@@ -297,6 +332,7 @@ def prefixes_and_wrapping(_):
         'syslog': lambda l: 'Jun  1 10:00:00 host kernel: [  361.8] ' + l,
         'journal': lambda l: 'Jun 01 10:00:00 host kernel: ' + l,
         'quoted': lambda l: '> [  361.8] ' + l,
+        'dmesg-T': lambda l: '[Sat Jun  1 10:00:00 2024] ' + l,
     }
     for name, f in styles.items():
         with tempfile.NamedTemporaryFile('w', suffix='.txt') as t:
@@ -769,6 +805,47 @@ def text_output(_):
     for want in ('W  the kernel issued a warning earlier', 'E  an unsigned module was loaded',
                  'NULL + 0x14', 'not-present page, read, kernel mode'):
         expect(want in out, 'text lacks %r' % want)
+
+
+@case
+def text_code_once(_):
+    """Every report with Code: bytes lists them once in text, as --json has them once."""
+    for name in ('case-02', 'case-04', 'case-06', 'case-08'):
+        out, _ = decode('--no-auto', fixture(name + '.txt'))
+        eq(out.count('<-- trapping instruction'), 1, name + ' trapping-instruction lines')
+        eq(len(re.findall(r'^Code:', out, re.M)), 1, name + ' Code: headings')
+
+
+@case
+def docs_walk_through(_):
+    """docs/oops.md's walk-through: its report, decoded with its command, prints its output."""
+    src = os.path.dirname(os.path.dirname(os.path.abspath(ARGS['fixtures'])))
+    doc = open(os.path.join(src, 'docs', 'oops.md')).read()
+    sect = doc.split('## A walk through one decode', 1)[1].split('\nLine by line:', 1)[0]
+    blocks = re.findall(r'```\n(.*?)```', sect, re.S)
+    cmd = re.search(r'`(tracekit oops [^`]+)` prints:', sect)
+    expect(len(blocks) == 2 and cmd, 'docs/oops.md: the walk-through lacks its report, command '
+           'or output')
+    argv = cmd.group(1).split()
+    expect(argv[-1] == 'crash.txt' and 'build/tests/oops/oopsprog' in argv,
+           'the walk-through command: %r' % argv)
+    prog = os.path.relpath(ARGS['oopsprog'], src)
+    with tempfile.TemporaryDirectory(prefix='tk-oops-doc-') as d:
+        report = os.path.join(d, 'crash.txt')
+        with open(report, 'w') as f:
+            f.write(blocks[0])
+        argv = [tracekit()] + [prog if a == 'build/tests/oops/oopsprog' else a
+                               for a in argv[1:-1]] + [report]
+        p = subprocess.run(argv, cwd=src, capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, '%s: exit %d: %s' % (' '.join(argv), p.returncode, p.stderr))
+    want = blocks[1].replace('build/tests/oops/oopsprog', prog)
+    # The program's build directory decides the relative source paths DWARF gives.
+    want = want.replace('../tests/oops/oopsprog.c',
+                        os.path.relpath(os.path.join(src, 'tests', 'oops', 'oopsprog.c'),
+                                        os.path.dirname(ARGS['oopsprog']) + '/../..'))
+    expect(p.stdout == want, 'the walk-through output differs from the real one:\n%s' % ''.join(
+        __import__('difflib').unified_diff(want.splitlines(True), p.stdout.splitlines(True),
+                                           'docs/oops.md', 'tracekit oops')))
 
 
 def setup(argv):

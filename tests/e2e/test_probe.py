@@ -22,6 +22,7 @@ prerequisite skips with its reason, with CI=true it fails.
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -285,6 +286,23 @@ def attach_detach_ptrace(_):
         if target.poll() is None:
             target.kill()
             target.wait()
+
+
+@case
+def docs_ptrace_example(_):
+    """docs/probes-ptrace.md's probe trace --ptrace line runs as written (./app: probed)."""
+    doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'docs',
+                            'probes-ptrace.md')).read()
+    lines = [l for l in doc.splitlines() if l.startswith('tracekit probe trace --ptrace ')]
+    expect(len(lines) == 1, 'docs/probes-ptrace.md: no one probe trace --ptrace line: %r' % lines)
+    argv = shlex.split(lines[0])
+    argv = [tracekit()] + [prog('probed') if a == './app' else a.replace('./app:', prog('probed')
+                                                                         + ':')
+                           for a in argv[1:]] + ['-n', '3']
+    rc, out, err = run(argv, timeout=60)
+    expect(rc == 0, '%s: exit %d: %s' % (lines[0], rc, err))
+    hits = [l for l in out.splitlines() if ' demo/parse: ' in l or ' parse: ' in l]
+    expect(len(hits) == 3 and all('len=6' in h for h in hits), 'hits: %r' % out)
 
 
 @case

@@ -474,6 +474,36 @@ def sigterm_on_attach(tmp):
 
 
 @case
+def restart_after_attach(tmp):
+    """A call interrupted by the attach resumes as restart_syscall, printed as
+    docs/syscalls.md says (tracekit did not see the call begin: it names none)."""
+    tracekit_only()
+    doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'docs',
+                            'syscalls.md')).read()
+    m = re.search(r'`restart_syscall` after attaching prints `([^`]+)`', doc)
+    expect(m, 'docs/syscalls.md does not say how restart_syscall prints after an attach')
+    sleeper = subprocess.Popen(['sleep', '30'], start_new_session=True)
+    tr = subprocess.Popen(tracer('-p', str(sleeper.pid)), stderr=subprocess.PIPE, text=True,
+                          start_new_session=True)
+    try:
+        time.sleep(1)
+        sleeper.send_signal(signal.SIGSTOP)
+        time.sleep(0.3)
+        sleeper.send_signal(signal.SIGCONT)
+        time.sleep(0.5)
+        tr.send_signal(signal.SIGINT)
+        err = tr.communicate(timeout=10)[1]
+        first = [l for l in err.splitlines() if l.startswith('restart_syscall(')]
+        expect(first and first[0].startswith('restart_syscall(' + m.group(1)),
+               'the first restart_syscall line is not as documented (%r): %r'
+               % (m.group(1), first[:1]))
+    finally:
+        kill_group(sleeper)
+        kill_group(tr)
+        sleeper.wait()
+
+
+@case
 def interruptible_never(tmp):
     """-I never: SIGINT is ignored by the tracer, the command decides."""
     tr = subprocess.Popen(tracer('-I', 'never', '-o', os.devnull, 'sleep', '2'),

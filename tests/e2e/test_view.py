@@ -778,6 +778,43 @@ def view_levels_of_detail(_):
 
 
 @case
+def view_to_a_fifo(_):
+    """-o naming what is not a regular file (a FIFO, /dev/stdout) is written in place, not
+    replaced by a renamed temporary file."""
+    import select
+    import stat as st
+    import subprocess
+    env = Env()
+    try:
+        fifo = env.path('page.fifo')
+        os.mkfifo(fifo)
+        fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        page = b''
+        p = subprocess.Popen([tracekit(), 'view', '-o', fifo, FUNCGRAPH_FIXTURE],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            while True:
+                select.select([fd], [], [], 0.2)
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except BlockingIOError:
+                    chunk = None
+                if chunk:
+                    page += chunk
+                elif p.poll() is not None:
+                    break
+        finally:
+            os.close(fd)
+            err = p.communicate(timeout=120)[1]
+        expect(p.returncode == 0, 'view -o FIFO: exit %d: %r' % (p.returncode, err))
+        expect(st.S_ISFIFO(os.stat(fifo).st_mode), 'the FIFO was replaced by a file')
+        expect(b'</html>' in page, 'the page did not come through the FIFO (%d bytes)' % len(page))
+        expect(sorted(os.listdir(env.dir)) == ['page.fifo'], 'left: %s' % os.listdir(env.dir))
+    finally:
+        env.close()
+
+
+@case
 def view_bad_input(_):
     """A missing file or one that is not a trace: one line on stderr, exit 1, no page."""
     env = Env()

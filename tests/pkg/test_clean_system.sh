@@ -25,6 +25,9 @@ t0=$(date +%s)
 echo "== make deb"
 scripts_out=$("$src/scripts/deb.sh" "$work/deb") || exit 1
 echo "$scripts_out"
+echo "== the files docs/packaging.md lists"
+python3 "$src/tests/pkg/deb_files_documented.py" "$src/docs/packaging.md" "$work"/deb/tracekit*.deb ||
+	{ echo "clean-system: the packages' files and docs/packaging.md differ (above)"; exit 1; }
 t1=$(date +%s)
 
 echo "== fresh Debian 12 root"

@@ -275,6 +275,36 @@ def recorder_killed(env):
 
 
 @with_env
+def recorder_stopped(env):
+    """A recorder that stops draining (SIGSTOP) holds a full buffer's thread up only --user-wait
+    ms: the program runs on, dropping, and waits again once the recorder drains again."""
+    args = [tracekit(), 'record', '-b', '16', '--user-wait', '200', '-o', env.out, '-e',
+            'tkt:*'] + prog('spin')
+    p = start(args, cwd=env.dir)
+    env.pids.append(p.pid)
+    expect(p.stdout.readline().strip() == b'ready', 'the program did not start')
+    out = subprocess.run(['pgrep', '-P', str(p.pid), 'ust-prog'], capture_output=True, text=True)
+    victim = int(out.stdout.split()[0])
+    try:
+        time.sleep(0.2)
+        os.kill(p.pid, signal.SIGSTOP)
+        ticks = []
+        end = time.time() + 30
+        while len(ticks) < 10 and time.time() < end:
+            if select.select([p.stdout], [], [], 1)[0]:
+                ticks.append(p.stdout.readline().strip())
+        expect(len(ticks) == 10, 'the program stopped with its recorder: %r' % ticks)
+        os.kill(p.pid, signal.SIGCONT)
+        time.sleep(0.5)
+        os.kill(victim, signal.SIGKILL)
+        rc, _, err = finish(p, 60)
+        expect('user events:' in err and ' lost' in err, 'no summary: %r' % err)
+    finally:
+        kill_group(p)
+    env.check_clean(p.pid)
+
+
+@with_env
 def view_and_export(env):
     """view draws user events on their thread's lane; export makes NAME_begin/_end slices."""
     rc, _, err = env.record(['tkt:span_*', 'tkt:all_kinds', 'sched:sched_switch'],
@@ -348,7 +378,8 @@ def full_buffer_is_counted(env):
     """A 16 KB buffer and 100000 events at full speed: every event is recorded or counted lost,
     in record's summary and in the file (report --stat's overrun of the user CPU)."""
     n = 100000
-    rc, _, err = env.record(['tkt:all_kinds'], prog('count', str(n)), '-b', '16')
+    rc, _, err = env.record(['tkt:all_kinds'], prog('count', str(n)), '-b', '16',
+                            '--user-wait', '0')
     expect(rc == 0, 'record failed (%d): %s' % (rc, err))
     m = re.search(r'user events: (\d+) events, (\d+) lost', err)
     got, lost = int(m.group(1)), int(m.group(2))
@@ -362,10 +393,22 @@ def full_buffer_is_counted(env):
 
 
 @with_env
-def unmatched_spec_is_reported(env):
-    """A user -e that names nothing (a typo) says so instead of recording nothing quietly."""
-    rc, _, err = env.record(['tkt_typo:*', 'tkt:odd_only'], prog('condition'))
+def burst_loses_nothing(env):
+    """One thread firing 1M events at full speed into the default buffer: record -- CMD keeps
+    them all (the thread waits for room while the recorder drains, as LTTng's blocking mode)."""
+    n = 1000000
+    rc, _, err = env.record(['tkt:all_kinds'], prog('count', str(n)))
     expect(rc == 0, 'record failed (%d): %s' % (rc, err))
+    m = re.search(r'user events: (\d+) events, (\d+) lost', err)
+    expect(m and (int(m.group(1)), int(m.group(2))) == (n, 0),
+           'recorded/lost: %s, want %d/0' % (m and m.groups(), n))
+
+
+@with_env
+def unmatched_spec_is_reported(env):
+    """A user -e that names nothing (a typo) says so and exits 2 (the file is still written)."""
+    rc, _, err = env.record(['tkt_typo:*', 'tkt:odd_only'], prog('condition'))
+    expect(rc == 2, 'record: exit %d, want 2: %s' % (rc, err))
     expect('no tracepoint matched -e tkt_typo:*' in err, 'no warning: %s' % err)
     expect('-e tkt:odd_only' not in err, 'a matched spec is reported: %s' % err)
 
@@ -424,6 +467,82 @@ def disabled_build(_):
     expect('tracekit_events' not in sections, 'the description section is left')
     rc, out, err = run([exe, 'fields'])
     expect(rc == 0 and not out and not err, 'the disabled program failed: %r' % err)
+
+
+def sanitizer_flags(libdir):
+    """A sanitized build's library needs a sanitized program (make asan)."""
+    deps = subprocess.run(['ldd', os.path.join(libdir, 'libtracekit.so')],
+                          capture_output=True, text=True).stdout
+    return ['-fsanitize=address,undefined'] if 'libasan' in deps else []
+
+
+def silly_app(d):
+    """examples/silly as docs/tracepoints.md's app.c, in d, beside a build/ link to the build."""
+    src = os.path.join(BUILD['src'], 'examples', 'silly')
+    shutil.copy(os.path.join(src, 'silly.c'), os.path.join(d, 'app.c'))
+    shutil.copy(os.path.join(src, 'silly_trace.h'), d)
+    os.symlink(BUILD['dir'], os.path.join(d, 'build'))
+
+
+@case
+def docs_build_line_runs(_):
+    """docs/tracepoints.md's build-tree line, run as written, makes a program that starts
+    (no LD_LIBRARY_PATH) and records its events."""
+    tracefs()
+    if not shutil.which('pkg-config'):
+        raise Skip('pkg-config is not installed (apt-get install pkg-config)')
+    doc = open(os.path.join(BUILD['src'], 'docs', 'tracepoints.md')).read()
+    lines = [l.split('  #')[0].strip() for l in doc.splitlines()
+             if l.startswith('cc ') and 'meson-uninstalled' in l]
+    expect(len(lines) == 1, 'docs/tracepoints.md has no one build-tree cc line: %r' % lines)
+    d = tempfile.mkdtemp(prefix='tk-ust-doc-')
+    try:
+        silly_app(d)
+        libdir = os.path.join(BUILD['dir'], 'src', 'ust')
+        line = lines[0].replace('cc ', ' '.join(['cc'] + sanitizer_flags(libdir)) + ' ', 1)
+        env = dict(os.environ)
+        env.pop('LD_LIBRARY_PATH', None)
+        cc = subprocess.run(['sh', '-c', line], cwd=d, env=env, capture_output=True, text=True)
+        expect(cc.returncode == 0, '%s: %s' % (line, cc.stderr))
+        out = os.path.join(d, 'trace.dat')
+        p = subprocess.run([tracekit(), 'record', '-q', '-o', out, '-e', 'silly:*', '--',
+                            './a.out', '2', '1'], cwd=d, env=env, capture_output=True, text=True,
+                           timeout=120)
+        expect(p.returncode == 0, 'record -- ./a.out: exit %d: %s' % (p.returncode, p.stderr))
+        rc, text, err = run([tracekit(), 'report', '-i', out])
+        expect(text.count('me_silly:') == 2, 'report: %s' % text)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+@case
+def loader_failure_is_explained(_):
+    """A program whose loader fails (exit 127: libtracekit.so.0 not found) before its first
+    event: record passes 127 on and says in its own words what it means."""
+    tracefs()
+    d = tempfile.mkdtemp(prefix='tk-ust-127-')
+    try:
+        silly_app(d)
+        libdir = os.path.join(BUILD['dir'], 'src', 'ust')
+        inc = os.path.join(BUILD['src'], 'include')
+        cc = subprocess.run(['cc', '-I.', '-I' + inc, 'app.c', '-L' + libdir, '-ltracekit']
+                            + sanitizer_flags(libdir), cwd=d, capture_output=True, text=True)
+        expect(cc.returncode == 0, 'cc: %s' % cc.stderr)
+        env = dict(os.environ)
+        env.pop('LD_LIBRARY_PATH', None)
+        out = os.path.join(d, 'trace.dat')
+        p = subprocess.run([tracekit(), 'record', '-q', '-o', out, '-e', 'silly:*', '--',
+                            './a.out'], cwd=d, env=env, capture_output=True, text=True,
+                           timeout=120)
+        expect(p.returncode == 127, 'the command\'s 127 is passed on, got %d' % p.returncode)
+        ours = [l for l in p.stderr.splitlines() if l.startswith('tracekit: record: ')
+                and "'./a.out' exited with status 127" in l]
+        expect(len(ours) == 1 and 'could not start' in ours[0] and 'shared librar' in ours[0],
+               'no line of ours naming the loader failure: %r' % p.stderr)
+        expect('no tracepoint matched' not in p.stderr,
+               'a program that never started is not told it has no tracepoints: %r' % p.stderr)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 @case
