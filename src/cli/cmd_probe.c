@@ -78,7 +78,7 @@ int cli_probe_specs_parse(char *const *specs, int n)
 
 /* Options shared by the sub-verbs; each checks the ones it takes. */
 struct popts {
-	bool json, ptrace;
+	bool json, ptrace, dry_run, verbose;
 	const char *symbols;
 	int pid;		/* -p */
 	int first;		/* first operand */
@@ -91,6 +91,8 @@ static const struct option longopts[] = {
 	{ "ptrace", no_argument, NULL, OPT_PTRACE },
 	{ "symbols", required_argument, NULL, OPT_SYMBOLS },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -101,7 +103,7 @@ static int parse(struct popts *po, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hp:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hp:nv", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON: po->json = true; break;
 		case OPT_PTRACE: po->ptrace = true; break;
@@ -111,6 +113,8 @@ static int parse(struct popts *po, int argc, char **argv)
 			if (po->pid <= 0 || strspn(optarg, "0123456789") != strlen(optarg))
 				return usage_error("-p needs a process id, not", optarg);
 			break;
+		case 'n': po->dry_run = true; break;
+		case 'v': po->verbose = true; break;
 		case 'h': help_probe(stdout); exit(0);
 		default:
 			return usage_error("unknown option", argv[optind - 1]);
@@ -141,6 +145,26 @@ static int do_add(const struct popts *po, int argc, char **argv)
 		return usage_error("probe add needs a probe definition, e.g. 'p ./myapp:main'", NULL);
 	if (cli_probe_specs_parse(argv + po->first, argc - po->first) < 0)
 		return 2;
+	for (int i = po->first; po->dry_run || po->verbose ? i < argc : 0; i++) {
+		struct strbuf line = STRBUF_INIT, notes = STRBUF_INIT;
+		int rc = pk_spec_line(argv[i], &line, &notes, err, sizeof(err));
+		if (rc == 0 && po->verbose) {
+			/* notes first, as "# ..." lines: the definition line stays copyable */
+			for (const char *n = sb_str(&notes), *e; *n; n = e + 1) {
+				e = strchr(n, '\n');
+				printf("# %.*s\n", (int)(e - n), n);
+			}
+			printf("%s\n", sb_str(&line));
+		}
+		sb_free(&line);
+		sb_free(&notes);
+		if (rc < 0) {
+			errmsg("%s", err);
+			return 1;
+		}
+	}
+	if (po->dry_run)
+		return 0;
 	for (int i = po->first; i < argc; i++) {
 		if (pk_create_spec(argv[i], NULL, g, sizeof(g), e, sizeof(e), err, sizeof(err)) < 0) {
 			errmsg("%s", err);

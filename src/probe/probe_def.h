@@ -28,6 +28,7 @@
 #include <sys/user.h>
 
 struct strbuf;
+struct cx_expr;
 
 enum pd_kind {
 	PD_ENTRY,		/* p: */
@@ -99,6 +100,18 @@ struct pd_arg {
 	struct pd_type type;
 	char *text;		/* the arg as written ("len=%si:u64") */
 	int col;		/* 1-based column where the arg starts */
+	/*
+	 * An arg written in C (file->f_path.dentry, r->id, $current->comm):
+	 * fetch is NULL until pd_resolve() builds it, and the type (unless
+	 * given) from BTF (kernel) or DWARF (programs).  See cexpr.h.
+	 */
+	struct cx_expr *cexpr;
+	/*
+	 * $current->pid on a kernel whose fetch args cannot reach current
+	 * (6.1): no fetch arg is written; the value is the event's own pid,
+	 * put in by whoever prints the line.
+	 */
+	bool from_event_pid;
 };
 
 struct probe_def {
@@ -130,6 +143,18 @@ struct probe_def {
 	struct pd_arg *args;
 	size_t nargs;
 	char *text;		/* the whole spec as given */
+
+	/*
+	 * perf probe's places (the spec has no p/r head): PATH:FUNC:N is line
+	 * N of FUNC (counted from the line of its name), PATH:FILE:LINE a
+	 * line of a source file; resolved through DWARF.
+	 */
+	bool cform;		/* written in perf probe's syntax */
+	char *src_file;		/* FILE of FILE:LINE, else NULL */
+	unsigned src_line;	/* N of FUNC:N or LINE of FILE:LINE; 0 for none */
+	bool has_line;
+	/* What pd_resolve() learned that a user should see (-n -v): where a probe moved. */
+	char *note;
 };
 
 /* Where a parse went wrong: a 1-based column in the spec and one short phrase. */
