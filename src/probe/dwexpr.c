@@ -288,21 +288,24 @@ static int place_file_line(struct dwf *d, struct probe_def *def, Dwarf_Addr *pc,
 			       def->src_line, def->path);
 	}
 	bool found = false;
+	int other = 0;
 	for (size_t i = 0; i < n; i++) {
 		Dwarf_Addr a;
 		int ln;
 		if (dwarf_lineaddr(srcs[i], &a) || dwarf_lineno(srcs[i], &ln))
 			continue;
-		if (ln != (int)def->src_line)
+		if (ln != (int)def->src_line) {
+			other = ln;
 			continue;
+		}
 		if (!found || a < *pc)
 			*pc = a;
 		found = true;
 	}
 	free(srcs);
 	if (!found)
-		return es_fail(err, errlen, "no code at %s:%u in %s; the nearest code is on another "
-			       "line", def->src_file, def->src_line, def->path);
+		return es_fail(err, errlen, "no code at %s:%u in %s; the nearest line with code is "
+			       "%s:%d", def->src_file, def->src_line, def->path, def->src_file, other);
 	return 0;
 }
 
@@ -758,10 +761,10 @@ static int resolve_arg(struct dwf *d, struct probe_def *def, Dwarf_Die *fn, Dwar
 		closest_join(&c, hint, sizeof(hint));
 		closest_free(&c);
 		if (hint[0])
-			es_fail(err, errlen, "no variable %s at %s; did you mean %s? (there: %s)",
-				e->var, def->text, hint, sb_str(&all));
+			es_fail(err, errlen, "no variable %s in scope at this place; did you mean %s? (in scope: %s)",
+				e->var, hint, sb_str(&all));
 		else
-			es_fail(err, errlen, "no variable %s in scope at this place (there: %s)", e->var,
+			es_fail(err, errlen, "no variable %s in scope at this place (in scope: %s)", e->var,
 				all.len ? sb_str(&all) : "none");
 		sb_free(&all);
 		return -1;
