@@ -697,17 +697,26 @@ static int check_unique_names(struct cursor *c, const struct probe_def *def)
 
 /*
  * The kernel's grammar starts with p or r (rN), alone or before ':'; perf
- * probe's starts with the place itself (vfs_read, ./app:handle).
+ * probe's starts with the place itself (vfs_read, ./app:handle).  A second
+ * word holding a '/' is a user place (a C arg has none): then the first
+ * word was meant as a head, and its errors are a head's.
  */
 static bool has_head(const char *p)
 {
+	const char *w2 = word_end(p);
+	while (isspace((unsigned char)*w2))
+		w2++;
 	if (*p != 'p' && *p != 'r')
-		return *p == '\0';
-	p++;
-	if (p[-1] == 'r')
-		while (isdigit((unsigned char)*p))
-			p++;
-	return *p == ':' || *p == '\0' || isspace((unsigned char)*p);
+		return *p == '\0' || (!memchr(p, '/', (size_t)(word_end(p) - p)) &&
+				       memchr(w2, '/', (size_t)(word_end(w2) - w2)));
+	const char *h = p + 1;
+	if (*p == 'r')
+		while (isdigit((unsigned char)*h))
+			h++;
+	if (*h == ':' || *h == '\0' || isspace((unsigned char)*h))
+		return true;
+	return !memchr(p, '/', (size_t)(word_end(p) - p)) &&
+	       memchr(w2, '/', (size_t)(word_end(w2) - w2));
 }
 
 int pd_parse(const char *spec, struct probe_def *def, struct pd_error *err)
