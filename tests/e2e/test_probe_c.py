@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Probes written in C (perf probe's syntax) on a program with structs, built -g at -O0 and
 -O2 (tests/progs/cprobe.c): the values each probe reads must be the ones the program prints
-itself for the same call, through the kernel's uprobes (CASE) and through --ptrace
-(CASE-ptrace).
+itself for the same call, through the kernel's uprobes (CASE), through --ptrace
+(CASE-ptrace) and through the C API's tk_probe_spec_add (CASE-capi, tests/probe/probe_driver.c
+-c): the same lines.
 
-    test_probe_c.py CASE --progs DIR     # run one case
+    test_probe_c.py CASE --progs DIR --driver PROBE_DRIVER    # run one case
     test_probe_c.py --list               # the case names
 
 A value the compiler optimised out at -O2, or keeps where a fetch arg cannot reach, must be
@@ -36,12 +37,15 @@ def probe_trace(backend, specs, argv):
     cmd = [tracekit(), 'probe', 'trace']
     if backend == 'ptrace':
         cmd.append('--ptrace')
+    elif backend == 'capi':
+        cmd = [PROGS['driver']]
+        specs = [a for sp in specs for a in ('-c', sp)]
     else:
         r = tracefs()
         if not os.path.exists(os.path.join(r, 'uprobe_events')):
             raise Skip('this kernel has no uprobe_events')
     rc, out, err = run(cmd + specs + ['--'] + argv, timeout=120)
-    if backend != 'ptrace':
+    if backend == 'kernel':
         left = [l for l in read(os.path.join(tracefs(), 'uprobe_events')).splitlines()
                 if 'cprobe_' in l]
         expect(not left, 'left behind after probe trace: %s' % left)
@@ -52,7 +56,9 @@ def probe_trace(backend, specs, argv):
             d = m.groupdict()
             d['fields'] = dict(re.findall(r' (\w+)=("[^"]*"|\{[^}]*\}|\S+)', d['args']))
             events.append(d)
-        elif l.startswith('handle '):
+        elif l.startswith('handle ') or l.startswith('status=') or l.startswith('count '):
+            if not l.startswith('handle '):
+                continue
             own.append(dict(re.findall(r'(\w+)=(\{[^}]*\}|(?:(?! \w+=).)*)', l[len('handle '):])))
     return rc, events, own, err
 
@@ -124,13 +130,13 @@ def check_lines(opt, backend):
 
 def register(fn, opt, backend):
     name = '%s-%s%s' % (fn.__name__.replace('check_', '').replace('_', '-'), opt,
-                        '-ptrace' if backend == 'ptrace' else '')
+                        '' if backend == 'kernel' else '-' + backend)
     CASES[name] = lambda arg: fn(opt, backend)
 
 
 for fn in (check_members, check_lines):
     for opt in ('O0', 'O2'):
-        for backend in ('kernel', 'ptrace'):
+        for backend in ('kernel', 'ptrace', 'capi'):
             register(fn, opt, backend)
 
 
@@ -167,9 +173,10 @@ CASES['messages'] = messages
 
 
 def setup(argv):
-    if '--progs' in argv:
-        PROGS['dir'] = argv[argv.index('--progs') + 1]
+    for opt in ('progs', 'driver'):
+        if '--' + opt in argv:
+            PROGS['dir' if opt == 'progs' else opt] = argv[argv.index('--' + opt) + 1]
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv, 'test_probe_c.py CASE --progs DIR', setup=setup))
+    sys.exit(main(sys.argv, 'test_probe_c.py CASE --progs DIR --driver PATH', setup=setup))
