@@ -14,6 +14,11 @@
 # bare, ((t(2N) - t(N)) - (bare(2N) - bare(N))) / N, medians of RUNS runs, so
 # start-up (making probes, attaching, reading symbols) cancels out.  Prints a
 # table and each tool's cost as a multiple of ltrace's; asserts nothing.
+#
+# C expressions: ptrace-raw and ptrace-c are --ptrace with parse_line's three
+# arguments fetched, written by hand (+0(%di):string %si:s32 %dx:s64) and in C
+# (line len mult, typed from DWARF); the same lines (checked once), and the
+# cost of the C one as a multiple of the hand-written one.
 set -u
 
 iters=100000
@@ -50,30 +55,45 @@ tool_cmd() {
 	bare)    echo "taskset -c 0 $(tracee "$place" "$n")" ;;
 	uprobe)  echo "taskset -c 0 $tracekit probe trace 'p $probed:parse_line' -- $(tracee "$place" "$n")" ;;
 	ptrace)  echo "taskset -c 0 $tracekit probe trace --ptrace 'p $probed:parse_line' -- $(tracee "$place" "$n")" ;;
+	ptrace-raw) echo "taskset -c 0 $tracekit probe trace --ptrace '$raw_spec' -- $(tracee "$place" "$n")" ;;
+	ptrace-c) echo "taskset -c 0 $tracekit probe trace --ptrace '$c_spec' -- $(tracee "$place" "$n")" ;;
 	ltrace)  echo "taskset -c 0 ltrace -x parse_line -o /dev/null $(tracee "$place" "$n")" ;;
 	gdb)     echo "taskset -c 0 gdb -q -batch -ex 'dprintf parse_line,\"hit\\n\"' -ex run --args $(tracee "$place" "$n")" ;;
 	esac
 }
 
+raw_spec="p:parse_line $probed:parse_line line=+0(%di):string len=%si:s32 mult=%dx:s64"
+c_spec="$probed:parse_line line len mult"
+# the same values both ways (the args after the probe's address), or the comparison means nothing
+same_lines() {
+	bash -c "$(tool_cmd "$1" same 3)" 2>/dev/null </dev/null | sed -n 's/.*parse_line: ([^)]*)//p'
+}
+if [ "$(same_lines ptrace-raw)" != "$(same_lines ptrace-c)" ] || [ -z "$(same_lines ptrace-c)" ]; then
+	echo "bench: the C-expression probe does not print what the hand-written one does:" >&2
+	same_lines ptrace-raw >&2
+	same_lines ptrace-c >&2
+	exit 1
+fi
+
 declare -A cost
-printf '%-8s %-6s %12s %12s %14s %12s\n' tool place "s (N)" "s (2N)" 'us/hit' 'hits/s'
+printf '%-10s %-6s %12s %12s %14s %12s\n' tool place "s (N)" "s (2N)" 'us/hit' 'hits/s'
 for place in same cross; do
 	bare1=$(median bash -c "$(tool_cmd bare $place $iters)")
 	bare2=$(median bash -c "$(tool_cmd bare $place $((2 * iters)))")
-	printf '%-8s %-6s %12s %12s %14s %12s\n' bare $place "$bare1" "$bare2" - -
-	for tool in uprobe ptrace ltrace gdb; do
+	printf '%-10s %-6s %12s %12s %14s %12s\n' bare $place "$bare1" "$bare2" - -
+	for tool in uprobe ptrace ptrace-raw ptrace-c ltrace gdb; do
 		if ! bash -c "$(tool_cmd $tool $place 1)" >/dev/null 2>&1 </dev/null; then
-			printf '%-8s %-6s %12s\n' $tool $place "fails"
+			printf '%-10s %-6s %12s\n' $tool $place "fails"
 			continue
 		fi
 		t1=$(median bash -c "$(tool_cmd $tool $place $iters)")
 		t2=$(median bash -c "$(tool_cmd $tool $place $((2 * iters)))")
-		case "$t1$t2" in *fail*) printf '%-8s %-6s %12s\n' $tool $place fail; continue ;; esac
+		case "$t1$t2" in *fail*) printf '%-10s %-6s %12s\n' $tool $place fail; continue ;; esac
 		read -r us hps < <(awk -v a="$t1" -v b="$t2" -v x="$bare1" -v y="$bare2" -v n="$iters" \
 			'BEGIN { d = (b - a) - (y - x); if (d <= 0) d = 1e-9
 				printf "%.3f %.0f\n", d / n * 1e6, n / d }')
 		cost[$tool.$place]=$us
-		printf '%-8s %-6s %12s %12s %14s %12s\n' $tool $place "$t1" "$t2" "$us" "$hps"
+		printf '%-10s %-6s %12s %12s %14s %12s\n' $tool $place "$t1" "$t2" "$us" "$hps"
 	done
 done
 echo
@@ -85,4 +105,12 @@ for place in same cross; do
 		[ -n "$l" ] && [ -n "$c" ] &&
 			awk -v c="$c" -v l="$l" -v t=$tool -v p=$place 'BEGIN { printf "  %-7s %-6s %.3fx\n", t, p, c / l }'
 	done
+done
+echo
+echo "--ptrace with C expressions, cost per hit as a multiple of the same args written by hand:"
+for place in same cross; do
+	r=${cost[ptrace-raw.$place]:-}
+	c=${cost[ptrace-c.$place]:-}
+	[ -n "$r" ] && [ -n "$c" ] &&
+		awk -v c="$c" -v r="$r" -v p=$place 'BEGIN { printf "  %-6s %.3f us vs %.3f us: %.3fx\n", p, c, r, c / r }'
 done

@@ -19,7 +19,7 @@
 
 void help_probe(FILE *f)
 {
-	fputs("usage: tracekit probe add [--json] SPEC...\n"
+	fputs("usage: tracekit probe add [--json] [-n] [-v] SPEC...\n"
 	      "       tracekit probe del GROUP/EVENT|GROUP...\n"
 	      "       tracekit probe list [--json]\n"
 	      "       tracekit probe list --symbols PATH [--json]\n"
@@ -36,6 +36,14 @@ void help_probe(FILE *f)
 	      "        $comm $argN +|-OFFS(FETCH) \\IMM; TYPE: u8..u64 s8..s64 x8..x64 char\n"
 	      "        string ustring symbol b<W>@<O>/<S> TYPE[N]\n"
 	      "\n"
+	      "or in C, as perf probe takes them (types from BTF for the kernel, DWARF for\n"
+	      "programs):\n"
+	      "\n"
+	      "  FUNC[%return] [ARGS]                    kernel: vfs_read file->f_pos count\n"
+	      "  PATH:FUNC[%return] | PATH:FUNC:N | PATH:FILE:LINE [ARGS]\n"
+	      "  ARGS: [NAME=]EXPR[:TYPE]; EXPR: VAR, VAR->MEMBER, VAR.MEMBER, VAR[N] chained,\n"
+	      "        $retval, $current->comm, $current->pid (kernel); both kinds may mix\n"
+	      "\n"
 	      "  add      make persistent probes; record them with tracekit record -e GROUP\n"
 	      "  del      remove probes tracekit added (a whole GROUP, or GROUP/EVENT)\n"
 	      "  list     every probe event on the system; tracekit's are marked\n"
@@ -44,6 +52,9 @@ void help_probe(FILE *f)
 	      "           trace line), remove the probes at the end\n"
 	      "\n"
 	      "  --json     one JSON object per line\n"
+	      "  -n, --dry-run  with add: make nothing (with -v: show what would be written)\n"
+	      "  -v, --verbose  with add: print each definition line written to\n"
+	      "             kprobe_events/uprobe_events (C expressions translated)\n"
 	      "  --ptrace   trace with tracekit's breakpoint engine: no root, no tracefs\n"
 	      "             (user probes; not USDT); the same lines as uprobes print\n"
 	      "  -p PID     with --ptrace: attach to a running process; Ctrl-C detaches,\n"
