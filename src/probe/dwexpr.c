@@ -699,8 +699,8 @@ static int location(struct dwf *d, Dwarf_Die *var, Dwarf_Die *fn, Dwarf_Addr pc,
 				what = op_name(ops[i].atom, buf, sizeof(buf));
 		if (ops[0].atom == DW_OP_entry_value || ops[0].atom == DW_OP_GNU_entry_value)
 			return snprintf(why, len, "at this place only its value at the function's "
-					"entry is known (%s): a fetch arg cannot express it; probe the "
-					"entry", what), 1;
+					"entry is known (DW_OP_entry_value): a fetch arg cannot express "
+					"it; probe the entry"), 1;
 		return snprintf(why, len, "its location here (%s, %zu operations) is one a fetch arg "
 				"cannot express", what, n), 1;
 	}

@@ -188,7 +188,24 @@ def record(arg):
         expect(len(want) == ROUNDS and got == want, 'recorded %s, the program says %s' % (got, want))
 
 
+def after_call_o2(arg):
+    """At -O2 after the printf, r and round live on only as their values at entry: refused with
+    that reason -- or, if this compiler keeps them, read right (checked through --ptrace)."""
+    spec = '%s:handle:9 id=r->id rnd=round' % prog('O2')
+    rc, out, err = run([tracekit(), 'probe', 'add', '-n', '-v', spec])
+    if rc != 0:
+        expect(re.search(r"optimised out|value at the function's entry is known "
+                         r"\(DW_OP_entry_value\)|cannot express", err) and
+               len(err.strip().splitlines()) == 1, 'refused without the reason: %s' % err)
+        return
+    events, own = per_call('O2', 'ptrace', [spec])
+    hits = [e for e in events if e['event'].startswith('handle_')]
+    expect([(h['fields'].get('id'), h['fields'].get('rnd')) for h in hits] ==
+           [(p['id'], p['round']) for p in own], 'values %s vs %s' % (hits, own))
+
+
 CASES['record'] = record
+CASES['after-call-O2'] = after_call_o2
 CASES['no-debug-info'] = no_debug_info
 CASES['messages'] = messages
 
