@@ -383,6 +383,8 @@ int cmd_probe(int argc, char **argv)
 		return usage_error(po.symbols ? "--symbols is for probe list"
 				   : po.ptrace ? "--ptrace is for probe trace" : "-p is for probe trace",
 				   NULL);
+	if ((po.dry_run || po.verbose) && strcmp(sub, "add"))
+		return usage_error(po.dry_run ? "-n is for probe add" : "-v is for probe add", NULL);
 	if (!strcmp(sub, "add"))
 		return do_add(&po, argc, argv);
 	if (!strcmp(sub, "del"))
