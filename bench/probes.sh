@@ -4,7 +4,7 @@
 # engine), ltrace -x and gdb dprintf, on tests/progs/probed's parse_line (one
 # call per iteration).  Every tool prints a line per hit (to /dev/null).
 #
-#   bench/probes.sh [-n ITERATIONS] [-r RUNS] [BUILD_DIR]   (defaults: 100000, 3, build)
+#   bench/probes.sh [-c] [-n ITERATIONS] [-r RUNS] [BUILD_DIR]   (defaults: 100000, 3, build)
 #
 # A stop costs far more when tracer and tracee sit on different CPUs (a
 # wakeup across CPUs) than on one, so every tool runs in both placements,
@@ -18,16 +18,20 @@
 # C expressions: ptrace-raw and ptrace-c are --ptrace with parse_line's three
 # arguments fetched, written by hand (+0(%di):string %si:s32 %dx:s64) and in C
 # (line len mult, typed from DWARF); the same lines (checked once), and the
-# cost of the C one as a multiple of the hand-written one.
+# cost of the C one as a multiple of the hand-written one.  -c runs only those
+# two (and bare), taking them in turns run by run, so a machine whose speed
+# drifts over the minutes weighs on both alike.
 set -u
 
 iters=100000
 runs=3
-while getopts n:r: opt; do
+c_only=
+while getopts n:r:c opt; do
 	case $opt in
 	n) iters=$OPTARG ;;
 	r) runs=$OPTARG ;;
-	*) echo "usage: $0 [-n ITERATIONS] [-r RUNS] [BUILD_DIR]" >&2; exit 2 ;;
+	c) c_only=1 ;;
+	*) echo "usage: $0 [-c] [-n ITERATIONS] [-r RUNS] [BUILD_DIR]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -76,6 +80,35 @@ if [ "$(same_lines ptrace-raw)" != "$(same_lines ptrace-c)" ] || [ -z "$(same_li
 fi
 
 declare -A cost
+
+# -c: bare, ptrace-raw and ptrace-c in turns, run by run; the cost per hit as above
+if [ -n "$c_only" ]; then
+	printf '%-10s %-6s %14s\n' tool place 'us/hit'
+	for place in same cross; do
+		declare -A t=()
+		for ((r = 0; r < runs; r++)); do
+			for tool in bare ptrace-raw ptrace-c; do
+				t[$tool.1]+=" $(time_once bash -c "$(tool_cmd $tool $place $iters)")"
+				t[$tool.2]+=" $(time_once bash -c "$(tool_cmd $tool $place $((2 * iters)))")"
+			done
+		done
+		for tool in ptrace-raw ptrace-c; do
+			us=$(awk -v a="$(median_of ${t[$tool.1]})" -v b="$(median_of ${t[$tool.2]})" \
+				-v x="$(median_of ${t[bare.1]})" -v y="$(median_of ${t[bare.2]})" -v n="$iters" \
+				'BEGIN { d = (b - a) - (y - x); if (d <= 0) d = 1e-9; printf "%.3f\n", d / n * 1e6 }')
+			cost[$tool.$place]=$us
+			printf '%-10s %-6s %14s\n' $tool $place "$us"
+		done
+		unset t
+	done
+	echo
+	echo "--ptrace with C expressions, cost per hit as a multiple of the same args written by hand:"
+	for place in same cross; do
+		awk -v c="${cost[ptrace-c.$place]}" -v r="${cost[ptrace-raw.$place]}" -v p=$place \
+			'BEGIN { printf "  %-6s %.3f us vs %.3f us: %.3fx\n", p, c, r, c / r }'
+	done
+	exit 0
+fi
 printf '%-10s %-6s %12s %12s %14s %12s\n' tool place "s (N)" "s (2N)" 'us/hit' 'hits/s'
 for place in same cross; do
 	bare1=$(median bash -c "$(tool_cmd bare $place $iters)")
