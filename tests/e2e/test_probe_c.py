@@ -204,7 +204,35 @@ def after_call_o2(arg):
            [(p['id'], p['round']) for p in own], 'values %s vs %s' % (hits, own))
 
 
+def debuglink(arg):
+    """Debug info in a separate file named by .gnu_debuglink: found beside the program (and in
+    its .debug/), and when it is missing the message names every place looked at."""
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix='tk-probe-c-') as tmp:
+        app = os.path.join(tmp, 'app')
+        shutil.copy(prog('O0'), app)
+        for cmd in (['objcopy', '--only-keep-debug', app, app + '.debug'],
+                    ['objcopy', '--strip-debug', '--add-gnu-debuglink=' + app + '.debug', app]):
+            rc, out, err = run(cmd)
+            expect(rc == 0, '%s: %s' % (cmd, err))
+        spec = '%s:handle r->path r->st.flags' % app
+        rc, out, err = run([tracekit(), 'probe', 'add', '-n', '-v', spec])
+        expect(rc == 0 and re.search(r' path=\+0\(\+0\(-\d+\(%bp\)\)\):string flags=\+28\(-\d+\(%bp\)\):b3@0/32$',
+                                     out, re.M), 'with app.debug beside it: rc %d: %s%s' % (rc, out, err))
+        os.mkdir(os.path.join(tmp, '.debug'))
+        os.rename(app + '.debug', os.path.join(tmp, '.debug', 'app.debug'))
+        rc, out, err = run([tracekit(), 'probe', 'add', '-n', spec])
+        expect(rc == 0, 'with .debug/app.debug: rc %d: %s' % (rc, err))
+        os.unlink(os.path.join(tmp, '.debug', 'app.debug'))
+        rc, out, err = run([tracekit(), 'probe', 'add', '-n', spec])
+        real = os.path.realpath(tmp)
+        for where in (real + '/app.debug', real + '/.debug/app.debug', '/usr/lib/debug' + real + '/app.debug'):
+            expect(rc != 0 and where in err, 'missing debug file: %s not named in %r' % (where, err))
+
+
 CASES['record'] = record
+CASES['debuglink'] = debuglink
 CASES['after-call-O2'] = after_call_o2
 CASES['no-debug-info'] = no_debug_info
 CASES['messages'] = messages
