@@ -82,6 +82,11 @@ has '^p:kprobes/__x64_sys_getpid __x64_sys_getpid comm=\$comm:string$'
 refused tk probe add -n '__x64_sys_getpid $current->tgid'
 has 'kprobe fetch args cannot reach the running task'
 
+# a module's function: its BTF is /sys/kernel/btf/9pnet (split on vmlinux's); the guest's root
+# is 9p, so reading a file of it goes through p9_client_read
+ok tk probe add -n -v 'p9_client_read fid->fid offset'
+has '^p:kprobes/p9_client_read p9_client_read fid=\+[0-9]+\(%di\):u32 offset=%si:u64$'
+
 # the translation shown, a name misspelt, nothing left behind
 ok tk probe add -n -v 'vfs_read file->f_path.dentry->d_name.name:string count'
 has '^p:kprobes/vfs_read vfs_read name=\+0\(\+[0-9]+\(\+[0-9]+\(%di\)\)\):string count=%dx:u64$'
