@@ -16,6 +16,13 @@
  *              $comm | $argN | \IMM | +|-[u]OFFS(FETCHARG)
  *   TYPE:      u8..u64 s8..s64 x8..x64 char string ustring symbol b<W>@<O>/<S>, TYPE[N]
  *
+ * and perf probe's syntax, without the p/r head (cform), args in C (cexpr.h)
+ * made into fetch args by pd_resolve() through BTF or DWARF (cresolve.h):
+ *
+ *   FUNC[%return] | PATH:FUNC[%return] | PATH:FUNC:N | PATH:FILE:LINE  [ARGS]
+ *   ARGS:      [NAME=]EXPR[:TYPE] (EXPR: var->member.member[N], $retval, $current->comm)
+ *              or any FETCHARGS above; C args are taken in the p/r form too
+ *
  * This header is the contract with the ptrace engine (src/probe/ptrace/): keep
  * it stable; add, do not change.
  */
