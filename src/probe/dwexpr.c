@@ -105,13 +105,11 @@ static bool find_debug_file(struct dwf *d, const char *path, struct strbuf *trie
 	const void *id;
 	ssize_t n = dwelf_elf_gnu_build_id(d->elf, &id);
 	char buf[1024];
-	if (n > 1) {
-		struct strbuf hex = STRBUF_INIT;
+	if (n > 1 && n <= 64) {
+		char hex[129];
 		for (ssize_t i = 0; i < n; i++)
-			sb_printf(&hex, "%02x", ((const unsigned char *)id)[i]);
-		snprintf(buf, sizeof(buf), DEBUG_DIR "/.build-id/%.2s/%s.debug", sb_str(&hex),
-			 sb_str(&hex) + 2);
-		sb_free(&hex);
+			snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *)id)[i]);
+		snprintf(buf, sizeof(buf), DEBUG_DIR "/.build-id/%.2s/%s.debug", hex, hex + 2);
 		if (try_debug(d, buf, tried))
 			return true;
 	}
