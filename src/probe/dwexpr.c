@@ -820,6 +820,14 @@ static int place(struct dwf *d, struct probe_def *def, struct es_file *ef, Dwarf
 				       def->src_line, def->path);
 		return 0;
 	}
+	if (!def->symbol) {
+		/* PATH:OFFSET or a USDT point: the variables of the function holding it */
+		*pc = def->vaddr;
+		if (function_at(d, *pc, fn) < 0)
+			return es_fail(err, errlen, "0x%" PRIx64 " is in no function of the debug info "
+				       "of %s", def->vaddr, def->path);
+		return 0;
+	}
 	if (find_function(d, def->symbol, fn, def->path, err, errlen) < 0)
 		return -1;
 	if (def->has_line)
