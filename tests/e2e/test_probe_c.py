@@ -234,6 +234,19 @@ def debuglink(arg):
 CASES['record'] = record
 CASES['debuglink'] = debuglink
 CASES['after-call-O2'] = after_call_o2
+def offset_place(arg):
+    """PATH:OFFSET with C args: the variables of the function holding it, at that place -- the
+    same fetch args as PATH:FUNC, which was moved to that offset (past the prologue)."""
+    rc, out, err = run([tracekit(), 'probe', 'add', '-n', '-v', '%s:handle r->id round' % prog('O0')])
+    m = re.search(r'^p:uprobes/handle \S+:(0x[0-9a-f]+)( .*)$', out, re.M)
+    expect(rc == 0 and m, 'rc %d: %s%s' % (rc, out, err))
+    rc, out2, err = run([tracekit(), 'probe', 'add', '-n', '-v',
+                         '%s:%s r->id round' % (prog('O0'), m.group(1))])
+    m2 = re.search(r'^p:uprobes/\S+ \S+:(0x[0-9a-f]+)( .*)$', out2, re.M)
+    expect(rc == 0 and m2 and m2.groups() == m.groups(), '%s vs %s %s' % (out, out2, err))
+
+
+CASES['offset-place'] = offset_place
 CASES['no-debug-info'] = no_debug_info
 CASES['messages'] = messages
 
