@@ -19,152 +19,20 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "probe/cexpr.h"
 #include "probe/cresolve.h"
 #include "probe/cwalk.h"
+#include "probe/dwfile.h"
+#include "probe/dwtype.h"
 #include "probe/elfsym.h"
 #include "probe/regs.h"
 #include "util/die.h"
 #include "util/strbuf.h"
-
-#define DEBUG_DIR "/usr/lib/debug"
-
-struct dwf {
-	int fd, dfd;
-	Elf *elf, *delf;	/* the file, and its separate debug file (or NULL) */
-	Dwarf *dw;
-	Dwarf_CFI *cfi_eh, *cfi_dbg;
-	char *dpath;
-};
-
-static void dwf_close(struct dwf *d)
-{
-	if (d->cfi_eh)
-		dwarf_cfi_end(d->cfi_eh);
-	if (d->dw)
-		dwarf_end(d->dw);
-	if (d->delf)
-		elf_end(d->delf);
-	if (d->elf)
-		elf_end(d->elf);
-	if (d->dfd >= 0)
-		close(d->dfd);
-	if (d->fd >= 0)
-		close(d->fd);
-	free(d->dpath);
-}
-
-static bool has_debug_info(Elf *elf)
-{
-	size_t shstrndx;
-	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
-		return false;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-		GElf_Shdr sh;
-		const char *name;
-		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
-		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) && !strcmp(name, ".debug_info"))
-			return true;
-	}
-	return false;
-}
-
-/* Try one candidate debug file; tried lists where we looked. */
-static bool try_debug(struct dwf *d, const char *path, struct strbuf *tried)
-{
-	sb_printf(tried, "%s%s", tried->len ? ", " : "", path);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !has_debug_info(elf)) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return false;
-	}
-	d->dfd = fd;
-	d->delf = elf;
-	d->dpath = xstrdup(path);
-	return true;
-}
-
-/* The separate debug file: by build-id, then by .gnu_debuglink, where gdb and perf look. */
-static bool find_debug_file(struct dwf *d, const char *path, struct strbuf *tried)
-{
-	const void *id;
-	ssize_t n = dwelf_elf_gnu_build_id(d->elf, &id);
-	char buf[1024];
-	if (n > 1 && n <= 64) {
-		char hex[129];
-		for (ssize_t i = 0; i < n; i++)
-			snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *)id)[i]);
-		snprintf(buf, sizeof(buf), DEBUG_DIR "/.build-id/%.2s/%s.debug", hex, hex + 2);
-		if (try_debug(d, buf, tried))
-			return true;
-	}
-	GElf_Word crc;
-	const char *link = dwelf_elf_gnu_debuglink(d->elf, &crc);
-	if (!link)
-		return false;
-	char *copy = xstrdup(path);
-	char *dir = dirname(copy);
-	char real[4096];
-	if (realpath(dir, real))
-		dir = real;
-	const char *fmts[] = { "%s/%s", "%s/.debug/%s", DEBUG_DIR "%s/%s" };
-	bool ok = false;
-	for (size_t i = 0; i < 3 && !ok; i++) {
-		snprintf(buf, sizeof(buf), fmts[i], dir, link);
-		ok = try_debug(d, buf, tried);
-	}
-	free(copy);
-	return ok;
-}
-
-static int dwf_open(struct dwf *d, const char *path, char *err, size_t errlen)
-{
-	memset(d, 0, sizeof(*d));
-	d->fd = d->dfd = -1;
-	elf_version(EV_CURRENT);
-	d->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (d->fd < 0)
-		return es_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
-	d->elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL);
-	if (!d->elf || elf_kind(d->elf) != ELF_K_ELF)
-		return es_fail(err, errlen, "%s is not an ELF file", path);
-	Elf *src = d->elf;
-	if (!has_debug_info(d->elf)) {
-		struct strbuf tried = STRBUF_INIT;
-		if (!find_debug_file(d, path, &tried)) {
-			es_fail(err, errlen, "%s has no debug info (no .debug_info; its separate debug "
-				"file was looked for %s%s): C expressions need it -- build with -g, or "
-				"install its -dbgsym package", path, tried.len ? "at " : "nowhere: it "
-				"has neither a build-id nor a .gnu_debuglink", sb_str(&tried));
-			sb_free(&tried);
-			return -1;
-		}
-		sb_free(&tried);
-		src = d->delf;
-	}
-	d->dw = dwarf_begin_elf(src, DWARF_C_READ, NULL);
-	if (!d->dw)
-		return es_fail(err, errlen, "cannot read the DWARF of %s: %s",
-			       d->dpath ? d->dpath : path, dwarf_errmsg(-1));
-	d->cfi_dbg = dwarf_getcfi(d->dw);
-	d->cfi_eh = dwarf_getcfi_elf(d->elf);
-	return 0;
-}
 
 /* ---- the function ---- */
 
@@ -305,233 +173,6 @@ static int place_file_line(struct dwf *d, struct probe_def *def, Dwarf_Addr *pc,
 		return es_fail(err, errlen, "no code at %s:%u in %s; the nearest line with code is "
 			       "%s:%d", def->src_file, def->src_line, def->path, def->src_file, other);
 	return 0;
-}
-
-/* ---- types ---- */
-
-struct dwbe {
-	Dwarf *dw;
-};
-
-static int die_at(void *be, uint64_t off, Dwarf_Die *out)
-{
-	struct dwbe *b = be;
-	return dwarf_offdie(b->dw, off, out) ? 0 : -1;
-}
-
-static bool type_of(Dwarf_Die *die, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, out);
-}
-
-static void dw_type_name(Dwarf_Die *t, char *out, size_t outlen, int depth)
-{
-	Dwarf_Die in;
-	const char *n = dwarf_diename(t);
-	char inner[64];
-	switch (dwarf_tag(t)) {
-	case DW_TAG_structure_type:
-		snprintf(out, outlen, "struct %s", n ? n : "(anonymous)");
-		return;
-	case DW_TAG_union_type:
-		snprintf(out, outlen, "union %s", n ? n : "(anonymous)");
-		return;
-	case DW_TAG_enumeration_type:
-		snprintf(out, outlen, "enum %s", n ? n : "(anonymous)");
-		return;
-	case DW_TAG_pointer_type:
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-	case DW_TAG_restrict_type:
-		if (depth > 4) {
-			snprintf(out, outlen, "...");
-			return;
-		}
-		if (type_of(t, &in))
-			dw_type_name(&in, inner, sizeof(inner), depth + 1);
-		else
-			snprintf(inner, sizeof(inner), "void");
-		snprintf(out, outlen, dwarf_tag(t) == DW_TAG_pointer_type ? "%s *" : "%s", inner);
-		return;
-	case DW_TAG_array_type:
-		if (type_of(t, &in))
-			dw_type_name(&in, inner, sizeof(inner), depth + 1);
-		else
-			snprintf(inner, sizeof(inner), "?");
-		snprintf(out, outlen, "%s[]", inner);
-		return;
-	default:
-		snprintf(out, outlen, "%s", n ? n : "(anonymous)");
-	}
-}
-
-static uint64_t array_count(Dwarf_Die *arr, int *dims)
-{
-	Dwarf_Die sub;
-	uint64_t n = 0;
-	*dims = 0;
-	if (dwarf_child(arr, &sub) != 0)
-		return 0;
-	do {
-		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
-			continue;
-		Dwarf_Attribute a;
-		Dwarf_Word v;
-		if (++*dims > 1)
-			continue;
-		if (dwarf_attr(&sub, DW_AT_count, &a) && dwarf_formudata(&a, &v) == 0)
-			n = v;
-		else if (dwarf_attr(&sub, DW_AT_upper_bound, &a) && dwarf_formudata(&a, &v) == 0)
-			n = v + 1;
-	} while (dwarf_siblingof(&sub, &sub) == 0);
-	return n;
-}
-
-static int dw_type(void *be, uint64_t off, struct cw_type *out)
-{
-	Dwarf_Die raw, t, in;
-	memset(out, 0, sizeof(*out));
-	if (off == 0) {
-		out->kind = CW_VOID;
-		snprintf(out->name, sizeof(out->name), "void");
-		return 0;
-	}
-	if (die_at(be, off, &raw) < 0)
-		return -1;
-	dw_type_name(&raw, out->name, sizeof(out->name), 0);
-	if (dwarf_peel_type(&raw, &t) != 0)
-		return -1;
-	out->id = dwarf_dieoffset(&t);
-	int sz = dwarf_bytesize(&t);
-	out->size = sz > 0 ? (unsigned)sz : 0;
-	Dwarf_Attribute a;
-	Dwarf_Word enc = 0;
-	switch (dwarf_tag(&t)) {
-	case DW_TAG_base_type:
-		if (dwarf_attr(&t, DW_AT_encoding, &a))
-			dwarf_formudata(&a, &enc);
-		out->kind = enc == DW_ATE_float ? CW_FLOAT : CW_INT;
-		out->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
-		out->is_char = out->size == 1 && (enc == DW_ATE_signed_char ||
-						  enc == DW_ATE_unsigned_char);
-		return 0;
-	case DW_TAG_enumeration_type:
-		out->kind = CW_ENUM;
-		if (type_of(&t, &in) && dwarf_peel_type(&in, &in) == 0 &&
-		    dwarf_attr(&in, DW_AT_encoding, &a) && dwarf_formudata(&a, &enc) == 0)
-			out->is_signed = enc == DW_ATE_signed;
-		return 0;
-	case DW_TAG_pointer_type:
-	case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type:
-		out->kind = CW_PTR;
-		out->size = 8;
-		if (type_of(&t, &in)) {
-			out->target = dwarf_dieoffset(&in);
-			Dwarf_Die p;
-			out->target_void = dwarf_peel_type(&in, &p) != 0 ||
-					   dwarf_tag(&p) == DW_TAG_unspecified_type;
-		} else {
-			out->target_void = true;
-		}
-		return 0;
-	case DW_TAG_structure_type:
-	case DW_TAG_union_type:
-	case DW_TAG_class_type:
-		out->kind = CW_STRUCT;
-		return 0;
-	case DW_TAG_array_type: {
-		int dims;
-		Dwarf_Word total;
-		out->kind = CW_ARRAY;
-		out->nelems = array_count(&t, &dims);
-		if (dims > 1)
-			return snprintf(out->name, sizeof(out->name), "a %d-dimensional array", dims),
-			       out->kind = CW_OTHER, 0;
-		if (type_of(&t, &in))
-			out->target = dwarf_dieoffset(&in);
-		if (dwarf_aggregate_size(&t, &total) == 0)
-			out->size = (unsigned)total;
-		return 0;
-	}
-	default:
-		out->kind = CW_OTHER;
-		return 0;
-	}
-}
-
-/* The bit offset of member m from the start of its struct. */
-static int member_bits(Dwarf_Die *m, uint64_t *bits, unsigned *width)
-{
-	Dwarf_Attribute a;
-	Dwarf_Word v = 0;
-	*width = 0;
-	if (dwarf_attr(m, DW_AT_bit_size, &a) && dwarf_formudata(&a, &v) == 0)
-		*width = (unsigned)v;
-	if (dwarf_attr(m, DW_AT_data_bit_offset, &a) && dwarf_formudata(&a, &v) == 0) {
-		*bits = v;
-		return 0;
-	}
-	Dwarf_Word byte = 0;
-	if (dwarf_attr(m, DW_AT_data_member_location, &a) && dwarf_formudata(&a, &byte) != 0) {
-		Dwarf_Op *ops;
-		size_t n;
-		if (dwarf_getlocation(&a, &ops, &n) != 0 || n != 1 || ops[0].atom != DW_OP_plus_uconst)
-			return -1;
-		byte = ops[0].number;
-	}
-	*bits = byte * 8;
-	if (*width && dwarf_attr(m, DW_AT_bit_offset, &a) && dwarf_formudata(&a, &v) == 0) {
-		/* DWARF 2/3 style, counted from the storage unit's most significant bit */
-		int unit = dwarf_bytesize(m);
-		if (unit <= 0) {
-			Dwarf_Die t;
-			unit = type_of(m, &t) && dwarf_peel_type(&t, &t) == 0 ? dwarf_bytesize(&t) : 4;
-		}
-		*bits += (uint64_t)unit * 8 - v - *width;
-	}
-	return 0;
-}
-
-static int find_member(Dwarf_Die *st, const char *name, uint64_t base, struct cw_member *out,
-		       struct closest *c, int depth)
-{
-	Dwarf_Die m, t;
-	if (depth > 8 || dwarf_child(st, &m) != 0)
-		return -1;
-	do {
-		if (dwarf_tag(&m) != DW_TAG_member)
-			continue;
-		uint64_t bits;
-		unsigned width;
-		if (member_bits(&m, &bits, &width) < 0)
-			continue;
-		const char *n = dwarf_diename(&m);
-		if (!n) {
-			if (type_of(&m, &t) && dwarf_peel_type(&t, &t) == 0 &&
-			    find_member(&t, name, base + bits, out, c, depth + 1) == 0)
-				return 0;
-			continue;
-		}
-		if (!strcmp(n, name)) {
-			out->type = type_of(&m, &t) ? dwarf_dieoffset(&t) : 0;
-			out->bit_offset = base + bits;
-			out->bit_size = width;
-			return 0;
-		}
-		closest_offer(c, name, strlen(name), n);
-	} while (dwarf_siblingof(&m, &m) == 0);
-	return -1;
-}
-
-static int dw_member(void *be, const struct cw_type *st, const char *name, struct cw_member *out,
-		     struct closest *c)
-{
-	Dwarf_Die s;
-	if (die_at(be, st->id, &s) < 0)
-		return -1;
-	return find_member(&s, name, 0, out, c, 0);
 }
 
 /* ---- locations ---- */
@@ -734,15 +375,14 @@ static int resolve_arg(struct dwf *d, struct probe_def *def, Dwarf_Die *fn, Dwar
 		       int nscopes, Dwarf_Addr pc, struct pd_arg *a, char *err, size_t errlen)
 {
 	const struct cx_expr *e = a->cexpr;
-	struct dwbe be = { d->dw };
-	struct cw_ops ops = { dw_type, dw_member, &be };
+	struct cw_ops ops = { dwt_type, dwt_member, d->dw };
 	struct cw_start st = { 0 };
 	Dwarf_Die var, t;
 	char why[256];
 
 	if (e->base == CX_RETVAL) {
 		st.fetch = cw_fetch_new(PD_F_RETVAL);
-		st.type = type_of(fn, &t) ? dwarf_dieoffset(&t) : 0;
+		st.type = dwt_type_of(fn, &t) ? dwarf_dieoffset(&t) : 0;
 		if (!st.type)
 			return es_fail(err, errlen, "%s returns void: there is no $retval",
 				       dwarf_diename(fn));
@@ -774,7 +414,7 @@ static int resolve_arg(struct dwf *d, struct probe_def *def, Dwarf_Die *fn, Dwar
 		cw_fetch_free(st.fetch);
 		return es_fail(err, errlen, "%s: %s", e->var, why);
 	}
-	st.type = type_of(&var, &t) ? dwarf_dieoffset(&t) : 0;
+	st.type = dwt_type_of(&var, &t) ? dwarf_dieoffset(&t) : 0;
 	st.what = e->var;
 	return cw_walk(&ops, &st, e, a, err, errlen);
 }
