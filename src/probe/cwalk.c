@@ -138,18 +138,17 @@ static int member(struct walk *w, const struct cw_type *st, const struct cx_step
 }
 
 /* The container of a bitfield: the member type's size, aligned, holding all its bits. */
-static void bitfield_type(struct walk *w, const struct cw_member *m, uint64_t base_bits,
-			  unsigned tsize, struct pd_type *t)
+static void bitfield_type(struct walk *w, const struct cw_member *m, unsigned tsize,
+			  struct pd_type *t)
 {
-	uint64_t bit = base_bits + m->bit_offset;
+	uint64_t bit = m->bit_offset;
 	unsigned size = tsize == 1 || tsize == 2 || tsize == 4 || tsize == 8 ? tsize : 8;
 	uint64_t cont = (bit / 8) & ~(uint64_t)(size - 1);
-	while (bit - cont * 8 + m->bit_size > size * 8u) {
+	if (bit - cont * 8 + m->bit_size > size * 8u) {
 		/* straddles its natural container: take the smallest from its first byte */
 		cont = bit / 8;
 		for (size = 1; size < 8 && bit - cont * 8 + m->bit_size > size * 8u; size *= 2)
 			;
-		break;
 	}
 	w->offs += (int64_t)cont;
 	t->kind = PD_T_BITFIELD;
@@ -190,8 +189,8 @@ static int scalar_type(struct walk *w, const struct cw_type *t, struct pd_type *
 }
 
 /* The end of the walk: the fetch and the type of the last value. */
-static int finish(struct walk *w, uint64_t cur, const struct cw_member *bf, uint64_t bf_base,
-		  struct pd_arg *a, const char *what)
+static int finish(struct walk *w, uint64_t cur, const struct cw_member *bf, struct pd_arg *a,
+		  const char *what)
 {
 	struct cw_type t, el;
 	if (describe(w, cur, &t, what) < 0)
@@ -222,7 +221,7 @@ static int finish(struct walk *w, uint64_t cur, const struct cw_member *bf, uint
 	if (bf && bf->bit_size) {
 		if (!w->in_memory)
 			return failw(w, "%s: a bitfield of a value in registers cannot be read", what);
-		bitfield_type(w, bf, bf_base, t.size, &a->type);
+		bitfield_type(w, bf, t.size, &a->type);
 		a->fetch = at_memory(w);
 		return 0;
 	}
@@ -268,7 +267,6 @@ int cw_walk(const struct cw_ops *ops, struct cw_start *start, const struct cx_ex
 	struct walk w = { ops, e, start->in_memory, start->fetch, start->offs, 0, err, errlen };
 	uint64_t cur = start->type;
 	struct cw_member m = { 0 }, *bf = NULL;
-	uint64_t bf_base = 0;
 	char what[256];
 	struct cw_type t;
 	start->fetch = NULL;
@@ -276,8 +274,10 @@ int cw_walk(const struct cw_ops *ops, struct cw_start *start, const struct cx_ex
 	for (size_t i = 0; i < e->nsteps; i++) {
 		const struct cx_step *s = &e->steps[i];
 		cx_prefix(e, i, what, sizeof(what));
-		if (bf)
-			goto bitfield_inside;
+		if (bf) {
+			failw(&w, "%s is a bitfield: it has no members or elements", what);
+			goto fail;
+		}
 		if (describe(&w, cur, &t, what) < 0)
 			goto fail;
 		switch (s->kind) {
@@ -349,18 +349,14 @@ int cw_walk(const struct cw_ops *ops, struct cw_start *start, const struct cx_ex
 		if (member(&w, &t, s, what, &cur, &m) < 0)
 			goto fail;
 		if (m.bit_size) {
+			/* read from the struct's start: the container is found at the end */
 			bf = &m;
-			bf_base = 0;
 			continue;
 		}
 		w.offs += (int64_t)(m.bit_offset / 8);
-		continue;
-bitfield_inside:
-		failw(&w, "%s is a bitfield: it has no members or elements", what);
-		goto fail;
 	}
 	cx_prefix(e, e->nsteps, what, sizeof(what));
-	if (finish(&w, cur, bf, bf_base, a, what) < 0)
+	if (finish(&w, cur, bf, a, what) < 0)
 		goto fail;
 	cw_fetch_free(w.f);
 	return 0;
