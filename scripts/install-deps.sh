@@ -6,7 +6,7 @@ set -eu
 PKGS="meson ninja-build pkg-config gcc make python3
 libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev libelf-dev libdw-dev
 libcapstone-dev libseccomp-dev libbpf-dev libstdc++-12-dev
-clang llvm bpftool
+clang llvm bpftool bpftrace
 strace trace-cmd linux-perf protobuf-compiler binutils
 ltrace gdb libc6-dbg
 chromium nodejs

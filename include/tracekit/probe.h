@@ -135,6 +135,26 @@ int tk_probe_register(struct tk_session *s, struct tk_probe *p);
 /* Remove it: its int3s go where no other probe needs them. */
 int tk_probe_unregister(struct tk_session *s, struct tk_probe *p);
 
+/*
+ * A probe written as `tracekit probe trace --ptrace` takes it: the kernel's
+ * grammar ("p:grp/ev /usr/bin/myapp:parse_line len=%si:s32") or perf probe's
+ * C expressions, typed from the program's DWARF ("/usr/bin/myapp:handle
+ * r->path r->st.bytes", "/usr/bin/myapp:handle:3 total", "PATH:FILE.c:LINE
+ * ...").  Each hit calls emit with the line probe trace --ptrace prints
+ * (no newline):
+ *
+ *	myapp-1234    [000] ..... 5021.123456: handle: (0x55d1c0a01139) path="/etc/x" bytes=4096
+ *
+ * NULL with tk_session_error() when the spec does not parse or resolve (one
+ * line naming it: "struct request has no member pth; did you mean path?").
+ */
+struct tk_spec_probe;
+typedef void (*tk_line_fn)(const char *line, void *arg);
+struct tk_spec_probe *tk_probe_spec_add(struct tk_session *s, const char *spec, tk_line_fn emit,
+					void *arg);
+/* Unregister it and free it. */
+void tk_probe_spec_del(struct tk_session *s, struct tk_spec_probe *p);
+
 #ifdef __cplusplus
 }
 #endif

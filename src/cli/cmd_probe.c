@@ -20,7 +20,7 @@
 
 void help_probe(FILE *f)
 {
-	fputs("usage: tracekit probe add [--json] SPEC...\n"
+	fputs("usage: tracekit probe add [--json] [-n] [-v] SPEC...\n"
 	      "       tracekit probe del GROUP/EVENT|GROUP...\n"
 	      "       tracekit probe list [--json]\n"
 	      "       tracekit probe list --symbols PATH [--json]\n"
@@ -37,6 +37,14 @@ void help_probe(FILE *f)
 	      "        $comm $argN +|-OFFS(FETCH) \\IMM; TYPE: u8..u64 s8..s64 x8..x64 char\n"
 	      "        string ustring symbol b<W>@<O>/<S> TYPE[N]\n"
 	      "\n"
+	      "or in C, as perf probe takes them (types from BTF for the kernel, DWARF for\n"
+	      "programs):\n"
+	      "\n"
+	      "  FUNC[%return] [ARGS]                    kernel: vfs_read file->f_pos count\n"
+	      "  PATH:FUNC[%return] | PATH:FUNC:N | PATH:FILE:LINE [ARGS]\n"
+	      "  ARGS: [NAME=]EXPR[:TYPE]; EXPR: VAR, VAR->MEMBER, VAR.MEMBER, VAR[N] chained,\n"
+	      "        $retval, $current->comm, $current->pid (kernel); both kinds may mix\n"
+	      "\n"
 	      "  add      make persistent probes; record them with tracekit record -e GROUP\n"
 	      "  del      remove probes tracekit added (a whole GROUP, or GROUP/EVENT)\n"
 	      "  list     every probe event on the system; tracekit's are marked\n"
@@ -45,6 +53,9 @@ void help_probe(FILE *f)
 	      "           trace line), remove the probes at the end\n"
 	      "\n"
 	      "  --json     one JSON object per line\n"
+	      "  -n, --dry-run  with add: make nothing (with -v: show what would be written)\n"
+	      "  -v, --verbose  with add: print each definition line written to\n"
+	      "             kprobe_events/uprobe_events (C expressions translated)\n"
 	      "  --ptrace   trace with tracekit's breakpoint engine: no root, no tracefs\n"
 	      "             (user probes; not USDT); the same lines as uprobes print\n"
 	      "  -p PID     with --ptrace: attach to a running process; Ctrl-C detaches,\n"
@@ -79,7 +90,7 @@ int cli_probe_specs_parse(char *const *specs, int n)
 
 /* Options shared by the sub-verbs; each checks the ones it takes. */
 struct popts {
-	bool json, ptrace;
+	bool json, ptrace, dry_run, verbose;
 	const char *symbols;
 	int pid;		/* -p */
 	int first;		/* first operand */
@@ -92,6 +103,8 @@ static const struct option longopts[] = {
 	{ "ptrace", no_argument, NULL, OPT_PTRACE },
 	{ "symbols", required_argument, NULL, OPT_SYMBOLS },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -102,7 +115,7 @@ static int parse(struct popts *po, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hp:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hp:nv", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON: po->json = true; break;
 		case OPT_PTRACE: po->ptrace = true; break;
@@ -112,6 +125,8 @@ static int parse(struct popts *po, int argc, char **argv)
 			if (po->pid <= 0 || strspn(optarg, "0123456789") != strlen(optarg))
 				return usage_error("-p needs a process id, not", optarg);
 			break;
+		case 'n': po->dry_run = true; break;
+		case 'v': po->verbose = true; break;
 		case 'h': help_probe(stdout); exit(0);
 		case ':':
 		default:
@@ -130,6 +145,26 @@ static int do_add(const struct popts *po, int argc, char **argv)
 		return usage_error("probe add needs a probe definition, e.g. 'p ./myapp:main'", NULL);
 	if (cli_probe_specs_parse(argv + po->first, argc - po->first) < 0)
 		return 2;
+	for (int i = po->first; po->dry_run || po->verbose ? i < argc : 0; i++) {
+		struct strbuf line = STRBUF_INIT, notes = STRBUF_INIT;
+		int rc = pk_spec_line(argv[i], &line, &notes, err, sizeof(err));
+		if (rc == 0 && po->verbose) {
+			/* notes first, as "# ..." lines: the definition line stays copyable */
+			for (const char *n = sb_str(&notes), *e; *n; n = e + 1) {
+				e = strchr(n, '\n');
+				printf("# %.*s\n", (int)(e - n), n);
+			}
+			printf("%s\n", sb_str(&line));
+		}
+		sb_free(&line);
+		sb_free(&notes);
+		if (rc < 0) {
+			errmsg("%s", err);
+			return 1;
+		}
+	}
+	if (po->dry_run)
+		return 0;
 	for (int i = po->first; i < argc; i++) {
 		if (pk_create_spec(argv[i], NULL, g, sizeof(g), e, sizeof(e), err, sizeof(err)) < 0) {
 			errmsg("%s", err);
@@ -337,6 +372,8 @@ int cmd_probe(int argc, char **argv)
 		return usage_error(po.symbols ? "--symbols is for probe list"
 				   : po.ptrace ? "--ptrace is for probe trace" : "-p is for probe trace",
 				   NULL);
+	if ((po.dry_run || po.verbose) && strcmp(sub, "add"))
+		return usage_error(po.dry_run ? "-n is for probe add" : "-v is for probe add", NULL);
 	if (!strcmp(sub, "add"))
 		return do_add(&po, argc, argv);
 	if (!strcmp(sub, "del"))

@@ -253,6 +253,8 @@ static void print_arg(const struct pd_arg *a, const struct pd_ctx *ctx, struct s
 void pd_format_args(const struct probe_def *def, const struct pd_ctx *ctx, struct strbuf *out)
 {
 	for (size_t i = 0; i < def->nargs; i++) {
+		if (!def->args[i].fetch)	/* a C arg not resolved, or the event's pid */
+			continue;
 		sb_printf(out, " %s=", def->args[i].name);
 		print_arg(&def->args[i], ctx, out);
 	}

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/cexpr.h"
 #include "probe/probe_def.h"
 #include "probe/regs.h"
 #include "util/die.h"
@@ -201,6 +202,43 @@ static int parse_sym_offs(struct cursor *c, const char *p, const char *end, stru
 	return 0;
 }
 
+/*
+ * perf probe's FUNC:N (line N of FUNC, counted from the line of its name)
+ * and FILE:LINE (FILE has a '.'): 1 when [p, end) is one (def filled), 0
+ * when it is not, -1 on an error.
+ */
+static int parse_line_place(struct cursor *c, const char *p, const char *end,
+			    struct probe_def *def)
+{
+	const char *colon = NULL;
+	for (const char *q = p; q < end; q++)
+		if (*q == ':')
+			colon = q;
+	if (!colon || colon == p || colon + 1 == end || colon[-1] == ':')
+		return 0;
+	for (const char *q = colon + 1; q < end; q++)
+		if (!isdigit((unsigned char)*q))
+			return 0;
+	uint64_t n;
+	if (parse_unum(colon + 1, end, &n) < 0 || n > 10000000)
+		return fail_at(c, colon + 1, "bad line number '%.*s'", (int)(end - colon - 1),
+			       colon + 1);
+	if (def->kind == PD_RETURN)
+		return fail_at(c, colon, "a return probe goes on a function, not on a line");
+	if (memchr(p, '.', (size_t)(colon - p))) {
+		def->src_file = xstrndup(p, (size_t)(colon - p));
+		if (n == 0)
+			return fail_at(c, colon + 1, "lines of a file count from 1");
+	} else {
+		if (!is_ident_start((unsigned char)*p))
+			return fail_at(c, p, "bad function '%.*s' before ':LINE'", (int)(colon - p), p);
+		def->symbol = xstrndup(p, (size_t)(colon - p));
+	}
+	def->src_line = (unsigned)n;
+	def->has_line = true;
+	return 1;
+}
+
 static int parse_place(struct cursor *c, struct probe_def *def)
 {
 	const char *p = c->p;
@@ -237,6 +275,8 @@ static int parse_place(struct cursor *c, struct probe_def *def)
 			def->usdt_name = xstrndup(c2 + 1, (size_t)(end - c2 - 1));
 			return 0;
 		}
+		if (parse_line_place(c, q, end, def) != 0)
+			return def->has_line ? 0 : -1;
 		return parse_sym_offs(c, q, end, def, true);
 	}
 	if (slash)
@@ -542,6 +582,46 @@ static bool is_memory_fetch(const struct pd_fetch *f)
 	return f->op == PD_F_DEREF || f->op == PD_F_MEM || f->op == PD_F_SYM || f->op == PD_F_FILEOFF;
 }
 
+/*
+ * An arg in C (cexpr.h): an identifier, $current, or, in perf probe's
+ * syntax, $retval (typed from the function's return type).
+ */
+static bool is_cexpr(const struct probe_def *def, const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p);
+	if (cx_starts(p, n))
+		return true;
+	return def->cform && n >= 7 && !memcmp(p, "$retval", 7);
+}
+
+static int parse_carg(struct cursor *c, const char *f, const char *fend, const char *colon,
+		      const char *end, struct probe_def *def, struct pd_arg *a, size_t index,
+		      bool named)
+{
+	struct cx_expr e;
+	char msg[160];
+	int pos;
+	if (cx_parse(f, (size_t)(fend - f), &e, &pos, msg, sizeof(msg)) < 0)
+		return fail_at(c, f + pos, "%s", msg);
+	a->cexpr = xmalloc(sizeof(*a->cexpr));
+	*a->cexpr = e;
+	if (e.base == CX_RETVAL && def->kind != PD_RETURN)
+		return fail_at(c, f, "$retval is only for return probes (FUNC%%return, r:)");
+	if (e.base == CX_CURRENT && def->target == PD_USER)
+		return fail_at(c, f, "$current is the kernel's running task: for kernel probes only");
+	if (!named) {
+		char name[PD_MAX_NAME + 16];
+		cx_default_name(&e, name, sizeof(name));
+		if (!name[0] || strlen(name) >= PD_MAX_NAME)
+			snprintf(name, sizeof(name), "arg%zu", index + 1);
+		free(a->name);
+		a->name = xstrdup(name);
+	}
+	if (colon && parse_type(c, colon + 1, end, &a->type) < 0)
+		return -1;
+	return 0;
+}
+
 static int parse_arg(struct cursor *c, const char *p, const char *end, struct probe_def *def,
 		     struct pd_arg *a, size_t index)
 {
@@ -580,6 +660,8 @@ static int parse_arg(struct cursor *c, const char *p, const char *end, struct pr
 		}
 	}
 	const char *fend = colon ? colon : end;
+	if (is_cexpr(def, f, fend))
+		return parse_carg(c, f, fend, colon, end, def, a, index, eq != NULL);
 	if (parse_fetch(c, f, fend, def, 0, &a->fetch) < 0)
 		return -1;
 	if (colon) {
@@ -613,6 +695,30 @@ static int check_unique_names(struct cursor *c, const struct probe_def *def)
 	return 0;
 }
 
+/*
+ * The kernel's grammar starts with p or r (rN), alone or before ':'; perf
+ * probe's starts with the place itself (vfs_read, ./app:handle).  A second
+ * word holding a '/' is a user place (a C arg has none): then the first
+ * word was meant as a head, and its errors are a head's.
+ */
+static bool has_head(const char *p)
+{
+	const char *w2 = word_end(p);
+	while (isspace((unsigned char)*w2))
+		w2++;
+	if (*p != 'p' && *p != 'r')
+		return *p == '\0' || (!memchr(p, '/', (size_t)(word_end(p) - p)) &&
+				       memchr(w2, '/', (size_t)(word_end(w2) - w2)));
+	const char *h = p + 1;
+	if (*p == 'r')
+		while (isdigit((unsigned char)*h))
+			h++;
+	if (*h == ':' || *h == '\0' || isspace((unsigned char)*h))
+		return true;
+	return !memchr(p, '/', (size_t)(word_end(p) - p)) &&
+	       memchr(w2, '/', (size_t)(word_end(w2) - w2));
+}
+
 int pd_parse(const char *spec, struct probe_def *def, struct pd_error *err)
 {
 	struct cursor c = { spec, spec, err };
@@ -620,7 +726,14 @@ int pd_parse(const char *spec, struct probe_def *def, struct pd_error *err)
 	memset(err, 0, sizeof(*err));
 	while (isspace((unsigned char)*c.p))
 		c.p++;
-	if (parse_head(&c, def) < 0 || parse_place(&c, def) < 0)
+	if (has_head(c.p)) {
+		if (parse_head(&c, def) < 0)
+			goto fail;
+	} else {
+		def->cform = true;
+		def->kind = PD_ENTRY;
+	}
+	if (parse_place(&c, def) < 0)
 		goto fail;
 	for (;;) {
 		while (isspace((unsigned char)*c.p))
@@ -654,6 +767,10 @@ void pd_free(struct probe_def *def)
 		free(def->args[i].name);
 		free(def->args[i].text);
 		fetch_free(def->args[i].fetch);
+		if (def->args[i].cexpr) {
+			cx_free(def->args[i].cexpr);
+			free(def->args[i].cexpr);
+		}
 	}
 	free(def->args);
 	free(def->group);
@@ -664,6 +781,8 @@ void pd_free(struct probe_def *def)
 	free(def->module);
 	free(def->symbol);
 	free(def->text);
+	free(def->src_file);
+	free(def->note);
 	memset(def, 0, sizeof(*def));
 }
 

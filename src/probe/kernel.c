@@ -168,6 +168,32 @@ out:
 	return rc;
 }
 
+int pk_spec_line(const char *spec, struct strbuf *line, struct strbuf *notes, char *err,
+		 size_t errlen)
+{
+	struct probe_def def;
+	struct pd_error perr;
+	if (pd_parse(spec, &def, &perr) < 0) {
+		pd_error_line(spec, &perr, err, errlen);
+		return -1;
+	}
+	int rc = -1;
+	if (pd_resolve(&def, err, errlen) < 0 ||
+	    pd_translate(&def, def.group, def.event, line, err, errlen) < 0)
+		goto out;
+	if (def.note)
+		sb_printf(notes, "%s\n", def.note);
+	for (size_t i = 0; i < def.nargs; i++)
+		if (def.args[i].from_event_pid)
+			sb_printf(notes, "%s: no fetch arg (kprobe fetch args cannot reach current): it is the "
+				  "event's own pid (probe trace prints it; a recording has it as the "
+				  "event's pid)\n", def.args[i].name);
+	rc = 0;
+out:
+	pd_free(&def);
+	return rc;
+}
+
 static bool is_probe(struct tracefs_dynevent *ev)
 {
 	char *sys = NULL, *name = NULL;

@@ -38,6 +38,16 @@ int pk_supported(const struct probe_def *def, char *err, size_t errlen);
 int pk_create_spec(const char *spec, const char *group, char *out_group, size_t glen,
 		   char *out_event, size_t elen, char *err, size_t errlen);
 
+/*
+ * The line pk_create_spec() would write to kprobe_events/uprobe_events for
+ * spec (probe add -n -v), and what a user should know about it in notes
+ * (one line each: a probe moved past a prologue, $current->pid from the
+ * event).  Nothing is made; no tracefs needed.  -1 with err.
+ */
+struct strbuf;
+int pk_spec_line(const char *spec, struct strbuf *line, struct strbuf *notes, char *err,
+		 size_t errlen);
+
 /* Remove one event, or with event NULL every probe event of group. */
 int pk_remove(const char *group, const char *event, char *err, size_t errlen);
 

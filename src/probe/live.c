@@ -158,13 +158,50 @@ static void name_unknown_comm(struct live *lv, const char *line, struct strbuf *
 		sb_add(out, line);
 }
 
+/*
+ * $current->pid on a kernel whose fetch args cannot reach current: the
+ * kernel wrote no field for it; its value is the line's own pid, put in
+ * where the arg stands (before the next arg the kernel did print).
+ */
+static void put_event_pids(const struct live *lv, const char *line, struct strbuf *out)
+{
+	const char *colon = strstr(line, ": ");
+	const char *evs = colon ? colon + 2 : NULL;
+	const char *eve = evs ? strchr(evs, ':') : NULL;
+	const struct probe_def *def = eve ? def_of_event(lv, evs, (size_t)(eve - evs)) : NULL;
+	const char *p = line;
+	const char *head = eve ? strchr(eve, ')') : NULL;
+	for (size_t i = 0; def && head && i < def->nargs; i++) {
+		if (!def->args[i].from_event_pid)
+			continue;
+		const char *at = NULL;
+		for (size_t j = i + 1; j < def->nargs && !at; j++) {
+			char key[80];
+			if (!def->args[j].fetch)
+				continue;
+			snprintf(key, sizeof(key), " %s=", def->args[j].name);
+			at = strstr(head, key);
+		}
+		if (!at)
+			at = line + strlen(line);
+		if (at < p)
+			continue;
+		sb_addn(out, p, (size_t)(at - p));
+		sb_printf(out, " %s=%d", def->args[i].name, ph_line_pid(line));
+		p = at;
+	}
+	sb_add(out, p);
+}
+
 static void emit_line(struct live *lv, const char *line)
 {
-	struct strbuf named = STRBUF_INIT, fixed = STRBUF_INIT;
+	struct strbuf named = STRBUF_INIT, fixed = STRBUF_INIT, pids = STRBUF_INIT;
 	name_unknown_comm(lv, line, &named);
 	line = sb_str(&named);
 	fix_symbols(lv, line, &fixed);
-	ph_emit(sb_str(&fixed), lv->o->json, stdout);
+	put_event_pids(lv, sb_str(&fixed), &pids);
+	ph_emit(sb_str(&pids), lv->o->json, stdout);
+	sb_free(&pids);
 	sb_free(&fixed);
 	sb_free(&named);
 }

@@ -16,6 +16,13 @@
  *              $comm | $argN | \IMM | +|-[u]OFFS(FETCHARG)
  *   TYPE:      u8..u64 s8..s64 x8..x64 char string ustring symbol b<W>@<O>/<S>, TYPE[N]
  *
+ * and perf probe's syntax, without the p/r head (cform), args in C (cexpr.h)
+ * made into fetch args by pd_resolve() through BTF or DWARF (cresolve.h):
+ *
+ *   FUNC[%return] | PATH:FUNC[%return] | PATH:FUNC:N | PATH:FILE:LINE  [ARGS]
+ *   ARGS:      [NAME=]EXPR[:TYPE] (EXPR: var->member.member[N], $retval, $current->comm)
+ *              or any FETCHARGS above; C args are taken in the p/r form too
+ *
  * This header is the contract with the ptrace engine (src/probe/ptrace/): keep
  * it stable; add, do not change.
  */
@@ -28,6 +35,7 @@
 #include <sys/user.h>
 
 struct strbuf;
+struct cx_expr;
 
 enum pd_kind {
 	PD_ENTRY,		/* p: */
@@ -99,6 +107,18 @@ struct pd_arg {
 	struct pd_type type;
 	char *text;		/* the arg as written ("len=%si:u64") */
 	int col;		/* 1-based column where the arg starts */
+	/*
+	 * An arg written in C (file->f_path.dentry, r->id, $current->comm):
+	 * fetch is NULL until pd_resolve() builds it, and the type (unless
+	 * given) from BTF (kernel) or DWARF (programs).  See cexpr.h.
+	 */
+	struct cx_expr *cexpr;
+	/*
+	 * $current->pid on a kernel whose fetch args cannot reach current
+	 * (6.1): no fetch arg is written; the value is the event's own pid,
+	 * put in by whoever prints the line.
+	 */
+	bool from_event_pid;
 };
 
 struct probe_def {
@@ -130,6 +150,18 @@ struct probe_def {
 	struct pd_arg *args;
 	size_t nargs;
 	char *text;		/* the whole spec as given */
+
+	/*
+	 * perf probe's places (the spec has no p/r head): PATH:FUNC:N is line
+	 * N of FUNC (counted from the line of its name), PATH:FILE:LINE a
+	 * line of a source file; resolved through DWARF.
+	 */
+	bool cform;		/* written in perf probe's syntax */
+	char *src_file;		/* FILE of FILE:LINE, else NULL */
+	unsigned src_line;	/* N of FUNC:N or LINE of FILE:LINE; 0 for none */
+	bool has_line;
+	/* What pd_resolve() learned that a user should see (-n -v): where a probe moved. */
+	char *note;
 };
 
 /* Where a parse went wrong: a 1-based column in the spec and one short phrase. */

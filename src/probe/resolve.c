@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "probe/cresolve.h"
 #include "probe/elfsym.h"
 #include "probe/probe_def.h"
 #include "probe/usdt.h"
@@ -19,7 +20,7 @@ static int resolve_fetch(struct es_file *f, struct probe_def *def, struct pd_fet
 			 size_t errlen)
 {
 	for (; x; x = x->child) {
-		if (x->op == PD_F_SYM) {
+		if (x->op == PD_F_SYM && !x->resolved) {
 			const struct es_sym *s = es_lookup(f, x->sym, err, errlen);
 			if (!s)
 				return -1;
@@ -114,12 +115,21 @@ static int resolve_place(struct es_file *f, struct probe_def *def, char *err, si
 
 int pd_resolve(struct probe_def *def, char *err, size_t errlen)
 {
-	if (def->target != PD_USER || def->resolved)
+	if (def->resolved)
 		return 0;
+	if (def->target != PD_USER) {
+		if (pd_needs_cresolve(def) && pd_btf_resolve(def, err, errlen) < 0)
+			return -1;
+		def->resolved = true;
+		return 0;
+	}
 	struct es_file *f = es_open(def->path, err, errlen);
 	if (!f)
 		return -1;
-	int rc = resolve_place(f, def, err, errlen);
+	/* FILE:LINE has no symbol to look up: DWARF finds the place */
+	int rc = def->src_file ? 0 : resolve_place(f, def, err, errlen);
+	if (rc == 0 && pd_needs_cresolve(def))
+		rc = pd_dwarf_resolve(def, f, err, errlen);
 	for (size_t i = 0; rc == 0 && i < def->nargs; i++)
 		rc = resolve_fetch(f, def, def->args[i].fetch, err, errlen);
 	es_close(f);

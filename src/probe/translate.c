@@ -181,6 +181,12 @@ int pd_translate(const struct probe_def *def, const char *group, const char *eve
 			 def->text ? def->text : "");
 		return -1;
 	}
+	for (size_t i = 0; i < def->nargs; i++)
+		if (!def->args[i].fetch && !def->args[i].from_event_pid) {
+			snprintf(err, errlen, "internal: C argument '%s' translated before it was "
+				 "resolved", def->args[i].text);
+			return -1;
+		}
 	if (!event) {
 		pd_event_name(def, ev, sizeof(ev));
 		event = ev;
@@ -213,5 +219,6 @@ int pd_translate(const struct probe_def *def, const char *group, const char *eve
 void pd_translate_args(const struct probe_def *def, struct strbuf *out)
 {
 	for (size_t i = 0; i < def->nargs; i++)
-		put_arg(def, &def->args[i], out);
+		if (def->args[i].fetch)	/* not the event's pid ($current->pid), which has none */
+			put_arg(def, &def->args[i], out);
 }

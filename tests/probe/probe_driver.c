@@ -1,7 +1,7 @@
 /*
  * probe-driver: the e2e tests' and bench's user of include/tracekit/probe.h.
  *
- *   probe-driver [-q] [-d N] [-e SPEC]... (-p PID | -- COMMAND ARGS...)
+ *   probe-driver [-q] [-d N] [-e SPEC]... [-c TEXT]... (-p PID | -- COMMAND ARGS...)
  *
  * SPEC is [r:]WHERE[/FLAG,...]: WHERE is PATH:SYMBOL[+OFF], PATH:0xFILEOFF
  * or 0xADDR; r: makes a return probe; FLAGS: str (print the string at
@@ -11,6 +11,8 @@
  *   ret I tid=T rax=N                              (return probe)
  * and at the end "count I hits=N missed=N" per spec, then "status=N".
  * -q prints only the counts (bench); -d N detaches after N hits in all.
+ * -c TEXT: a probe as tracekit probe trace takes it (tk_probe_spec_add: the
+ * kernel's grammar or C expressions); each hit prints its trace line.
  */
 #include <errno.h>
 #include <signal.h>
@@ -128,6 +130,14 @@ static int parse(const char *arg, struct tk_probe *p, struct spec *sp)
 	return 0;
 }
 
+static void on_line(const char *line, void *arg)
+{
+	(void)arg;
+	count_hit();
+	if (!quiet)
+		puts(line);
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -136,7 +146,8 @@ static void on_signal(int sig)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: probe-driver [-q] [-d N] [-e SPEC]... (-p PID | -- COMMAND...)\n");
+	fprintf(stderr, "usage: probe-driver [-q] [-d N] [-e SPEC]... [-c TEXT]... "
+			"(-p PID | -- COMMAND...)\n");
 	return 2;
 }
 
@@ -144,10 +155,11 @@ int main(int argc, char **argv)
 {
 	static struct tk_probe probes[MAXP];
 	static struct spec specs[MAXP];
-	const char *specarg[MAXP];
-	int n = 0, opt;
+	const char *specarg[MAXP], *textarg[MAXP];
+	struct tk_spec_probe *textp[MAXP];
+	int n = 0, nt = 0, opt;
 	pid_t pid = 0;
-	while ((opt = getopt(argc, argv, "+qd:e:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "+qd:e:c:p:")) != -1) {
 		switch (opt) {
 		case 'q':
 			quiet = 1;
@@ -159,6 +171,11 @@ int main(int argc, char **argv)
 			if (n == MAXP)
 				return usage();
 			specarg[n++] = optarg;
+			break;
+		case 'c':
+			if (nt == MAXP)
+				return usage();
+			textarg[nt++] = optarg;
 			break;
 		case 'p':
 			pid = atoi(optarg);
@@ -198,7 +215,21 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	for (int i = 0; i < nt; i++) {
+		textp[i] = tk_probe_spec_add(sess, textarg[i], on_line, NULL);
+		if (!textp[i]) {
+			fprintf(stderr, "probe-driver: %s\n", tk_session_error(sess));
+			while (i-- > 0)
+				tk_probe_spec_del(sess, textp[i]);
+			tk_session_stop(sess);
+			tk_session_run(sess);
+			tk_session_free(sess);
+			return 1;
+		}
+	}
 	int status = tk_session_run(sess);
+	for (int i = 0; i < nt; i++)
+		tk_probe_spec_del(sess, textp[i]);
 	for (int i = 0; i < n; i++)
 		printf("count %d hits=%lu missed=%lu\n", i, probes[i].nhit, probes[i].nmissed);
 	printf("status=%d\n", status);
