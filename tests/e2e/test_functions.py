@@ -50,8 +50,9 @@ def instance_refuses(root, tracer):
         os.rmdir(d)
 
 
-def record_refused(root, args, pattern):
-    """tracekit record ARGS fails with exit 1 and one stderr line matching pattern."""
+def record_refused(root, args, pattern, status=1):
+    """tracekit record ARGS fails with exit status (1: the kernel refused) and one stderr
+    line matching pattern."""
     before = top_state(root)
     with tempfile.TemporaryDirectory(prefix='tk-func-') as d:
         out = os.path.join(d, 'f.dat')
@@ -62,7 +63,7 @@ def record_refused(root, args, pattern):
         o, e = p.communicate(timeout=60)
         err = e.decode()
         lines = err.strip().splitlines()
-        expect(p.returncode == 1, 'exit %d, wanted 1: %s' % (p.returncode, err))
+        expect(p.returncode == status, 'exit %d, wanted %d: %s' % (p.returncode, status, err))
         expect(len(lines) == 1, 'wanted one line on stderr: %r' % err)
         import re
         expect(re.search(pattern, lines[0]), '%r does not match %r' % (lines[0], pattern))
@@ -111,11 +112,12 @@ def function_graph_missing(_):
 
 @case
 def tracer_unknown(_):
-    """-p with a name no kernel has: the kernel's list of tracers."""
+    """-p with a name no kernel has: the kernel's list of tracers, a usage error (exit 2,
+    as latency nosuch: docs/exit-status.md)."""
     root = tracefs()
     record_refused(root, ['-p', 'no_such_tracer'],
                    r"^tracekit: record: unknown tracer 'no_such_tracer' \(available_tracers: "
-                   r"[a-z_ ]*nop")
+                   r"[a-z_ ]*nop", status=2)
 
 
 @case

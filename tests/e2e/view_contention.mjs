@@ -127,14 +127,18 @@ try {
 		}, p);
 	}
 
-	// Hover each task lane in the middle of the whole trace: the tip's first line.
-	await page.evaluate(() => window.tracekitView.setView(0, window.tracekitView.data.end));
+	// Hover each task lane at the whole trace, within the task's life (a short-lived
+	// task is "not seen" elsewhere): the tip's first line.
+	const end = await page.evaluate(() => window.tracekitView.data.end);
+	await page.evaluate((e) => window.tracekitView.setView(0, e), end);
 	out.hover = [];
 	for (const lane of await page.evaluate(() => window.tracekitView.lanes)) {
-		if (lane.kind !== 'task')
+		if (lane.kind !== 'task' || lane.from === undefined)
 			continue;
 		for (const f of [0.3, 0.5, 0.7]) {
-			await page.mouse.move(box.x + out.geometry.labelW + (box.width - out.geometry.labelW) * f,
+			const t = lane.from + (lane.to - lane.from) * f;
+			await page.mouse.move(box.x + out.geometry.labelW +
+				(box.width - out.geometry.labelW) * Math.min(Math.max(t / end, 0), 1),
 				box.y + lane.top + 9);
 			await page.waitForTimeout(50);
 			out.hover.push({ pid: lane.pid, tip: await page.locator('#tip').textContent() });

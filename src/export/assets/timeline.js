@@ -1408,7 +1408,9 @@
 	window.tracekitView = {
 		data: D, get lanes() {
 			return lanes.map((l, i) => ({ kind: l.kind, label: l.label, pid: l.pid, cpu: l.cpu,
-				top: tops[i], h: laneH(l), rows: l.rows ? l.rows.length : undefined, n: l.n }));
+				top: tops[i], h: laneH(l), rows: l.rows ? l.rows.length : undefined, n: l.n,
+				from: l.starts && l.starts.length ? l.starts[0] : undefined,
+				to: l.ends && l.ends.length ? l.ends[l.ends.length - 1] : undefined }));
 		},
 		view: () => [v0, v1], zoom: zoom, pan: pan, setView: setView, select: (i) => select(i, true),
 		served: served ? { window: served.window, starts: served.starts } : null,
