@@ -403,16 +403,20 @@ static int write_trace(struct ft_session *s, const struct rec_options *o, struct
 	return rc;
 }
 
+/* One CPU's lost events: the stats and the page headers count them two ways, take the larger. */
+static uint64_t cpu_lost(const struct rec_cpu_stats *st)
+{
+	uint64_t l = st->overrun + st->dropped + st->commit_overrun;
+	return st->missed > l ? st->missed : l;
+}
+
 static void print_stats(const struct rec_options *o, struct recorder *r, const char *output)
 {
 	int n;
 	const struct rec_cpu_stats *st = rec_stats(r, &n);
 	uint64_t events = 0, lost = 0, bytes = 0;
 	for (int i = 0; i < n; i++) {
-		/* The stats and the page headers count the same losses two ways: take the larger. */
-		uint64_t l = st[i].overrun + st[i].dropped + st[i].commit_overrun;
-		if (st[i].missed > l)
-			l = st[i].missed;
+		uint64_t l = cpu_lost(&st[i]);
 		events += st[i].events;
 		lost += l;
 		bytes += st[i].bytes;
@@ -435,11 +439,8 @@ static int net_finish(struct rec_net *net, struct recorder *r, bool quiet, char 
 	const struct rec_cpu_stats *st = rec_stats(r, &n);
 	unsigned long long events = 0, lost = 0;
 	for (int i = 0; i < n; i++) {
-		uint64_t l = st[i].overrun + st[i].dropped + st[i].commit_overrun;
-		if (st[i].missed > l)
-			l = st[i].missed;
 		events += st[i].events;
-		lost += l;
+		lost += cpu_lost(&st[i]);
 	}
 	return rec_net_finish(net, events, lost, quiet, err, errlen);
 }
