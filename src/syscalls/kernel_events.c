@@ -586,6 +586,23 @@ void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached)
 		km_fds_seed(p->fds, tgid);
 }
 
+void km_printer_stopped(struct km_printer *p, pid_t tid, int sig)
+{
+	if (p->o->summary == 1 || p->o->json)
+		return;
+	struct strbuf text = STRBUF_INIT;
+	struct sc_call c = { .tid = tid, .out = &text };
+	struct timespec r, m;
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	sb_add(&text, "--- stopped by ");
+	p_signal(&c, (uint64_t)sig);
+	sb_add(&text, " ---");
+	set_multi(p);
+	out_event(p->w, tid, &r, &m, sb_str(&text));
+	sb_free(&text);
+}
+
 void km_printer_flush(struct km_printer *p)
 {
 	out_flush(p->w);

@@ -90,12 +90,11 @@ struct run {
 	bool child_done;
 };
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested;	/* the signal that ends the run, 0 while none */
 
 static void on_stop(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 static uint64_t mono_now(void)
@@ -382,6 +381,23 @@ static int start_tasks(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether tid is in a group stop (state T in /proc, not t: a ptrace stop is someone else's). */
+static bool group_stopped(pid_t tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	const char *paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] == 'T';
+}
+
 /* The held command's exec: 0, or its errno. */
 static int release(struct run *r)
 {
@@ -477,7 +493,16 @@ int sc_run_kernel(struct sc_options *o)
 	}
 	if (!o->argv && !o->quiet)
 		for (int i = 0; i < o->npids; i++)
-			fprintf(stderr, "tracekit: Process %d attached\n", (int)o->pids[i]);
+			fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)o->pids[i]);
+	/*
+	 * A stopped task: ptrace reports its group stop at attach, strace prints
+	 * it.  Which signal stopped it /proc does not say: SIGSTOP, the usual.
+	 */
+	for (int i = 0; !o->argv && i < o->npids; i++)
+		if (group_stopped(o->pids[i]))
+			km_printer_stopped(r.pr, o->pids[i], SIGSTOP);
+	if (!o->argv)
+		km_printer_flush(r.pr);
 	if (o->argv && !stop_requested) {
 		int e = release(&r);
 		if (e) {
@@ -495,7 +520,7 @@ int sc_run_kernel(struct sc_options *o)
 	}
 	if (!o->argv && !o->quiet)
 		for (int i = 0; i < o->npids; i++)
-			fprintf(stderr, "tracekit: Process %d detached\n", (int)o->pids[i]);
+			fprintf(stderr, "%s: Process %d detached\n", o->progname, (int)o->pids[i]);
 	report_losses(&r);
 	status = exit_status(&r);
 out:
@@ -512,5 +537,11 @@ out:
 	tidmap_free(&r.stalled);
 	if (km_printer_free(r.pr) < 0 && status == 0)
 		status = 1;
+	if (stop_requested && !o->argv) {
+		/* As strace: stopped by a fatal signal, we die of it once we have let go. */
+		fflush(NULL);
+		signal(stop_requested, SIG_DFL);
+		raise(stop_requested);
+	}
 	return status;
 }
