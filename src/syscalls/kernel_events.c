@@ -546,6 +546,21 @@ static int fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 	return tr_fd_path(p->fdpath, tid, fd, buf, len);
 }
 
+/*
+ * The printer nl_proto asks (the decoders' hook takes no context; one
+ * printer a run).
+ */
+static const struct km_printer *nl_printer;
+
+/* Netlink sockets by what the trace saw socket() make, else /proc while the process lives. */
+static int nl_proto(pid_t tid, int fd)
+{
+	const struct km_printer *p = nl_printer;
+	const struct thread *th = p ? tidmap_get(&p->threads, tid) : NULL;
+	int proto = p ? km_fds_netlink(p->fds, th ? th->tgid : tid, fd) : -2;
+	return proto != -2 ? proto : tr_fd_netlink_proto(tid, fd);
+}
+
 struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen)
 {
 	struct km_printer *p = xcalloc(1, sizeof(*p));
@@ -563,12 +578,14 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 		free(p);
 		return NULL;
 	}
-	o->fmt.nl_proto = tr_fd_netlink_proto;	/* netlink messages decode by protocol */
+	/* Netlink messages decode by protocol: the descriptors the trace saw made say it. */
+	p->fds = km_fds_new();
+	nl_printer = p;
+	o->fmt.nl_proto = nl_proto;
 	if (o->fmt.yflag) {
 		/* Resolved from /proc when printed, a moment after the call (see docs/syscalls.md). */
 		p->fdpath = tr_fdpath_new(o->fmt.yflag);
 		tr_fdpath_set_kinds(p->fdpath, o->fmt.decode_fds);
-		p->fds = km_fds_new();
 		o->fmt.fd_path = fd_path;
 		o->fmt.fd_ctx = p;
 	}
@@ -582,7 +599,7 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached)
 {
 	thread_get(p, tid, tgid)->attached = attached;
-	if (p->fds && tid == tgid)
+	if (p->o->fmt.yflag && tid == tgid)
 		km_fds_seed(p->fds, tgid);
 }
 
@@ -655,6 +672,8 @@ int km_printer_free(struct km_printer *p)
 	int rc = out_close(p->w);
 	tr_fdpath_free(p->fdpath);
 	km_fds_free(p->fds);
+	if (nl_printer == p)
+		nl_printer = NULL;
 	sb_free(&p->tmp);
 	free(p);
 	return rc;

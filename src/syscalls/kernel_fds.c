@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -13,9 +14,13 @@
 
 #define FD_MAX 65536
 
+/* What the trace saw of a descriptor's socket: netlink messages decode by protocol. */
+enum { SOCK_UNKNOWN = 0, SOCK_NOT_NETLINK = 1, SOCK_NETLINK = 2 /* + protocol */ };
+
 struct fdtab {
 	char **path;		/* by descriptor, NULL: not known */
 	bool *cloexec;
+	int *sock;		/* SOCK_*: what socket() made it */
 	int n;
 };
 
@@ -36,6 +41,7 @@ static void tab_free(struct fdtab *f)
 		free(f->path[i]);
 	free(f->path);
 	free(f->cloexec);
+	free(f->sock);
 	free(f);
 }
 
@@ -59,7 +65,7 @@ static struct fdtab *tab(struct km_fds *t, pid_t tgid)
 	return f;
 }
 
-static void set(struct fdtab *f, long fd, const char *path, bool cloexec)
+static void set_sock(struct fdtab *f, long fd, const char *path, bool cloexec, int sock)
 {
 	if (fd < 0 || fd >= FD_MAX)
 		return;
@@ -67,18 +73,37 @@ static void set(struct fdtab *f, long fd, const char *path, bool cloexec)
 		int n = (int)fd + 16;
 		f->path = xrealloc(f->path, sizeof(*f->path) * (size_t)n);
 		f->cloexec = xrealloc(f->cloexec, sizeof(*f->cloexec) * (size_t)n);
+		f->sock = xrealloc(f->sock, sizeof(*f->sock) * (size_t)n);
 		memset(f->path + f->n, 0, sizeof(*f->path) * (size_t)(n - f->n));
 		memset(f->cloexec + f->n, 0, sizeof(*f->cloexec) * (size_t)(n - f->n));
+		memset(f->sock + f->n, 0, sizeof(*f->sock) * (size_t)(n - f->n));
 		f->n = n;
 	}
 	free(f->path[fd]);
 	f->path[fd] = path ? xstrdup(path) : NULL;
 	f->cloexec[fd] = cloexec;
+	f->sock[fd] = sock;
+}
+
+static void set(struct fdtab *f, long fd, const char *path, bool cloexec)
+{
+	set_sock(f, fd, path, cloexec, SOCK_UNKNOWN);
 }
 
 static const char *known(const struct fdtab *f, long fd)
 {
 	return f && fd >= 0 && fd < f->n ? f->path[fd] : NULL;
+}
+
+static int known_sock(const struct fdtab *f, long fd)
+{
+	return f && fd >= 0 && fd < f->n ? f->sock[fd] : SOCK_UNKNOWN;
+}
+
+/* fd becomes a copy of from (dup*, F_DUPFD*). */
+static void copy(struct fdtab *f, long fd, long from, bool cloexec)
+{
+	set_sock(f, fd, known(f, from), cloexec, known_sock(f, from));
 }
 
 /* The path argument at addr as the kernel read it, made absolute against dirfd when we can. */
@@ -133,16 +158,20 @@ void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *call)
 		opened(f, tgid, c, (long)a[0], a[1], false);
 		break;
 	case SYS_dup:
-		set(f, c->ret, known(f, (long)a[0]), false);
+		copy(f, c->ret, (long)a[0], false);
 		break;
 	case SYS_dup2:
 	case SYS_dup3:
 		if (a[0] != a[1])
-			set(f, (long)a[1], known(f, (long)a[0]), c->nr == SYS_dup3 && (a[2] & O_CLOEXEC));
+			copy(f, (long)a[1], (long)a[0], c->nr == SYS_dup3 && (a[2] & O_CLOEXEC));
 		break;
 	case SYS_fcntl:
 		if (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC)
-			set(f, c->ret, known(f, (long)a[0]), a[1] == F_DUPFD_CLOEXEC);
+			copy(f, c->ret, (long)a[0], a[1] == F_DUPFD_CLOEXEC);
+		break;
+	case SYS_socket:
+		set_sock(f, c->ret, NULL, a[1] & SOCK_CLOEXEC,
+			 a[0] == AF_NETLINK ? SOCK_NETLINK + (int)a[2] : SOCK_NOT_NETLINK);
 		break;
 	case SYS_close:
 		set(f, (long)a[0], NULL, false);
@@ -192,8 +221,8 @@ void km_fds_fork(struct km_fds *t, pid_t parent, pid_t child)
 		return;
 	struct fdtab *f = tab(t, child);
 	for (int fd = 0; fd < p->n; fd++)
-		if (p->path[fd])
-			set(f, fd, p->path[fd], p->cloexec[fd]);
+		if (p->path[fd] || p->sock[fd])
+			set_sock(f, fd, p->path[fd], p->cloexec[fd], p->sock[fd]);
 }
 
 void km_fds_exec(struct km_fds *t, pid_t tgid)
@@ -207,6 +236,12 @@ void km_fds_exec(struct km_fds *t, pid_t tgid)
 void km_fds_gone(struct km_fds *t, pid_t tgid)
 {
 	tab_free(tidmap_del(&t->procs, tgid));
+}
+
+int km_fds_netlink(const struct km_fds *t, pid_t tgid, int fd)
+{
+	int sock = known_sock(tidmap_get(&t->procs, tgid), fd);
+	return sock == SOCK_UNKNOWN ? -2 : sock == SOCK_NOT_NETLINK ? -1 : sock - SOCK_NETLINK;
 }
 
 int km_fds_path(const struct km_fds *t, pid_t tgid, int fd, char *buf, size_t len)

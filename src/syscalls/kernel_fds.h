@@ -26,6 +26,12 @@ void km_fds_seed(struct km_fds *t, pid_t tgid);
 void km_fds_fork(struct km_fds *t, pid_t parent, pid_t child);
 void km_fds_exec(struct km_fds *t, pid_t tgid);
 void km_fds_gone(struct km_fds *t, pid_t tgid);
+/*
+ * The netlink protocol of fd in tgid as socket() made it: -1 not netlink, -2
+ * the trace did not see it made (ask /proc).  Not only for -y: netlink
+ * messages decode by protocol, and the process is often gone by then.
+ */
+int km_fds_netlink(const struct km_fds *t, pid_t tgid, int fd);
 /* The path of fd in tgid into buf; length or -1 when the trace did not see it made. */
 int km_fds_path(const struct km_fds *t, pid_t tgid, int fd, char *buf, size_t len);
 
