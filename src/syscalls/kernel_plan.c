@@ -12,6 +12,8 @@
 
 #define FN_CAP 512u		/* request-dependent lengths (ioctl, fcntl ...): this much (struct dm_ioctl, loop_config) */
 #define CTRL_CAP 1024u
+#define DEEP_CAP1 256u		/* KM_OP_DEEP: bytes at each pointer in the argument (V4L2's clips, SG_IO's cdb) */
+#define IOCB_SIZE 64u		/* struct iocb */
 
 static unsigned min_u(unsigned a, unsigned b)
 {
@@ -28,9 +30,18 @@ static unsigned char len_src(const struct sc_mem_spec *m)
 	}
 }
 
+/* Whether the decoder follows pointers from argument a with code (a .walk_fn, io_submit's iocbs). */
+static bool walks_from(const struct sc_decoder *d, unsigned a)
+{
+	for (const struct sc_mem_spec *m = d->mem; m->kind; m++)
+		if ((m->kind == SC_MEM_WALK || m->kind == SC_MEM_IOCBV) && m->arg == a)
+			return true;
+	return false;
+}
+
 /* One spec as a copy; false when the program cannot follow it (the decoder prints addresses). */
-static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, bool first_strv,
-		      struct km_copy *k)
+static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, const struct sc_fmt *fmt,
+		      bool first_strv, struct km_copy *k)
 {
 	unsigned strsize = fmt->strsize;
 	*k = (struct km_copy){ .arg = m->arg == SC_ARG_SP ? KM_ARG_SP : m->arg, .when = m->when,
@@ -42,6 +53,9 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 		k->cap = (m->len_src == SC_LEN_PATH ? 4096 : strsize) + 2;
 		break;
 	case SC_MEM_BUF:
+		/* A request-dependent length where code follows pointers: the deep copy holds it. */
+		if (m->len_src == SC_LEN_FN && walks_from(d, m->arg))
+			return false;
 		k->op = KM_OP_BUF;
 		k->len_src = len_src(m);
 		if (m->len_src == SC_LEN_FIXED)
@@ -77,8 +91,34 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 		/* only some calls hold the pointer (setsockopt's filter): not followed here */
 		if (m->user_only)
 			return false;
+		if (m->len_src == SC_LEN_FN) {
+			/* Only some requests hold a pointer there (ioctl's): a guess, unless the deep copy has it. */
+			if (walks_from(d, m->arg))
+				return false;
+			k->flags = KM_QUIET;
+		}
 		k->op = KM_OP_DEREF;
 		k->cap = m->size;
+		break;
+	case SC_MEM_WALK:
+		/*
+		 * The walk is code the program cannot run: it copies the argument
+		 * and what its pointer-shaped words point at, two levels down (a
+		 * superset of the walks of ioctl/ and io_uring_register).
+		 */
+		k->op = KM_OP_DEEP;
+		k->cap = FN_CAP;
+		k->cap1 = min_u(KM_REG_CAP, strsize + 1 > DEEP_CAP1 ? strsize + 1 : DEEP_CAP1);
+		k->cap2 = min_u(KM_REG_CAP, strsize + 1 > 64 ? strsize + 1 : 64);
+		break;
+	case SC_MEM_IOCBV:
+		/* io_submit: the pointers, each iocb, and what its aio_buf points at. */
+		k->op = KM_OP_DEEP;
+		k->len_src = len_src(m);
+		k->elem = sizeof(uint64_t);
+		k->cap = KM_DEEP_WORDS * sizeof(uint64_t);
+		k->cap1 = IOCB_SIZE;
+		k->cap2 = min_u(KM_REG_CAP, strsize + 1 > 64 ? strsize + 1 : 64);
 		break;
 	case SC_MEM_MMSGHDR:
 		/* The first KM_MMSG_MAX entries; later ones print as addresses. */
@@ -86,7 +126,7 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 		k->len_src = len_src(m);
 		k->cap = strsize;
 		break;
-	default:	/* SC_MEM_WALK: not followed in the kernel yet */
+	default:
 		return false;
 	}
 	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : KM_REG_CAP);
@@ -148,7 +188,7 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 		if (p->traced && e && e->dec && !counts_only) {
 			bool first_strv = true;
 			for (const struct sc_mem_spec *m = e->dec->mem; m->kind && p->ncopy < KM_COPY_MAX; m++) {
-				if (translate(m, fmt, first_strv, &p->c[p->ncopy]))
+				if (translate(e->dec, m, fmt, first_strv, &p->c[p->ncopy]))
 					p->sides |= p->c[p->ncopy++].when;
 				if (m->kind == SC_MEM_STRV)
 					first_strv = false;
