@@ -1,7 +1,7 @@
 #!/bin/bash
 # strace parity judged by strace's own test suite (issue 17's oracle).
 #
-#   bench/strace-suite.sh [-j JOBS] [-b] [-r] [-R] [-k|-K] [BUILD_DIR] [-- TEST...]
+#   bench/strace-suite.sh [-j JOBS] [-b] [-r] [-R] [-k|-K|-m RUNS] [BUILD_DIR] [-- TEST...]
 #
 # Gets the Debian source package of the installed strace (adding a deb-src
 # entry to apt if there is none), its build dependencies, and builds strace
@@ -22,11 +22,13 @@
 #             change between runs; tracekit does)
 #   -R        run nothing: print the report of the last run again
 #   -k        also run the suite with `tracekit syscalls --kernel` as strace
-#             (STRACE is then a script: exec -a strace tracekit --kernel "$@"),
+#             (STRACE is then a script named strace: exec -a "$0" tracekit --kernel "$@"),
 #             and print its results in a third column, its figures beside
 #             the ptrace mode's
 #   -K        the kernel mode only (with strace's results, and the ptrace
 #             mode's of an earlier run when there are some)
+#   -m RUNS   the runs to make, of strace,tracekit,kernel (the others' results
+#             of an earlier run are reported beside them)
 #   TEST...   run only these tests (names as in tests/Makefile: foo.gen.test)
 #
 # The kernel mode's figure counts, besides all tests, the tests strace
@@ -48,19 +50,21 @@ jobs=$(nproc)
 build_only=0
 reuse=0
 report_only=0
-kernel=0	# 1: also the kernel mode; 2: the kernel mode only
-while getopts j:brRkK opt; do
+runs=strace,tracekit
+while getopts j:brRkKm: opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
 	b) build_only=1 ;;
 	r) reuse=1 ;;
 	R) report_only=1 ;;
-	k) kernel=1 ;;
-	K) kernel=2 ;;
-	*) echo "usage: $0 [-j JOBS] [-b] [-r] [-R] [-k|-K] [BUILD_DIR] [-- TEST...]" >&2; exit 2 ;;
+	k) runs=strace,tracekit,kernel ;;
+	K) runs=strace,kernel ;;
+	m) runs=$OPTARG ;;
+	*) echo "usage: $0 [-j JOBS] [-b] [-r] [-R] [-k|-K|-m RUNS] [BUILD_DIR] [-- TEST...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
+wants() { case ",$runs," in *",$1,"*) return 0 ;; esac; return 1; }
 build=build
 if [ $# -gt 0 ] && [ "$1" != -- ]; then
 	build=$1
@@ -129,6 +133,7 @@ run_suite() {
 	local tests_dir=$cache/build/tests
 	say "running the suite with $name ($jobs jobs)"
 	rm -rf "$out" && mkdir -p "$out"
+	: >"$cache/results/$name.txt"
 	(cd "$tests_dir" && rm -f -- *.log *.trs &&
 	 STRACE="$strace" TIMEOUT_DURATION="$timeout_s" make -k -j"$jobs" check \
 		${only_tests[@]:+TESTS="${only_tests[*]}"} >"$out/make.log" 2>&1)
@@ -149,7 +154,7 @@ run_suite() {
 reason() {
 	local log=$cache/results/${2:-tracekit}/$1.log line want got
 	[ -e "$log" ] || { echo "no log"; return; }
-	line=$(grep -m1 -E '^([^ ]*/tracekit-bin/)?strace: ' "$log" | sed -E 's|^([^ ]*/tracekit-bin/)?strace: |tracekit: |')
+	line=$(grep -m1 -E '^[^ ]*/tracekit(-kernel)?-bin/strace: ' "$log" | sed -E 's|^[^ ]*/tracekit(-kernel)?-bin/strace: |tracekit: |')
 	[ -z "$line" ] && line=$(grep -m1 -E 'time limit .* exceeded' "$log")
 	if [ -z "$line" ] && grep -q 'output mismatch\|failed to print expected diagnostics' "$log"; then
 		want=$(grep -m1 -E '^-([^-]|$)' "$log" | cut -c2-)
@@ -157,7 +162,7 @@ reason() {
 		line="mismatch: want '${want:0:70}' got '${got:0:70}'"
 	fi
 	[ -z "$line" ] && line=$(grep -m1 -E '^[^ ]+\.test: ' "$log" |
-		sed 's/^[^ ]*\.test: //; s|failed test: [^ ]*/tracekit-bin/strace[^ ]* .* \.\./[^ ]*|failed test:|')
+		sed -E 's/^[^ ]*\.test: //; s|failed test: [^ ]*/tracekit(-kernel)?-bin/strace .* \.\./[^ ]*|failed test:|')
 	[ -z "$line" ] && line=$(tail -n 1 "$log")
 	echo "${line:0:200}"
 }
@@ -180,21 +185,23 @@ else
 	ln -s "$tracekit" "$adapter"
 fi
 
-if [ "$reuse" = 0 ] || [ ! -s "$cache/results/strace.txt" ]; then
+if wants strace && { [ "$reuse" = 0 ] || [ ! -s "$cache/results/strace.txt" ]; }; then
 	run_suite strace "$cache/build/src/strace"
 fi
-[ "$kernel" != 2 ] && run_suite tracekit "$adapter"
-[ -n "${SAVE_AS-}" ] && [ "$kernel" != 2 ] && cp "$cache/results/tracekit.txt" "$cache/results/$SAVE_AS.txt"
-if [ "$kernel" != 0 ]; then
-	kadapter=$cache/tracekit-bin/strace-kernel
-	printf '#!/bin/sh\nexec -a strace %s --kernel "$@"\n' "$tracekit" >"$kadapter"
+wants tracekit && run_suite tracekit "$adapter"
+[ -n "${SAVE_AS-}" ] && wants tracekit && cp "$cache/results/tracekit.txt" "$cache/results/$SAVE_AS.txt"
+if wants kernel; then
+	# Named strace too, and run under its own path (the suite checks "$STRACE: message").
+	mkdir -p "$cache/tracekit-kernel-bin"
+	kadapter=$cache/tracekit-kernel-bin/strace
+	printf '#!/bin/bash\nexec -a "$0" %s --kernel "$@"\n' "$tracekit" >"$kadapter"
 	chmod +x "$kadapter"
 	run_suite kernel "$kadapter"
 fi
 fi
-[ -s "$cache/results/tracekit.txt" ] || : >"$cache/results/tracekit.txt"
-[ -s "$cache/results/kernel.txt" ] || : >"$cache/results/kernel.txt"
-[ "$kernel" = 0 ] && [ "$report_only" = 0 ] && : >"$cache/results/kernel.txt"
+for r in strace tracekit kernel; do
+	[ -e "$cache/results/$r.txt" ] || : >"$cache/results/$r.txt"
+done
 
 # Whether a test asks for what the kernel mode refuses: inject=, fault=, --seccomp-bpf.
 refused_in_kernel_mode() {
