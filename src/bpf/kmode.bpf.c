@@ -195,6 +195,8 @@ __noinline int put_region(__u64 addr, __u32 len, int how, int when)
 	/* In asm, so the compiler keeps the mask on the register the helper gets. */
 	asm volatile("%0 &= 8191" : "+r"(n));
 	long got;
+	__u64 in_page = 4096 - (addr & 4095);
+	asm volatile("%0 &= 4095" : "+r"(in_page));
 	if (how & PUT_STR) {
 		/* Ask one byte more: a string that fills it was cut, keep it without the NUL. */
 		got = bpf_probe_read_user_str(data, n, (void *)addr);
@@ -202,11 +204,13 @@ __noinline int put_region(__u64 addr, __u32 len, int how, int when)
 			got--;
 	} else {
 		got = bpf_probe_read_user(data, n, (void *)addr) ? -1 : (long)n;
-		__u64 in_page = 4096 - (addr & 4095);
-		asm volatile("%0 &= 4095" : "+r"(in_page));
-		if (got < 0 && in_page < n)
-			got = bpf_probe_read_user(data, in_page, (void *)addr) ? -1 : (long)in_page;
 	}
+	/*
+	 * What is readable up to the end of the first page, as process_vm_readv
+	 * gives it (a string there without its NUL: the page after is not mapped).
+	 */
+	if (got < 0 && in_page < n)
+		got = bpf_probe_read_user(data, in_page, (void *)addr) ? -1 : (long)in_page;
 	if (got < 0 && (how & PUT_QUIET))
 		return -1;
 	reg->addr = addr;
@@ -412,9 +416,15 @@ __noinline int copy_one(__u32 nr, __u32 i, __s64 ret, __u64 sp, int when)
 		break;
 	}
 	case KM_OP_DEEP: {
+		/* The first page's worth is followed; the rest (UBI_IOCRNVOL's 4368 bytes) in a second region. */
 		__u32 at = ((struct km_hdr *)s->buf)->size;
-		if (put_region(addr, copy_len(c, args, ret, when), PUT_QUIET, when) == 0)
-			follow(at, c->cap1, c->cap2, when);
+		__u64 n = copy_len(c, args, ret, when);
+		__u32 part = n < 4096 ? n : 4096;
+		if (put_region(addr, part, PUT_QUIET, when) < 0)
+			break;
+		if (n > part)
+			put_region(addr + part, n - part, PUT_QUIET, when);
+		follow(at, c->cap1, c->cap2, when);
 		break;
 	}
 	case KM_OP_STRV:

@@ -26,6 +26,7 @@
 struct thread {
 	pid_t tgid;
 	struct sc_call call;
+	struct sc_fmt fmt;	/* the run's, with -e abbrev=/verbose= applied to the call in flight */
 	struct strbuf text;	/* "name(args" so far */
 	size_t entry_len;
 	bool in_call;
@@ -130,7 +131,8 @@ static struct thread *thread_get(struct km_printer *p, pid_t tid, pid_t tgid)
 	th->interrupted = -1;
 	th->exit_arg = -1;
 	th->call.tid = tid;
-	th->call.fmt = &p->o->fmt;
+	th->fmt = p->o->fmt;
+	th->call.fmt = &th->fmt;
 	th->call.out = &th->text;
 	tidmap_put(&p->threads, tid, th);
 	p->live++;
@@ -177,6 +179,10 @@ static struct thread *begin_call(struct km_printer *p, const struct km_hdr *h)
 	if (h->nr == 60 || h->nr == 231)	/* exit, exit_group */
 		th->exit_arg = (int)(h->args[0] & 0xff);
 	th->shown = sc_filter_traced(p->o->filter, h->nr);
+	/* abbrev= lists the calls printed abbreviated: the others print whole, as with -v. */
+	th->fmt = p->o->fmt;
+	th->fmt.verbose = p->o->fmt.verbose || !sc_filter_in(p->o->filter, SC_QUAL_ABBREV, h->nr);
+	th->fmt.by_addr = !sc_filter_in(p->o->filter, SC_QUAL_VERBOSE, h->nr);
 	free(th->deferred);
 	th->deferred = NULL;
 	if (!th->shown)
@@ -291,8 +297,15 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	c->ret = h->ret;
 	if (c->ret == -516)	/* ERESTART_RESTARTBLOCK: restart_syscall will resume it */
 		th->interrupted = c->nr;
-	if (!th->shown)
+	if (!th->shown) {
+		/* Not traced, sent for the descriptors it made (kernel_plan.c): they decode later calls. */
+		if (km_fds_tracks(c->nr)) {
+			struct regions rg = { { h, NULL }, SC_AT_ENTRY };
+			sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
+			km_fds_update(p->fds, th->tgid, c);
+		}
 		goto held;
+	}
 	double took = (double)(ts - th->start_ns) / 1e9;
 	if (p->sum)
 		sc_summary_add(p->sum, c->nr, ts - th->start_ns, sc_failed(c));

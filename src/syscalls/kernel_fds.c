@@ -137,6 +137,16 @@ static void opened(struct fdtab *f, pid_t tgid, struct sc_call *c, long dirfd, u
 	set(f, c->ret, buf, cloexec);
 }
 
+bool km_fds_tracks(int nr)
+{
+	switch (nr) {
+	case SYS_open: case SYS_creat: case SYS_openat: case SYS_openat2: case SYS_dup: case SYS_dup2:
+	case SYS_dup3: case SYS_fcntl: case SYS_close: case SYS_close_range: case SYS_socket:
+		return true;
+	}
+	return false;
+}
+
 void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *call)
 {
 	struct sc_call *c = (struct sc_call *)call;	/* peeking counts misses only */

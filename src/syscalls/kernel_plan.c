@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "decoder.h"
+#include "kernel_fds.h"
 #include "kernel_plan.h"
 
 #define FN_CAP 512u		/* request-dependent lengths (ioctl, fcntl ...): this much (struct dm_ioctl, loop_config) */
@@ -37,6 +38,20 @@ static bool walks_from(const struct sc_decoder *d, unsigned a)
 		if ((m->kind == SC_MEM_WALK || m->kind == SC_MEM_IOCBV) && m->arg == a)
 			return true;
 	return false;
+}
+
+/*
+ * Bytes a deep copy takes at argument a: what the decoder's request-dependent
+ * buffer there may need (ioctl's: struct kbsentry, dm_ioctl with its data,
+ * UBI_IOCRNVOL's 4368), two regions at most.
+ */
+static unsigned deep_cap(const struct sc_decoder *d, unsigned a)
+{
+	unsigned cap = FN_CAP;
+	for (const struct sc_mem_spec *m = d->mem; m->kind; m++)
+		if (m->kind == SC_MEM_BUF && m->len_src == SC_LEN_FN && m->arg == a && m->size > cap)
+			cap = (unsigned)m->size;
+	return min_u(cap, 8192);
 }
 
 /* One spec as a copy; false when the program cannot follow it (the decoder prints addresses). */
@@ -107,7 +122,7 @@ static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, c
 		 * superset of the walks of ioctl/ and io_uring_register).
 		 */
 		k->op = KM_OP_DEEP;
-		k->cap = FN_CAP;
+		k->cap = deep_cap(d, m->arg);
 		k->cap1 = min_u(KM_REG_CAP, strsize + 1 > DEEP_CAP1 ? strsize + 1 : DEEP_CAP1);
 		k->cap2 = min_u(KM_REG_CAP, strsize + 1 > 64 ? strsize + 1 : 64);
 		break;
@@ -129,7 +144,7 @@ static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, c
 	default:
 		return false;
 	}
-	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : KM_REG_CAP);
+	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : k->op == KM_OP_DEEP ? 8192 : KM_REG_CAP);
 	return true;
 }
 
@@ -181,10 +196,15 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 	memset(plans, 0, sizeof(*plans) * KM_NR_MAX);
 	for (int nr = 0; nr < KM_NR_MAX; nr++) {
 		struct km_plan *p = &plans[nr];
-		p->traced = sc_filter_traced(f, nr);
-		const struct sc_entry *e = sc_by_nr(nr);
 		/* -c alone prints no arguments: nothing to copy (-P still needs the paths). */
 		bool counts_only = summary_only && !paths;
+		/*
+		 * Calls that make descriptors come too, shown or not: what they made
+		 * decodes later calls (-y's paths, netlink sockets' protocols) once
+		 * the process is gone.
+		 */
+		p->traced = sc_filter_traced(f, nr) || (!counts_only && km_fds_tracks(nr));
+		const struct sc_entry *e = sc_by_nr(nr);
 		if (p->traced && e && e->dec && !counts_only) {
 			bool first_strv = true;
 			for (const struct sc_mem_spec *m = e->dec->mem; m->kind && p->ncopy < KM_COPY_MAX; m++) {
