@@ -225,7 +225,10 @@ static void decode_entry_from(struct km_printer *p, struct thread *th, uint64_t 
 	struct sc_call *c = &th->call;
 	sc_mem_fetch(c, SC_AT_ENTRY, read, ctx);
 	sc_mem_uncut(c);
-	sc_decode_entry(c);
+	if (sc_filter_in(p->o->filter, SC_QUAL_RAW, c->nr))
+		sc_decode_entry_raw(c);
+	else
+		sc_decode_entry(c);
 	th->entry_len = th->text.len;
 	if (p->o->npaths && !sc_touches_path(c, p->o->paths, p->o->npaths)) {
 		th->shown = false;
@@ -235,6 +238,7 @@ static void decode_entry_from(struct km_printer *p, struct thread *th, uint64_t 
 		return;
 	struct timespec real = real_of(p, ts), mono = ts_of(ts);
 	set_multi(p);
+	out_set_lead(p->w, c->nr, SC_IP_UNKNOWN);
 	out_call_entry(p->w, c->tid, &real, &mono, sb_str(&th->text));
 	th->printed_entry = true;
 	if (c->rv == SC_RV_NONE && c->done_at_entry) {
@@ -250,6 +254,7 @@ static void flush_held(struct km_printer *p, struct thread *th, uint64_t ns)
 		return;
 	struct timespec real = real_of(p, ns), mono = ts_of(ns);
 	set_multi(p);
+	out_set_lead(p->w, th->call.nr, SC_IP_UNKNOWN);
 	for (const char *s = sb_str(&th->held); s < sb_str(&th->held) + th->held.len; s += strlen(s) + 1)
 		out_event(p->w, th->call.tid, &real, &mono, s);
 	sb_reset(&th->held);
@@ -267,6 +272,7 @@ static void resumed_only(struct km_printer *p, const struct km_hdr *h)
 	sc_format_ret(&c, &p->tmp, false);
 	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
 	set_multi(p);
+	out_set_lead(p->w, c.nr, SC_IP_UNKNOWN);
 	out_call_exit(p->w, c.tid, &real, &mono, e && e->name ? e->name : "?", ")", sb_str(&p->tmp));
 }
 
@@ -333,6 +339,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		goto held;
 	}
 	set_multi(p);
+	out_set_lead(p->w, c->nr, SC_IP_UNKNOWN);
 	if (!th->printed_entry) {
 		struct timespec smono = ts_of(th->start_ns);
 		out_call_entry(p->w, c->tid, &start, &smono, "");
@@ -404,6 +411,7 @@ static void cut_short(struct km_printer *p, struct thread *th)
 		sb_free(&js);
 		return;
 	}
+	out_set_lead(p->w, c->nr, SC_IP_UNKNOWN);
 	if (!th->printed_entry) {
 		struct timespec start = real_of(p, th->start_ns), smono = ts_of(th->start_ns);
 		out_call_entry(p->w, c->tid, &start, &smono, sb_str(&th->text));
@@ -489,6 +497,7 @@ static void on_signal(struct km_printer *p, const struct km_hdr *h)
 		sb_addc(&th->held, '\0');
 	} else {
 		set_multi(p);
+		out_set_lead(p->w, th->call.nr, SC_IP_UNKNOWN);
 		out_event(p->w, (pid_t)h->tid, &real, &mono, sb_str(&text));
 	}
 	sb_free(&text);

@@ -235,6 +235,17 @@ static int spawn_held(struct run *r, char err[], size_t errlen)
 		snprintf(err, errlen, "cannot run '%s': %s", r->o->argv[0], strerror(errno));
 		return -1;
 	}
+	/* -E: the command's environment is ours with its changes (the held child execs with ours). */
+	for (int i = 0; i < r->o->nenv; i++) {
+		char name[256];
+		const char *ch = r->o->env[i];
+		size_t klen = strcspn(ch, "=");
+		snprintf(name, sizeof(name), "%.*s", (int)(klen < sizeof(name) ? klen : sizeof(name) - 1), ch);
+		if (ch[klen])
+			setenv(name, ch + klen + 1, 1);
+		else
+			unsetenv(name);
+	}
 	if (rec_spawn_held(path, r->o->argv, &held, err, errlen) < 0)
 		return -1;
 	r->child = held.pid;

@@ -56,7 +56,7 @@ static unsigned deep_cap(const struct sc_decoder *d, unsigned a)
 
 /* One spec as a copy; false when the program cannot follow it (the decoder prints addresses). */
 static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, const struct sc_fmt *fmt,
-		      bool first_strv, struct km_copy *k)
+		      bool verbose, bool first_strv, struct km_copy *k)
 {
 	unsigned strsize = fmt->strsize;
 	*k = (struct km_copy){ .arg = m->arg == SC_ARG_SP ? KM_ARG_SP : m->arg, .when = m->when,
@@ -100,7 +100,7 @@ static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, c
 	case SC_MEM_STRV:
 		/* argv's strings; envp's only with -v (without it only its length prints). */
 		k->op = KM_OP_STRV;
-		k->cap = first_strv || fmt->verbose ? strsize + 2 : 0;
+		k->cap = first_strv || verbose ? strsize + 2 : 0;
 		break;
 	case SC_MEM_DEREF:
 		/* only some calls hold the pointer (setsockopt's filter): not followed here */
@@ -207,8 +207,10 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 		const struct sc_entry *e = sc_by_nr(nr);
 		if (p->traced && e && e->dec && !counts_only) {
 			bool first_strv = true;
+			/* abbrev= lists the calls printed abbreviated: the others whole, as with -v */
+			bool verbose = fmt->verbose || !sc_filter_in(f, SC_QUAL_ABBREV, nr);
 			for (const struct sc_mem_spec *m = e->dec->mem; m->kind && p->ncopy < KM_COPY_MAX; m++) {
-				if (translate(e->dec, m, fmt, first_strv, &p->c[p->ncopy]))
+				if (translate(e->dec, m, fmt, verbose, first_strv, &p->c[p->ncopy]))
 					p->sides |= p->c[p->ncopy++].when;
 				if (m->kind == SC_MEM_STRV)
 					first_strv = false;
