@@ -195,8 +195,9 @@ __noinline int put_region(__u64 addr, __u32 len, int how, int when)
 	/* In asm, so the compiler keeps the mask on the register the helper gets. */
 	asm volatile("%0 &= 8191" : "+r"(n));
 	long got;
+	/* 1..4096: the mask is the verifier's bound (4095 would make a page's start 0). */
 	__u64 in_page = 4096 - (addr & 4095);
-	asm volatile("%0 &= 4095" : "+r"(in_page));
+	asm volatile("%0 &= 8191" : "+r"(in_page));
 	if (how & PUT_STR) {
 		/* Ask one byte more: a string that fills it was cut, keep it without the NUL. */
 		got = bpf_probe_read_user_str(data, n, (void *)addr);

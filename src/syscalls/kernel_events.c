@@ -297,7 +297,9 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		free(th->deferred);
 		th->deferred = NULL;
 	}
-	count_faults(p, h, SC_AT_EXIT);
+	/* What was not read counts where it prints: not for calls sent only for their descriptors. */
+	if (th->shown)
+		count_faults(p, h, SC_AT_EXIT);
 	th->in_call = false;
 	th->end_ns = ts;
 	c->ret = h->ret;
@@ -456,7 +458,8 @@ static void on_gone(struct km_printer *p, const struct km_hdr *h)
 	set_multi(p);
 	cut_short(p, th);
 	flush_held(p, th, h->ts);
-	if (p->o->summary != 1 && p->o->quiet < 2)
+	out_set_lead(p->w, th->call.nr, SC_IP_UNKNOWN);
+	if (p->o->summary != 1 && p->o->quiet < 2 && !(p->o->quiet_set & SC_QUIET_EXIT))
 		exit_line(p, th, tid, h);
 	if (p->fds && tid == th->tgid)
 		km_fds_gone(p->fds, tid);

@@ -266,6 +266,25 @@ static void reap(struct run *r, int flags)
 	}
 }
 
+/*
+ * Our children, the command and any it made ours (CLONE_PARENT: the
+ * command's sibling), without waiting: as strace, a stranger is reaped and
+ * named, else it would stay a zombie that the command may wait to vanish.
+ */
+static void reap_all(struct run *r)
+{
+	int st;
+	pid_t p;
+	while ((p = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+		if (p == r->child) {
+			r->status = st;
+			r->child_done = true;
+		} else if (!(r->o->quiet_set & SC_QUIET_EXIT)) {
+			errmsg("Exit of unknown pid %d ignored", (int)p);
+		}
+	}
+}
+
 /* Tasks whose exit record was lost would keep the run waiting: drop the ones that are gone. */
 static void forget_vanished(struct run *r)
 {
@@ -319,7 +338,8 @@ static void loop(struct run *r)
 		drain(r, stamp_at(r, now - REORDER_NS));
 		if (idle)	/* a quiet moment: a call in flight shows, as strace shows it while it waits */
 			km_printer_flush(r->pr);
-		reap(r, WNOHANG);
+		if (r->o->argv)
+			reap_all(r);
 		/* Only once everything that arrived is printed and the ring has been quiet a while. */
 		if (r->child_done && r->q.head == r->q.n && now - last_arrival > QUIET_NS) {
 			last_arrival = now;

@@ -106,6 +106,9 @@ static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, c
 		/* only some calls hold the pointer (setsockopt's filter): not followed here */
 		if (m->user_only)
 			return false;
+		/* A pointer in the first bytes of an argument the deep copy follows (bpf's pathname). */
+		if (walks_from(d, m->arg) && m->off + sizeof(uint64_t) <= KM_DEEP_WORDS * sizeof(uint64_t))
+			return false;
 		if (m->len_src == SC_LEN_FN) {
 			/* Only some requests hold a pointer there (ioctl's): a guess, unless the deep copy has it. */
 			if (walks_from(d, m->arg))
