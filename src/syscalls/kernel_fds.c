@@ -153,19 +153,22 @@ void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *call)
 	if (c->ret < 0 && c->ret > -4096)
 		return;
 	struct fdtab *f = tab(t, tgid);
-	const uint64_t *a = c->args;
+	/* Descriptors are ints to the kernel: the upper half of the register is not the number. */
+	long a[6];
+	for (int i = 0; i < 6; i++)
+		a[i] = (int)c->args[i];
 	switch (c->nr) {
 	case SYS_open:
-		opened(f, tgid, c, AT_FDCWD, a[0], a[1] & O_CLOEXEC);
+		opened(f, tgid, c, AT_FDCWD, c->args[0], a[1] & O_CLOEXEC);
 		break;
 	case SYS_creat:
-		opened(f, tgid, c, AT_FDCWD, a[0], false);
+		opened(f, tgid, c, AT_FDCWD, c->args[0], false);
 		break;
 	case SYS_openat:
-		opened(f, tgid, c, (long)a[0], a[1], a[2] & O_CLOEXEC);
+		opened(f, tgid, c, a[0], c->args[1], a[2] & O_CLOEXEC);
 		break;
 	case SYS_openat2:
-		opened(f, tgid, c, (long)a[0], a[1], false);
+		opened(f, tgid, c, a[0], c->args[1], false);
 		break;
 	case SYS_dup:
 		copy(f, c->ret, (long)a[0], false);
@@ -187,7 +190,7 @@ void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *call)
 		set(f, (long)a[0], NULL, false);
 		break;
 	case SYS_close_range:
-		for (uint64_t fd = a[0]; fd <= a[1] && fd < (uint64_t)f->n; fd++)
+		for (uint64_t fd = (unsigned)c->args[0]; fd <= (unsigned)c->args[1] && fd < (uint64_t)f->n; fd++)
 			set(f, (long)fd, NULL, false);
 		break;
 	}
