@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "format.h"
 #include "json.h"
@@ -586,6 +587,22 @@ static int nl_proto(pid_t tid, int fd)
 	return proto != -2 ? proto : tr_fd_netlink_proto(tid, fd);
 }
 
+/* -P: what the trace saw the descriptor made from, else /proc while the process lives. */
+static int fd_target(void *ctx, pid_t tid, int fd, char *buf, size_t len)
+{
+	struct km_printer *p = ctx;
+	const struct thread *th = tidmap_get(&p->threads, tid);
+	if (km_fds_path(p->fds, th ? th->tgid : tid, fd, buf, len) >= 0)
+		return (int)strlen(buf);
+	char link[64];
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, fd);
+	ssize_t n = len ? readlink(link, buf, len - 1) : -1;
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
+}
+
 struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen)
 {
 	struct km_printer *p = xcalloc(1, sizeof(*p));
@@ -607,11 +624,16 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 	p->fds = km_fds_new();
 	nl_printer = p;
 	o->fmt.nl_proto = nl_proto;
-	if (o->fmt.yflag) {
-		/* Resolved from /proc when printed, a moment after the call (see docs/syscalls.md). */
-		p->fdpath = tr_fdpath_new(o->fmt.yflag);
+	if (o->fmt.yflag || o->npaths) {
+		/*
+		 * Resolved from what the trace saw, else /proc when printed, a moment
+		 * after the call (see docs/syscalls.md); -P matches descriptors so too.
+		 */
+		p->fdpath = tr_fdpath_new(o->fmt.yflag ? o->fmt.yflag : 1);
 		tr_fdpath_set_kinds(p->fdpath, o->fmt.decode_fds);
-		o->fmt.fd_path = fd_path;
+		if (o->fmt.yflag)
+			o->fmt.fd_path = fd_path;
+		o->fmt.fd_target = fd_target;
 		o->fmt.fd_ctx = p;
 	}
 	struct timespec r, m;
@@ -624,7 +646,7 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached)
 {
 	thread_get(p, tid, tgid)->attached = attached;
-	if (p->o->fmt.yflag && tid == tgid)
+	if ((p->o->fmt.yflag || p->o->npaths) && tid == tgid)
 		km_fds_seed(p->fds, tgid);
 }
 
