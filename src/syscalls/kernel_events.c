@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dumpio.h"
 #include "format.h"
 #include "json.h"
 #include "lines.h"
@@ -85,6 +86,16 @@ static const struct km_region *find_region(const struct regions *rg, uint64_t ad
 				return r;
 	}
 	return NULL;
+}
+
+static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len);
+
+/* The exit's copies, else the entry's (a write's buffer): for -e read=/write= dumps. */
+static long read_either(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct regions **rg = ctx;
+	long n = read_regions(rg[0], addr, buf, len);
+	return n > 0 ? n : read_regions(rg[1], addr, buf, len);
 }
 
 /* mem.c's reader: bytes at addr from the copied regions, across adjacent ones. */
@@ -351,6 +362,16 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	} else {
 		out_call_exit(p->w, c->tid, &real, &mono, c->ent ? c->ent->name : "?",
 			      sb_str(&th->text) + th->entry_len, sb_str(ret));
+	}
+	if (sc_filter_dumps(p->o->filter)) {
+		/* -e read=/write=: what the call moved, from the copies of both its ends. */
+		struct regions out = { { h, NULL }, SC_AT_EXIT }, in = { { h, NULL }, SC_AT_ENTRY };
+		struct regions *both[2] = { &out, &in };
+		struct strbuf dump = STRBUF_INIT;
+		sc_dumpio(&dump, c, p->o->filter, read_either, both);
+		if (dump.len)
+			out_text(p->w, c->tid, sb_str(&dump));
+		sb_free(&dump);
 	}
 held:
 	flush_held(p, th, ts);

@@ -56,9 +56,12 @@ static unsigned deep_cap(const struct sc_decoder *d, unsigned a)
 
 /* One spec as a copy; false when the program cannot follow it (the decoder prints addresses). */
 static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, const struct sc_fmt *fmt,
-		      bool verbose, bool first_strv, struct km_copy *k)
+		      bool verbose, bool dumps, bool first_strv, struct km_copy *k)
 {
-	unsigned strsize = fmt->strsize;
+	/* -e read=/write= dump all the data a call moved: its buffers whole, as far as a record goes. */
+	unsigned strsize = dumps && (m->kind == SC_MEM_IOVEC || m->kind == SC_MEM_MSGHDR ||
+				     m->kind == SC_MEM_MMSGHDR || (m->kind == SC_MEM_BUF && !m->size)) ?
+				   KM_REG_CAP : fmt->strsize;
 	*k = (struct km_copy){ .arg = m->arg == SC_ARG_SP ? KM_ARG_SP : m->arg, .when = m->when,
 			       .off = m->off, .len_arg = m->len_arg, .elem = 1 };
 	switch (m->kind) {
@@ -197,6 +200,7 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 		   bool summary_only, bool paths)
 {
 	memset(plans, 0, sizeof(*plans) * KM_NR_MAX);
+	bool dumps = sc_filter_dumps(f);
 	for (int nr = 0; nr < KM_NR_MAX; nr++) {
 		struct km_plan *p = &plans[nr];
 		/* -c alone prints no arguments: nothing to copy (-P still needs the paths). */
@@ -213,7 +217,7 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 			/* abbrev= lists the calls printed abbreviated: the others whole, as with -v */
 			bool verbose = fmt->verbose || !sc_filter_in(f, SC_QUAL_ABBREV, nr);
 			for (const struct sc_mem_spec *m = e->dec->mem; m->kind && p->ncopy < KM_COPY_MAX; m++) {
-				if (translate(e->dec, m, fmt, verbose, first_strv, &p->c[p->ncopy]))
+				if (translate(e->dec, m, fmt, verbose, dumps, first_strv, &p->c[p->ncopy]))
 					p->sides |= p->c[p->ncopy++].when;
 				if (m->kind == SC_MEM_STRV)
 					first_strv = false;
