@@ -14,7 +14,7 @@
 #include <linux/types.h>
 
 #define KM_NR_MAX 512		/* syscall numbers the plan covers */
-#define KM_COPY_MAX 6		/* SC_MEM_MAX */
+#define KM_COPY_MAX 8		/* SC_MEM_MAX */
 #define KM_REG_CAP 4104		/* bytes of one region at most: a path and its NUL, rounded */
 #define KM_DATA_LIMIT 16384	/* region bytes of one record at most */
 #define KM_BUF_SIZE 32768	/* the per-CPU scratch a record is built in */

@@ -90,7 +90,7 @@ struct sc_mem_spec {
 	void (*walk_fn)(struct sc_walk *w, const struct sc_call *c);
 };
 
-#define SC_MEM_MAX 8	/* the kernel mode copies the first KM_COPY_MAX (6) */
+#define SC_MEM_MAX 8	/* the kernel mode copies them all (KM_COPY_MAX) */
 
 /* Spec shorthands, named from the kernel's point of view: IN is read by the kernel. */
 #define MEM_PATH(a)		{ .arg = (a), .kind = SC_MEM_STR, .when = SC_AT_ENTRY, .len_src = SC_LEN_PATH }

@@ -22,6 +22,7 @@ struct fdtab {
 	bool *cloexec;
 	int *sock;		/* SOCK_*: what socket() made it */
 	int n;
+	char *cwd;		/* the working directory, from /proc at the start, chdir and fchdir since */
 };
 
 struct km_fds {
@@ -42,6 +43,7 @@ static void tab_free(struct fdtab *f)
 	free(f->path);
 	free(f->cloexec);
 	free(f->sock);
+	free(f->cwd);
 	free(f);
 }
 
@@ -118,7 +120,9 @@ static void opened(struct fdtab *f, pid_t tgid, struct sc_call *c, long dirfd, u
 	char buf[8192], cwd[4096];
 	const char *dir = NULL;
 	if (p[0] != '/') {
-		if ((int)dirfd == AT_FDCWD) {
+		if ((int)dirfd == AT_FDCWD && f->cwd) {
+			dir = f->cwd;
+		} else if ((int)dirfd == AT_FDCWD) {
 			char link[64];
 			snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tgid);
 			ssize_t k = readlink(link, cwd, sizeof(cwd) - 1);
@@ -142,9 +146,34 @@ bool km_fds_tracks(int nr)
 	switch (nr) {
 	case SYS_open: case SYS_creat: case SYS_openat: case SYS_openat2: case SYS_dup: case SYS_dup2:
 	case SYS_dup3: case SYS_fcntl: case SYS_close: case SYS_close_range: case SYS_socket:
+	case SYS_chdir: case SYS_fchdir:
 		return true;
 	}
 	return false;
+}
+
+static void set_cwd(struct fdtab *f, const char *dir)
+{
+	free(f->cwd);
+	f->cwd = dir ? xstrdup(dir) : NULL;
+}
+
+/* chdir(path): the new directory, made absolute against the old one (".." left as it is). */
+static void chdir_to(struct fdtab *f, struct sc_call *c, uint64_t addr)
+{
+	const unsigned char *p;
+	long n = sc_mem_peek(c, addr, 4096, &p);
+	if (n <= 0 || !memchr(p, 0, (size_t)n) || (p[0] != '/' && !f->cwd)) {
+		set_cwd(f, NULL);
+		return;
+	}
+	char buf[8192];
+	if (p[0] == '/')
+		snprintf(buf, sizeof(buf), "%s", (const char *)p);
+	else
+		snprintf(buf, sizeof(buf), "%s/%s", strcmp(f->cwd, "/") ? f->cwd : "", (const char *)p);
+	/* A path with . or .. parts is not what /proc would say: not kept. */
+	set_cwd(f, strstr(buf, "/.") ? NULL : buf);
 }
 
 void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *call)
@@ -189,6 +218,12 @@ void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *call)
 	case SYS_close:
 		set(f, (long)a[0], NULL, false);
 		break;
+	case SYS_chdir:
+		chdir_to(f, c, c->args[0]);
+		break;
+	case SYS_fchdir:
+		set_cwd(f, known(f, a[0]));
+		break;
 	case SYS_close_range:
 		for (uint64_t fd = (unsigned)c->args[0]; fd <= (unsigned)c->args[1] && fd < (uint64_t)f->n; fd++)
 			set(f, (long)fd, NULL, false);
@@ -204,6 +239,13 @@ void km_fds_seed(struct km_fds *t, pid_t tgid)
 	if (!d)
 		return;
 	struct fdtab *f = tab(t, tgid);
+	char cwd[4096], cwdlink[64];
+	snprintf(cwdlink, sizeof(cwdlink), "/proc/%d/cwd", (int)tgid);
+	ssize_t k = readlink(cwdlink, cwd, sizeof(cwd) - 1);
+	if (k > 0) {
+		cwd[k] = '\0';
+		set_cwd(f, cwd);
+	}
 	for (struct dirent *e; (e = readdir(d));) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -236,6 +278,7 @@ void km_fds_fork(struct km_fds *t, pid_t parent, pid_t child)
 	for (int fd = 0; fd < p->n; fd++)
 		if (p->path[fd] || p->sock[fd])
 			set_sock(f, fd, p->path[fd], p->cloexec[fd], p->sock[fd]);
+	set_cwd(f, p->cwd);
 }
 
 void km_fds_exec(struct km_fds *t, pid_t tgid)
@@ -259,7 +302,8 @@ int km_fds_netlink(const struct km_fds *t, pid_t tgid, int fd)
 
 int km_fds_path(const struct km_fds *t, pid_t tgid, int fd, char *buf, size_t len)
 {
-	const char *p = known(tidmap_get(&t->procs, tgid), fd);
+	const struct fdtab *f = tidmap_get(&t->procs, tgid);
+	const char *p = fd == AT_FDCWD ? (f ? f->cwd : NULL) : known(f, fd);
 	if (!p || !len)
 		return -1;
 	snprintf(buf, len, "%s", p);
