@@ -21,7 +21,7 @@
 #   -r        reuse strace's results from an earlier run (strace does not
 #             change between runs; tracekit does)
 #   -R        run nothing: print the report of the last run again
-#   -k        also run the suite with `tracekit syscalls --kernel` as strace
+#   -k, --kernel  also run the suite with `tracekit syscalls --kernel` as strace
 #             (STRACE is then a script named strace: exec -a "$0" tracekit --kernel "$@"),
 #             and print its results in a third column, its figures beside
 #             the ptrace mode's
@@ -51,6 +51,10 @@ build_only=0
 reuse=0
 report_only=0
 runs=strace,tracekit
+# --kernel is -k (the name for it).
+args=()
+for a in "$@"; do [ "$a" = --kernel ] && args+=(-k) || args+=("$a"); done
+set -- "${args[@]}"
 while getopts j:brRkKm: opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
