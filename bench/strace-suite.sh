@@ -1,7 +1,7 @@
 #!/bin/bash
 # strace parity judged by strace's own test suite (issue 17's oracle).
 #
-#   bench/strace-suite.sh [-j JOBS] [-b] [-r] [BUILD_DIR] [-- TEST...]
+#   bench/strace-suite.sh [-j JOBS] [-b] [-r] [-R] [-k|-K|-m RUNS] [BUILD_DIR] [-- TEST...]
 #
 # Gets the Debian source package of the installed strace (adding a deb-src
 # entry to apt if there is none), its build dependencies, and builds strace
@@ -21,7 +21,21 @@
 #   -r        reuse strace's results from an earlier run (strace does not
 #             change between runs; tracekit does)
 #   -R        run nothing: print the report of the last run again
+#   -k, --kernel  also run the suite with `tracekit syscalls --kernel` as strace
+#             (STRACE is then a script named strace: exec -a "$0" tracekit --kernel "$@"),
+#             and print its results in a third column, its figures beside
+#             the ptrace mode's
+#   -K        the kernel mode only (with strace's results, and the ptrace
+#             mode's of an earlier run when there are some)
+#   -m RUNS   the runs to make, of strace,tracekit,kernel (the others' results
+#             of an earlier run are reported beside them)
 #   TEST...   run only these tests (names as in tests/Makefile: foo.gen.test)
+#
+# The kernel mode's figure counts, besides all tests, the tests strace
+# passes that ask for none of inject=, fault= and --seccomp-bpf (what the
+# kernel mode refuses: no BPF error injection in Debian's kernels, no
+# seccomp filter without a tracer to stop for); a test asks for them when its
+# script, or a script it sources, says so.
 #
 # ADAPTER=exec makes STRACE a script running `tracekit syscalls "$@"` (for
 # builds that predate the strace name); SAVE_AS=NAME keeps a copy of
@@ -36,16 +50,25 @@ jobs=$(nproc)
 build_only=0
 reuse=0
 report_only=0
-while getopts j:brR opt; do
+runs=strace,tracekit
+# --kernel is -k (the issue's name for it).
+args=()
+for a in "$@"; do [ "$a" = --kernel ] && args+=(-k) || args+=("$a"); done
+set -- "${args[@]}"
+while getopts j:brRkKm: opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
 	b) build_only=1 ;;
 	r) reuse=1 ;;
 	R) report_only=1 ;;
-	*) echo "usage: $0 [-j JOBS] [-b] [-r] [-R] [BUILD_DIR] [-- TEST...]" >&2; exit 2 ;;
+	k) runs=strace,tracekit,kernel ;;
+	K) runs=strace,kernel ;;
+	m) runs=$OPTARG ;;
+	*) echo "usage: $0 [-j JOBS] [-b] [-r] [-R] [-k|-K|-m RUNS] [BUILD_DIR] [-- TEST...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
+wants() { case ",$runs," in *",$1,"*) return 0 ;; esac; return 1; }
 build=build
 if [ $# -gt 0 ] && [ "$1" != -- ]; then
 	build=$1
@@ -114,6 +137,7 @@ run_suite() {
 	local tests_dir=$cache/build/tests
 	say "running the suite with $name ($jobs jobs)"
 	rm -rf "$out" && mkdir -p "$out"
+	: >"$cache/results/$name.txt"
 	(cd "$tests_dir" && rm -f -- *.log *.trs &&
 	 STRACE="$strace" TIMEOUT_DURATION="$timeout_s" make -k -j"$jobs" check \
 		${only_tests[@]:+TESTS="${only_tests[*]}"} >"$out/make.log" 2>&1)
@@ -132,9 +156,9 @@ run_suite() {
 # tracekit printed instead; else the suite's failure message without the
 # command line it quotes.
 reason() {
-	local log=$cache/results/tracekit/$1.log line want got
+	local log=$cache/results/${2:-tracekit}/$1.log line want got
 	[ -e "$log" ] || { echo "no log"; return; }
-	line=$(grep -m1 -E '^[^ ]*/tracekit-bin/strace: ' "$log" | sed 's|^[^ ]*/tracekit-bin/strace: |tracekit: |')
+	line=$(grep -m1 -E '^[^ ]*/tracekit(-kernel)?-bin/strace: ' "$log" | sed -E 's|^[^ ]*/tracekit(-kernel)?-bin/strace: |tracekit: |')
 	[ -z "$line" ] && line=$(grep -m1 -E 'time limit .* exceeded' "$log")
 	if [ -z "$line" ] && grep -q 'output mismatch\|failed to print expected diagnostics' "$log"; then
 		want=$(grep -m1 -E '^-([^-]|$)' "$log" | cut -c2-)
@@ -142,7 +166,7 @@ reason() {
 		line="mismatch: want '${want:0:70}' got '${got:0:70}'"
 	fi
 	[ -z "$line" ] && line=$(grep -m1 -E '^[^ ]+\.test: ' "$log" |
-		sed 's/^[^ ]*\.test: //; s|failed test: [^ ]*/tracekit-bin/strace .* \.\./[^ ]*|failed test:|')
+		sed -E 's/^[^ ]*\.test: //; s|failed test: [^ ]*/tracekit(-kernel)?-bin/strace .* \.\./[^ ]*|failed test:|')
 	[ -z "$line" ] && line=$(tail -n 1 "$log")
 	echo "${line:0:200}"
 }
@@ -165,36 +189,82 @@ else
 	ln -s "$tracekit" "$adapter"
 fi
 
-if [ "$reuse" = 0 ] || [ ! -s "$cache/results/strace.txt" ]; then
+if wants strace && { [ "$reuse" = 0 ] || [ ! -s "$cache/results/strace.txt" ]; }; then
 	run_suite strace "$cache/build/src/strace"
 fi
-run_suite tracekit "$adapter"
-[ -n "${SAVE_AS-}" ] && cp "$cache/results/tracekit.txt" "$cache/results/$SAVE_AS.txt"
+wants tracekit && run_suite tracekit "$adapter"
+[ -n "${SAVE_AS-}" ] && wants tracekit && cp "$cache/results/tracekit.txt" "$cache/results/$SAVE_AS.txt"
+if wants kernel; then
+	# Named strace too, and run under its own path (the suite checks "$STRACE: message").
+	mkdir -p "$cache/tracekit-kernel-bin"
+	kadapter=$cache/tracekit-kernel-bin/strace
+	printf '#!/bin/bash\nexec -a "$0" %s --kernel "$@"\n' "$tracekit" >"$kadapter"
+	chmod +x "$kadapter"
+	run_suite kernel "$kadapter"
 fi
+fi
+for r in strace tracekit kernel; do
+	[ -e "$cache/results/$r.txt" ] || : >"$cache/results/$r.txt"
+done
 
-join -a1 -a2 -e - -o 0,1.2,2.2 "$cache/results/strace.txt" "$cache/results/tracekit.txt" \
-	>"$cache/results/side-by-side.txt"
+# Whether a test asks for what the kernel mode refuses: inject=, fault=, --seccomp-bpf.
+refused_in_kernel_mode() {
+	local f=$src/tests/$1.test g
+	[ -e "$f" ] || return 1
+	for g in "$f" $(sed -n 's|^\. "\${srcdir=\.}/\([^"]*\)".*|\1|p' "$f" | grep -v '^init\.sh$'); do
+		[ "${g#/}" = "$g" ] && [ "$g" != "$f" ] && g=$src/tests/$g
+		grep -qE 'inject=|fault=|seccomp-bpf' "$g" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+src=$(ls -d "$cache"/strace-*/ 2>/dev/null | head -n 1)
+src=${src%/}
+join -a1 -a2 -e - -o 0,1.2,2.2 "$cache/results/strace.txt" "$cache/results/tracekit.txt" |
+	join -a1 -a2 -e - -o 0,1.2,1.3,2.2 - "$cache/results/kernel.txt" |
+	while read -r t a b c; do
+		r=-
+		[ -n "$src" ] && { refused_in_kernel_mode "$t" && r=refused || r=ok; }
+		echo "$t $a $b $c $r"
+	done >"$cache/results/side-by-side.txt"
 [ ${#only_tests[@]} -gt 0 ] &&
 	grep -wFf <(printf '%s\n' "${only_tests[@]%.test}") "$cache/results/side-by-side.txt" \
 		>"$cache/results/side.tmp" && mv "$cache/results/side.tmp" "$cache/results/side-by-side.txt"
 
-printf '%-40s %-8s %-8s\n' test strace tracekit
-awk '{ printf "%-40s %-8s %-8s\n", $1, $2, $3 }' "$cache/results/side-by-side.txt"
+printf '%-40s %-8s %-8s %-8s\n' test strace tracekit --kernel
+awk '{ printf "%-40s %-8s %-8s %-8s\n", $1, $2, $3, $4 }' "$cache/results/side-by-side.txt"
 echo
-awk '{ s[$2]++; k[$3]++; n++; if ($2 == "PASS" && $3 == "PASS") both++ }
+awk '{ s[$2]++; k[$3]++; m[$4]++; n++
+	if ($2 == "PASS" && $3 == "PASS") both++
+	if ($2 == "PASS" && $4 == "PASS") kboth++
+	if ($2 == "PASS" && $5 == "ok") { open++; if ($4 == "PASS") kopen++ }
+	if ($4 != "-") kran++
+	if ($3 != "-") tran++ }
 END {
-	printf "%-10s %8s %8s\n", "", "strace", "tracekit"
+	printf "%-10s %8s %8s %8s\n", "", "strace", "tracekit", "--kernel"
 	split("PASS SKIP FAIL XFAIL ERROR", kinds, " ")
 	for (i = 1; i <= 5; i++)
-		printf "%-10s %8d %8d\n", kinds[i], s[kinds[i]], k[kinds[i]]
-	printf "%-10s %8d %8d\n", "total", n, n
-	if (s["PASS"])
+		printf "%-10s %8d %8d %8d\n", kinds[i], s[kinds[i]], k[kinds[i]], m[kinds[i]]
+	printf "%-10s %8d %8d %8d\n", "total", n, tran, kran
+	if (s["PASS"] && tran)
 		printf "tracekit passes %d of the %d tests strace passes (%.1f%%)\n",
 			both, s["PASS"], 100 * both / s["PASS"]
+	if (s["PASS"] && kran)
+		printf "tracekit --kernel passes %d of the %d tests strace passes (%.1f%%)\n",
+			kboth, s["PASS"], 100 * kboth / s["PASS"]
+	if (open && kran)
+		printf "tracekit --kernel passes %d of the %d tests strace passes that ask for none of inject=, fault=, --seccomp-bpf (%.1f%%)\n",
+			kopen, open, 100 * kopen / open
 }' "$cache/results/side-by-side.txt"
-echo
-echo "strace passes, tracekit does not:"
-awk '$2 == "PASS" && $3 != "PASS" { print $1, $3 }' "$cache/results/side-by-side.txt" |
-while read -r t r; do
-	printf '%-40s %-6s %s\n' "$t" "$r" "$(reason "$t")"
+for mode in tracekit kernel; do
+	col=3 name=tracekit
+	[ $mode = kernel ] && col=4 name="tracekit --kernel"
+	awk -v c=$col '$2 == "PASS" && $c != "PASS" && $c != "-"' "$cache/results/side-by-side.txt" | grep -q . || continue
+	echo
+	echo "strace passes, $name does not:"
+	awk -v c=$col '$2 == "PASS" && $c != "PASS" && $c != "-" { print $1, $c, $5 }' "$cache/results/side-by-side.txt" |
+	while read -r t r why; do
+		printf '%-40s %-6s %s%s\n' "$t" "$r" "$([ "$why" = refused ] && echo '(refused in kernel mode) ')" \
+			"$(reason "$t" "$mode")"
+	done
 done

@@ -164,22 +164,27 @@ static __always_inline void task_del(__u32 tid)
 	}
 }
 
+/* put_region's how: a string, a guess (see KM_QUIET). */
+#define PUT_STR 1
+#define PUT_QUIET 2
+
 /*
- * Copy len bytes (a string when str) at addr as one region of the record in
- * the scratch (its header counts the bytes so far).  A read that fails is
+ * Copy len bytes (a string with PUT_STR) at addr as one region of the record
+ * in the scratch (its header counts the bytes so far).  A read that fails is
  * retried up to the end of its first page, as process_vm_readv would return
  * the readable part; what fails still leaves a region with fault set, so
- * user space can count it.  A global function: the verifier checks it once,
- * not once per caller's state.
+ * user space can count it (with PUT_QUIET nothing: the address was a guess).
+ * A global function: the verifier checks it once, not once per caller's state.
  */
-__noinline int put_region(__u64 addr, __u32 len, int str, int when)
+__noinline int put_region(__u64 addr, __u32 len, int how, int when)
 {
 	struct km_scratch *s = scratch_buf();
 	if (!s || !addr)
 		return 0;
 	struct km_hdr *h = (struct km_hdr *)s->buf;
 	if (h->size >= KM_DATA_LIMIT) {
-		h->truncated = 1;
+		if (!(how & PUT_QUIET))
+			h->truncated = 1;
 		return -1;
 	}
 	/* The masks are for the verifier: offsets and sizes it can bound within the scratch. */
@@ -190,18 +195,25 @@ __noinline int put_region(__u64 addr, __u32 len, int str, int when)
 	/* In asm, so the compiler keeps the mask on the register the helper gets. */
 	asm volatile("%0 &= 8191" : "+r"(n));
 	long got;
-	if (str) {
+	/* 1..4096: the mask is the verifier's bound (4095 would make a page's start 0). */
+	__u64 in_page = 4096 - (addr & 4095);
+	asm volatile("%0 &= 8191" : "+r"(in_page));
+	if (how & PUT_STR) {
 		/* Ask one byte more: a string that fills it was cut, keep it without the NUL. */
 		got = bpf_probe_read_user_str(data, n, (void *)addr);
 		if (got == (long)n && n > 0)
 			got--;
 	} else {
 		got = bpf_probe_read_user(data, n, (void *)addr) ? -1 : (long)n;
-		__u64 in_page = 4096 - (addr & 4095);
-		asm volatile("%0 &= 4095" : "+r"(in_page));
-		if (got < 0 && in_page < n)
-			got = bpf_probe_read_user(data, in_page, (void *)addr) ? -1 : (long)in_page;
 	}
+	/*
+	 * What is readable up to the end of the first page, as process_vm_readv
+	 * gives it (a string there without its NUL: the page after is not mapped).
+	 */
+	if (got < 0 && in_page < n)
+		got = bpf_probe_read_user(data, in_page, (void *)addr) ? -1 : (long)in_page;
+	if (got < 0 && (how & PUT_QUIET))
+		return -1;
 	reg->addr = addr;
 	reg->when = when;
 	reg->fault = got < 0;
@@ -212,6 +224,59 @@ __noinline int put_region(__u64 addr, __u32 len, int str, int when)
 	h->size += sizeof(*reg) + ((reg->len + 7) & ~7u);
 	h->nregions++;
 	return got < 0 ? -1 : 0;
+}
+
+/*
+ * The pointer-shaped words of the region at scratch offset at (a region's
+ * header, as put_region left it): cap bytes at each, quietly; with more,
+ * the same one level down (follow_leaf).  Global, like put_region.
+ */
+static __always_inline __u64 region_word(struct km_scratch *s, __u32 at, int i, __u32 *len)
+{
+	__u32 o = (at & (KM_DATA_LIMIT - 1)) + sizeof(struct km_hdr);
+	struct km_region *reg = (void *)(s->buf + o);
+	*len = reg->len;
+	__u32 w = o + sizeof(struct km_region) + i * 8;
+	asm volatile("%0 &= 32767" : "+r"(w));
+	if (w > KM_BUF_SIZE - 8)
+		return 0;
+	return *(__u64 *)(s->buf + w);
+}
+
+__noinline int follow_leaf(__u32 at, __u32 cap, int when)
+{
+	struct km_scratch *s = scratch_buf();
+	if (!s)
+		return 0;
+	for (int i = 0; i < KM_DEEP_WORDS2; i++) {
+		__u32 len = 0;
+		__u64 p = region_word(s, at, i, &len);
+		if ((__u32)(i * 8 + 8) > len)
+			break;
+		if (p >= KM_USER_PTR_MIN && p < KM_USER_PTR_END)
+			put_region(p, cap, PUT_QUIET, when);
+	}
+	return 0;
+}
+
+__noinline int follow(__u32 at, __u32 cap1, __u32 cap2, int when)
+{
+	struct km_scratch *s = scratch_buf();
+	if (!s)
+		return 0;
+	struct km_hdr *h = (struct km_hdr *)s->buf;
+	for (int i = 0; i < KM_DEEP_WORDS; i++) {
+		__u32 len = 0;
+		__u64 p = region_word(s, at, i, &len);
+		if ((__u32)(i * 8 + 8) > len)
+			break;
+		if (p < KM_USER_PTR_MIN || p >= KM_USER_PTR_END)
+			continue;
+		__u32 next = h->size;
+		if (put_region(p, cap1, PUT_QUIET, when) == 0 && cap2)
+			follow_leaf(next, cap2, when);
+	}
+	return 0;
 }
 
 /* Read a word of user memory and keep it as a region too: decoders print pointers they follow. */
@@ -231,7 +296,7 @@ static __always_inline void copy_strv(__u64 addr, __u32 cap, int when)
 		if (word(addr + i * 8, &p, 8, when) < 0 || !p)
 			return;
 		if (cap)
-			put_region(p, cap, 1, when);
+			put_region(p, cap, PUT_STR, when);
 	}
 }
 
@@ -337,12 +402,30 @@ __noinline int copy_one(__u32 nr, __u32 i, __s64 ret, __u64 sp, int when)
 		break;
 	}
 	case KM_OP_STR:
-		put_region(addr, c->cap, 1, when);
+		put_region(addr, c->cap, PUT_STR, when);
 		break;
 	case KM_OP_DEREF: {
 		__u64 p = 0;
-		if (word(addr, &p, 8, when) == 0)
+		if (c->flags & KM_QUIET) {
+			/* Only some calls hold a pointer there: a guess, kept only when it reads. */
+			if (!bpf_probe_read_user(&p, 8, (void *)addr) && p >= KM_USER_PTR_MIN &&
+			    p < KM_USER_PTR_END)
+				put_region(p, c->cap, PUT_QUIET, when);
+		} else if (word(addr, &p, 8, when) == 0) {
 			put_region(p, c->cap, 0, when);
+		}
+		break;
+	}
+	case KM_OP_DEEP: {
+		/* The first page's worth is followed; the rest (UBI_IOCRNVOL's 4368 bytes) in a second region. */
+		__u32 at = ((struct km_hdr *)s->buf)->size;
+		__u64 n = copy_len(c, args, ret, when);
+		__u32 part = n < 4096 ? n : 4096;
+		if (put_region(addr, part, PUT_QUIET, when) < 0)
+			break;
+		if (n > part)
+			put_region(addr + part, n - part, PUT_QUIET, when);
+		follow(at, c->cap1, c->cap2, when);
 		break;
 	}
 	case KM_OP_STRV:

@@ -14,7 +14,7 @@
 #include <linux/types.h>
 
 #define KM_NR_MAX 512		/* syscall numbers the plan covers */
-#define KM_COPY_MAX 6		/* SC_MEM_MAX */
+#define KM_COPY_MAX 8		/* SC_MEM_MAX */
 #define KM_REG_CAP 4104		/* bytes of one region at most: a path and its NUL, rounded */
 #define KM_DATA_LIMIT 16384	/* region bytes of one record at most */
 #define KM_BUF_SIZE 32768	/* the per-CPU scratch a record is built in */
@@ -72,6 +72,27 @@ enum km_op {
 	KM_OP_IOVEC,		/* struct iovec[len] and up to cap bytes of each element */
 	KM_OP_MSGHDR,		/* struct msghdr, its name, iovec (+cap bytes each) and control */
 	KM_OP_MMSGHDR,		/* struct mmsghdr[len], each entry's msghdr as KM_OP_MSGHDR */
+	/*
+	 * A decoder that follows pointers the plan cannot name (a .walk_fn:
+	 * SG_IO's buffers, V4L2's clips, io_uring_register's arrays; io_submit's
+	 * iocbs): cap (or len) bytes at the pointer, then cap1 bytes at each
+	 * pointer-shaped word of those (KM_DEEP_WORDS at most), and cap2 bytes at
+	 * each pointer-shaped word of those (KM_DEEP_WORDS2).  Quietly: a word
+	 * that was no pointer leaves nothing.  A superset of what the walk reads,
+	 * for walks two pointers deep.
+	 */
+	KM_OP_DEEP,
+};
+
+#define KM_DEEP_WORDS 64	/* words of the first bytes looked at: 512 bytes */
+#define KM_DEEP_WORDS2 16	/* words of each target looked at: 128 bytes */
+/* A user-space pointer, by its value: above the zero page, below the canonical hole. */
+#define KM_USER_PTR_MIN 4096ull
+#define KM_USER_PTR_END 0x800000000000ull
+
+enum km_copy_flags {
+	/* A read that fails leaves no region, counts no fault, asks no retry: the pointer was a guess. */
+	KM_QUIET = 1,
 };
 
 enum km_len {
@@ -87,10 +108,11 @@ struct km_copy {
 	__u8 when;		/* SC_AT_ENTRY 1, SC_AT_EXIT 2 */
 	__u8 len_src;		/* enum km_len */
 	__u8 len_arg;
-	__u8 pad;
+	__u8 flags;		/* enum km_copy_flags */
 	__u16 off;		/* added to the pointer */
 	__u32 elem;		/* element size for KM_LEN_ARG/RET */
 	__u32 cap;		/* bytes at most (strings: with their NUL) */
+	__u16 cap1, cap2;	/* KM_OP_DEEP: bytes at the pointers of the first and second level */
 };
 
 struct km_plan {

@@ -634,8 +634,12 @@ static bool kernel_unsupported(const struct sc_options *o)
 		injects = sc_filter_injects(o->filter, nr);
 	const char *what = o->seccomp ? "--seccomp-bpf" : o->stack ? "-k" :
 			   injects ? "-e inject=/fault=" : NULL;
+	const char *why = o->seccomp ? "its filter makes the program stop for a tracer, and --kernel has none" :
+			  o->stack ? "unwinding a stack needs the program stopped at each call" :
+			  "changing a call's result needs the program stopped (the kernel's BPF error "
+			  "injection is not built into the kernels it runs on)";
 	if (what)
-		errmsg("%s needs the ptrace mode: drop --kernel or %s", what, what);
+		errmsg("%s needs the ptrace mode: %s; drop --kernel or %s", what, why, what);
 	return what != NULL;
 }
 

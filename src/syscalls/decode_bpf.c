@@ -923,8 +923,10 @@ static int bpf_exit(struct sc_call *c, unsigned char *raw)
 	return 0;
 }
 
-SC_DECODER(bpf, MEM_FN(1, SC_MEM_BUF, SC_AT_ENTRY, bpf_attr_len),
-	   MEM_FN(1, SC_MEM_BUF, SC_AT_EXIT, bpf_exit_len),
+SC_DECODER(bpf, { .arg = 1, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .len_src = SC_LEN_FN,
+		  .len_fn = bpf_attr_len, .size = BPF_ATTR_CAP },
+	   { .arg = 1, .kind = SC_MEM_BUF, .when = SC_AT_EXIT, .len_src = SC_LEN_FN,
+	     .len_fn = bpf_exit_len, .size = BPF_ATTR_CAP },
 	   MEM_DEREF_IN(1, 0, 4096),	/* pathname, raw_tracepoint.name, btf */
 	   MEM_DEREF_IN(1, offsetof(union bpf_attr, license), 256),
 	   MEM_DEREF_IN(1, offsetof(union bpf_attr, log_buf), 256),

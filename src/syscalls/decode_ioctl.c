@@ -1,7 +1,7 @@
 /*
  * ioctl: the request by name (or as _IOC(dir, type, nr, size) when it has
- * none) and its argument the way strace prints it.  The groups of requests in
- * src/syscalls/ioctl/ (block, fs, dm, ...) are asked first; the common tty
+ * none) and its argument the way strace prints it.  The families of requests
+ * in src/syscalls/ioctl/ (evdev, block, fs, dm, ...) are asked first; the common tty
  * requests are data here: the table below, and the memory each needs follows
  * from the same table.
  */
@@ -17,34 +17,10 @@
 #include "print_stat.h"
 #include "print_termios.h"
 
-/* The families of src/syscalls/ioctl/, asked in this order. */
-static const struct ioctl_group *const families[] = {
-	&ioctl_block,
-	&ioctl_fs,
-	&ioctl_hdio,
-	&ioctl_counter,
-	&ioctl_dm,
-	&ioctl_named,
-	&ioctl_inotify,
-	&ioctl_lirc,
-	&ioctl_mixer,
-	&ioctl_mtd,
-	&ioctl_loop,
-	&ioctl_nbd,
-	&ioctl_nsfs,
-	&ioctl_random,
-	&ioctl_scsi,
-	&ioctl_ubi,
-	&ioctl_watchdog,
-	&ioctl_kd,
-	&ioctl_tee,
-	&ioctl_sg_io,
-	&ioctl_perf,
-	&ioctl_btrfs,
-	&ioctl_hid,
-};
-
-#define N_FAMILIES (sizeof(families) / sizeof(families[0]))
+#define FOR_FAMILIES_OF(f, req)                                                              \
+	for (const struct ioctl_family *const *f##_p = ioctl_families, *f;                  \
+	     f##_p < ioctl_families + ioctl_n_families && (f = *f##_p, 1); f##_p++)          \
+		if (ioctl_family_asked(f, req))
 
 enum ioctl_arg {
 	IA_HEX = 0,	/* not decoded: the raw argument in hex */
@@ -92,16 +68,13 @@ static enum ioctl_arg arg_kind(uint64_t req)
 
 static size_t ioctl_arg_len(const struct sc_call *c)
 {
+	unsigned req = (unsigned)c->args[1];
 	size_t len = 0;
-	for (size_t i = 0; i < N_FAMILIES; i++) {
-		size_t n = families[i]->arg_len(c, (unsigned)c->args[1]);
+	FOR_FAMILIES_OF(f, req) {
+		size_t n = f->arg_len ? f->arg_len(c, req) : 0;
 		if (n > len)
 			len = n;
 	}
-	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
-	size_t fam_len = fam && fam->arg_len ? fam->arg_len(c, (unsigned)c->args[1]) : 0;
-	if (fam_len > len)
-		len = fam_len;
 	if (len)
 		return len;
 	switch (arg_kind(c->args[1])) {
@@ -133,9 +106,10 @@ static size_t request_names(unsigned req, const char **names, size_t max)
 		names[n++] = s;
 	if ((s = xlat_str(&xlat_ioctl_names, req)))
 		names[n++] = s;
-	for (size_t i = 0; i < N_FAMILIES && n < max; i++) {
-		const struct xlat *x = families[i]->names;
-		if (!x || !(s = xlat_str(x, req)))
+	/* An owner's names were tried first (ioctl_family_name). */
+	for (size_t i = 0; i < ioctl_n_families && n < max; i++) {
+		const struct xlat *x = ioctl_families[i]->names;
+		if (ioctl_families[i]->type != IOCTL_ANY_TYPE || !x || !(s = xlat_str(x, req)))
 			continue;
 		bool dup = false;
 		for (size_t j = 0; j < n; j++)
@@ -172,8 +146,8 @@ static void p_request(struct sc_call *c, unsigned req)
 	/* a name computed from the number first, then those of the tables */
 	char computed[64];
 	size_t k = 0;
-	for (size_t i = 0; i < N_FAMILIES && !k; i++)
-		if (families[i]->name_of && families[i]->name_of(req, computed, sizeof(computed)))
+	FOR_FAMILIES_OF(f, req)
+		if (!k && f->name_of && f->name_of(req, computed, sizeof(computed)))
 			k = 1;
 	if (k)
 		out(c, "%s", computed);
@@ -242,23 +216,23 @@ static int ioctl_entry(struct sc_call *c, enum ioctl_arg kind, uint64_t arg)
 
 static size_t ioctl_deref_len(const struct sc_call *c)
 {
-	for (size_t i = 0; i < N_FAMILIES; i++)
-		if (families[i]->deref_len) {
-			size_t n = families[i]->deref_len(c, (unsigned)c->args[1]);
-			if (n)
-				return n;
-		}
+	unsigned req = (unsigned)c->args[1];
+	FOR_FAMILIES_OF(f, req) {
+		size_t n = f->deref_len ? f->deref_len(c, req) : 0;
+		if (n)
+			return n;
+	}
 	return 0;
 }
 
 static size_t ioctl_ptr_len(const struct sc_call *c, unsigned off)
 {
-	for (size_t i = 0; i < N_FAMILIES; i++)
-		if (families[i]->ptr_len) {
-			size_t n = families[i]->ptr_len(c, (unsigned)c->args[1], off);
-			if (n)
-				return n;
-		}
+	unsigned req = (unsigned)c->args[1];
+	FOR_FAMILIES_OF(f, req) {
+		size_t n = f->ptr_len ? f->ptr_len(c, req, off) : 0;
+		if (n)
+			return n;
+	}
 	return 0;
 }
 
@@ -277,15 +251,13 @@ static size_t ioctl_ptr24_len(const struct sc_call *c)
 	return ioctl_ptr_len(c, IOCTL_PTR_AT24);
 }
 
-/* What the argument points to: SG_IO's buffers (groups), V4L2's clips and controls (families). */
+/* What the argument points to: SG_IO's buffers, V4L2's clips and controls. */
 static void ioctl_walk(struct sc_walk *w, const struct sc_call *c)
 {
-	for (size_t i = 0; i < N_FAMILIES; i++)
-		if (families[i]->walk)
-			families[i]->walk(w, c, (unsigned)c->args[1]);
-	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
-	if (fam && fam->walk)
-		fam->walk(w, c, (unsigned)c->args[1]);
+	unsigned req = (unsigned)c->args[1];
+	FOR_FAMILIES_OF(f, req)
+		if (f->walk)
+			f->walk(w, c, req);
 }
 
 /* Bytes of an ioctl argument copied at most (KVM CPUID tables: 10 KiB). */
@@ -304,20 +276,15 @@ SC_DECODER(ioctl, { .arg = 2, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY | SC_AT_EX
 		  { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY | SC_AT_EXIT, .walk_fn = ioctl_walk })
 {
 	enum ioctl_arg kind = arg_kind(c->args[1]);
-	const struct ioctl_family *fam = ioctl_family_of((unsigned)c->args[1]);
+	unsigned req = (unsigned)c->args[1];
 	if (c->entering) {
 		p_fd(c, c->args[0]);
 		p_sep(c);
-		p_request(c, (unsigned)c->args[1]);
+		p_request(c, req);
 	}
-	/* The character-device families of ioctl/family.h first, then the groups of ioctl/ioctl.h. */
-	if (fam) {
-		int r = fam->decode(c, (unsigned)c->args[1], c->args[2]);
-		if (r != IOCTL_NOT_DECODED)
-			return r;
-	}
-	for (size_t i = 0; i < N_FAMILIES; i++) {
-		int r = families[i]->decode(c, (unsigned)c->args[1], c->args[2]);
+	/* The owner of the request's type byte first, then the others. */
+	FOR_FAMILIES_OF(f, req) {
+		int r = f->decode(c, req, c->args[2]);
 		if (r != IOCTL_UNDECODED)
 			return r;
 	}

@@ -90,7 +90,7 @@ struct sc_mem_spec {
 	void (*walk_fn)(struct sc_walk *w, const struct sc_call *c);
 };
 
-#define SC_MEM_MAX 8	/* the kernel mode copies the first KM_COPY_MAX (6) */
+#define SC_MEM_MAX 8	/* the kernel mode copies them all (KM_COPY_MAX) */
 
 /* Spec shorthands, named from the kernel's point of view: IN is read by the kernel. */
 #define MEM_PATH(a)		{ .arg = (a), .kind = SC_MEM_STR, .when = SC_AT_ENTRY, .len_src = SC_LEN_PATH }
@@ -163,6 +163,8 @@ struct sc_fmt {
 	bool raw_ret_hex;	/* not used yet */
 	/* Path of fd in tid (for -y); returns length or -1. NULL: no -y. */
 	int (*fd_path)(void *ctx, pid_t tid, int fd, char *buf, size_t len);
+	/* Optional, for -P: what fd links to in /proc, from the mode's own record (--kernel's); ctx fd_ctx. */
+	int (*fd_target)(void *ctx, pid_t tid, int fd, char *buf, size_t len);
 	void *fd_ctx;
 	unsigned decode_pids;	/* --decode-pids= bits (session.h): pid comments, -Y comm */
 	/* NETLINK_* protocol of fd in tid, or -1 (not netlink); NULL: unknown. */

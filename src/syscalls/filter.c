@@ -944,6 +944,21 @@ bool sc_filter_dump_fd(const struct sc_filter *f, bool write, int fd)
 	return nset_has(write ? &f->writes : &f->reads, fd);
 }
 
+static bool nset_any(const struct nset *s)
+{
+	if (s->inv)
+		return true;
+	for (size_t i = 0; i < s->nw; i++)
+		if (s->w[i])
+			return true;
+	return false;
+}
+
+bool sc_filter_dumps(const struct sc_filter *f)
+{
+	return f && (nset_any(&f->reads) || nset_any(&f->writes));
+}
+
 bool sc_filter_status_kind(const struct sc_filter *f, enum sc_status st)
 {
 	return nset_has(&f->status, st);

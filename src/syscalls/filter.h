@@ -73,6 +73,8 @@ bool sc_filter_in(const struct sc_filter *f, enum sc_qual q, long nr);
 bool sc_filter_signal(const struct sc_filter *f, int sig);
 /* Whether read= (write=false) or write= (write=true) asks to dump descriptor fd. */
 bool sc_filter_dump_fd(const struct sc_filter *f, bool write, int fd);
+/* Whether read= or write= asks to dump any descriptor. */
+bool sc_filter_dumps(const struct sc_filter *f);
 
 /* Whether a call that returned ret (finished) or never returned is shown. */
 bool sc_filter_status(const struct sc_filter *f, int64_t ret, bool finished);

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "callstate.h"
+#include "dumpio.h"
 #include "format.h"
 #include "json.h"
 #include "lines.h"
@@ -26,6 +28,7 @@
 
 struct thread {
 	struct sc_callstate cs;
+	struct sc_fmt fmt;	/* the run's, with -e abbrev=/verbose= applied to the call in flight */
 	bool attached;		/* from -p: its first record may be a call's exit */
 	bool seen;		/* a record of it was handled */
 	struct km_hdr *deferred;	/* an entry whose memory the kernel retries at exit */
@@ -79,6 +82,16 @@ static const struct km_region *find_region(const struct regions *rg, uint64_t ad
 	return NULL;
 }
 
+static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len);
+
+/* The exit's copies, else the entry's (a write's buffer): for -e read=/write= dumps. */
+static long read_either(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct regions **rg = ctx;
+	long n = read_regions(rg[0], addr, buf, len);
+	return n > 0 ? n : read_regions(rg[1], addr, buf, len);
+}
+
 /* mem.c's reader: bytes at addr from the copied regions, across adjacent ones. */
 static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len)
 {
@@ -122,6 +135,8 @@ static struct thread *thread_get(struct km_printer *p, pid_t tid, pid_t tgid)
 	th = xcalloc(1, sizeof(*th));
 	sc_callstate_init(&th->cs, tid, tgid, &p->o->fmt);
 	th->exit_arg = -1;
+	th->fmt = p->o->fmt;
+	th->cs.call.fmt = &th->fmt;
 	tidmap_put(&p->threads, tid, th);
 	p->live++;
 	return th;
@@ -154,6 +169,10 @@ static struct thread *begin_call(struct km_printer *p, const struct km_hdr *h)
 	th->start_ns = h->ts;
 	if (h->nr == 60 || h->nr == 231)	/* exit, exit_group */
 		th->exit_arg = (int)(h->args[0] & 0xff);
+	/* abbrev= lists the calls printed abbreviated: the others print whole, as with -v. */
+	th->fmt = p->o->fmt;
+	th->fmt.verbose = p->o->fmt.verbose || !sc_filter_in(p->o->filter, SC_QUAL_ABBREV, h->nr);
+	th->fmt.by_addr = !sc_filter_in(p->o->filter, SC_QUAL_VERBOSE, h->nr);
 	free(th->deferred);
 	th->deferred = NULL;
 	if (!th->cs.shown)
@@ -196,7 +215,10 @@ static void decode_entry_from(struct km_printer *p, struct thread *th, uint64_t 
 	struct sc_call *c = &th->cs.call;
 	sc_mem_fetch(c, SC_AT_ENTRY, read, ctx);
 	sc_mem_uncut(c);
-	sc_decode_entry(c);
+	if (sc_filter_in(p->o->filter, SC_QUAL_RAW, c->nr))
+		sc_decode_entry_raw(c);
+	else
+		sc_decode_entry(c);
 	th->cs.entry_len = th->cs.text.len;
 	if (p->o->npaths && !sc_touches_path(c, p->o->paths, p->o->npaths)) {
 		th->cs.shown = false;
@@ -206,6 +228,7 @@ static void decode_entry_from(struct km_printer *p, struct thread *th, uint64_t 
 		return;
 	struct timespec real = real_of(p, ts), mono = ts_of(ts);
 	set_multi(p);
+	out_set_lead(p->w, c->nr, SC_IP_UNKNOWN);
 	out_call_entry(p->w, c->tid, &real, &mono, sb_str(&th->cs.text));
 	th->cs.printed_entry = true;
 	if (c->rv == SC_RV_NONE && c->done_at_entry) {
@@ -221,6 +244,7 @@ static void flush_held(struct km_printer *p, struct thread *th, uint64_t ns)
 		return;
 	struct timespec real = real_of(p, ns), mono = ts_of(ns);
 	set_multi(p);
+	out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);
 	for (const char *s = sb_str(&th->held); s < sb_str(&th->held) + th->held.len; s += strlen(s) + 1)
 		out_event(p->w, th->cs.call.tid, &real, &mono, s);
 	sb_reset(&th->held);
@@ -238,6 +262,7 @@ static void resumed_only(struct km_printer *p, const struct km_hdr *h)
 	sc_format_ret(&c, &p->tmp, false);
 	struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
 	set_multi(p);
+	out_set_lead(p->w, c.nr, SC_IP_UNKNOWN);
 	out_call_exit(p->w, c.tid, &real, &mono, e && e->name ? e->name : "?", ")", sb_str(&p->tmp));
 }
 
@@ -262,11 +287,20 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		free(th->deferred);
 		th->deferred = NULL;
 	}
-	count_faults(p, h, SC_AT_EXIT);
+	/* What was not read counts where it prints: not for calls sent only for their descriptors. */
+	if (th->cs.shown)
+		count_faults(p, h, SC_AT_EXIT);
 	sc_callstate_end(&th->cs, h->ret);
 	th->end_ns = ts;
-	if (!th->cs.shown)
+	if (!th->cs.shown) {
+		/* Not traced, sent for the descriptors it made (kernel_plan.c): they decode later calls. */
+		if (km_fds_tracks(c->nr)) {
+			struct regions rg = { { h, NULL }, SC_AT_ENTRY };
+			sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
+			km_fds_update(p->fds, th->cs.tgid, c);
+		}
 		goto held;
+	}
 	double took = (double)(ts - th->start_ns) / 1e9;
 	if (p->sum)
 		sc_summary_add(p->sum, c->nr, ts - th->start_ns, sc_failed(c));
@@ -286,10 +320,22 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		sb_printf(ret, " <%.6f>", took);
 	struct timespec start = real_of(p, th->start_ns), smono = ts_of(th->start_ns);
 	struct timespec real = real_of(p, ts), mono = ts_of(ts);
-	if (!p->o->json)
+	if (!p->o->json) {
 		set_multi(p);
+		out_set_lead(p->w, c->nr, SC_IP_UNKNOWN);
+	}
 	sc_callstate_print_exit(&th->cs, p->w, p->o->json, &start, &smono, &real, &mono, sb_str(ret),
 				took);
+	if (!p->o->json && sc_filter_dumps(p->o->filter)) {
+		/* -e read=/write=: what the call moved, from the copies of both its ends. */
+		struct regions out = { { h, NULL }, SC_AT_EXIT }, in = { { h, NULL }, SC_AT_ENTRY };
+		struct regions *both[2] = { &out, &in };
+		struct strbuf dump = STRBUF_INIT;
+		sc_dumpio(&dump, c, p->o->filter, read_either, both);
+		if (dump.len)
+			out_text(p->w, c->tid, sb_str(&dump));
+		sb_free(&dump);
+	}
 held:
 	flush_held(p, th, ts);
 }
@@ -343,6 +389,8 @@ static void cut_short(struct km_printer *p, struct thread *th)
 	if (!sc_filter_status(p->o->filter, 0, false))
 		return;
 	struct timespec start = real_of(p, th->start_ns), smono = ts_of(th->start_ns);
+	if (!p->o->json)
+		out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);
 	sc_callstate_print_cut(&th->cs, p->w, p->o->json, &start, &smono);
 }
 
@@ -383,7 +431,8 @@ static void on_gone(struct km_printer *p, const struct km_hdr *h)
 	set_multi(p);
 	cut_short(p, th);
 	flush_held(p, th, h->ts);
-	if (p->o->summary != 1 && p->o->quiet < 2)
+	out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);
+	if (p->o->summary != 1 && p->o->quiet < 2 && !(p->o->quiet_set & SC_QUIET_EXIT))
 		exit_line(p, th, tid, h);
 	if (p->fds && tid == th->cs.tgid)
 		km_fds_gone(p->fds, tid);
@@ -424,6 +473,7 @@ static void on_signal(struct km_printer *p, const struct km_hdr *h)
 		sb_addc(&th->held, '\0');
 	} else {
 		set_multi(p);
+		out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);
 		out_event(p->w, (pid_t)h->tid, &real, &mono, sb_str(&text));
 	}
 	sb_free(&text);
@@ -494,6 +544,37 @@ static int fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 	return tr_fd_path(p->fdpath, tid, fd, buf, len);
 }
 
+/*
+ * The printer nl_proto asks (the decoders' hook takes no context; one
+ * printer a run).
+ */
+static const struct km_printer *nl_printer;
+
+/* Netlink sockets by what the trace saw socket() make, else /proc while the process lives. */
+static int nl_proto(pid_t tid, int fd)
+{
+	const struct km_printer *p = nl_printer;
+	const struct thread *th = p ? tidmap_get(&p->threads, tid) : NULL;
+	int proto = p ? km_fds_netlink(p->fds, th ? th->cs.tgid : tid, fd) : -2;
+	return proto != -2 ? proto : tr_fd_netlink_proto(tid, fd);
+}
+
+/* -P: what the trace saw the descriptor made from, else /proc while the process lives. */
+static int fd_target(void *ctx, pid_t tid, int fd, char *buf, size_t len)
+{
+	struct km_printer *p = ctx;
+	const struct thread *th = tidmap_get(&p->threads, tid);
+	if (km_fds_path(p->fds, th ? th->cs.tgid : tid, fd, buf, len) >= 0)
+		return (int)strlen(buf);
+	char link[64];
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, fd);
+	ssize_t n = len ? readlink(link, buf, len - 1) : -1;
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
+}
+
 struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen)
 {
 	struct km_printer *p = xcalloc(1, sizeof(*p));
@@ -511,13 +592,20 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 		free(p);
 		return NULL;
 	}
-	o->fmt.nl_proto = tr_fd_netlink_proto;	/* netlink messages decode by protocol */
-	if (o->fmt.yflag) {
-		/* Resolved from /proc when printed, a moment after the call (see docs/syscalls.md). */
-		p->fdpath = tr_fdpath_new(o->fmt.yflag);
+	/* Netlink messages decode by protocol: the descriptors the trace saw made say it. */
+	p->fds = km_fds_new();
+	nl_printer = p;
+	o->fmt.nl_proto = nl_proto;
+	if (o->fmt.yflag || o->npaths) {
+		/*
+		 * Resolved from what the trace saw, else /proc when printed, a moment
+		 * after the call (see docs/syscalls.md); -P matches descriptors so too.
+		 */
+		p->fdpath = tr_fdpath_new(o->fmt.yflag ? o->fmt.yflag : 1);
 		tr_fdpath_set_kinds(p->fdpath, o->fmt.decode_fds);
-		p->fds = km_fds_new();
-		o->fmt.fd_path = fd_path;
+		if (o->fmt.yflag)
+			o->fmt.fd_path = fd_path;
+		o->fmt.fd_target = fd_target;
 		o->fmt.fd_ctx = p;
 	}
 	struct timespec r, m;
@@ -530,8 +618,25 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached)
 {
 	thread_get(p, tid, tgid)->attached = attached;
-	if (p->fds && tid == tgid)
+	if ((p->o->fmt.yflag || p->o->npaths) && tid == tgid)
 		km_fds_seed(p->fds, tgid);
+}
+
+void km_printer_stopped(struct km_printer *p, pid_t tid, int sig)
+{
+	if (p->o->summary == 1 || p->o->json)
+		return;
+	struct strbuf text = STRBUF_INIT;
+	struct sc_call c = { .tid = tid, .out = &text };
+	struct timespec r, m;
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	sb_add(&text, "--- stopped by ");
+	p_signal(&c, (uint64_t)sig);
+	sb_add(&text, " ---");
+	set_multi(p);
+	out_event(p->w, tid, &r, &m, sb_str(&text));
+	sb_free(&text);
 }
 
 void km_printer_flush(struct km_printer *p)
@@ -586,6 +691,8 @@ int km_printer_free(struct km_printer *p)
 	int rc = out_close(p->w);
 	tr_fdpath_free(p->fdpath);
 	km_fds_free(p->fds);
+	if (nl_printer == p)
+		nl_printer = NULL;
 	sb_free(&p->tmp);
 	free(p);
 	return rc;

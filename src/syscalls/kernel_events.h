@@ -22,6 +22,11 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
  * live; with -y its descriptors are read from /proc now.
  */
 void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached);
+/*
+ * An attached task found in a group stop: strace's "--- stopped by SIG ---"
+ * (ptrace reports the stop at attach; /proc does not say which signal).
+ */
+void km_printer_stopped(struct km_printer *p, pid_t tid, int sig);
 /* One record, in time order. */
 void km_printer_record(struct km_printer *p, const struct km_hdr *h);
 /* Write out what is printed so far, a call's entry waiting for its end too. */

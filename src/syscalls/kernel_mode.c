@@ -90,12 +90,11 @@ struct run {
 	bool child_done;
 };
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested;	/* the signal that ends the run, 0 while none */
 
 static void on_stop(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 static uint64_t mono_now(void)
@@ -236,6 +235,17 @@ static int spawn_held(struct run *r, char err[], size_t errlen)
 		snprintf(err, errlen, "cannot run '%s': %s", r->o->argv[0], strerror(errno));
 		return -1;
 	}
+	/* -E: the command's environment is ours with its changes (the held child execs with ours). */
+	for (int i = 0; i < r->o->nenv; i++) {
+		char name[256];
+		const char *ch = r->o->env[i];
+		size_t klen = strcspn(ch, "=");
+		snprintf(name, sizeof(name), "%.*s", (int)(klen < sizeof(name) ? klen : sizeof(name) - 1), ch);
+		if (ch[klen])
+			setenv(name, ch + klen + 1, 1);
+		else
+			unsetenv(name);
+	}
 	if (held_spawn(path, r->o->argv, &held, err, errlen) < 0)
 		return -1;
 	r->child = held.pid;
@@ -253,6 +263,25 @@ static void reap(struct run *r, int flags)
 	if (p == r->child) {
 		r->status = st;
 		r->child_done = true;
+	}
+}
+
+/*
+ * Our children, the command and any it made ours (CLONE_PARENT: the
+ * command's sibling), without waiting: as strace, a stranger is reaped and
+ * named, else it would stay a zombie that the command may wait to vanish.
+ */
+static void reap_all(struct run *r)
+{
+	int st;
+	pid_t p;
+	while ((p = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+		if (p == r->child) {
+			r->status = st;
+			r->child_done = true;
+		} else if (!(r->o->quiet_set & SC_QUIET_EXIT)) {
+			errmsg("Exit of unknown pid %d ignored", (int)p);
+		}
 	}
 }
 
@@ -309,7 +338,8 @@ static void loop(struct run *r)
 		drain(r, stamp_at(r, now - REORDER_NS));
 		if (idle)	/* a quiet moment: a call in flight shows, as strace shows it while it waits */
 			km_printer_flush(r->pr);
-		reap(r, WNOHANG);
+		if (r->o->argv)
+			reap_all(r);
 		/* Only once everything that arrived is printed and the ring has been quiet a while. */
 		if (r->child_done && r->q.head == r->q.n && now - last_arrival > QUIET_NS) {
 			last_arrival = now;
@@ -380,6 +410,23 @@ static int start_tasks(struct run *r, char *err, size_t errlen)
 		}
 	}
 	return 0;
+}
+
+/* Whether tid is in a group stop (state T in /proc, not t: a ptrace stop is someone else's). */
+static bool group_stopped(pid_t tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	const char *paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] == 'T';
 }
 
 /* The held command's exec: 0, or its errno. */
@@ -477,7 +524,16 @@ int sc_run_kernel(struct sc_options *o)
 	}
 	if (!o->argv && !o->quiet)
 		for (int i = 0; i < o->npids; i++)
-			fprintf(stderr, "tracekit: Process %d attached\n", (int)o->pids[i]);
+			fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)o->pids[i]);
+	/*
+	 * A stopped task: ptrace reports its group stop at attach, strace prints
+	 * it.  Which signal stopped it /proc does not say: SIGSTOP, the usual.
+	 */
+	for (int i = 0; !o->argv && i < o->npids; i++)
+		if (group_stopped(o->pids[i]))
+			km_printer_stopped(r.pr, o->pids[i], SIGSTOP);
+	if (!o->argv)
+		km_printer_flush(r.pr);
 	if (o->argv && !stop_requested) {
 		int e = release(&r);
 		if (e) {
@@ -495,7 +551,7 @@ int sc_run_kernel(struct sc_options *o)
 	}
 	if (!o->argv && !o->quiet)
 		for (int i = 0; i < o->npids; i++)
-			fprintf(stderr, "tracekit: Process %d detached\n", (int)o->pids[i]);
+			fprintf(stderr, "%s: Process %d detached\n", o->progname, (int)o->pids[i]);
 	report_losses(&r);
 	status = exit_status(&r);
 out:
@@ -512,5 +568,11 @@ out:
 	tidmap_free(&r.stalled);
 	if (km_printer_free(r.pr) < 0 && status == 0)
 		status = 1;
+	if (stop_requested && !o->argv) {
+		/* As strace: stopped by a fatal signal, we die of it once we have let go. */
+		fflush(NULL);
+		signal(stop_requested, SIG_DFL);
+		raise(stop_requested);
+	}
 	return status;
 }

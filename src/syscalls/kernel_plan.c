@@ -8,10 +8,13 @@
 #include <string.h>
 
 #include "decoder.h"
+#include "kernel_fds.h"
 #include "kernel_plan.h"
 
 #define FN_CAP 512u		/* request-dependent lengths (ioctl, fcntl ...): this much (struct dm_ioctl, loop_config) */
 #define CTRL_CAP 1024u
+#define DEEP_CAP1 256u		/* KM_OP_DEEP: bytes at each pointer in the argument (V4L2's clips, SG_IO's cdb) */
+#define IOCB_SIZE 64u		/* struct iocb */
 
 static unsigned min_u(unsigned a, unsigned b)
 {
@@ -28,11 +31,37 @@ static unsigned char len_src(const struct sc_mem_spec *m)
 	}
 }
 
-/* One spec as a copy; false when the program cannot follow it (the decoder prints addresses). */
-static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, bool first_strv,
-		      struct km_copy *k)
+/* Whether the decoder follows pointers from argument a with code (a .walk_fn, io_submit's iocbs). */
+static bool walks_from(const struct sc_decoder *d, unsigned a)
 {
-	unsigned strsize = fmt->strsize;
+	for (const struct sc_mem_spec *m = d->mem; m->kind; m++)
+		if ((m->kind == SC_MEM_WALK || m->kind == SC_MEM_IOCBV) && m->arg == a)
+			return true;
+	return false;
+}
+
+/*
+ * Bytes a deep copy takes at argument a: what the decoder's request-dependent
+ * buffer there may need (ioctl's: struct kbsentry, dm_ioctl with its data,
+ * UBI_IOCRNVOL's 4368), two regions at most.
+ */
+static unsigned deep_cap(const struct sc_decoder *d, unsigned a)
+{
+	unsigned cap = FN_CAP;
+	for (const struct sc_mem_spec *m = d->mem; m->kind; m++)
+		if (m->kind == SC_MEM_BUF && m->len_src == SC_LEN_FN && m->arg == a && m->size > cap)
+			cap = (unsigned)m->size;
+	return min_u(cap, 8192);
+}
+
+/* One spec as a copy; false when the program cannot follow it (the decoder prints addresses). */
+static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, const struct sc_fmt *fmt,
+		      bool verbose, bool dumps, bool first_strv, struct km_copy *k)
+{
+	/* -e read=/write= dump all the data a call moved: its buffers whole, as far as a record goes. */
+	unsigned strsize = dumps && (m->kind == SC_MEM_IOVEC || m->kind == SC_MEM_MSGHDR ||
+				     m->kind == SC_MEM_MMSGHDR || (m->kind == SC_MEM_BUF && !m->size)) ?
+				   KM_REG_CAP : fmt->strsize;
 	*k = (struct km_copy){ .arg = m->arg == SC_ARG_SP ? KM_ARG_SP : m->arg, .when = m->when,
 			       .off = m->off, .len_arg = m->len_arg, .elem = 1 };
 	switch (m->kind) {
@@ -42,6 +71,9 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 		k->cap = (m->len_src == SC_LEN_PATH ? 4096 : strsize) + 2;
 		break;
 	case SC_MEM_BUF:
+		/* A request-dependent length where code follows pointers: the deep copy holds it. */
+		if (m->len_src == SC_LEN_FN && walks_from(d, m->arg))
+			return false;
 		k->op = KM_OP_BUF;
 		k->len_src = len_src(m);
 		if (m->len_src == SC_LEN_FIXED)
@@ -71,14 +103,43 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 	case SC_MEM_STRV:
 		/* argv's strings; envp's only with -v (without it only its length prints). */
 		k->op = KM_OP_STRV;
-		k->cap = first_strv || fmt->verbose ? strsize + 2 : 0;
+		k->cap = first_strv || verbose ? strsize + 2 : 0;
 		break;
 	case SC_MEM_DEREF:
 		/* only some calls hold the pointer (setsockopt's filter): not followed here */
 		if (m->user_only)
 			return false;
+		/* A pointer in the first bytes of an argument the deep copy follows (bpf's pathname). */
+		if (walks_from(d, m->arg) && m->off + sizeof(uint64_t) <= KM_DEEP_WORDS * sizeof(uint64_t))
+			return false;
+		if (m->len_src == SC_LEN_FN) {
+			/* Only some requests hold a pointer there (ioctl's): a guess, unless the deep copy has it. */
+			if (walks_from(d, m->arg))
+				return false;
+			k->flags = KM_QUIET;
+		}
 		k->op = KM_OP_DEREF;
 		k->cap = m->size;
+		break;
+	case SC_MEM_WALK:
+		/*
+		 * The walk is code the program cannot run: it copies the argument
+		 * and what its pointer-shaped words point at, two levels down (a
+		 * superset of the walks of ioctl/ and io_uring_register).
+		 */
+		k->op = KM_OP_DEEP;
+		k->cap = deep_cap(d, m->arg);
+		k->cap1 = min_u(KM_REG_CAP, strsize + 1 > DEEP_CAP1 ? strsize + 1 : DEEP_CAP1);
+		k->cap2 = min_u(KM_REG_CAP, strsize + 1 > 64 ? strsize + 1 : 64);
+		break;
+	case SC_MEM_IOCBV:
+		/* io_submit: the pointers, each iocb, and what its aio_buf points at. */
+		k->op = KM_OP_DEEP;
+		k->len_src = len_src(m);
+		k->elem = sizeof(uint64_t);
+		k->cap = KM_DEEP_WORDS * sizeof(uint64_t);
+		k->cap1 = IOCB_SIZE;
+		k->cap2 = min_u(KM_REG_CAP, strsize + 1 > 64 ? strsize + 1 : 64);
 		break;
 	case SC_MEM_MMSGHDR:
 		/* The first KM_MMSG_MAX entries; later ones print as addresses. */
@@ -86,10 +147,10 @@ static bool translate(const struct sc_mem_spec *m, const struct sc_fmt *fmt, boo
 		k->len_src = len_src(m);
 		k->cap = strsize;
 		break;
-	default:	/* SC_MEM_WALK: not followed in the kernel yet */
+	default:
 		return false;
 	}
-	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : KM_REG_CAP);
+	k->cap = min_u(k->cap, k->op == KM_OP_BUF ? KM_DATA_LIMIT : k->op == KM_OP_DEEP ? 8192 : KM_REG_CAP);
 	return true;
 }
 
@@ -139,16 +200,24 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 		   bool summary_only, bool paths)
 {
 	memset(plans, 0, sizeof(*plans) * KM_NR_MAX);
+	bool dumps = sc_filter_dumps(f);
 	for (int nr = 0; nr < KM_NR_MAX; nr++) {
 		struct km_plan *p = &plans[nr];
-		p->traced = sc_filter_traced(f, nr);
-		const struct sc_entry *e = sc_by_nr(nr);
 		/* -c alone prints no arguments: nothing to copy (-P still needs the paths). */
 		bool counts_only = summary_only && !paths;
+		/*
+		 * Calls that make descriptors come too, shown or not: what they made
+		 * decodes later calls (-y's paths, netlink sockets' protocols) once
+		 * the process is gone.
+		 */
+		p->traced = sc_filter_traced(f, nr) || (!counts_only && km_fds_tracks(nr));
+		const struct sc_entry *e = sc_by_nr(nr);
 		if (p->traced && e && e->dec && !counts_only) {
 			bool first_strv = true;
+			/* abbrev= lists the calls printed abbreviated: the others whole, as with -v */
+			bool verbose = fmt->verbose || !sc_filter_in(f, SC_QUAL_ABBREV, nr);
 			for (const struct sc_mem_spec *m = e->dec->mem; m->kind && p->ncopy < KM_COPY_MAX; m++) {
-				if (translate(m, fmt, first_strv, &p->c[p->ncopy]))
+				if (translate(e->dec, m, fmt, verbose, dumps, first_strv, &p->c[p->ncopy]))
 					p->sides |= p->c[p->ncopy++].when;
 				if (m->kind == SC_MEM_STRV)
 					first_strv = false;

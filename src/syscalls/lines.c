@@ -5,6 +5,7 @@
 
 #include "json.h"
 #include "lines.h"
+#include "print_pid.h"
 #include "print_signal.h"
 
 static bool path_listed(const char *path, const char *const *paths, int npaths)
@@ -20,6 +21,11 @@ static bool fd_listed(struct sc_call *c, int fd, const char *const *paths, int n
 	char link[64], target[4096];
 	if (fd < 0)
 		return false;
+	/* The mode's own record first: --kernel knows descriptors of processes gone by now. */
+	if (c->fmt && c->fmt->fd_target) {
+		int len = c->fmt->fd_target(c->fmt->fd_ctx, sc_pid_proc(c->tid), fd, target, sizeof(target));
+		return len > 0 && path_listed(target, paths, npaths);
+	}
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)c->tid, fd);
 	ssize_t n = readlink(link, target, sizeof(target) - 1);
 	if (n <= 0)

@@ -69,8 +69,38 @@ static void test_trace_filter_marks_numbers_for_the_kernel(void)
 {
 	build("trace=getppid", 32, false, false, false);
 	CHECK(plans[SYS_getppid].traced);
-	CHECK(!plans[SYS_openat].traced);
-	CHECK_INT(plans[SYS_openat].ncopy, 0);
+	CHECK(!plans[SYS_read].traced);
+	CHECK_INT(plans[SYS_read].ncopy, 0);
+	/* Calls that make descriptors come anyway (not printed): later calls' -y and netlink need them. */
+	CHECK(plans[SYS_openat].traced);
+	CHECK(plans[SYS_socket].traced);
+	CHECK(plans[SYS_close].traced);
+}
+
+static void test_pointers_followed_in_code_get_a_deep_copy(void)
+{
+	build(NULL, 32, false, false, false);
+	/* ioctl: one deep copy of its argument, no guessed DEREFs beside it */
+	CHECK_INT(plans[SYS_ioctl].ncopy, 1);
+	CHECK_INT(plans[SYS_ioctl].c[0].op, KM_OP_DEEP);
+	CHECK_INT(plans[SYS_ioctl].c[0].arg, 2);
+	CHECK(plans[SYS_ioctl].c[0].cap >= 4368);	/* UBI_IOCRNVOL's struct */
+	CHECK(plans[SYS_ioctl].c[0].cap1 >= 33);	/* -s and its NUL */
+	/* io_submit: the pointer array, each iocb, what aio_buf points at */
+	CHECK_INT(plans[SYS_io_submit].c[0].op, KM_OP_DEEP);
+	CHECK_INT(plans[SYS_io_submit].c[0].len_src, KM_LEN_ARG);
+	CHECK_INT(plans[SYS_io_submit].c[0].cap1, 64);
+	/* prctl's guessed pointers stay plain copies: no walk there */
+	for (int i = 0; i < plans[SYS_prctl].ncopy; i++)
+		CHECK(plans[SYS_prctl].c[i].op != KM_OP_DEEP);
+}
+
+static void test_dumps_copy_buffers_whole(void)
+{
+	build(NULL, 32, false, false, false);
+	CHECK_INT(plans[SYS_write].c[0].cap, 32);
+	build("write=1", 32, false, false, false);
+	CHECK_INT(plans[SYS_write].c[0].cap, KM_REG_CAP);
 }
 
 static void test_summary_copies_nothing_unless_paths_are_matched(void)
@@ -245,6 +275,8 @@ TK_MAIN(TK_CASE(test_paths_are_strings_read_at_entry_with_room_to_tell_a_cut),
 	TK_CASE(test_buffers_follow_their_length_up_to_the_string_limit),
 	TK_CASE(test_envp_strings_only_with_verbose),
 	TK_CASE(test_trace_filter_marks_numbers_for_the_kernel),
+	TK_CASE(test_pointers_followed_in_code_get_a_deep_copy),
+	TK_CASE(test_dumps_copy_buffers_whole),
 	TK_CASE(test_summary_copies_nothing_unless_paths_are_matched),
 	TK_CASE(test_calls_that_only_read_their_memory_are_one_record),
 	TK_CASE(test_a_call_from_one_record),

@@ -108,7 +108,8 @@ static size_t block_deref_len(const struct sc_call *c, unsigned req)
 
 _Static_assert(offsetof(struct blkpg_ioctl_arg, data) == IOCTL_DEREF_OFF, "BLKPG's data pointer");
 
-const struct ioctl_group ioctl_block = {
+const struct ioctl_family ioctl_block = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_block, .decode = block_decode, .arg_len = block_len,
 	.deref_len = block_deref_len,
 };

@@ -1038,7 +1038,8 @@ static void btrfs_walk(struct sc_walk *w, const struct sc_call *c, unsigned req)
 	}
 }
 
-const struct ioctl_group ioctl_btrfs = {
+const struct ioctl_family ioctl_btrfs = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_btrfs, .decode = btrfs_decode, .arg_len = btrfs_len,
 	.walk = btrfs_walk,
 };

@@ -35,6 +35,7 @@ static size_t counter_len(const struct sc_call *c, unsigned req)
 	return req == COUNTER_ADD_WATCH_IOCTL ? sizeof(struct counter_watch) : 0;
 }
 
-const struct ioctl_group ioctl_counter = {
+const struct ioctl_family ioctl_counter = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_counter, .decode = counter_decode, .arg_len = counter_len,
 };

@@ -256,6 +256,7 @@ static size_t dm_len(const struct sc_call *c, unsigned req)
 	return known(req) ? IOCTL_MEM_CAP : 0;
 }
 
-const struct ioctl_group ioctl_dm = {
+const struct ioctl_family ioctl_dm = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_dm, .decode = dm_decode, .arg_len = dm_len,
 };

@@ -416,7 +416,7 @@ static bool evdev_known(unsigned req)
 static int evdev_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	if (!evdev_known(req))
-		return IOCTL_NOT_DECODED;
+		return IOCTL_UNDECODED;
 	if (_IOC_DIR(req) == _IOC_WRITE)
 		return evdev_write(c, req, arg);
 	if (c->entering)

@@ -1,11 +1,12 @@
-/* The ioctl families tracekit decodes, looked up by the request's type byte. */
+/* The ioctl families tracekit decodes, in one table (see ioctl.h). */
 #include <inttypes.h>
 #include <linux/ioctl.h>
 #include <string.h>
 
 #include "family.h"
 
-static const struct ioctl_family *const families[] = {
+/* The owners of a type byte first (each is asked before the rest), then the others in order. */
+const struct ioctl_family *const ioctl_families[] = {
 	&ioctl_evdev,
 	&ioctl_gpio,
 	&ioctl_seccomp,
@@ -16,13 +17,38 @@ static const struct ioctl_family *const families[] = {
 	&ioctl_kvm,
 	&ioctl_sock,
 	&ioctl_v4l2,
+	&ioctl_block,
+	&ioctl_fs,
+	&ioctl_hdio,
+	&ioctl_counter,
+	&ioctl_dm,
+	&ioctl_named,
+	&ioctl_inotify,
+	&ioctl_lirc,
+	&ioctl_mixer,
+	&ioctl_mtd,
+	&ioctl_loop,
+	&ioctl_nbd,
+	&ioctl_nsfs,
+	&ioctl_random,
+	&ioctl_scsi,
+	&ioctl_ubi,
+	&ioctl_watchdog,
+	&ioctl_kd,
+	&ioctl_tee,
+	&ioctl_sg_io,
+	&ioctl_perf,
+	&ioctl_btrfs,
+	&ioctl_hid,
 };
+
+const size_t ioctl_n_families = sizeof(ioctl_families) / sizeof(ioctl_families[0]);
 
 const struct ioctl_family *ioctl_family_of(unsigned req)
 {
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		if (families[i]->type == _IOC_TYPE(req))
-			return families[i];
+	for (size_t i = 0; i < ioctl_n_families; i++)
+		if (ioctl_families[i]->type == _IOC_TYPE(req))
+			return ioctl_families[i];
 	return NULL;
 }
 

@@ -1,8 +1,7 @@
 /*
- * ioctl request families: the requests of one driver interface (evdev,
- * v4l2, ...), told apart by their _IOC type byte.  decode_ioctl.c prints the
- * descriptor and, for a request a family knows, lets the family name it and
- * print its argument; everything else stays with the generic table there.
+ * Helpers of the ioctl families (ioctl.h's struct ioctl_family), mostly for
+ * the character-device ones that own a type byte (evdev, v4l2, ...): naming
+ * their requests, printing arrays and strings, walking pointers.
  */
 #ifndef TRACEKIT_SYSCALLS_IOCTL_FAMILY_H
 #define TRACEKIT_SYSCALLS_IOCTL_FAMILY_H
@@ -12,33 +11,9 @@
 #include <stdint.h>
 #include <linux/ioctl.h>
 
-#include "../decoder.h"
-#include "common.h"
+#include "ioctl.h"
 
-/* What ioctl_family.decode returns for a request it does not decode: the argument prints in hex. */
-#define IOCTL_NOT_DECODED (-1)
-
-struct ioctl_family {
-	unsigned type;				/* _IOC_TYPE of its requests */
-	const struct xlat *names;		/* its requests with a fixed number */
-	/*
-	 * Requests whose number carries a parameter (EVIOCGBIT(ev, len)): print
-	 * the name and return true.  in_comment: the name goes inside -X
-	 * verbose's comment, where unknown parameters print bare.
-	 */
-	bool (*name)(struct sc_call *c, unsigned req, bool in_comment);
-	/*
-	 * The argument, ", " included: at entry SC_DONE or 0 (more at exit),
-	 * at exit 0; IOCTL_NOT_DECODED for a request it leaves alone.
-	 */
-	int (*decode)(struct sc_call *c, unsigned req, uint64_t arg);
-	/* Bytes at the argument decode reads (copied at entry and at exit). */
-	size_t (*arg_len)(const struct sc_call *c, unsigned req);
-	/* Memory behind pointers in the argument, copied through sc_walk_grab (ptrace mode only). */
-	void (*walk)(struct sc_walk *w, const struct sc_call *c, unsigned req);
-};
-
-/* The family of req, or NULL. */
+/* The family that owns req's type byte, or NULL. */
 const struct ioctl_family *ioctl_family_of(unsigned req);
 /* Print req's name if its family knows it; false otherwise (nothing printed). */
 bool ioctl_family_name(struct sc_call *c, unsigned req, bool in_comment);
@@ -75,16 +50,5 @@ void ioctl_keep_array(struct sc_walk *w, const struct sc_call *c, uint64_t addr,
 bool ioctl_readable(struct sc_call *c, uint64_t addr, size_t len);
 /* " => ": what the kernel wrote, after what it read. */
 #define IOCTL_CHANGED " => "
-
-extern const struct ioctl_family ioctl_evdev;
-extern const struct ioctl_family ioctl_gpio;
-extern const struct ioctl_family ioctl_seccomp;
-extern const struct ioctl_family ioctl_tty;
-extern const struct ioctl_family ioctl_ptp;
-extern const struct ioctl_family ioctl_rtc;
-extern const struct ioctl_family ioctl_uffdio;
-extern const struct ioctl_family ioctl_kvm;
-extern const struct ioctl_family ioctl_sock;
-extern const struct ioctl_family ioctl_v4l2;
 
 #endif

@@ -142,6 +142,7 @@ static size_t fs_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_group ioctl_fs = {
+const struct ioctl_family ioctl_fs = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_fs, .decode = fs_decode, .arg_len = fs_len,
 };

@@ -318,7 +318,7 @@ static int gpio_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	}
 	int i = find(req);
 	if (i < 0)
-		return IOCTL_NOT_DECODED;
+		return IOCTL_UNDECODED;
 	enum gpio_when when = gpio_requests[i].when;
 	if (c->entering) {
 		if (when == AT_EXIT)

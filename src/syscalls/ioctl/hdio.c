@@ -180,6 +180,7 @@ static size_t hdio_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_group ioctl_hdio = {
+const struct ioctl_family ioctl_hdio = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_hdio, .decode = hdio_decode, .arg_len = hdio_len,
 };

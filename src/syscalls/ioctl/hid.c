@@ -51,6 +51,7 @@ static size_t hid_len(const struct sc_call *c, unsigned req)
 	return 0;
 }
 
-const struct ioctl_group ioctl_hid = {
+const struct ioctl_family ioctl_hid = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_hid, .name_of = hid_name, .decode = hid_decode, .arg_len = hid_len,
 };

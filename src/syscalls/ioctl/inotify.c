@@ -20,6 +20,7 @@ static size_t inotify_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_group ioctl_inotify = {
+const struct ioctl_family ioctl_inotify = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_inotify, .decode = inotify_decode, .arg_len = inotify_len,
 };

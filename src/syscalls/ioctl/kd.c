@@ -774,6 +774,7 @@ static size_t kd_ptr_len(const struct sc_call *c, unsigned req, unsigned off)
 	return s < IOCTL_PTR_CAP ? s : IOCTL_PTR_CAP;
 }
 
-const struct ioctl_group ioctl_kd = {
+const struct ioctl_family ioctl_kd = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_kd, .decode = kd_decode, .arg_len = kd_len, .ptr_len = kd_ptr_len,
 };

@@ -155,7 +155,7 @@ static int kvm_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	switch (req) {
 	case KVM_CREATE_VM:
 		c->rv = SC_RV_FD;
-		return IOCTL_NOT_DECODED;	/* the machine type prints as a number */
+		return IOCTL_UNDECODED;	/* the machine type prints as a number */
 	case KVM_CREATE_VCPU:
 		c->rv = SC_RV_FD;
 		out(c, ", %u", (uint32_t)arg);
@@ -180,7 +180,7 @@ static int kvm_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case KVM_SET_CPUID2:
 		return ioctl_setter(c, arg, p_cpuid2);
 	}
-	return IOCTL_NOT_DECODED;
+	return IOCTL_UNDECODED;
 }
 
 static size_t kvm_arg_len(const struct sc_call *c, unsigned req)

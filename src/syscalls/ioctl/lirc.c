@@ -52,6 +52,7 @@ static size_t lirc_len(const struct sc_call *c, unsigned req)
 	return 0;
 }
 
-const struct ioctl_group ioctl_lirc = {
+const struct ioctl_family ioctl_lirc = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_lirc, .decode = lirc_decode, .arg_len = lirc_len,
 };

@@ -158,6 +158,7 @@ static size_t loop_len(const struct sc_call *c, unsigned req)
 	return 0;
 }
 
-const struct ioctl_group ioctl_loop = {
+const struct ioctl_family ioctl_loop = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_loop, .decode = loop_decode, .arg_len = loop_len,
 };

@@ -30,6 +30,7 @@ static size_t mixer_len(const struct sc_call *c, unsigned req)
 	return 0;
 }
 
-const struct ioctl_group ioctl_mixer = {
+const struct ioctl_family ioctl_mixer = {
+	.type = IOCTL_ANY_TYPE,
 	.name_of = mixer_name, .decode = mixer_decode, .arg_len = mixer_len,
 };

@@ -189,6 +189,7 @@ static size_t mtd_len(const struct sc_call *c, unsigned req)
 	return _IOC_SIZE(req) <= sizeof(union mtd_arg) ? _IOC_SIZE(req) : 0;
 }
 
-const struct ioctl_group ioctl_mtd = {
+const struct ioctl_family ioctl_mtd = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_mtd, .decode = mtd_decode, .arg_len = mtd_len,
 };

@@ -17,6 +17,7 @@ static size_t named_len(const struct sc_call *c, unsigned req)
 	return 0;
 }
 
-const struct ioctl_group ioctl_named = {
+const struct ioctl_family ioctl_named = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_named, .decode = named_decode, .arg_len = named_len,
 };

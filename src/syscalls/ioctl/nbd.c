@@ -28,6 +28,7 @@ static size_t nbd_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_group ioctl_nbd = {
+const struct ioctl_family ioctl_nbd = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_nbd, .decode = nbd_decode, .arg_len = nbd_len,
 };

@@ -29,6 +29,7 @@ static size_t nsfs_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_group ioctl_nsfs = {
+const struct ioctl_family ioctl_nsfs = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_nsfs, .decode = nsfs_decode, .arg_len = nsfs_len,
 };

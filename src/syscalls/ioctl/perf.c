@@ -107,6 +107,7 @@ static size_t perf_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_group ioctl_perf = {
+const struct ioctl_family ioctl_perf = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_perf, .decode = perf_decode, .arg_len = perf_len,
 };

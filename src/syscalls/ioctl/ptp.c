@@ -247,7 +247,7 @@ static int ptp_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case PTP_PIN_SETFUNC2:
 		return p_pin(c, req, arg);
 	}
-	return IOCTL_NOT_DECODED;
+	return IOCTL_UNDECODED;
 }
 
 static size_t ptp_arg_len(const struct sc_call *c, unsigned req)

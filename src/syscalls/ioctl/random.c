@@ -36,6 +36,7 @@ static size_t random_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_group ioctl_random = {
+const struct ioctl_family ioctl_random = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_random, .decode = random_decode, .arg_len = random_len,
 };

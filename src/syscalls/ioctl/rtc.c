@@ -154,7 +154,7 @@ static int rtc_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case RTC_VL_CLR:
 		return SC_DONE;		/* no argument */
 	}
-	return IOCTL_NOT_DECODED;
+	return IOCTL_UNDECODED;
 }
 
 static size_t rtc_arg_len(const struct sc_call *c, unsigned req)

@@ -56,6 +56,7 @@ static size_t scsi_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_group ioctl_scsi = {
+const struct ioctl_family ioctl_scsi = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_scsi, .decode = scsi_decode, .arg_len = scsi_len,
 };

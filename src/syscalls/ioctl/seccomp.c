@@ -128,7 +128,7 @@ static int seccomp_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case SECCOMP_IOCTL_NOTIF_ADDFD:
 		return ioctl_setter(c, arg, p_addfd);
 	}
-	return IOCTL_NOT_DECODED;
+	return IOCTL_UNDECODED;
 }
 
 static size_t seccomp_arg_len(const struct sc_call *c, unsigned req)

@@ -239,6 +239,7 @@ static size_t sg_io_len(const struct sc_call *c, unsigned req)
 	return req == SG_IO ? sizeof(struct sg_io_v4) : 0;
 }
 
-const struct ioctl_group ioctl_sg_io = {
+const struct ioctl_family ioctl_sg_io = {
+	.type = IOCTL_ANY_TYPE,
 	.decode = sg_io_decode, .arg_len = sg_io_len, .walk = sg_io_walk,
 };

@@ -320,7 +320,7 @@ static int sock_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	if (IN(address_only, req)) {
 		return ioctl_setter(c, arg, p_addr);
 	}
-	return IOCTL_NOT_DECODED;
+	return IOCTL_UNDECODED;
 }
 
 static size_t sock_arg_len(const struct sc_call *c, unsigned req)

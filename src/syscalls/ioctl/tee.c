@@ -236,6 +236,7 @@ static size_t tee_ptr_len(const struct sc_call *c, unsigned req, unsigned off)
 	return off == 0 && buf_header(req, &hdr) ? TEE_BUF_CAP : 0;
 }
 
-const struct ioctl_group ioctl_tee = {
+const struct ioctl_family ioctl_tee = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_tee, .decode = tee_decode, .arg_len = tee_len, .ptr_len = tee_ptr_len,
 };

@@ -2,7 +2,7 @@
  * tty requests ('T') the generic table in decode_ioctl.c leaves as numbers:
  * the modem control lines (TIOCM*), struct termios2 (TCGETS2 ...), the old
  * struct termio (TCGETA ...) and the locked termios.  The rest of the 'T'
- * requests stay with that table: this family returns IOCTL_NOT_DECODED.
+ * requests stay with that table: this family returns IOCTL_UNDECODED.
  */
 #include <sys/ioctl.h>
 
@@ -71,7 +71,7 @@ static int tty_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case TIOCMSET:
 		return ioctl_setter(c, arg, p_modem_lines);
 	}
-	return IOCTL_NOT_DECODED;
+	return IOCTL_UNDECODED;
 }
 
 static size_t tty_arg_len(const struct sc_call *c, unsigned req)

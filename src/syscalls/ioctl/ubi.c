@@ -144,6 +144,7 @@ static size_t ubi_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_group ioctl_ubi = {
+const struct ioctl_family ioctl_ubi = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_ubi, .decode = ubi_decode, .arg_len = ubi_len,
 };

@@ -133,7 +133,7 @@ static int uffdio_decode(struct sc_call *c, unsigned req, uint64_t arg)
 			p_range(c, &r);
 		return SC_DONE;
 	}
-	return IOCTL_NOT_DECODED;
+	return IOCTL_UNDECODED;
 }
 
 static size_t uffdio_arg_len(const struct sc_call *c, unsigned req)

@@ -286,7 +286,7 @@ static void p_input(struct sc_call *c, uint64_t arg)
 	p_num(c, arg, false);
 }
 
-/* Requests decoded by the same function at entry and at exit; IOCTL_NOT_DECODED for the others. */
+/* Requests decoded by the same function at entry and at exit; IOCTL_UNDECODED for the others. */
 static int v4l2_either(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	switch (req) {
@@ -310,7 +310,7 @@ static int v4l2_either(struct sc_call *c, unsigned req, uint64_t arg)
 	case VIDIOC_G_INPUT:
 		return ioctl_getter(c, arg, p_input);
 	}
-	return IOCTL_NOT_DECODED;
+	return IOCTL_UNDECODED;
 }
 
 static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
@@ -323,9 +323,9 @@ static int v4l2_exit(struct sc_call *c, unsigned req, uint64_t arg)
 static int v4l2_decode(struct sc_call *c, unsigned req, uint64_t arg)
 {
 	if (!xlat_str(&xlat_v4l2_ioctls, req))
-		return IOCTL_NOT_DECODED;
+		return IOCTL_UNDECODED;
 	int r = v4l2_either(c, req, arg);
-	if (r != IOCTL_NOT_DECODED)
+	if (r != IOCTL_UNDECODED)
 		return r;
 	if (!c->entering)
 		return v4l2_exit(c, req, arg);
@@ -369,7 +369,7 @@ static int v4l2_decode(struct sc_call *c, unsigned req, uint64_t arg)
 	case VIDIOC_ENUM_FRAMEINTERVALS:
 		return v4l2_simple_entry(c, req, arg);
 	}
-	return IOCTL_NOT_DECODED;
+	return IOCTL_UNDECODED;
 }
 
 static size_t v4l2_arg_len(const struct sc_call *c, unsigned req)

@@ -23,6 +23,7 @@ static size_t watchdog_len(const struct sc_call *c, unsigned req)
 	return ioctl_shape_len(IOCTL_SHAPES(shapes), req);
 }
 
-const struct ioctl_group ioctl_watchdog = {
+const struct ioctl_family ioctl_watchdog = {
+	.type = IOCTL_ANY_TYPE,
 	.names = &xlat_ioctl_watchdog, .decode = watchdog_decode, .arg_len = watchdog_len,
 };
