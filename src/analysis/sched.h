@@ -255,7 +255,7 @@ struct sa_check {
 	unsigned long compared;		/* of those, whole life in the window */
 	unsigned long disagree;		/* of those, off by more than 2% and 1 ms (kernel's clock) */
 	unsigned long disagree_raw;	/* the same, switch to switch */
-	int worst_tid, worst_raw_tid;	/* the farthest off in %, 0 when none compared */
+	int worst_tid, worst_raw_tid;	/* the farthest off in % (one outside the tolerance first), 0: none compared */
 	double worst_pct, worst_raw_pct;	/* (like_ns or run_ns - kernel) / kernel */
 	int64_t worst_ns, worst_raw_ns;
 };

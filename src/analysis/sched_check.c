@@ -61,9 +61,21 @@ bool sa_task_agrees(const struct sa_task *t)
 	return agrees(t->like_ns, t->kernel_ns);
 }
 
+/*
+ * Whether a thread off by pct (off: outside the tolerance) is farther than the
+ * farthest so far: one that is off before any that agrees, whatever the percentages
+ * (a short thread's 80% of 0.8 ms agrees; 3% of 100 ms does not).
+ */
+static bool farther(double pct, bool off, double worst, bool worst_off)
+{
+	double a = pct < 0 ? -pct : pct;
+	return off != worst_off ? off : a > worst;
+}
+
 void sa_runtime_check(const struct sa_analysis *a, struct sa_check *c)
 {
 	double worst = -1, worst_raw = -1;
+	bool worst_off = false, worst_raw_off = false;
 
 	memset(c, 0, sizeof(*c));
 	for (const struct sa_task *t = a->task_list; t; t = t->next) {
@@ -72,19 +84,20 @@ void sa_runtime_check(const struct sa_analysis *a, struct sa_check *c)
 		if (!sa_task_checkable(t))
 			continue;
 		c->compared++;
-		if (!agrees(t->like_ns, t->kernel_ns))
-			c->disagree++;
-		if (!agrees(t->run_ns, t->kernel_ns))
-			c->disagree_raw++;
+		bool off = !agrees(t->like_ns, t->kernel_ns), off_raw = !agrees(t->run_ns, t->kernel_ns);
+		c->disagree += off;
+		c->disagree_raw += off_raw;
 		double pct = sa_task_like_diff_pct(t), raw = sa_task_diff_pct(t);
-		if ((pct < 0 ? -pct : pct) > worst) {
+		if (farther(pct, off, worst, worst_off)) {
 			worst = pct < 0 ? -pct : pct;
+			worst_off = off;
 			c->worst_tid = t->tid;
 			c->worst_pct = pct;
 			c->worst_ns = (int64_t)t->like_ns - (int64_t)t->kernel_ns;
 		}
-		if ((raw < 0 ? -raw : raw) > worst_raw) {
+		if (farther(raw, off_raw, worst_raw, worst_raw_off)) {
 			worst_raw = raw < 0 ? -raw : raw;
+			worst_raw_off = off_raw;
 			c->worst_raw_tid = t->tid;
 			c->worst_raw_pct = raw;
 			c->worst_raw_ns = (int64_t)t->run_ns - (int64_t)t->kernel_ns;

@@ -845,6 +845,36 @@ static void test_runtime_checked_on_the_kernels_clock(void)
 }
 
 /*
+ * The farthest thread named is one the check failed: 21 ran 100 ms and the kernel
+ * counted 110 ms (off by 10 ms), 22 ran 0.2 ms and the kernel counted 1 ms (-80%,
+ * but within the 1 ms tolerance).
+ */
+static void test_runtime_check_names_a_thread_that_is_off(void)
+{
+	struct sa_analysis a;
+	struct sa_check c;
+	sa_init(&a, 0, 0);
+	ev(&a, SA_FORK, 0, 0, 1, 21);
+	ev(&a, SA_FORK, 0, 0, 1, 22);
+	sw(&a, 1000, 0, 0, R, 21);
+	sw(&a, 1000, 1, 0, R, 22);
+	sw(&a, 201000, 1, 22, 0x20, 0);
+	stat_runtime(&a, 201000, 1, 22, 1000000);
+	struct sa_event x22 = { .kind = SA_EXIT, .ts = 201000, .cpu = 1, .pid = 22 };
+	sa_feed(&a, &x22);
+	stat_runtime(&a, 100001000, 0, 21, 110000000);
+	sw(&a, 100001000, 0, 21, 0x20, 0);
+	struct sa_event x21 = { .kind = SA_EXIT, .ts = 100001000, .cpu = 0, .pid = 21 };
+	sa_feed(&a, &x21);
+	sa_finish(&a, 100002000);
+	sa_runtime_check(&a, &c);
+	CHECK_INT(c.compared, 2);
+	CHECK_INT(c.disagree_raw, 1);
+	CHECK_INT(c.worst_raw_tid, 21);
+	sa_free(&a);
+}
+
+/*
  * Who woke 30: its sibling 31 twice (a task), a timer once, the idle loop once;
  * a wakeup of a task already runnable is no wakeup and counts for nobody.
  */
@@ -894,7 +924,8 @@ TK_MAIN(TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
 	TK_CASE(test_records_after_own_switch_out_are_its_tail),
 	TK_CASE(test_tail_of_a_preemption_keeps_next_running),
 	TK_CASE(test_first_slice_starts_the_process_wall_time),
-	TK_CASE(test_runtime_checked_on_the_kernels_clock), TK_CASE(test_wakers_by_kind),
+	TK_CASE(test_runtime_checked_on_the_kernels_clock),
+	TK_CASE(test_runtime_check_names_a_thread_that_is_off), TK_CASE(test_wakers_by_kind),
 	TK_CASE(test_missing_switch_out_of_idle_without_wakeup_starts_at_first_record),
 	TK_CASE(test_events_without_current_task_infer_nothing),
 	TK_CASE(test_off_cpu_causes_without_syscalls),
