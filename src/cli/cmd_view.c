@@ -106,9 +106,16 @@ static int serve(const struct vw_options *o, int port, long window_events)
 	char err[1024];
 	int rc = 1;
 
+	/* The port first: a port taken is said before minutes of indexing, not after. */
+	int lfd = vw_http_listen(port, err, sizeof(err));
+	if (lfd < 0) {
+		errmsg("%s", err);
+		return 1;
+	}
 	FILE *cache = tmpfile();
 	if (!cache) {
 		errmsg("cannot make the window cache (in $TMPDIR or /tmp): %s", strerror(errno));
+		close(lfd);
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -117,6 +124,7 @@ static int serve(const struct vw_options *o, int port, long window_events)
 	if (!s) {
 		errmsg("%s", err);
 		fclose(cache);
+		close(lfd);
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -127,7 +135,7 @@ static int serve(const struct vw_options *o, int port, long window_events)
 		(double)ftello(cache) / 1048576);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (vw_http_serve(s, port, print_url, &stop_serving, err, sizeof(err)) < 0)
+	if (vw_http_serve(s, lfd, print_url, &stop_serving, err, sizeof(err)) < 0)
 		errmsg("%s", err);
 	else
 		rc = 0;

@@ -158,19 +158,35 @@ static void linger_close(int fd)
 	close(fd);
 }
 
-int vw_http_serve(struct vw_served *s, int port, void (*ready)(const char *url),
+int vw_http_listen(int port, char *err, size_t errlen)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int one = 1;
+
+	int lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 16) < 0) {
+		snprintf(err, errlen, "cannot listen on 127.0.0.1:%d: %s", port, strerror(errno));
+		if (lfd >= 0)
+			close(lfd);
+		return -1;
+	}
+	return lfd;
+}
+
+int vw_http_serve(struct vw_served *s, int lfd, void (*ready)(const char *url),
 		  volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned char raw[VW_TOKEN_LEN / 2];
 	char token[VW_TOKEN_LEN + 1], url[128];
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in sa;
 	socklen_t salen = sizeof(sa);
-	int one = 1;
 
 	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
 		snprintf(err, errlen, "cannot make a token: %s", strerror(errno));
+		close(lfd);
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(raw); i++) {
@@ -178,13 +194,9 @@ int vw_http_serve(struct vw_served *s, int port, void (*ready)(const char *url),
 		token[2 * i + 1] = hex[raw[i] & 15];
 	}
 	token[VW_TOKEN_LEN] = '\0';
-	int lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 16) < 0 ||
-	    getsockname(lfd, (struct sockaddr *)&sa, &salen) < 0) {
-		snprintf(err, errlen, "cannot listen on 127.0.0.1:%d: %s", port, strerror(errno));
-		if (lfd >= 0)
-			close(lfd);
+	if (getsockname(lfd, (struct sockaddr *)&sa, &salen) < 0) {
+		snprintf(err, errlen, "cannot read the listening address: %s", strerror(errno));
+		close(lfd);
 		return -1;
 	}
 	snprintf(url, sizeof(url), "http://127.0.0.1:%d/?t=%s", ntohs(sa.sin_port), token);

@@ -32,11 +32,17 @@ struct vw_request {
 int vw_http_parse(const char *buf, size_t n, struct vw_request *rq);
 
 /*
- * Serve s on 127.0.0.1:port (0: any free port) until *stop is set (a signal);
- * ready(url) is called once listening (the url carries the token).  0, or -1 and
- * a message in err.
+ * Listen on 127.0.0.1:port (0: any free port) before the trace is indexed, so a
+ * port taken is said at once: the socket, or -1 and a message in err.
  */
-int vw_http_serve(struct vw_served *s, int port, void (*ready)(const char *url),
+int vw_http_listen(int port, char *err, size_t errlen);
+
+/*
+ * Serve s on the socket lfd (vw_http_listen's; closed on return) until *stop is
+ * set (a signal); ready(url) is called first (the url carries the token).  0, or
+ * -1 and a message in err.
+ */
+int vw_http_serve(struct vw_served *s, int lfd, void (*ready)(const char *url),
 		  volatile sig_atomic_t *stop, char *err, size_t errlen);
 
 #endif

@@ -848,6 +848,17 @@ def view_bad_input(_):
                           timeout=30)
         expect(rc == 1 and err.count('\n') == 1 and 'missing.dat' in err and not so,
                'view --serve of a missing file: exit %d, %r %r' % (rc, err, so))
+        # A port taken is said before the trace is indexed (minutes on a big one).
+        with socket.socket() as busy:
+            busy.bind(('127.0.0.1', 0))
+            busy.listen(1)
+            port = busy.getsockname()[1]
+            dat = os.path.join(HERE, '..', 'fixtures', 'tracecmd-v7.dat')
+            rc, so, err = run([tracekit(), 'view', '--serve', '--port', str(port), '-i', dat],
+                              timeout=30)
+        expect(rc == 1 and err.count('\n') == 1 and
+               'cannot listen on 127.0.0.1:%d' % port in err and not so,
+               'view --serve on a port taken: exit %d, %r %r' % (rc, err, so))
     finally:
         env.close()
 

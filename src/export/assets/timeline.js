@@ -300,10 +300,10 @@
 		notice.append(W ? 'Served by tracekit view --serve: the ' + D.kept + ' events from ' +
 			fmtTs(S[W[0]]) + ' to ' + (W[1] + 1 < S.length ? fmtTs(S[W[1] + 1]) : 'the end') +
 			' in full detail. Zoom out or pan past them and the page asks the server for ' +
-			'the window in view.' : 'Served by tracekit view --serve: ' + D.total + ' events, ' +
+			'the window in view. ' : 'Served by tracekit view --serve: ' + D.total + ' events, ' +
 			'drawn here as levels of detail. Zoom in to a window of up to about ' +
 			served.maxChunks * Math.ceil(D.total / Math.max(S.length, 1)) + ' events and the ' +
-			'page asks the server for it in full detail.', lodStatus);
+			'page asks the server for it in full detail. ', lodStatus);
 	} else if (truncated) {
 		notice.append('This trace has ' + D.total + ' events: the first ' + D.kept +
 			' (up to ' + fmtTs(detailEnd) + ') are shown in detail, the rest ' +
