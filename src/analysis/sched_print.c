@@ -591,30 +591,39 @@ static void text_cpus(struct st_trace *t, FILE *f)
 static void behind(struct st_trace *t, struct sa_proc *p, char *buf, size_t len)
 {
 	const char *names[2] = { NULL, NULL };
-	bool siblings = false;
+	uint64_t own = 0, others = 0;
 	int n = 0;
 
-	for (size_t i = 0; i < p->nwhy && n < 2; i++) {	/* sorted: longest first */
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->nwhy; i++) {	/* sorted: longest first */
 		const struct sa_why *w = &p->why[i];
 		const struct sa_task *h = w->kind == SA_WHY_WAIT && w->holder > 0 ?
 					  sa_task_find(&t->a, w->holder) : NULL;
 		if (!h)
 			continue;
 		if (h->proc == p) {
-			siblings = true;
+			own += w->ns;
 			continue;
 		}
-		if (!n || strcmp(names[0], h->comm) != 0)
+		others += w->ns;
+		if (n < 2 && (!n || strcmp(names[0], h->comm) != 0))
 			names[n++] = h->comm;
 	}
-	if (n == 2)
+	/*
+	 * The biggest share leads: a program whose threads mostly waited behind each
+	 * other is told so first, whoever else held a CPU for a moment.
+	 */
+	if (own && own >= others)
+		snprintf(buf, len, ", mostly behind each other%s%s%s%s",
+			 n ? " (then " : "", n ? names[0] : "", n == 2 ? " and " : "",
+			 n ? (n == 2 ? names[1] : "") : "");
+	else if (n == 2)
 		snprintf(buf, len, ", mostly behind %s and %s%s", names[0], names[1],
-			 siblings ? " (and each other)" : "");
+			 own ? " (and each other)" : "");
 	else if (n == 1)
-		snprintf(buf, len, ", mostly behind %s%s", names[0],
-			 siblings ? " and each other" : "");
-	else
-		snprintf(buf, len, "%s", siblings ? ", behind each other" : "");
+		snprintf(buf, len, ", mostly behind %s%s", names[0], own ? " and each other" : "");
+	if (own && own >= others && n)
+		strncat(buf, ")", len - strlen(buf) - 1);
 }
 
 /*
