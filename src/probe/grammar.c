@@ -594,6 +594,25 @@ static bool is_cexpr(const struct probe_def *def, const char *p, const char *end
 	return def->cform && n >= 7 && !memcmp(p, "$retval", 7);
 }
 
+/*
+ * A default name an earlier argument already has (r->path beside r->next->path) takes
+ * the first free suffix, path_1, path_2...: the user named neither, so neither is
+ * refused.  A name the user gave is kept and checked by check_unique_names.
+ */
+static void unique_name(const struct probe_def *def, size_t index, char *name, size_t len)
+{
+	char base[PD_MAX_NAME + 16];
+	snprintf(base, sizeof(base), "%s", name);
+	for (int n = 1;; n++) {
+		bool taken = false;
+		for (size_t j = 0; j < index && !taken; j++)
+			taken = def->args[j].name && !strcmp(def->args[j].name, name);
+		if (!taken || n > 99)
+			return;
+		snprintf(name, len, "%.*s_%d", PD_MAX_NAME - 4, base, n);
+	}
+}
+
 static int parse_carg(struct cursor *c, const char *f, const char *fend, const char *colon,
 		      const char *end, struct probe_def *def, struct pd_arg *a, size_t index,
 		      bool named)
@@ -614,6 +633,7 @@ static int parse_carg(struct cursor *c, const char *f, const char *fend, const c
 		cx_default_name(&e, name, sizeof(name));
 		if (!name[0] || strlen(name) >= PD_MAX_NAME)
 			snprintf(name, sizeof(name), "arg%zu", index + 1);
+		unique_name(def, index, name, sizeof(name));
 		free(a->name);
 		a->name = xstrdup(name);
 	}

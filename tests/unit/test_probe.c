@@ -145,6 +145,21 @@ static void test_errors_have_columns(void)
 		CHECK_STR(xlate(t[i].spec), t[i].want);
 }
 
+/* Two C args whose default names meet: the second takes a suffix; names given stay checked. */
+static void test_c_args_default_names_unique(void)
+{
+	struct probe_def d;
+	struct pd_error e;
+	CHECK_INT(pd_parse("./app:handle r->path r->next->path r->next->next->path", &d, &e), 0);
+	CHECK_INT(d.nargs, 3);
+	CHECK_STR(d.args[0].name, "path");
+	CHECK_STR(d.args[1].name, "path_1");
+	CHECK_STR(d.args[2].name, "path_2");
+	pd_free(&d);
+	CHECK_INT(pd_parse("./app:handle p=r->path p=r->next->path", &d, &e), -1);
+	CHECK(strstr(e.msg, "argument name 'p' used twice") != NULL);
+}
+
 static void test_parsed_fields(void)
 {
 	struct probe_def d;
@@ -358,7 +373,8 @@ int main(int argc, char **argv)
 	probed_path = argc > 1 ? argv[1] : NULL;
 	static const struct tk_case cases[] = {
 		TK_CASE(test_forms_translate), TK_CASE(test_errors_have_columns),
-		TK_CASE(test_parsed_fields), TK_CASE(test_evaluator), TK_CASE(test_elf_resolution),
+		TK_CASE(test_parsed_fields), TK_CASE(test_c_args_default_names_unique),
+		TK_CASE(test_evaluator), TK_CASE(test_elf_resolution),
 		TK_CASE(test_unknown_comm_named),
 		TK_CASE(test_kernel_refusal_explained),
 	};
