@@ -686,7 +686,10 @@ def thread_execve_quiet(tmp):
     if not prog:
         raise Fail('the thread_exec program is needed: --thread-exec PATH')
     for quiet in ([], ['--quiet=thread-execve']):
-        ref, ours = (masked([re.sub(r'\b\d{2,}\b', 'PID', l) for l in x])
+        # pids of four and five digits pad the line's start and its return column apart
+        ref, ours = (masked([re.sub(r' {2,}= ', ' = ', re.sub(r'^PID +', 'PID ',
+                                                             re.sub(r'\b\d{2,}\b', 'PID', l)))
+                             for l in x])
                      for x in both(tmp, '-f', '-e', 'trace=execve', *quiet, prog))
         expect(ref == ours, 'lines differ from strace\'s:\n  strace:   %r\n  tracekit: %r' % (ref, ours))
         expect(any('<pid changed to PID ...>' in l for l in ours), 'no pid change: %r' % ours)
