@@ -119,6 +119,7 @@ static struct sa_task *task_get(struct sa_analysis *a, int tid, const char *comm
 	t->tid = tid;
 	t->cpu = -1;
 	t->ready_cpu = -1;
+	t->seen_cpu = -1;
 	t->sys_nr = SA_WHY_NOSYS;
 	t->sleep_nr = SA_WHY_UNTRACED;
 	set_comm(t->comm, comm);
@@ -258,10 +259,23 @@ static void switch_out(struct sa_analysis *a, struct sa_cpu *c, struct sa_task *
 		a->gaps++;
 		t->since = e->ts;
 	} else if (t->state != SA_RUNNING || t->cpu != e->cpu) {
-		/* First seen here: it ran since the CPU's last switch, or the start. */
+		/*
+		 * First seen here: it ran since the CPU's last switch, or the start --
+		 * but not before it was last seen elsewhere or its last known state
+		 * ended (a thread is on one CPU at a time: its spans never overlap).
+		 */
+		uint64_t since = c->seen ? c->since : a->start;
+		uint64_t elsewhere = t->seen_cpu == e->cpu ? t->other_ts : t->seen_ts;
+		if (elsewhere > since)
+			since = elsewhere;
+		if (t->since > since)
+			since = t->since;
+		if (since > e->ts)
+			since = e->ts;
 		t->state = SA_RUNNING;
-		t->since = c->seen ? c->since : a->start;
+		t->since = since;
 		proc_backdate(a, t->proc, t->since);
+		proc_tick(a, t->proc, t->since);	/* the others' count up to its start */
 		t->proc->running++;	/* task_set_running() below takes it back */
 	}
 	task_account(a, t, e->ts);
@@ -552,6 +566,46 @@ static void on_fork(struct sa_analysis *a, const struct sa_event *e)
 	child->proc->nthreads++;
 }
 
+static void add_cpus(uint64_t *dst, const uint64_t *src)
+{
+	for (int i = 0; i < 16; i++)
+		dst[i] |= src[i];
+}
+
+/*
+ * The task's figures so far stay with the process it leaves at its exec (its
+ * causes were charged there already); from here on it counts in its own.
+ */
+static void leave_process(struct sa_task *t, struct sa_proc *p)
+{
+	struct sa_left *l = &p->left;
+
+	l->tasks++;
+	l->run_ns += t->run_ns;
+	l->wait_ns += t->wait_ns;
+	l->sleep_ns += t->sleep_ns;
+	l->blocked_ns += t->blocked_ns;
+	l->join_ns += t->join_ns;
+	if (t->max_wait_ns > l->max_wait_ns)
+		l->max_wait_ns = t->max_wait_ns;
+	l->switches += t->switches;
+	l->involuntary += t->involuntary;
+	l->migrations += t->migrations;
+	add_cpus(l->cpus, t->cpus);
+	if (t->nlat) {
+		l->lat = xrealloc(l->lat, (l->nlat + t->nlat) * sizeof(*l->lat));
+		memcpy(l->lat + l->nlat, t->lat, t->nlat * sizeof(*l->lat));
+		l->nlat += t->nlat;
+	}
+	t->exec_run_ns += t->run_ns;
+	t->run_ns = t->wait_ns = t->sleep_ns = t->blocked_ns = t->join_ns = t->max_wait_ns = 0;
+	t->switches = t->involuntary = t->migrations = 0;
+	t->nlat = 0;
+	memset(t->cpus, 0, sizeof(t->cpus));
+	if (t->state == SA_RUNNING && t->cpu >= 0 && t->cpu < 1024)
+		t->cpus[t->cpu / 64] |= 1ull << (t->cpu % 64);
+}
+
 /* A new program: the task leaves its parent's process and starts its own. */
 static void on_exec(struct sa_analysis *a, const struct sa_event *e)
 {
@@ -563,6 +617,8 @@ static void on_exec(struct sa_analysis *a, const struct sa_event *e)
 		return;
 	}
 	bool running = t->state == SA_RUNNING;
+	task_account(a, t, e->ts);
+	leave_process(t, t->proc);
 	if (running)
 		task_set_running(a, t, false, e->ts);
 	t->proc->nthreads--;
@@ -586,6 +642,20 @@ static void on_exec(struct sa_analysis *a, const struct sa_event *e)
  * first record of another task there, or until prev is woken (after that, a
  * record of it means its switch-in was lost).
  */
+/* pid was on cpu at ts (the records' current task, its switches, its runtime chunks). */
+static void task_seen(struct sa_analysis *a, int pid, int cpu, uint64_t ts)
+{
+	struct sa_task *t = pid > 0 ? sa_task_find(a, pid) : NULL;
+
+	if (!t || ts < t->seen_ts)
+		return;
+	if (cpu != t->seen_cpu) {
+		t->other_ts = t->seen_ts;
+		t->seen_cpu = cpu;
+	}
+	t->seen_ts = ts;
+}
+
 static bool switch_tail(struct sa_analysis *a, const struct sa_event *e)
 {
 	struct sa_cpu *c = cpu_get(a, e->cpu);
@@ -621,8 +691,14 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		if (e->cur > 0)
 			infer_switch_in(a, e, e->cur, NULL);
 	}
+	if (e->kind != SA_SWITCH && e->has_cur && e->cur > 0)
+		task_seen(a, e->cur, e->cpu, e->ts);
 	switch (e->kind) {
-	case SA_SWITCH: on_switch(a, e); break;
+	case SA_SWITCH:
+		on_switch(a, e);
+		task_seen(a, e->pid, e->cpu, e->ts);
+		task_seen(a, e->pid2, e->cpu, e->ts);
+		break;
 	case SA_WAKEUP: {
 		struct sa_cpu *c = cpu_get(a, e->cpu2);
 		c->wake_pid = e->pid;
@@ -650,6 +726,7 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		struct sa_cpu *c = cpu_get(a, e->cpu);
 		if (c->seen && c->curr == e->pid)
 			c->k_last = e->ts;
+		task_seen(a, e->pid, e->cpu, e->ts);
 		break;
 	}
 	case SA_MIGRATE: {
@@ -720,6 +797,7 @@ void sa_free(struct sa_analysis *a)
 	for (struct sa_proc *p = a->proc_list, *n; p; p = n) {
 		n = p->next;
 		free(p->why);
+		free(p->left.lat);
 		free(p);
 	}
 	for (int i = 0; i < a->ncpus; i++) {
@@ -816,9 +894,26 @@ void sa_sum_proc(const struct sa_analysis *a, const struct sa_proc *p, struct sa
 			add_task(s, t, cpus);
 			n += t->nlat;
 		}
+	const struct sa_left *l = &p->left;
+	s->threads += l->tasks;
+	s->run_ns += l->run_ns;
+	s->wait_ns += l->wait_ns;
+	s->sleep_ns += l->sleep_ns;
+	s->blocked_ns += l->blocked_ns;
+	if (l->max_wait_ns > s->max_wait_ns)
+		s->max_wait_ns = l->max_wait_ns;
+	s->switches += l->switches;
+	s->involuntary += l->involuntary;
+	s->migrations += l->migrations;
+	add_cpus(cpus, l->cpus);
+	n += l->nlat;
 	s->ncpus = popcount(cpus);
 	uint64_t *v = xmalloc((n ? n : 1) * sizeof(*v));
 	size_t k = 0;
+	if (l->nlat) {
+		memcpy(v, l->lat, l->nlat * sizeof(*v));
+		k = l->nlat;
+	}
 	for (const struct sa_task *t = a->task_list; t; t = t->next)
 		if (t->proc == p && t->nlat) {
 			memcpy(v + k, t->lat, t->nlat * sizeof(*v));

@@ -119,6 +119,10 @@ struct sa_task {
 	uint64_t ready_ts;		/* ... and when: bounds a missing switch-in */
 	uint64_t run_ns, wait_ns, sleep_ns, blocked_ns, max_wait_ns;
 	uint64_t join_ns;		/* of sleep_ns: waiting for another thread's exit */
+	uint64_t exec_run_ns;		/* run time before its exec, left with its parent's process */
+	uint64_t seen_ts;		/* the last event showing it on a CPU (seen_cpu) ... */
+	int seen_cpu;
+	uint64_t other_ts;		/* ... and the last one on the CPU before that one */
 	uint64_t kernel_ns;		/* sum of its sched_stat_runtime in the window */
 	unsigned long kernel_chunks;	/* how many of them */
 	uint64_t like_ns;		/* its slices on the kernel's clock (sched_check.c) */
@@ -137,6 +141,20 @@ struct sa_task {
 	struct sa_task *next;		/* all tasks, newest first */
 };
 
+/*
+ * What tasks did in a process before they exec'd a program of their own (a
+ * forked `sh` child before its exec of `mkdir`): it stays the process's, so the
+ * process's figures, its causes and its parallelism tell of the same tasks.
+ */
+struct sa_left {
+	int tasks;
+	uint64_t run_ns, wait_ns, sleep_ns, blocked_ns, join_ns, max_wait_ns;
+	unsigned long switches, involuntary, migrations;
+	uint64_t cpus[16];
+	uint64_t *lat;
+	size_t nlat;
+};
+
 struct sa_proc {
 	int pid;			/* the task that exec'd it, or the oldest task seen */
 	struct sa_proc *parent;		/* the process it was forked from (NULL: not seen) */
@@ -149,6 +167,7 @@ struct sa_proc {
 	int ntop;
 	struct sa_why *why;		/* causes of not running, in no order */
 	size_t nwhy, capwhy;
+	struct sa_left left;		/* of tasks that exec'd away */
 	struct sa_proc *next;
 };
 

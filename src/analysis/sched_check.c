@@ -35,9 +35,15 @@ static double diff_pct(uint64_t ns, uint64_t kernel)
 	return 100.0 * ((double)ns - (double)kernel) / (double)kernel;
 }
 
+/* Its whole life's run time: before its exec too (counted in its parent's process). */
+static uint64_t life_run(const struct sa_task *t)
+{
+	return t->run_ns + t->exec_run_ns;
+}
+
 double sa_task_diff_pct(const struct sa_task *t)
 {
-	return diff_pct(t->run_ns, t->kernel_ns);
+	return diff_pct(life_run(t), t->kernel_ns);
 }
 
 double sa_task_like_diff_pct(const struct sa_task *t)
@@ -84,7 +90,7 @@ void sa_runtime_check(const struct sa_analysis *a, struct sa_check *c)
 		if (!sa_task_checkable(t))
 			continue;
 		c->compared++;
-		bool off = !agrees(t->like_ns, t->kernel_ns), off_raw = !agrees(t->run_ns, t->kernel_ns);
+		bool off = !agrees(t->like_ns, t->kernel_ns), off_raw = !agrees(life_run(t), t->kernel_ns);
 		c->disagree += off;
 		c->disagree_raw += off_raw;
 		double pct = sa_task_like_diff_pct(t), raw = sa_task_diff_pct(t);
@@ -100,7 +106,7 @@ void sa_runtime_check(const struct sa_analysis *a, struct sa_check *c)
 			worst_raw_off = off_raw;
 			c->worst_raw_tid = t->tid;
 			c->worst_raw_pct = raw;
-			c->worst_raw_ns = (int64_t)t->run_ns - (int64_t)t->kernel_ns;
+			c->worst_raw_ns = (int64_t)life_run(t) - (int64_t)t->kernel_ns;
 		}
 	}
 }

@@ -39,7 +39,7 @@ static void sel_add(struct sel *s, struct sa_proc *p)
 
 static uint64_t proc_run(const struct sa_analysis *a, const struct sa_proc *p)
 {
-	uint64_t run = 0;
+	uint64_t run = p->left.run_ns;
 	for (const struct sa_task *t = a->task_list; t; t = t->next)
 		if (t->proc == p)
 			run += t->run_ns;
@@ -639,6 +639,8 @@ static bool verdict(struct st_trace *t, struct sa_proc *p, char *buf, size_t len
 	const struct sa_why *lock = NULL;
 	int workers = 0;
 	char extra[200] = "", what[400];
+
+	join = p->left.join_ns;
 
 	sa_sum_proc(&t->a, p, &s);
 	sa_why_sort(p);

@@ -490,6 +490,44 @@ def summary_follows_the_command_tree(env):
     expect(re.match(r'\d+ threads? of busy reached', text), 'verdict: %s' % text.splitlines()[0])
 
 
+def figures_add_up(doc):
+    """What every process's figures must obey: no thread above one CPU, the process not
+    above its tasks, and its causes summing to its wait and sleep columns."""
+    for p in doc['processes']:
+        name = '%s:%d' % (p['comm'], p['pid'])
+        expect(p['parallelism'] <= p['threads'] + 1e-9, '%s: %.4f CPUs with %d threads' %
+               (name, p['parallelism'], p['threads']))
+        for t in p['threads_detail']:
+            expect(t['parallelism'] <= 1 + 1e-9, '%s: thread %d above one CPU: %.4f' %
+                   (name, t['tid'], t['parallelism']))
+        if p['threads'] == 1:
+            expect(p['runtime_ms'] <= p['wall_ms'] + 1e-6, '%s: one thread ran %.3f ms in %.3f '
+                   'ms of wall time' % (name, p['runtime_ms'], p['wall_ms']))
+        causes = p.get('off_cpu_causes') or []
+        if not causes:
+            continue
+        wait = sum(c['ms'] for c in causes if c['cause'] == 'wait')
+        sleep = sum(c['ms'] for c in causes if c['cause'] == 'sleep')
+        expect(abs(wait - p['wait_ms']) < 1e-3, '%s: waits for a CPU by cause %.3f ms, wait '
+               'column %.3f ms' % (name, wait, p['wait_ms']))
+        expect(abs(sleep - p['sleep_ms'] - p['blocked_ms']) < 1e-3, '%s: sleeps by cause %.3f '
+               'ms, sleep and blocked columns %.3f ms' % (name, sleep, p['sleep_ms'] +
+                                                           p['blocked_ms']))
+
+
+@with_env
+def forked_children_count_where_they_ran(env):
+    """`sh -c` forking mkdir and rmdir: a child is sh's until its exec (its wait behind sh
+    and its run as sh stay there), the program's from then on: a short mkdir was shown
+    at 1.07 CPUs with its run before the exec in its wall time after it."""
+    script = '; '.join('mkdir %s/d%d; rmdir %s/d%d' % (env.dir, i, env.dir, i) for i in range(12))
+    env.record('-e', 'sched', '-e', 'raw_syscalls', 'sh', '-c', script)
+    doc = env.sched_json()
+    names = sorted(p['comm'] for p in doc['processes'])
+    expect(names.count('mkdir') >= 6 and 'sh' in names, 'processes %r' % names)
+    figures_add_up(doc)
+
+
 def setup(argv):
     if '--progs' in argv:
         OPTIONS['progs'] = argv[argv.index('--progs') + 1]

@@ -920,7 +920,100 @@ static void test_wakers_by_kind(void)
 }
 
 
-TK_MAIN(TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
+/* A task's spans as drawn: the earliest start of any of them. */
+static void on_first_span(void *ctx, int tid, enum sa_state st, int cpu, uint64_t start,
+			  uint64_t end)
+{
+	uint64_t *first = ctx;
+	(void)st, (void)cpu, (void)end;
+	if (tid == 70 && start < *first)
+		*first = start;
+}
+
+/*
+ * A task first seen switched out on CPU 0 (the CPU's first switch, at 800; the
+ * trace starts at 100) while its own sched_stat_runtime at 500 shows it on CPU 1
+ * (no switch seen there): it ran on CPU 0 from 500 at the earliest, not from
+ * the start -- one CPU at a time.
+ */
+static void test_first_seen_switch_out_not_before_it_ran_elsewhere(void)
+{
+	struct sa_analysis a;
+	struct sa_sum s;
+	uint64_t first = UINT64_MAX;
+	struct sa_hooks h = { .ctx = &first, .task_span = on_first_span };
+	sa_init(&a, 0, 0);
+	a.hooks = &h;
+	runs(&a, 100, 2, 5);		/* the trace starts */
+	stat_runtime(&a, 500, 1, 70, 400);
+	sw(&a, 800, 0, 70, S, 0);
+	sa_finish(&a, 900);
+	struct sa_task *t = sa_task_find(&a, 70);
+	CHECK_INT(t->run_ns, 300);
+	CHECK_INT(first, 500);
+	sa_sum_proc(&a, t->proc, &s);
+	CHECK(s.parallelism <= 1.0);
+	sa_free(&a);
+}
+
+/*
+ * sh (10) forks 11, which waits for a CPU, runs as sh, execs mkdir, exits:
+ *      0  idle -> 10 on CPU 0
+ *    100  10 forks 11, 11 runnable (new) for CPU 1, which runs 20 (another process)
+ *    150  20 sleeps -> 11 on CPU 1: 11 waited 50 behind 20
+ *    300  11 execs mkdir
+ *    500  11 exits -> idle
+ *    600  10 sleeps -> idle
+ * Before its exec 11 is sh's: sh ran 600 + 150, waited 50 (its cause), with up to
+ * two tasks at once; mkdir ran 200 in its 200 of wall time -- not 350 in 200.
+ */
+static void test_exec_leaves_the_time_before_it_to_the_parent(void)
+{
+	struct sa_analysis a;
+	struct sa_sum s;
+	sa_init(&a, 0, 0);
+	sw(&a, 0, 0, 0, R, 10);
+	sw(&a, 0, 1, 0, R, 20);
+	struct sa_event f = { .kind = SA_FORK, .ts = 100, .cpu = 0, .pid = 10, .pid2 = 11,
+			      .comm = "sh", .comm2 = "sh" };
+	sa_feed(&a, &f);
+	struct sa_event w = { .kind = SA_WAKEUP_NEW, .ts = 100, .cpu = 0, .pid = 11, .cpu2 = 1 };
+	sa_feed(&a, &w);
+	sw(&a, 150, 1, 20, S, 11);
+	struct sa_event x = { .kind = SA_EXEC, .ts = 300, .cpu = 1, .pid = 11,
+			      .comm = "/usr/bin/mkdir" };
+	sa_feed(&a, &x);
+	sw(&a, 500, 1, 11, 0x10, 0);
+	sw(&a, 600, 0, 10, S, 0);
+	sa_finish(&a, 700);
+	struct sa_proc *sh = sa_task_find(&a, 10)->proc, *mk = sa_task_find(&a, 11)->proc;
+	CHECK(sh != mk);
+	sa_sum_proc(&a, mk, &s);
+	CHECK_INT(s.run_ns, 200);
+	CHECK_INT(s.wait_ns, 0);
+	CHECK_INT(s.wall_ns, 200);
+	CHECK(s.parallelism <= 1.0);
+	sa_sum_proc(&a, sh, &s);
+	CHECK_INT(s.run_ns, 750);
+	CHECK_INT(s.wait_ns, 50);
+	CHECK_INT(s.threads, 2);
+	CHECK(s.parallelism <= s.threads);
+	uint64_t causes = 0;
+	for (size_t i = 0; i < sh->nwhy; i++)
+		if (sh->why[i].kind == SA_WHY_WAIT)
+			causes += sh->why[i].ns;
+	CHECK_INT(causes, s.wait_ns);
+	CHECK_INT(sh->hist[2], 150);
+	for (size_t i = 0; i < mk->nwhy; i++)
+		CHECK(mk->why[i].kind != SA_WHY_WAIT);
+	/* The kernel's count covers its whole life: before the exec too. */
+	CHECK_INT(sa_task_find(&a, 11)->run_ns + sa_task_find(&a, 11)->exec_run_ns, 350);
+	sa_free(&a);
+}
+
+TK_MAIN(TK_CASE(test_first_seen_switch_out_not_before_it_ran_elsewhere),
+	TK_CASE(test_exec_leaves_the_time_before_it_to_the_parent),
+	TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
 	TK_CASE(test_records_after_own_switch_out_are_its_tail),
 	TK_CASE(test_tail_of_a_preemption_keeps_next_running),
 	TK_CASE(test_first_slice_starts_the_process_wall_time),
