@@ -344,6 +344,13 @@ struct st_loader *st_begin(struct st_trace *t, const struct st_options *o, struc
 	return l;
 }
 
+int st_waker_of(struct st_loader *l, const struct tf_event *ev)
+{
+	if (!ev->event || !ev->record)
+		return 0;
+	return waker(l, ev, tep_data_pid(tf_reader_tep(l->r), (struct tep_record *)ev->record));
+}
+
 void st_feed(struct st_loader *l, const struct tf_event *ev)
 {
 	if (ev->missed)

@@ -65,6 +65,11 @@ struct st_loader;
 struct st_loader *st_begin(struct st_trace *t, const struct st_options *o, struct tf_reader *r,
 			   char *err, size_t errlen);
 void st_feed(struct st_loader *l, const struct tf_event *ev);
+/*
+ * Who made the wakeup ev (enum sa_waker_kind + 1; 0: not known), from its context
+ * flags and the timer and irq events fed so far: call it before st_feed(ev).
+ */
+int st_waker_of(struct st_loader *l, const struct tf_event *ev);
 void st_end(struct st_loader *l, uint64_t last);
 void st_free(struct st_trace *t);
 

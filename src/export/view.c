@@ -99,6 +99,7 @@ struct view {
 	const char *root_comm;	/* basename of the recorded command, or NULL */
 	bool have_pids, have_root;
 	struct vw_chunks *chunks;	/* --serve: every event and span, for windows */
+	struct st_loader *sl;		/* sched's pass: who made each wakeup */
 	struct strbuf one;		/* one event's text on its way to the chunks */
 };
 
@@ -346,6 +347,14 @@ static void event_json(struct view *v, struct strbuf *sb, struct tf_event *e, in
 			sb_add(sb, "null");
 		}
 	}
+	/*
+	 * A wakeup says who made it after its fields (task, timer, hardirq, softirq,
+	 * idle): the task its interrupt hit is not its waker.
+	 */
+	int wk = v->sl && e->event && !strncmp(e->event->name, "sched_wak", 9) ?
+		st_waker_of(v->sl, e) : 0;
+	if (wk > 0 && wk <= SA_WK_N)
+		sb_printf(sb, ",\"%s\"", sa_waker_name((enum sa_waker_kind)(wk - 1)));
 	sb_addc(sb, ']');
 }
 
@@ -923,6 +932,7 @@ static int view_pass(const struct vw_options *o, struct vw_served *p, char *err,
 	struct sa_hooks hooks = { .ctx = v, .cpu_slice = on_cpu_slice, .task_span = on_task_span };
 	if (sl)
 		st.a.hooks = &hooks;
+	v->sl = sl;
 	/* A big trace takes seconds: a line on a terminal says how far the reading got. */
 	struct progress prog;
 	uint64_t nread = 0, first_ts = 0;
@@ -947,6 +957,7 @@ static int view_pass(const struct vw_options *o, struct vw_served *p, char *err,
 	progress_done(&prog);
 	if (sl) {
 		st_end(sl, v->last);
+		v->sl = NULL;
 		v->inferred = (long)st.a.inferred;
 		v->missed_out = (long)st.a.missed_out;
 	}

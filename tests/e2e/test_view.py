@@ -408,14 +408,21 @@ def view_hover_state_first(dat, seen):
 
 @contention_case
 def view_selected_wakers(dat, seen):
-    """A task lane clicked: an arrow from the waker at each of its wakeups in view."""
+    """A task lane clicked: an arrow from the waking task at each of its wakeups in view
+    (a timer's or an interrupt's: a marker on its lane)."""
     wk = seen['wakers']
-    drawn = [w for w in wk['wakeups'] if w['dark'] < 150]
+    by_task = [w for w in wk['wakeups'] if w['kind'] == 'task']
+    drawn = [w for w in by_task if w['dark'] < 150]
+    others = [w for w in wk['wakeups'] if w['kind'] != 'task']
+    marked = [w for w in others if w['mark'] == 'THSI'['timer hardirq softirq idle'.split()
+                                                       .index(w['kind'])]]
     expect(wk['selected'] == wk['pid'], 'click selected %r, not %d' % (wk['selected'], wk['pid']))
-    expect(len(wk['wakeups']) >= 2 and len(drawn) >= 0.9 * len(wk['wakeups']),
-           'arrows drawn at %d of %d wakeups of %d' % (len(drawn), len(wk['wakeups']), wk['pid']))
-    expect(re.search(r'selected: \d+ wakeups in view, by \S+:\d+ \u00d7\d+', wk['text'] or ''),
-           'wakers: %r' % wk['text'])
+    expect(len(wk['wakeups']) >= 2 and len(drawn) >= 0.9 * len(by_task) and
+           len(marked) >= 0.9 * len(others),
+           'arrows drawn at %d of %d wakeups by a task, markers at %d of %d others, of %d' %
+           (len(drawn), len(by_task), len(marked), len(others), wk['pid']))
+    expect(re.search(r'selected: \d+ wakeups in view, by (\S+:\d+|timer|hardirq|softirq|idle) '
+                     r'\u00d7\d+', wk['text'] or ''), 'wakers: %r' % wk['text'])
 
 
 @contention_case
@@ -495,6 +502,87 @@ def http(port, raw):
 def js_numbers(event):
     """An event's fields as the browser's doubles hold them."""
     return [float(x) if isinstance(x, int) and abs(x) > 2 ** 53 else x for x in event]
+
+
+def wakers_seen(url, pid, window, *extra):
+    rc, out, err = run(['node', os.path.join(HERE, 'view_wakers.mjs'), url, str(pid),
+                        str(window[0]), str(window[1])] + list(extra), timeout=180)
+    expect(rc == 0, 'view_wakers.mjs failed (%d): %s' % (rc, err[-2000:]))
+    seen = json.loads(out)
+    expect(not seen['errors'] and not seen['dialogs'], 'page errors %s, dialogs %s' %
+           (seen['errors'], seen['dialogs']))
+    return seen
+
+
+def wakers_drawn_by_kind(seen, pid, where):
+    """A timer's wakeups: a marker on the woken lane, no arrow from the task it hit; a
+    task's: an arrow; the tooltip and the selection's line name the timer."""
+    expect(seen['selected'] == pid, '%s: click selected %r, not %d' % (where, seen['selected'], pid))
+    timed = [w for w in seen['wakeups'] if w['kind'] == 'timer']
+    expect(len(timed) >= 4, '%s: %d timer wakeups in view of %r' % (where, len(timed),
+                                                                   seen['wakeups']))
+    marked = [w for w in timed if w['mark'] == 'T']
+    arrows = [w for w in timed if w['dark'] is not None and w['dark'] < 150]
+    expect(len(marked) >= 0.9 * len(timed), '%s: timer markers at %d of %d timer wakeups' %
+           (where, len(marked), len(timed)))
+    expect(len(arrows) <= 0.1 * len(timed), '%s: arrows from the task a timer hit at %d of %d '
+           'wakeups: %r' % (where, len(arrows), len(timed), arrows[:3]))
+    expect(re.search(r'woken by a timer on CPU \d+', seen.get('tip') or '') and
+           not re.search(r'woken by \S+:\d+', seen.get('tip') or ''),
+           '%s: tooltip of a timer-woken wait: %r' % (where, seen.get('tip')))
+    expect(re.search(r'wakeups in view, by timer \u00d7\d+', seen['text'] or ''),
+           '%s: wakers: %r' % (where, seen['text']))
+
+
+@case
+def view_wakers_by_kind(_):
+    """sched4's cycler sleeps in clock_nanosleep beside a spinner: a timer wakes it, not
+    the spinner the interrupt hit.  The page (and a --serve window) draws a timer marker,
+    no arrow from the spinner, and says 'woken by a timer'."""
+    env = Env()
+    server = None
+    try:
+        dat = env.path('trace.dat')
+        rc, out, err = run([tracekit(), 'record', '-q', '-o', dat, '-e', 'sched', '-e',
+                            'raw_syscalls', os.path.join(OPTIONS['progs'], 'sched4'), '40'],
+                           timeout=120)
+        expect(rc == 0, 'record failed (%d): %s' % (rc, err))
+        m = re.search(r'^tid (\d+) cycler ', out, re.M)
+        expect(m, 'sched4 printed no cycler: %r' % out)
+        cycler = int(m.group(1))
+        html = env.view(dat, '--max-events', '100000000')
+        d = page_data(html)
+        types = [t[0] for t in d['types']]
+        fields = [t[1] for t in d['types']]
+        timer = sorted(e[0] for e in d['events'] if types[e[3]].startswith('sched:sched_wak') and
+                       e[4 + fields[e[3]].index('pid')] == cycler and
+                       len(e) > 4 + len(fields[e[3]]) and e[4 + len(fields[e[3]])] == 'timer')
+        expect(len(timer) >= 8, 'the page has %d timer wakeups of the cycler' % len(timer))
+        k = 7
+        i = min(range(len(timer) - k), key=lambda j: timer[j + k] - timer[j])
+        w = max(timer[i + k] - timer[i], 100000)
+        window = (max(timer[i] - w // 10, 0), timer[i] + w * 11 // 10)
+        browser_ready()
+        wakers_drawn_by_kind(wakers_seen('file://' + html, cycler, window), cycler, 'page')
+        # windows wide enough for the one looked at, however busy the machine made it
+        inside = sum(1 for e in d['events'] if window[0] <= e[0] <= window[1])
+        server = subprocess.Popen([tracekit(), 'view', '--serve', '--window-events',
+                                   str(max(20000, 4 * inside)), '-i', dat], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
+        url = server.stdout.readline().strip()
+        expect(url.startswith('http://127.0.0.1:'), 'server address: %r' % url)
+        seen = wakers_seen(url, cycler, window, '--serve')
+        expect(seen.get('path') == '/w', 'the served page went to %r, not a window' %
+               seen.get('path'))
+        wakers_drawn_by_kind(seen, cycler, '--serve window')
+        server.send_signal(signal.SIGINT)
+        expect(server.wait(timeout=30) == 0, 'server exit status %s' % server.returncode)
+        server = None
+    finally:
+        if server:
+            server.kill()
+            server.wait()
+        env.close()
 
 
 @case

@@ -333,8 +333,10 @@ async function story(page, shots) {
 			for (let i = 0; i + 7 < sp.length; i += 4) {
 				if (sp[i + 2] !== 2 || sp[i + 6] !== 1 || sp[i + 1] - sp[i] < 20000)
 					continue;
+				// a task's wakeup (a timer's or an interrupt's has a marker, no arrow)
 				const woke = d.events.some((e) => e[0] === sp[i] && e[2] !== lanes[li].pid &&
-					/sched_wak/.test(d.types[e[3]][0]));
+					/sched_wak/.test(d.types[e[3]][0]) &&
+					(e[4 + d.types[e[3]][1].length] || 'task') === 'task');
 				if (woke && (!best || sp[i + 1] - sp[i] > best.b - best.a))
 					best = { li: li, a: sp[i], b: sp[i + 1] };
 			}

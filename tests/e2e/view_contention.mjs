@@ -211,7 +211,10 @@ try {
 			if (src < 0)
 				src = v.lanes.findIndex((l) => l.kind === 'cpu' && l.cpu === e[1]);
 			const ym = (v.laneY(li) + v.laneY(src)) / 2 + 11;
-			wakeups.push({ t: sp[i], waker: e[2], dark: dark(x, ym) });
+			const mark = window.__texts.find((m) => /^[THSI]$/.test(m.text) &&
+				Math.abs(m.x - x) < 1.5);
+			wakeups.push({ t: sp[i], waker: e[2], kind: e[4 + d.types[e[3]][1].length] || 'task',
+				dark: dark(x, ym), mark: mark ? mark.text : null });
 		}
 		const w = document.getElementById('wakers') || { textContent: null, dataset: {} };
 		return { wakeups: wakeups, selected: v.selectedTask ? v.selectedTask() : null,

@@ -990,6 +990,25 @@
 		return top.slice(0, 3).map(([pid, d]) => commOf(pid) + ':' + pid + ' ' + fmtDur(d))
 			.join(', ') + (top.length > 3 ? ' and ' + (top.length - 3) + ' more' : '');
 	}
+	/*
+	 * Who made wakeup i (the page's wakeups carry it after their fields, from sched's
+	 * context flags and timer/irq events): 'task' is the event's task; a timer or an
+	 * interrupt only happened to hit that task; 'idle', a wakeup run by the idle loop.
+	 */
+	const WAKER_TEXT = { timer: 'a timer', hardirq: 'a hardware interrupt',
+		softirq: 'a soft interrupt', idle: 'the idle task' };
+	const WAKER_MARK = { timer: 'T', hardirq: 'H', softirq: 'S', idle: 'I' };
+	function wakeKind(i) {
+		const e = ev[i], ty = types[e[3]], k = ty ? e[4 + ty.fields.length] : undefined;
+		return WAKER_TEXT[k] ? k : 'task';
+	}
+	function wakerText(i) {
+		const e = ev[i], k = wakeKind(i);
+		if (k === 'task')
+			return commOf(e[2]) + ':' + e[2] + ' on CPU ' + e[1];
+		return WAKER_TEXT[k] + ' on CPU ' + e[1] + (k !== 'idle' && e[2] ?
+			' (it interrupted ' + commOf(e[2]) + ':' + e[2] + ', not its waker)' : '');
+	}
 	/* The wakeup that made pid runnable at t: its event index, or -1 (a preemption). */
 	function wakeupAt(pid, t) {
 		for (let i = lowerBound(evT, t); i < ev.length && ev[i][0] === t; i++) {
@@ -1009,8 +1028,8 @@
 		if (st === 2) {
 			const next = s + 1 < lane.starts.length && lane.vals[s + 1] === 1 ? lane.cpus[s + 1] : -1;
 			const w = wakeupAt(lane.pid, a);
-			const text = (w >= 0 ? 'woken by ' + commOf(ev[w][2]) + ':' + ev[w][2] + ' on CPU ' +
-				ev[w][1] : 'preempted (or placed) with no wakeup seen') +
+			const text = (w >= 0 ? 'woken by ' + wakerText(w) :
+				'preempted (or placed) with no wakeup seen') +
 				(next >= 0 ? '\nthen ran on CPU ' + next + ', held meanwhile by ' +
 				(holders(next, a, b, lane.pid) || 'nobody (waking up)') : '');
 			return { text: text, wake: w, from: a, to: next >= 0 ? b : null, lane: lane };
@@ -1026,7 +1045,11 @@
 		}
 		return null;
 	}
-	/* A runnable span's story drawn: the wakeup as an arrow from the waker, the latency as a bracket. */
+	/*
+	 * A runnable span's story drawn: the wakeup as an arrow from the waking task (a
+	 * timer's or an interrupt's as a marker on the woken lane: the task it hit is
+	 * innocent), the latency as a bracket.
+	 */
 	function drawWhy(w) {
 		if (!w.lane || w.from === undefined)
 			return;
@@ -1036,7 +1059,18 @@
 		const y1 = laneY(li) + LANE_H / 2, xa = xOf(w.from);
 		ctx.strokeStyle = ctx.fillStyle = ARROW_COL;
 		ctx.lineWidth = 2;
-		if (w.wake >= 0) {
+		const kind = w.wake >= 0 ? wakeKind(w.wake) : null;
+		if (kind && kind !== 'task') {
+			ctx.save();
+			ctx.beginPath();
+			ctx.arc(xa, y1, 6, 0, 2 * Math.PI);
+			ctx.fill();
+			ctx.fillStyle = '#ffffff';
+			ctx.font = 'bold 9px sans-serif';
+			ctx.textAlign = 'center';
+			ctx.fillText(WAKER_MARK[kind], xa, y1 + 3);
+			ctx.restore();
+		} else if (w.wake >= 0) {
 			const src = lanes.indexOf(taskLaneOf.get(ev[w.wake][2]));
 			const y0 = laneY(src >= 0 ? src : Math.max(lanes.indexOf(cpuLanes[ev[w.wake][1]]), 0)) +
 				LANE_H / 2;
@@ -1145,8 +1179,9 @@
 			if (w < 0)
 				continue;
 			n++;
-			const who = ev[w][2] ? commOf(ev[w][2]) + ':' + ev[w][2] :
-				'CPU ' + ev[w][1] + ' idle or interrupt';
+			const kind = wakeKind(w);
+			const who = kind !== 'task' ? kind : ev[w][2] ? commOf(ev[w][2]) + ':' + ev[w][2] :
+				'CPU ' + ev[w][1] + ' idle';
 			by.set(who, (by.get(who) || 0) + 1);
 			const c = Math.floor((lane.starts[i] - v0) / tcol);
 			if (c !== last)
