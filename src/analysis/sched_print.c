@@ -283,8 +283,9 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 			fprintf(f, "missing sched:%s%s: %s\n", i == ST_WAKEUP ? "sched_waking and sched:" : "",
 				st_event_names[i], cost[i]);
 	if (!t->a.nevents[SA_SWITCH])
-		fputs("warning: no sched_switch events in the window (or in the buffers read: see -B, "
-		      "--top): every switch below is inferred from other events\n", f);
+		fputs("no sched_switch events in the window or in the buffers read (see -B, --top; "
+		      "tracekit report --stat lists each buffer's events): which task ran where is "
+		      "not known, so no figures are given\n", f);
 	if (t->follow && strcmp(t->follow, "system") != 0)
 		fputs("note: recorded with -F or -p: only switches involving the traced tasks exist, "
 		      "so per-CPU figures and other tasks are incomplete\n", f);
@@ -298,6 +299,8 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 		fprintf(f, "warning: %lu switch-outs of tasks whose switch-in is not in the trace "
 			"(events lost, or not recorded by the kernel); their run time before is not "
 			"counted\n", t->a.gaps);
+	if (!t->a.nevents[SA_SWITCH])
+		return;		/* what follows is of figures not given */
 	if (t->a.inferred) {
 		fprintf(f, "note: the kernel recorded no switch out of idle for %lu switch-in%s (CPU",
 			t->a.inferred, t->a.inferred == 1 ? "" : "s");
@@ -708,6 +711,10 @@ static void text_verdict(struct st_trace *t, struct sa_proc *p, FILE *f)
 
 static void print_text(struct st_trace *t, const struct st_options *o, struct sel *s, FILE *f)
 {
+	if (!t->a.nevents[SA_SWITCH]) {
+		text_header(t, o, f);	/* it says why nothing follows */
+		return;
+	}
 	if (s->n)
 		text_verdict(t, s->p[0], f);
 	text_header(t, o, f);
@@ -942,15 +949,21 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 		  t->has_hrtimer ? "true" : "false", t->has_irq ? "true" : "false",
 		  t->has_softirq ? "true" : "false");
 	js_check(t, &b);
+	/* Without a switch nothing says which task ran where: no figures, not made-up ones. */
+	bool none = !t->a.nevents[SA_SWITCH];
 	sb_add(&b, ",\"selected_by\":");
-	json_str(&b, s->why);
+	json_str(&b, none ? "nothing: no sched_switch events in the window or the buffers read" :
+		 s->why);
 	sb_add(&b, ",\"processes\":[");
-	for (int i = 0; i < s->n; i++) {
+	for (int i = 0; i < s->n && !none; i++) {
 		sb_add(&b, i ? "," : "");
 		js_proc(t, s->p[i], &b);
 	}
 	sb_add(&b, "],");
-	js_cpus(t, &b);
+	if (none)
+		sb_add(&b, "\"cpus\":[]");
+	else
+		js_cpus(t, &b);
 	sb_add(&b, "}\n");
 	fputs(sb_str(&b), f);
 	sb_free(&b);
