@@ -113,3 +113,33 @@ void tf_syscall_map_free(struct tf_syscall_map *m)
 	m->by_id = NULL;
 	m->n = 0;
 }
+
+/* The element bytes of a probe fetch type's array (u8[]..u64[], s8[].., x8[]..), or 0. */
+static int probe_type_size(const char *type)
+{
+	char *end;
+	long bits;
+
+	if (!type || (type[0] != 'u' && type[0] != 's' && type[0] != 'x'))
+		return 0;
+	bits = strtol(type + 1, &end, 10);
+	if (*end != '[' || (bits != 8 && bits != 16 && bits != 32 && bits != 64))
+		return 0;
+	return (int)(bits / 8);
+}
+
+void tf_fix_probe_arrays(struct tep_handle *tep)
+{
+	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
+
+	for (int i = 0; all && all[i]; i++) {
+		for (struct tep_format_field *f = all[i]->format.fields; f; f = f->next) {
+			int es = probe_type_size(f->type);
+			if (!(f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
+			    f->arraylen || es <= 0 || f->size <= 0 || f->size % es)
+				continue;
+			f->elementsize = es;
+			f->arraylen = f->size / es;
+		}
+	}
+}

@@ -25,6 +25,14 @@ bool tf_field_copy(const struct tep_format_field *f, const struct tep_record *re
 /* Element i of a numeric field (i = 0 for a scalar), as an unsigned number; 0 when it does not fit. */
 unsigned long long tf_field_num(const struct tep_format_field *f, const struct tep_record *rec, int i);
 
+/*
+ * Probe events' array fields (kprobe/uprobe `v=...:s16[4]`): kernels since 6.x write
+ * them as `s16 v[];` with the whole size, which libtraceevent reads as an array of
+ * no elements, so REC->v[1] printed 0.  Each such field of a numeric element type
+ * gets its element size and count back from its type and size.
+ */
+void tf_fix_probe_arrays(struct tep_handle *tep);
+
 /* A syscall event of the trace: raw_syscalls:sys_enter/sys_exit or syscalls:sys_enter_NAME/sys_exit_NAME. */
 struct tf_syscall_event {
 	int kind;			/* 1 entry, 2 exit (0 in a map: not a syscall event) */

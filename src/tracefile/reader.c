@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tracefile/fields.h"
 #include "tracefile/filtercheck.h"
 #include "tracefile/funcgraph.h"
 #include "tracefile/reader_priv.h"
@@ -388,6 +389,7 @@ struct tf_reader *tf_reader_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	r->tep = tracecmd_get_tep(r->in);
+	tf_fix_probe_arrays(r->tep);
 	if (open_instances(r, err, errlen) < 0)
 		goto fail;
 	/* libtracecmd's function_graph printers would look ahead through an iterator we do not use. */

@@ -565,8 +565,9 @@ def record_probe(_):
     try:
         dat = os.path.join(d, 'p.dat')
         p = start([tracekit(), 'record', '-q', '-o', dat, '--probe',
-                   'p:parse %s:parse_line line=+0(%%di):string len=%%si:s32' % prog('probed'), '--',
-                   prog('probed'), '-n', '3'])
+                   'p:parse %s:parse_line line=+0(%%di):string len=%%si:s32' % prog('probed'),
+                   '--probe', 'p:rec %s:take_rec id=+0(%%di):s32 v=+16(%%di):s16[4]' %
+                   prog('probed'), '--', prog('probed'), '-n', '3'])
         PROGS['tracekit_pid'] = p.pid
         rc, out, err = finish(p, 60)
         expect(rc == 0, err)
@@ -574,6 +575,13 @@ def record_probe(_):
         rc, out, err = run([tracekit(), 'report', '-i', dat])
         got = re.findall(r'parse:\s+\([0-9a-f]+\) line="(line \d)" len=(\d)', out)
         expect(got == [('line %d' % i, '6') for i in range(3)], out)
+        # An array field (the kernel writes `s16 v[];`): its values, not zeros.
+        got = re.findall(r'rec:\s+\([0-9a-f]+\) id=(\d) v=(\{[^}]*\})', out)
+        expect(got == [(str(i), '{%d,%d,%d,%d}' % (i, i + 1, i + 2, i + 3)) for i in range(3)],
+               'take_rec hits: %r' % got)
+        rc, js, err = run([tracekit(), 'report', '--json', '-i', dat])
+        got = [json.loads(l)['fields']['v'] for l in js.splitlines() if ':rec"' in l]
+        expect(got == [[i, i + 1, i + 2, i + 3] for i in range(3)], 'report --json: %r' % got)
     finally:
         for f in os.listdir(d):
             os.unlink(os.path.join(d, f))

@@ -182,7 +182,6 @@ def record(arg):
                for l in out.splitlines() if l.startswith('handle ')]
         rc, rep, err = run([tracekit(), 'report', '-i', dat])
         expect(rc == 0, 'report exit %d: %s' % (rc, err))
-        # (not an array: report shows the kernel's array fields of probes as zeros, another matter)
         got = re.findall(r'handle: +\(\w+\) path=("[^"]*") flags=(\d+) id=(-?\d+)', rep)
         want = [('"%s"' % p['path'], p['flags'], p['id']) for p in own]
         expect(len(want) == ROUNDS and got == want, 'recorded %s, the program says %s' % (got, want))
