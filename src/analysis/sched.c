@@ -672,12 +672,52 @@ static bool switch_tail(struct sa_analysis *a, const struct sa_event *e)
 	return false;
 }
 
+/*
+ * A ring buffer that overflowed leaves a gap in its CPU's events: whatever ran and
+ * switched there meanwhile is unknown.  The running task is not drawn across the
+ * gap to the next switch: its slice ends at the CPU's last event, its state is
+ * unknown from there, and the CPU starts again at ts as if idle, so the next task
+ * seen there is inferred running from ts at the earliest (infer_switch_in).
+ */
+void sa_lost(struct sa_analysis *a, int cpu, uint64_t ts)
+{
+	if (!a->started)
+		return;		/* nothing known yet: nothing to cut */
+	struct sa_cpu *c = cpu_get(a, cpu);
+	uint64_t end = c->last_ts > c->since ? c->last_ts : c->since;
+
+	if (end > ts)
+		end = ts;
+	a->lost_gaps++;
+	if (cpu >= 0 && cpu < 1024)
+		a->lost_cpus[cpu / 64] |= 1ull << (cpu % 64);
+	if (c->seen && c->curr > 0) {
+		struct sa_task *t = sa_task_find(a, c->curr);
+		kernel_clock_switch(a, c, c->curr, 0, end);
+		cpu_credit(a, c, c->curr, c->since, end);
+		cpu_keep(c, c->since, end, c->curr);
+		if (t && t->state == SA_RUNNING && t->cpu == cpu) {
+			task_account(a, t, end);
+			task_set_running(a, t, false, end);
+			t->state = SA_UNKNOWN;
+			t->woken = false;
+		}
+	}
+	c->seen = true;
+	c->curr = 0;
+	c->since = ts;
+	c->tail = -1;
+	c->k_start = ts;
+	c->k_last = 0;
+}
+
 void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 {
 	if (!a->started) {
 		a->started = true;
 		a->start = e->ts > a->from ? e->ts : a->from;
 	}
+	cpu_get(a, e->cpu)->last_ts = e->ts;
 	if (e->ts > a->end)
 		a->end = e->ts;
 	if (e->kind >= SA_NKINDS)

@@ -193,6 +193,7 @@ struct sa_cpu {
 	uint64_t k_start, k_last, wake_ts;
 	int wake_pid;
 	uint64_t since;
+	uint64_t last_ts;		/* its last event: where a loss of events cuts its slice */
 	uint64_t busy_ns;
 	unsigned long switches;
 	struct tidmap ran;		/* pid -> uint64_t * run ns on this CPU (not idle) */
@@ -231,10 +232,17 @@ struct sa_analysis {
 	unsigned long missed_out;	/* switch-outs the kernel did not record, ended at the */
 	uint64_t missed_out_cpus[16];	/* first sign of another task on the CPU; where */
 	unsigned long tail_records;	/* records of prev after its switch-out (not a switch-in) */
+	unsigned long lost_gaps;	/* losses of events on a CPU (sa_lost) ... */
+	uint64_t lost_cpus[16];		/* ... and where: a bitmap of the first 1024 */
 };
 
 void sa_init(struct sa_analysis *a, uint64_t from, uint64_t to);
 void sa_feed(struct sa_analysis *a, const struct sa_event *e);
+/*
+ * Events were lost on cpu just before ts: the slice running there ends at the CPU's
+ * last event before the gap, and the CPU is idle from ts until an event shows a task.
+ */
+void sa_lost(struct sa_analysis *a, int cpu, uint64_t ts);
 /* Closes every open interval at end (the last event's time or --to). */
 void sa_finish(struct sa_analysis *a, uint64_t end);
 void sa_free(struct sa_analysis *a);

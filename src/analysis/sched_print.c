@@ -292,9 +292,15 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 	for (int i = 0; i < o->nfilters; i++)
 		fprintf(f, "note: only the events -F '%s' matches are analysed: events it drops "
 			"are as if never recorded\n", o->filters[i]);
-	if (t->lost)
-		fprintf(f, "warning: the kernel lost %lld events; figures around them are "
-			"approximate\n", t->lost);
+	if (t->lost) {
+		fprintf(f, "warning: the kernel lost %lld events (%lu gap%s, CPU", t->lost,
+			t->a.lost_gaps, t->a.lost_gaps == 1 ? "" : "s");
+		for (int c = 0, k = 0; c < 1024; c++)
+			if (t->a.lost_cpus[c / 64] & (1ull << (c % 64)))
+				fprintf(f, "%s %d", k++ ? "," : "", c);
+		fputs("): what ran in a gap is not known; a slice ends at its CPU's last event "
+		      "before it, and nothing is counted inside it\n", f);
+	}
 	if (t->a.gaps)
 		fprintf(f, "warning: %lu switch-outs of tasks whose switch-in is not in the trace "
 			"(events lost, or not recorded by the kernel); their run time before is not "
@@ -935,10 +941,10 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 	sb_printf(&b, ",\"complete_cpus\":%s,\"lost_events\":%lld,\"missing_switch_ins\":%lu,"
 		  "\"inferred_switch_ins\":%lu,\"inferred_switch_ins_unknown_start\":%lu,"
 		  "\"inferred_switch_outs\":%lu,\"switch_tail_records\":%lu,\"switch_events\":%lu,"
-		  "\"missing_events\":[",
+		  "\"lost_gaps\":%lu,\"missing_events\":[",
 		  !t->follow || !strcmp(t->follow, "system") ? "true" : "false",
 		  t->lost, t->a.gaps, t->a.inferred, t->a.inferred_late, t->a.missed_out,
-		  t->a.tail_records, t->a.nevents[SA_SWITCH]);
+		  t->a.tail_records, t->a.nevents[SA_SWITCH], t->a.lost_gaps);
 	for (int i = 0, k = 0; i < ST_NEVENTS; i++) {
 		if (!missing(t, i))
 			continue;

@@ -353,8 +353,10 @@ int st_waker_of(struct st_loader *l, const struct tf_event *ev)
 
 void st_feed(struct st_loader *l, const struct tf_event *ev)
 {
-	if (ev->missed)
+	if (ev->missed) {
 		l->t->lost += ev->missed > 0 ? ev->missed : 1;
+		sa_lost(&l->t->a, ev->cpu, ev->ts);
+	}
 	struct sa_event e;
 	if (!ev->event || !decode(l, ev, &e))
 		return;

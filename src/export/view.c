@@ -95,6 +95,8 @@ struct view {
 	bool sys_used[1024];	/* syscall numbers in the page: their names go in it too */
 	long inferred;		/* switch-ins out of idle the kernel did not record */
 	long missed_out;	/* switch-outs it did not record */
+	long long lost;		/* events the kernel lost (sched's count) ... */
+	unsigned long lost_gaps;	/* ... in this many gaps */
 	int ntypes;
 	const char *root_comm;	/* basename of the recorded command, or NULL */
 	bool have_pids, have_root;
@@ -731,8 +733,8 @@ static int finish(struct view *v, FILE *out, const char *meta, const char *sched
 			fprintf(out, "%s\"%d\":\"%s\"", k++ ? "," : "", nr,
 				se && se->name ? se->name : "?");
 	}
-	fprintf(out, "},\n\"inferredSwitchIns\":%ld,\"missedSwitchOuts\":%ld,\n\"sched\":",
-		v->inferred, v->missed_out);
+	fprintf(out, "},\n\"inferredSwitchIns\":%ld,\"missedSwitchOuts\":%ld,\"lostEvents\":%lld,"
+		"\"lostGaps\":%lu,\n\"sched\":", v->inferred, v->missed_out, v->lost, v->lost_gaps);
 	fputs(sched_text ? sched_text : "\"\"", out);
 	if (sp) {
 		fprintf(out, ",\n\"serve\":{\"maxChunks\":%d,\"window\":", sp->max_chunks);
@@ -960,6 +962,8 @@ static int view_pass(const struct vw_options *o, struct vw_served *p, char *err,
 		v->sl = NULL;
 		v->inferred = (long)st.a.inferred;
 		v->missed_out = (long)st.a.missed_out;
+		v->lost = st.lost;
+		v->lost_gaps = st.a.lost_gaps;
 	}
 	if (got < 0)
 		goto out;

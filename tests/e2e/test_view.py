@@ -585,6 +585,85 @@ def view_wakers_by_kind(_):
         env.close()
 
 
+def dropped_gaps(dat):
+    """Where each CPU's events stop before a drop and start again after it, in seconds, from
+    trace-cmd report's 'CPU:N [K EVENTS DROPPED]' lines."""
+    rc, out, err = run(['trace-cmd', 'report', dat], timeout=120)
+    expect(rc == 0, 'trace-cmd report: %s' % err[-500:])
+    last, pending, gaps = {}, {}, []
+    for line in out.splitlines():
+        m = re.match(r'CPU:(\d+) \[\d+ EVENTS DROPPED\]', line)
+        if m:
+            pending[int(m.group(1))] = last.get(int(m.group(1)))
+            continue
+        m = re.search(r'\[(\d{3})\]\s+(\d+\.\d+):', line)
+        if m:
+            cpu, ts = int(m.group(1)), float(m.group(2))
+            if pending.get(cpu) is not None:
+                gaps.append((cpu, pending[cpu], ts))
+            pending.pop(cpu, None)
+            last[cpu] = ts
+    return gaps
+
+
+@case
+def view_lost_events_said_and_cut(_):
+    """A burst into a one-page buffer (record -b 4): sched and the page say how many events
+    the kernel lost; no thread is above one CPU; nothing is drawn running inside a gap (a
+    slice ends at its CPU's last event before the drop, not at the next switch after it)."""
+    if not shutil.which('trace-cmd'):
+        raise Skip('trace-cmd not found (scripts/install-deps.sh): it tells where the drops are')
+    env = Env()
+    try:
+        dat = env.path('trace.dat')
+        rc, out, err = run([tracekit(), 'record', '-q', '-b', '4', '-o', dat, '-e', 'sched', '-e',
+                            'raw_syscalls', os.path.join(OPTIONS['progs'], 'sched4'), '40'],
+                           timeout=120)
+        expect(rc == 0, 'record failed (%d): %s' % (rc, err))
+        rc, js, err = run([tracekit(), 'sched', '--json', '-i', dat])
+        expect(rc == 0, 'sched --json: %s' % err)
+        doc = json.loads(js)
+        lost = doc['lost_events']
+        expect(lost > 0 and doc['lost_gaps'] > 0, 'a one-page buffer lost nothing: %d (%s)' %
+               (lost, err.strip()))
+        rc, text, err = run([tracekit(), 'sched', '-i', dat])
+        expect(re.search(r'warning: the kernel lost %d events \(\d+ gaps?, CPU [\d, ]+\): what ran '
+                         r'in a gap is not known' % lost, text), 'sched says: %s' % text[:800])
+        for p in doc['processes']:
+            expect(p['parallelism'] <= min(p['threads'], os.cpu_count()) + 1e-9,
+                   '%s: %.4f CPUs' % (p['comm'], p['parallelism']))
+            for t in p['threads_detail']:
+                expect(t['parallelism'] <= 1 + 1e-9, 'thread %d above one CPU: %.4f' %
+                       (t['tid'], t['parallelism']))
+        html = env.view(dat, '--max-events', '100000000')
+        d = page_data(html)
+        expect(d['lostEvents'] == lost, 'the page says %r lost, sched %d' % (d['lostEvents'], lost))
+        gaps = [g for g in dropped_gaps(dat) if g[2] - g[1] > 20e-6]
+        expect(gaps, 'no drop of 20 us or more in the recording')
+        for cpu, a, b in gaps:
+            mid = (a + b) / 2 * 1e9 - d['t0']
+            cs = d['cpuSpans']
+            inside = [cs[i + 3] for i in range(0, len(cs), 4)
+                      if cs[i] == cpu and cs[i + 1] < mid < cs[i + 2]]
+            expect(not inside, 'CPU %d drawn running %r inside the drop %.6f..%.6f' %
+                   (cpu, inside, a, b))
+            for pid, sp in d['taskSpans'].items():
+                for i in range(0, len(sp), 4):
+                    expect(not (sp[i + 2] == 1 and sp[i + 3] == cpu and sp[i] < mid < sp[i + 1]),
+                           'task %s drawn running on CPU %d inside the drop %.6f..%.6f' %
+                           (pid, cpu, a, b))
+        browser_ready()
+        rc, out, err = run(['node', os.path.join(HERE, 'view_notice.mjs'), 'file://' + html],
+                           timeout=120)
+        expect(rc == 0, 'view_notice.mjs failed (%d): %s' % (rc, err[-2000:]))
+        seen = json.loads(out)
+        expect(not seen['errors'] and seen['visible'] and
+               'The kernel lost %d events in %d gap' % (lost, d['lostGaps']) in seen['notice'],
+               'the page says: %r (errors %r)' % (seen.get('notice'), seen['errors']))
+    finally:
+        env.close()
+
+
 @case
 def view_serve(_):
     """view --serve: 127.0.0.1 and a token; hostile requests refused; every window the

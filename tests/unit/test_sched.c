@@ -1011,7 +1011,28 @@ static void test_exec_leaves_the_time_before_it_to_the_parent(void)
 	sa_free(&a);
 }
 
-TK_MAIN(TK_CASE(test_first_seen_switch_out_not_before_it_ran_elsewhere),
+/*
+ * 80 runs on CPU 0 from 100; its last record there is at 200; events were lost
+ * before 900; its switch-out at 1000 comes after the gap.  It ran 100..200 as far
+ * as anyone knows: not 100..1000 across the gap.
+ */
+static void test_lost_events_cut_the_slice(void)
+{
+	struct sa_analysis a;
+	sa_init(&a, 0, 0);
+	sw(&a, 100, 0, 0, R, 80);
+	runs(&a, 200, 0, 80);
+	sa_lost(&a, 0, 900);
+	sw(&a, 1000, 0, 80, S, 0);
+	sa_finish(&a, 1100);
+	CHECK_INT(sa_task_find(&a, 80)->run_ns, 100);
+	CHECK_INT(a.cpus[0].busy_ns, 100);
+	CHECK_INT(a.lost_gaps, 1);
+	CHECK(a.lost_cpus[0] == 1);
+	sa_free(&a);
+}
+
+TK_MAIN(TK_CASE(test_lost_events_cut_the_slice), TK_CASE(test_first_seen_switch_out_not_before_it_ran_elsewhere),
 	TK_CASE(test_exec_leaves_the_time_before_it_to_the_parent),
 	TK_CASE(test_missing_switch_out_of_idle_starts_at_the_wakeup),
 	TK_CASE(test_records_after_own_switch_out_are_its_tail),

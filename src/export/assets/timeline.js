@@ -401,6 +401,12 @@
 	if (inferred.length)
 		legend.append(' \u2014 not recorded by the kernel, filled in as tracekit sched does: ' +
 			inferred.join(', '));
+	/* A ring buffer overflowed: say so where it is seen first, and what is drawn of it. */
+	if (D.lostEvents)
+		notice.append(el('span', { id: 'lost' }, 'The kernel lost ' + D.lostEvents +
+			(D.lostEvents === 1 ? ' event' : ' events') + ' in ' + D.lostGaps +
+			(D.lostGaps === 1 ? ' gap' : ' gaps') + ' (its ring buffer was full): what ran ' +
+			'in a gap is not drawn; a slice ends at its CPU\u2019s last event before it. '));
 	const wakers = el('div', { id: 'wakers' });
 	const bottom = el('div', { id: 'bottom' });
 	const listPane = el('div', { id: 'list-pane' });
