@@ -5,9 +5,11 @@
  * since a timestamp; every event that changes the state adds the elapsed time
  * to that state's sum, clipped to the window.  A task first seen being switched
  * out was running since its CPU's previous switch (or the window's start), so
- * the first slice is not lost.  Processes: the trace has no thread-group ids,
- * so a task belongs to the process of the task that forked it until it execs
- * a program of its own (threads and non-exec'd children count together).
+ * the first slice is not lost (never from before its last record elsewhere).
+ * Processes: the trace has no thread-group ids, so a task belongs to the
+ * process of the task that forked it until it execs a program of its own
+ * (threads and non-exec'd children count together; what a child did before its
+ * exec stays with the process it leaves).
  */
 #include "sched.h"
 
@@ -633,15 +635,6 @@ static void on_exec(struct sa_analysis *a, const struct sa_event *e)
 	}
 }
 
-/*
- * sched_switch is recorded inside __schedule() before the CPU changes tasks, so
- * records made after it by the rest of the switch (function_graph's returns
- * from the tracepoint, finish_task_switch's callees on some kernels) still name
- * prev as the current task.  They are the switch's tail, not a sign that prev
- * ran again (or that next, or idle, left the CPU): the tail lasts until the
- * first record of another task there, or until prev is woken (after that, a
- * record of it means its switch-in was lost).
- */
 /* pid was on cpu at ts (the records' current task, its switches, its runtime chunks). */
 static void task_seen(struct sa_analysis *a, int pid, int cpu, uint64_t ts)
 {
@@ -656,6 +649,15 @@ static void task_seen(struct sa_analysis *a, int pid, int cpu, uint64_t ts)
 	t->seen_ts = ts;
 }
 
+/*
+ * sched_switch is recorded inside __schedule() before the CPU changes tasks, so
+ * records made after it by the rest of the switch (function_graph's returns
+ * from the tracepoint, finish_task_switch's callees on some kernels) still name
+ * prev as the current task.  They are the switch's tail, not a sign that prev
+ * ran again (or that next, or idle, left the CPU): the tail lasts until the
+ * first record of another task there, or until prev is woken (after that, a
+ * record of it means its switch-in was lost).
+ */
 static bool switch_tail(struct sa_analysis *a, const struct sa_event *e)
 {
 	struct sa_cpu *c = cpu_get(a, e->cpu);
