@@ -925,6 +925,29 @@ void sa_sum_task(const struct sa_task *t, struct sa_sum *s)
 	s->parallelism = s->wall_ns ? (double)t->run_ns / (double)s->wall_ns : 0;
 }
 
+void sa_sum_left(const struct sa_proc *p, struct sa_sum *s)
+{
+	const struct sa_left *l = &p->left;
+
+	memset(s, 0, sizeof(*s));
+	s->threads = l->tasks;
+	s->run_ns = l->run_ns;
+	s->wait_ns = l->wait_ns;
+	s->sleep_ns = l->sleep_ns;
+	s->blocked_ns = l->blocked_ns;
+	s->max_wait_ns = l->max_wait_ns;
+	s->switches = l->switches;
+	s->involuntary = l->involuntary;
+	s->migrations = l->migrations;
+	s->ncpus = popcount(l->cpus);
+	uint64_t *v = xmalloc((l->nlat ? l->nlat : 1) * sizeof(*v));
+	if (l->nlat)
+		memcpy(v, l->lat, l->nlat * sizeof(*v));
+	add_lats(s, v, l->nlat);
+	free(v);
+	s->wall_ns = s->run_ns + s->wait_ns + s->sleep_ns + s->blocked_ns;
+}
+
 void sa_sum_proc(const struct sa_analysis *a, const struct sa_proc *p, struct sa_sum *s)
 {
 	uint64_t cpus[16] = { 0 };

@@ -273,6 +273,8 @@ struct sa_sum {
 
 void sa_sum_task(const struct sa_task *t, struct sa_sum *s);
 void sa_sum_proc(const struct sa_analysis *a, const struct sa_proc *p, struct sa_sum *s);
+/* Of those, what its forked children did before their exec (p->left). */
+void sa_sum_left(const struct sa_proc *p, struct sa_sum *s);
 /*
  * sched_check.c: run time from switches against the kernel's sched_stat_runtime sum,
  * for the tasks whose whole life (fork to exit) is in the window.

@@ -518,8 +518,14 @@ static void text_proc(struct st_trace *t, struct sa_proc *p, FILE *f)
 	int n;
 
 	sa_sum_proc(&t->a, p, &s);
-	fprintf(f, "\nprocess %s (pid %d), %d %s\n", p->comm, p->pid, s.threads,
-		plural(s.threads, "thread", "threads"));
+	int own = s.threads - p->left.tasks;
+	fprintf(f, "\nprocess %s (pid %d), %d %s", p->comm, p->pid, own,
+		plural(own, "thread", "threads"));
+	if (p->left.tasks)
+		fprintf(f, ", and %d %s until %s exec", p->left.tasks,
+			plural(p->left.tasks, "child", "children"),
+			p->left.tasks == 1 ? "its" : "their");
+	fputc('\n', f);
 	fprintf(f, "  %-22s %9s %9s %9s %9s %7s %6s %5s %4s %9s %7s %26s\n", "", "", "", "", "",
 		"", "", "", "", "", "", "wakeup latency (ms)");
 	fprintf(f, "  %-22s %9s %9s %9s %9s %7s %6s %5s %4s %9s %7s %8s %8s %8s\n", "task",
@@ -532,6 +538,12 @@ static void text_proc(struct st_trace *t, struct sa_proc *p, FILE *f)
 		sa_sum_task(v[i], &ts);
 		snprintf(label, sizeof(label), "%s:%d", v[i]->comm, v[i]->tid);
 		text_row(f, label, &ts);
+	}
+	if (p->left.tasks) {
+		struct sa_sum ls;
+		sa_sum_left(p, &ls);
+		snprintf(label, sizeof(label), "children before exec");
+		text_row(f, label, &ls);
 	}
 	text_wakers(t, v, n, f);
 	free(v);
@@ -869,6 +881,15 @@ static void js_proc(struct st_trace *t, struct sa_proc *p, struct strbuf *b)
 		sb_add(b, "null");
 	sb_addc(b, ',');
 	js_sum(b, &s);
+	if (p->left.tasks) {
+		struct sa_sum ls;
+		sa_sum_left(p, &ls);
+		sb_printf(b, ",\"before_exec\":{\"tasks\":%d,", ls.threads);
+		js_sum(b, &ls);
+		sb_addc(b, '}');
+	} else {
+		sb_add(b, ",\"before_exec\":null");
+	}
 	sb_printf(b, ",\"wall_ms\":%.6f,\"parallelism_hist_ms\":[", ms(s.wall_ns));
 	int top = 0;
 	for (int k = 0; k <= SA_PAR_MAX; k++)

@@ -503,6 +503,11 @@ def figures_add_up(doc):
         if p['threads'] == 1:
             expect(p['runtime_ms'] <= p['wall_ms'] + 1e-6, '%s: one thread ran %.3f ms in %.3f '
                    'ms of wall time' % (name, p['runtime_ms'], p['wall_ms']))
+        before = p['before_exec'] or {}
+        for col in ('runtime_ms', 'wait_ms', 'sleep_ms', 'blocked_ms'):
+            parts = sum(t[col] for t in p['threads_detail']) + before.get(col, 0)
+            expect(abs(parts - p[col]) < 1e-3, '%s: %s of the threads and the children before '
+                   'their exec %.3f, of the process %.3f' % (name, col, parts, p[col]))
         causes = p.get('off_cpu_causes') or []
         if not causes:
             continue
