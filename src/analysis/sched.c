@@ -768,7 +768,7 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		struct sa_cpu *c = cpu_get(a, e->cpu);
 		if (c->seen && c->curr == e->pid)
 			c->k_last = e->ts;
-		task_seen(a, e->pid, e->cpu, e->ts);
+		/* Not a sign of where pid ran (task_seen): the scheduler updates remote tasks too. */
 		break;
 	}
 	case SA_MIGRATE: {
