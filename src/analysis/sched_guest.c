@@ -1,0 +1,148 @@
+/*
+ * The vCPU accounting of sched_guest.h: running totals per vCPU, marks per task.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/sched_guest.h"
+
+int sg_init(struct sg_guest *g, int nvcpu, const int *host_pid)
+{
+	memset(g, 0, sizeof(*g));
+	g->vcpu = calloc(nvcpu > 0 ? (size_t)nvcpu : 1, sizeof(*g->vcpu));
+	if (!g->vcpu)
+		return -1;
+	g->nvcpu = nvcpu;
+	for (int i = 0; i < nvcpu; i++)
+		g->vcpu[i].host_pid = host_pid[i];
+	return 0;
+}
+
+void sg_free(struct sg_guest *g)
+{
+	free(g->vcpu);
+	free(g->task);
+	memset(g, 0, sizeof(*g));
+}
+
+uint64_t sg_vcpu_off(const struct sg_vcpu *v, uint64_t ts)
+{
+	if (!v->known || v->on || ts < v->since)
+		return v->off_total;
+	return v->off_total + (ts - v->since);
+}
+
+/* The host thread of vCPU v changes to on at ts (known from now on). */
+static void vcpu_set(struct sg_vcpu *v, bool on, uint64_t ts)
+{
+	if (v->known && ts >= v->since) {
+		if (v->on)
+			v->on_total += ts - v->since;
+		else
+			v->off_total += ts - v->since;
+	}
+	if (!v->known)
+		v->first = ts;
+	v->known = true;
+	v->on = on;
+	v->since = ts;
+	v->last = ts;
+}
+
+void sg_host_switch(struct sg_guest *g, int prev_pid, int next_pid, uint64_t ts)
+{
+	for (int i = 0; i < g->nvcpu; i++) {
+		struct sg_vcpu *v = &g->vcpu[i];
+		if (!v->host_pid)
+			continue;
+		if (v->host_pid == prev_pid && prev_pid != next_pid)
+			vcpu_set(v, false, ts);
+		else if (v->host_pid == next_pid && prev_pid != next_pid)
+			vcpu_set(v, true, ts);
+	}
+}
+
+static struct sg_task *task(struct sg_guest *g, int pid, const char *comm)
+{
+	for (int i = 0; i < g->ntask; i++)
+		if (g->task[i].pid == pid) {
+			if (comm && *comm)
+				strncpy(g->task[i].comm, comm, sizeof(g->task[i].comm) - 1);
+			return &g->task[i];
+		}
+	if (g->ntask == g->cap) {
+		int cap = g->cap ? 2 * g->cap : 64;
+		struct sg_task *t = realloc(g->task, (size_t)cap * sizeof(*t));
+		if (!t)
+			return NULL;
+		g->task = t;
+		g->cap = cap;
+	}
+	struct sg_task *t = &g->task[g->ntask++];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->vcpu = -1;
+	if (comm)
+		strncpy(t->comm, comm, sizeof(t->comm) - 1);
+	return t;
+}
+
+/* t leaves its vCPU at ts; its host thread's state is known up to off_ts. */
+static void detach(struct sg_guest *g, struct sg_task *t, uint64_t ts, uint64_t off_ts)
+{
+	if (t->vcpu < 0)
+		return;
+	uint64_t off = sg_vcpu_off(&g->vcpu[t->vcpu], off_ts < ts ? off_ts : ts);
+	if (off > t->mark)
+		t->waited += off - t->mark;
+	if (ts > t->attached_at)
+		t->attached += ts - t->attached_at;
+	t->vcpu = -1;
+}
+
+static void attach(struct sg_guest *g, int pid, const char *comm, int vcpu, bool running,
+		   uint64_t ts)
+{
+	if (pid <= 0 || vcpu < 0 || vcpu >= g->nvcpu)
+		return;	/* the idle task is no task; a CPU the map lacks is not counted */
+	struct sg_task *t = task(g, pid, comm);
+	if (!t)
+		return;
+	if (t->vcpu == vcpu) {
+		t->running = running;
+		return;
+	}
+	detach(g, t, ts, ts);
+	t->vcpu = vcpu;
+	t->running = running;
+	t->mark = sg_vcpu_off(&g->vcpu[vcpu], ts);
+	t->attached_at = ts;
+}
+
+void sg_guest_run(struct sg_guest *g, int pid, const char *comm, int vcpu, uint64_t ts)
+{
+	attach(g, pid, comm, vcpu, true, ts);
+}
+
+void sg_guest_queue(struct sg_guest *g, int pid, const char *comm, int vcpu, uint64_t ts)
+{
+	attach(g, pid, comm, vcpu, false, ts);
+}
+
+void sg_guest_sleep(struct sg_guest *g, int pid, uint64_t ts)
+{
+	for (int i = 0; i < g->ntask; i++)
+		if (g->task[i].pid == pid)
+			detach(g, &g->task[i], ts, ts);
+}
+
+void sg_end(struct sg_guest *g, uint64_t ts, uint64_t host_end)
+{
+	for (int i = 0; i < g->ntask; i++)
+		detach(g, &g->task[i], ts, host_end);
+	for (int i = 0; i < g->nvcpu; i++) {
+		struct sg_vcpu *v = &g->vcpu[i];
+		if (v->known && host_end > v->since)
+			vcpu_set(v, v->on, host_end);
+	}
+}
