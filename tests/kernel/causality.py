@@ -35,7 +35,7 @@ import re
 import sys
 
 # FILE: COMM-PID [CPU] [FLAGS] SECONDS: EVENT: ...
-LINE = re.compile(r'^(?P<file>[^:\s]+(?::[^:\s]+)*?):\s+(?P<comm>.+?)-(?P<pid>\d+)\s+'
+LINE = re.compile(r'^\s*(?P<file>[^:\s]+(?::[^:\s]+)*?):\s+(?P<comm>.+?)-(?P<pid>\d+)\s+'
                   r'\[(?P<cpu>\d+)\]\s+(?:\S+\s+)?(?P<ts>\d+\.\d+):\s+(?P<event>[\w:]+):')
 
 
@@ -103,7 +103,8 @@ def check(report, host, guest, comm):
 
 
 def say(res):
-    us = lambda ns: '%+.1f us' % (ns / 1000)  # noqa: E731
+    def us(ns):
+        return '%+.1f us' % (ns / 1000) if abs(ns) < 10**9 else '%+.6f s' % (ns / 10**9)
     lo, hi = res['window_ns']
     print('%d rounds; the guest\'s times could move by %s .. %s and keep every round in order'
           % (res['rounds'], us(lo), us(hi)) if lo < hi else

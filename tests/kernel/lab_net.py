@@ -10,13 +10,14 @@ The range is fixed because trace-cmd's agent picks its data and time-sync
 ports at run time from 1500 up and tells the host to connect to them there:
 the host's port must be the guest's.  So only one lab boot with a network can
 run on a machine at a time: the boots take a lock (the lab cache's net.lock)
-for their whole run, and a range that something else holds is named, never
-taken over.
+for their whole run, and a range that something else holds is waited for
+(WAIT_FREE seconds), then named, never taken over.
 """
 
 import fcntl
 import os
 import socket
+import time
 
 from lab_image import LabError, cache_root
 
@@ -24,6 +25,7 @@ FIRST = 1500
 COUNT = 16
 GUEST = '10.0.2.15'
 HOST = '10.0.2.2'
+WAIT_FREE = 120
 
 
 def ports():
@@ -53,8 +55,15 @@ class Reservation:
         self.lock = open(os.path.join(cache_root(), 'net.lock'), 'w')
         # another lab run's boot with a network: wait for it (one at a time)
         fcntl.flock(self.lock, fcntl.LOCK_EX)
-        busy = [p for p in ports() for k in (socket.SOCK_STREAM, socket.SOCK_DGRAM)
-                if _taken(p, k)]
+        # a test on this machine's loopback may hold some for a moment (trace-cmd's agent
+        # takes 1500 up there too): wait a while before giving up
+        deadline = time.monotonic() + WAIT_FREE
+        while True:
+            busy = [p for p in ports() for k in (socket.SOCK_STREAM, socket.SOCK_DGRAM)
+                    if _taken(p, k)]
+            if not busy or time.monotonic() > deadline:
+                break
+            time.sleep(2)
         if busy:
             self.__exit__()
             raise LabError('port%s %s on 127.0.0.1 in use: the lab forwards %d-%d to its guest '
