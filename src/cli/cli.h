@@ -62,6 +62,11 @@ int cmd_oops(int argc, char **argv);
 void help_oops(FILE *f);
 int cmd_listen(int argc, char **argv);
 void help_listen(FILE *f);
+int cmd_agent(int argc, char **argv);
+void help_agent(FILE *f);
+/* record's options (argv[0] is the verb); -1 after one error line. */
+struct rec_options;
+int cli_record_parse(struct rec_options *o, int argc, char **argv);
 
 /* Probe definitions (SPECs) of probe add/trace and record --probe: -1 after one line if one does not parse. */
 int cli_probe_specs_parse(char *const *specs, int n);
