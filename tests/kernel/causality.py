@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
 """Cause before effect in a host's and a guest's recordings merged on one clock.
 
-    causality.py --host NAME --guest NAME [--comm pingnet] [--estimate] [--json] [REPORT]
+    causality.py --host NAME --guest NAME [--comm pingnet] [--pid PID]... [--estimate]
+                 [--json] [REPORT]
 
 REPORT (default stdin) is a merged report of the two files, each line prefixed
 with its file's name, as `trace-cmd report -i host.dat -i guest.dat` and
 `tracekit report -i host.dat -i guest.dat` print it; NAME is a file's prefix
 there (host.dat, or a --name).  The recordings hold tests/progs/pingnet's
 syscalls: on the host `pingnet ping` (sys_enter_sendto, sys_exit_recvfrom), in
-the guest `pingnet serve` (sys_exit_recvfrom, sys_enter_sendto).  Round i is
-the i-th sendto of each side; in it the host sends, the guest receives,
-answers, the host receives:
+the guest `pingnet serve` (sys_exit_recvfrom, sys_enter_sendto), found by their
+command name or, where a file does not know it ("<...>": a streamed file's
+command names are those known when the recording started), by --pid.  Round i's
+message is 64 + i bytes long both ways (pingnet.c), so the sendto's len names
+the round in each file, whatever a file missed.  In round i the host sends,
+the guest receives, answers, the host receives:
 
     H_send(i) < G_recv(i) <= G_send(i) < H_recv(i)
 
-(G_recv(i) is the guest's last recvfrom return before its i-th sendto, H_recv(i)
-the host's last before its next sendto.)  A merge whose guest clock is off by
+(G_recv(i) is the guest's last recvfrom return before its sendto of round i,
+H_recv(i) the host's last before its next sendto.)  Rounds only one file has
+are named.  A merge whose guest clock is off by
 more than a round allows breaks that order.  Each round bounds the correction
 d the guest's times could still take: d > H_send - G_recv and d < H_recv -
 G_send; over all rounds d lies in [lo, hi].  Causality holds when 0 lies in it;
@@ -34,69 +39,80 @@ import json
 import re
 import sys
 
+BASE = 64
 # FILE: COMM-PID [CPU] [FLAGS] SECONDS: EVENT: ...
 LINE = re.compile(r'^\s*(?P<file>[^:\s]+(?::[^:\s]+)*?):\s+(?P<comm>.+?)-(?P<pid>\d+)\s+'
                   r'\[(?P<cpu>\d+)\]\s+(?:\S+\s+)?(?P<ts>\d+\.\d+):\s+(?P<event>[\w:]+):')
+LEN = re.compile(r'\blen: (0x[0-9a-fA-F]+|\d+)')
 
 
-def parse(lines, comm):
-    """{file prefix: [(ns, event)]} of comm's sendto entries and recvfrom returns, in order."""
+def parse(lines, comm, pids=()):
+    """{file prefix: [(ns, event, len)]}: comm's sendto entries and recvfrom returns, in order."""
     found = {}
     for line in lines:
         m = LINE.match(line)
-        if not m or m.group('comm') != comm:
+        if not m or (m.group('comm') != comm and m.group('pid') not in pids):
             continue
         ev = m.group('event').split(':')[-1]
         if ev not in ('sys_enter_sendto', 'sys_exit_recvfrom'):
             continue
         sec, frac = m.group('ts').split('.')
         ns = int(sec) * 10**9 + int(frac.ljust(9, '0')[:9])
-        found.setdefault(m.group('file'), []).append((ns, ev))
+        n = None
+        if ev == 'sys_enter_sendto':
+            lm = LEN.search(line)
+            n = int(lm.group(1), 0) - BASE if lm else None
+        found.setdefault(m.group('file'), []).append((ns, ev, n))
     return found
 
 
-def rounds(events):
-    """[(send ns, [recvfrom returns after it, before the next send])] in the file's order."""
-    out = []
-    for ns, ev in events:
+def host_rounds(events):
+    """{round: (its sendto, the last recvfrom return after it, before the next sendto)}."""
+    sends, recvs, cur = {}, {}, None
+    for ns, ev, n in events:
         if ev == 'sys_enter_sendto':
-            out.append((ns, []))
-        elif out:
-            out[-1][1].append(ns)
-    return out
+            cur = n
+            if n is not None:
+                sends[n] = ns
+        elif cur is not None:
+            recvs[cur] = ns
+    return {n: (sends[n], recvs[n]) for n in sends if n in recvs}
 
 
 def guest_rounds(events):
-    """[(last recvfrom return before this sendto, sendto ns)]."""
-    out, last = [], None
-    for ns, ev in events:
+    """{round: (last recvfrom return before its sendto, the sendto)}."""
+    out, last = {}, None
+    for ns, ev, n in events:
         if ev == 'sys_exit_recvfrom':
             last = ns
-        elif last is not None:
-            out.append((last, ns))
+        elif last is not None and n is not None:
+            out[n] = (last, ns)
             last = None
     return out
 
 
-def check(report, host, guest, comm):
-    found = parse(report, comm)
+def check(report, host, guest, comm, pids=()):
+    found = parse(report, comm, pids)
     missing = [n for n in (host, guest) if not found.get(n)]
     if missing:
         return None, 'no %s sendto/recvfrom events of %s in the report (files there: %s)' % (
             comm, ' or '.join(missing), ', '.join(sorted(found)) or 'none')
-    h = [(s, r[-1]) for s, r in rounds(found[host]) if r]
-    g = guest_rounds(found[guest])
-    n = min(len(h), len(g))
-    if n == 0 or abs(len(h) - len(g)) > 1:
-        return None, 'rounds do not pair: %d on the host, %d in the guest' % (len(h), len(g))
+    hr_, gr_ = host_rounds(found[host]), guest_rounds(found[guest])
+    both = sorted(set(hr_) & set(gr_))
+    if not both:
+        return None, 'no round in both files (%d on the host, %d in the guest)' % (
+            len(hr_), len(gr_))
+    h = [hr_[i] for i in both]
+    g = [gr_[i] for i in both]
     lo = max(hs - gr for (hs, _), (gr, _) in zip(h, g))
     hi = min(hr - gs for (_, hr), (_, gs) in zip(h, g))
-    broken = next((i for i, ((hs, hr), (gr, gs)) in enumerate(zip(h, g))
+    broken = next((i for i, ((hs, hr), (gr, gs)) in zip(both, zip(h, g))
                    if not hs < gr <= gs < hr), None)
-    res = {'rounds': n, 'window_ns': [lo, hi], 'offset_error_ns': -((lo + hi) // 2),
-           'uncertainty_ns': (hi - lo) // 2, 'causal': broken is None}
+    res = {'rounds': len(both), 'window_ns': [lo, hi], 'offset_error_ns': -((lo + hi) // 2),
+           'uncertainty_ns': (hi - lo) // 2, 'causal': broken is None,
+           'host_only': sorted(set(hr_) - set(gr_)), 'guest_only': sorted(set(gr_) - set(hr_))}
     if broken is not None:
-        (hs, hr), (gr, gs) = h[broken], g[broken]
+        (hs, hr), (gr, gs) = hr_[broken], gr_[broken]
         res['first_broken'] = {'round': broken, 'host_send': hs, 'guest_recv': gr,
                                'guest_send': gs, 'host_recv': hr}
     return res, None
@@ -112,6 +128,10 @@ def say(res):
           '(window %s .. %s)' % (res['rounds'], us(lo), us(hi)))
     print('estimated offset error of the merge: %s (+- %.1f us)' % (
         us(res['offset_error_ns']), res['uncertainty_ns'] / 1000))
+    for side in ('host', 'guest'):
+        if res[side + '_only']:
+            print('rounds only the %s\'s file has: %s' % (
+                side, ' '.join(str(i) for i in res[side + '_only'])))
     b = res.get('first_broken')
     if b:
         print('round %d out of order: host send %d, guest receive %d, guest answer %d, '
@@ -124,13 +144,15 @@ def main():
     p.add_argument('--host', required=True)
     p.add_argument('--guest', required=True)
     p.add_argument('--comm', default='pingnet')
+    p.add_argument('--pid', action='append', default=[],
+                   help="pingnet's pid where the file names it <...> (repeatable)")
     p.add_argument('--estimate', action='store_true',
                    help='unsynchronised files: print the window, do not judge it')
     p.add_argument('--json', action='store_true')
     p.add_argument('report', nargs='?')
     a = p.parse_args()
     with (open(a.report, errors='replace') if a.report else sys.stdin) as f:
-        res, err = check(f, a.host, a.guest, a.comm)
+        res, err = check(f, a.host, a.guest, a.comm, a.pid)
     if err:
         print('causality: %s' % err, file=sys.stderr)
         return 2

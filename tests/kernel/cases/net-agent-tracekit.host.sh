@@ -1,0 +1,12 @@
+# The host's end of net-agent-tracekit: tracekit record -A 127.0.0.1:1514 --name guest records
+# this machine and, through the guest's tracekit agent, the guest, while pingnet ping talks to
+# the guest's pingnet serve; then causality.inc checks the merged files.
+await ready
+set -- $GOT
+SERVE_PID=$3
+E="-e syscalls:sys_enter_sendto -e syscalls:sys_exit_recvfrom"
+ok tk record $E -A "127.0.0.1:$1" --name guest $E -- \
+	"$LAB_BUILD/tests/progs/pingnet" ping 127.0.0.1 "$2" 20
+has 'time sync ptp'
+await done 120
+. "$LAB_SRC/tests/kernel/causality.inc"
