@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Cause before effect in a host's and a guest's recordings merged on one clock.
 
-    causality.py --host NAME --guest NAME [--comm pingnet] [--pid PID]... [--estimate]
-                 [--json] [REPORT]
+    causality.py --host NAME --guest NAME [--comm pingnet] [--pid PID]...
+                 [--estimate | --bound NS] [--json] [REPORT]
 
 REPORT (default stdin) is a merged report of the two files, each line prefixed
 with its file's name, as `trace-cmd report -i host.dat -i guest.dat` and
@@ -27,6 +27,12 @@ G_send; over all rounds d lies in [lo, hi].  Causality holds when 0 lies in it;
 the middle of [lo, hi] is the best correction, so its negative is the
 estimated offset error of the merge (how far the guest's merged times run
 ahead of the host's), half the width its uncertainty (about half a round trip).
+The error itself lies in (-hi, -lo) for sure: messages take no negative time.
+
+A time sync states its own error (ptp: half its shortest round trip, B); when
+the rounds are out of order but (-hi, -lo) meets [-B, B], the merge is as good
+as its sync says, only not good enough for these rounds: --bound B accepts
+that, and says so.
 
 Exit 0 when every round keeps the order (with --estimate: whenever the
 rounds were found, the window then being the clock offset between two
@@ -109,6 +115,7 @@ def check(report, host, guest, comm, pids=()):
     broken = next((i for i, ((hs, hr), (gr, gs)) in zip(both, zip(h, g))
                    if not hs < gr <= gs < hr), None)
     res = {'rounds': len(both), 'window_ns': [lo, hi], 'offset_error_ns': -((lo + hi) // 2),
+           'error_range_ns': [-hi, -lo],
            'uncertainty_ns': (hi - lo) // 2, 'causal': broken is None,
            'host_only': sorted(set(hr_) - set(gr_)), 'guest_only': sorted(set(gr_) - set(hr_))}
     if broken is not None:
@@ -118,7 +125,13 @@ def check(report, host, guest, comm, pids=()):
     return res, None
 
 
-def say(res):
+def within(res, bound):
+    """The error's sure range meets the sync's stated [-bound, bound]."""
+    lo, hi = res['error_range_ns']
+    return lo <= bound and hi >= -bound
+
+
+def say(res, bound=None):
     def us(ns):
         return '%+.1f us' % (ns / 1000) if abs(ns) < 10**9 else '%+.6f s' % (ns / 10**9)
     lo, hi = res['window_ns']
@@ -133,6 +146,10 @@ def say(res):
             print('rounds only the %s\'s file has: %s' % (
                 side, ' '.join(str(i) for i in res[side + '_only'])))
     b = res.get('first_broken')
+    if b and bound is not None:
+        print('the error lies in %s .. %s: %s the time sync\'s stated +- %.1f us' % (
+            us(res['error_range_ns'][0]), us(res['error_range_ns'][1]),
+            'within' if within(res, bound) else 'BEYOND', bound / 1000))
     if b:
         print('round %d out of order: host send %d, guest receive %d, guest answer %d, '
               'host receive %d (ns)' % (b['round'], b['host_send'], b['guest_recv'],
@@ -148,6 +165,8 @@ def main():
                    help="pingnet's pid where the file names it <...> (repeatable)")
     p.add_argument('--estimate', action='store_true',
                    help='unsynchronised files: print the window, do not judge it')
+    p.add_argument('--bound', type=int, metavar='NS',
+                   help="out of order is accepted while within the sync's stated error")
     p.add_argument('--json', action='store_true')
     p.add_argument('report', nargs='?')
     a = p.parse_args()
@@ -156,11 +175,15 @@ def main():
     if err:
         print('causality: %s' % err, file=sys.stderr)
         return 2
+    if a.bound is not None:
+        res['within_bound'] = within(res, a.bound)
     if a.json:
         print(json.dumps(res))
     else:
-        say(res)
-    return 0 if a.estimate or res['causal'] else 1
+        say(res, a.bound)
+    if a.estimate or res['causal']:
+        return 0
+    return 0 if a.bound is not None and res['within_bound'] else 1
 
 
 if __name__ == '__main__':

@@ -54,7 +54,7 @@ static int serve(int port, long rounds)
 		perror("pingnet: serve");
 		return 1;
 	}
-	printf("serving on port %d\n", port);
+	printf("pingnet %d serving on port %d\n", (int)getpid(), port);
 	fflush(stdout);
 	c = accept(s, NULL, NULL);
 	if (c < 0) {
