@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,11 +262,17 @@ void tsync_guest_serve(int fd, struct tsync_clock *clk, volatile int *stop,
 	st->last_offset = 0;
 	st->error[0] = '\0';
 	while (!*stop) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
 		cpu_set_t old;
 		bool pinned;
-		int r = recv_tsync(fd, m, &t, TSYNC_PROTO_NONE, st->error, sizeof(st->error));
 		uint16_t cpu = 0;
+		int r;
 
+		/* between samples the host may be silent for the whole recording */
+		r = poll(&p, 1, 200);
+		if (r == 0 || (r < 0 && errno == EINTR))
+			continue;
+		r = recv_tsync(fd, m, &t, TSYNC_PROTO_NONE, st->error, sizeof(st->error));
 		if (r)
 			break;
 		if (t.id == TSYNC_CMD_STOP)

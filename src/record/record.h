@@ -54,5 +54,7 @@ struct rec_options {
 
 /* Record; returns the exit status for tracekit (the command's, like trace-cmd). */
 int rec_run(const struct rec_options *o);
+/* The last rec_run was stopped by Ctrl-C or SIGTERM (the agent then stops serving too). */
+bool rec_interrupted(void);
 
 #endif
