@@ -589,6 +589,7 @@ int rec_run(const struct rec_options *o)
 			.hostport = o->agent, .name = o->guest_name, .argv = o->guest_argv,
 			.argc = o->guest_argc, .clock = o->clock ? o->clock : "mono",
 			.output = output, .tsync_interval_ms = o->tsync_interval_ms,
+			.guest_pid = o->guest_pid,
 			.quiet = o->quiet,
 		};
 		if (getrandom(&trace_id, sizeof(trace_id), 0) != sizeof(trace_id))

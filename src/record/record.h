@@ -48,6 +48,7 @@ struct rec_options {
 	char **guest_argv;		/* the options after -A, for the guest */
 	int guest_argc;
 	int tsync_interval_ms;		/* --tsync-interval */
+	int guest_pid;			/* --guest-pid: qemu's pid, for the vCPU threads */
 	/* tracekit agent: record for this host instead of a file (net/agent.h) */
 	struct net_agent_session *agent_link;
 };

@@ -78,13 +78,13 @@ class Agent:
 
 
 def record_a(tmp, port, host_args=(), guest_args=('-e', 'syscalls:sys_enter_getppid'),
-             calls=CALLS, name='g'):
+             calls=CALLS, name='g', extra=()):
     out = os.path.join(tmp, 'host.dat')
     # -F: the host's file has the command's calls only (other tests run loops meanwhile); the
     # guest records the whole system, and its calls are told by the command's pid
     argv = ([tracekit(), 'record', '-o', out, '-e', 'syscalls:sys_enter_getppid', '-F'] +
             list(host_args) + ['-A', '127.0.0.1:%d' % port] +
-            (['--name', name] if name else []) + list(guest_args) +
+            (['--name', name] if name else []) + list(extra) + list(guest_args) +
             [loop(), 'getppid', str(calls)])
     return run(argv, timeout=180)
 
@@ -195,6 +195,50 @@ def agent_guest_name_default(tmp):
     expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
     A.end()
     expect(os.path.exists(os.path.join(tmp, 'host-127.0.0.1.dat')), 'files: %r' % os.listdir(tmp))
+
+
+FAKE_QEMU = r'''
+import os, sys, threading, time
+ready = []
+def vcpu(n):
+    with open('/proc/self/task/%d/comm' % threading.get_native_id(), 'w') as f:
+        f.write('CPU %d/TCG' % n)
+    ready.append('%d:%d' % (n, threading.get_native_id()))
+    time.sleep(60)
+for n in range(int(sys.argv[1])):
+    threading.Thread(target=vcpu, args=(n,), daemon=True).start()
+while len(ready) < int(sys.argv[1]):
+    time.sleep(0.01)
+print(' '.join(str(t) for t in ready), flush=True)
+time.sleep(60)
+'''
+
+
+@case
+def agent_guest_option_vcpu_threads(tmp):
+    """--guest-pid: the GUEST option maps each vCPU to the thread of that process named
+    'CPU N/TCG' (qemu's), for the page's vCPU lanes; without it, -1 as trace-cmd writes."""
+    tracefs()
+    cpus = os.cpu_count()
+    q = subprocess.Popen([sys.executable, '-c', FAKE_QEMU, str(cpus)], stdout=subprocess.PIPE,
+                         text=True)
+    try:
+        tids = dict(p.split(':') for p in q.stdout.readline().split())
+        expect(len(tids) == cpus, 'the fake qemu: %r' % tids)
+        A = Agent('--sessions', '1')
+        rc, _, err = record_a(tmp, A.port, calls=10, extra=('--guest-pid', str(q.pid)))
+        expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
+        A.end()
+    finally:
+        q.kill()
+        q.wait()
+    dump = options(os.path.join(tmp, 'host.dat'))
+    pairs = dict(re.findall(r'^  (\d+) (-?\d+) \[guest cpu, host pid\]', dump, re.M))
+    expect(pairs == tids, 'GUEST maps vCPUs to %r, the threads named CPU N/TCG are %r' %
+           (pairs, tids))
+    rc, _, err = run([tracekit(), 'record', '-A', '127.0.0.1:1', '--guest-pid', '999999999',
+                      'true'], timeout=30)
+    expect(rc == 2 and 'guest-pid' in err, 'a bad --guest-pid: %d %r' % (rc, err))
 
 
 @case
