@@ -94,8 +94,10 @@ static int record_for(struct net_agent_session *s, void *arg)
 	o.agent_link = s;
 	o.quiet = true;
 	status = rec_run(&o);
-	/* record took the signals for the run: Ctrl-C ended it; they are the agent's again */
+	/* record took the signals for the run: a Ctrl-C ended it and ends the agent too */
 	catch_stop_signals(on_stop);
+	if (rec_interrupted())
+		stop_flag = 1;
 out:
 	if (status && !s->close_seen)
 		fprintf(stderr, "tracekit: agent: %s: no recording (exit status %d); the host is "

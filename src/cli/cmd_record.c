@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,8 @@ void help_record(FILE *f)
 	      "                     trace-NAME.dat, on the host's clock by ptp time sync\n"
 	      "                     (TCP only: @CID, a vsock guest, is not supported)\n"
 	      "      --name NAME    after -A: the guest's name (default: HOST)\n"
+	      "      --guest-pid PID  after -A: the process running the guest (qemu): its vCPU\n"
+	      "                     threads go into the host file's GUEST option\n"
 	      "      --tsync-interval MS  with -A: a time-sync sample every MS ms besides the\n"
 	      "                     first and the last\n"
 	      "      --recover FILE assemble FILE from the per-CPU files a recording kept when it\n"
@@ -78,6 +81,7 @@ static const struct option longopts[] = {
 	{ "user-wait", required_argument, NULL, OPT_USER_WAIT },
 	{ "tsync-interval", required_argument, NULL, OPT_TSYNC_INTERVAL },
 	{ "name", required_argument, NULL, OPT_NAME },
+	{ "guest-pid", required_argument, NULL, OPT_NAME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -166,6 +170,18 @@ static int split_guest(struct rec_options *o, int *argc, char **argv)
 		}
 		if (o->agent && !strncmp(t, "--name=", 7)) {
 			o->guest_name = t + 7;
+			continue;
+		}
+		if (o->agent && !strcmp(t, "--guest-pid") && i + 1 < n) {
+			char *end;
+			long v = strtol(argv[++i], &end, 10);
+			if (!*argv[i] || *end || v <= 0 || v > INT_MAX) {
+				errmsg("--guest-pid %s: the pid of the process running the guest",
+				       argv[i]);
+				free(host);
+				return -1;
+			}
+			o->guest_pid = (int)v;
 			continue;
 		}
 		if (o->agent) {
@@ -259,7 +275,7 @@ static int parse(struct rec_options *o, int argc, char **argv)
 			o->tsync_interval_ms = (int)v;
 			break;
 		case OPT_NAME:
-			errmsg("--name names a guest: it goes after -A HOST:PORT");
+			errmsg("--name and --guest-pid are a guest's: they go after -A HOST:PORT");
 			return -1;
 		case OPT_DURATION:
 			if (cli_seconds("--duration", optarg, &o->duration) < 0)
@@ -343,6 +359,10 @@ static int parse(struct rec_options *o, int argc, char **argv)
 	if (o->agent && strchr(o->agent, '@')) {
 		errmsg("-A %s: NAME@CID is a vsock guest, not supported here (-A HOST:PORT "
 		       "--name NAME over TCP)", o->agent);
+		return -1;
+	}
+	if (o->guest_pid && kill(o->guest_pid, 0) < 0 && errno == ESRCH) {
+		errmsg("--guest-pid %d: no such process (the guest's qemu)", o->guest_pid);
 		return -1;
 	}
 	if (o->tsync_interval_ms && !o->agent) {

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,14 @@
 /* The time-sync connection is made right after TRACE_RESP. */
 #define TSYNC_ACCEPT_MS 15000
 
+/* After the recording, the host's last sample and STOP come at once; a host that never sends them
+ * is not waited for longer than this. */
+#define TSYNC_END_WAIT_MS 30000
+
 struct tsync_thread {
 	pthread_t t;
 	bool running;
+	atomic_int done;
 	int fd;
 	struct tsync_clock *clk;
 	volatile int stop;
@@ -89,6 +95,7 @@ static void *tsync_main(void *arg)
 	struct tsync_thread *t = arg;
 
 	tsync_guest_serve(t->fd, t->clk, &t->stop, &t->st);
+	atomic_store(&t->done, 1);
 	return NULL;
 }
 
@@ -224,7 +231,12 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 		host, s.cpus, s.ports[0], s.ports[s.cpus - 1]);
 	o->record(&s, o->arg);
 	if (t.running) {
-		pthread_join(t.t, NULL);	/* ends at the host's STOP, or within its timeout */
+		/* the host's STOP ends it; a stop asked here, or a host that never says it, too */
+		for (int waited = 0; waited < TSYNC_END_WAIT_MS && !atomic_load(&t.done) &&
+		     !*o->stop; waited += 50)
+			usleep(50000);
+		t.stop = 1;
+		pthread_join(t.t, NULL);
 		say_sync(&s, &t);
 	}
 out:

@@ -9,6 +9,9 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,11 +108,35 @@ int ptp_fastest(const int64_t *sent, const int64_t *back, int n, const struct pt
 	return 0;
 }
 
+/*
+ * trace-cmd writes a message's header and its payload with two write()s: with
+ * Nagle's algorithm on its side the payload waits for our ACK of the header,
+ * which a delayed ACK holds back 40 ms -- every probe's round trip would take
+ * that long.  ACK at once (the kernel clears QUICKACK again, so before each read).
+ */
+static void ack_at_once(int fd)
+{
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof(one));
+}
+
+void tsync_socket_setup(int fd)
+{
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	ack_at_once(fd);
+}
+
 /* Receive one TIME_SYNC message of protocol proto (or fail saying what came). */
 static int recv_tsync(int fd, struct net_msg *m, struct net_tsync *t, const char *proto,
 		      char *err, size_t errlen)
 {
-	int r = net_msg_read(fd, m, TSYNC_WAIT_MS, err, errlen);
+	int r;
+
+	ack_at_once(fd);
+	r = net_msg_read(fd, m, TSYNC_WAIT_MS, err, errlen);
 
 	if (r == 1) {
 		snprintf(err, errlen, "the peer closed the time-sync connection");
@@ -229,16 +256,23 @@ void tsync_guest_serve(int fd, struct tsync_clock *clk, volatile int *stop,
 	struct guest_round *g = xcalloc(1, sizeof(*g));
 	struct net_tsync t;
 
+	tsync_socket_setup(fd);
 	st->samples = 0;
 	st->best_rtt = -1;
 	st->last_offset = 0;
 	st->error[0] = '\0';
 	while (!*stop) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
 		cpu_set_t old;
 		bool pinned;
-		int r = recv_tsync(fd, m, &t, TSYNC_PROTO_NONE, st->error, sizeof(st->error));
 		uint16_t cpu = 0;
+		int r;
 
+		/* between samples the host may be silent for the whole recording */
+		r = poll(&p, 1, 200);
+		if (r == 0 || (r < 0 && errno == EINTR))
+			continue;
+		r = recv_tsync(fd, m, &t, TSYNC_PROTO_NONE, st->error, sizeof(st->error));
 		if (r)
 			break;
 		if (t.id == TSYNC_CMD_STOP)
@@ -283,6 +317,7 @@ struct tsync_host *tsync_host_new(int fd, int vcpus, struct tsync_clock *clk)
 {
 	struct tsync_host *h = xcalloc(1, sizeof(*h));
 
+	tsync_socket_setup(fd);
 	h->fd = fd;
 	h->vcpus = vcpus;
 	h->clk = clk;

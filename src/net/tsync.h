@@ -85,6 +85,9 @@ void tsync_clock_begin(struct tsync_clock *c);
 void tsync_clock_mark(struct tsync_clock *c, int id, int64_t *ts);
 int tsync_clock_end(struct tsync_clock *c, int64_t *ts, int n);
 
+/* No Nagle, and ACKs at once: a probe's round trip is the network's, not TCP's timers. */
+void tsync_socket_setup(int fd);
+
 /* ---- the guest's side (tracekit agent) ---- */
 
 struct tsync_guest_stats {

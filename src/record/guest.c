@@ -8,6 +8,7 @@
  */
 #include "guest.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -365,6 +366,35 @@ static void say_sync(const struct rec_guest *g)
 	fputc('\n', stderr);
 }
 
+int rec_guest_vcpu_thread(int pid, int cpu)
+{
+	char path[64], comm[64], want[32];
+	struct dirent *e;
+	int found = -1;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	snprintf(want, sizeof(want), "CPU %d/", cpu);
+	while (found < 0 && (e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		FILE *f;
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+		f = fopen(path, "re");
+		if (f && fgets(comm, sizeof(comm), f) && !strncmp(comm, want, strlen(want)))
+			found = tid;
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
 static void make_guest_option(struct rec_guest *g)
 {
 	size_t nlen = strlen(g->name) + 1;
@@ -380,7 +410,8 @@ static void make_guest_option(struct rec_guest *g)
 	memcpy(p, &cpus, 4);
 	p += 4;
 	for (uint32_t i = 0; i < cpus; i++) {
-		int32_t pid = -1;	/* a TCP agent's vCPU threads are not known here */
+		/* a TCP agent's vCPU threads are known only from --guest-pid */
+		int32_t pid = g->o.guest_pid > 0 ? rec_guest_vcpu_thread(g->o.guest_pid, (int)i) : -1;
 
 		memcpy(p, &i, 4);
 		memcpy(p + 4, &pid, 4);

@@ -29,6 +29,7 @@ struct rec_guest_opts {
 	uint64_t trace_id;		/* the host's */
 	const char *output;		/* the host's file; the guest's is named from it */
 	int tsync_interval_ms;		/* a sample every so often besides start and end (0: none) */
+	int guest_pid;			/* --guest-pid: the host process running the guest (qemu), or 0 */
 	bool quiet;
 };
 
@@ -39,10 +40,17 @@ struct rec_guest *rec_guest_start(const struct rec_guest_opts *o, char *err, siz
  * it holds and how well the clocks agree.  0, or -1 with err.
  */
 int rec_guest_stop(struct rec_guest *g, char *err, size_t errlen);
-/* The GUEST option for the host's file (name, trace id, vCPUs, vCPU -> host thread). */
+/*
+ * The GUEST option for the host's file (name, trace id, vCPUs, vCPU -> host
+ * thread: with --guest-pid, qemu's threads named "CPU N/KVM" or "CPU N/TCG";
+ * else -1, as trace-cmd writes for a network guest).
+ */
 const uint8_t *rec_guest_option(const struct rec_guest *g, size_t *len);
 /* Removes what a failed run left (the guest's partial files). */
 void rec_guest_free(struct rec_guest *g);
+
+/* The thread of pid named "CPU cpu/..." (qemu's vCPU threads), or -1. */
+int rec_guest_vcpu_thread(int pid, int cpu);
 
 /* trace-cmd's guest file name: "trace.dat" and "g" give "trace-g.dat". */
 void rec_guest_file(const char *output, const char *name, char *buf, size_t len);

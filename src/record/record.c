@@ -70,6 +70,11 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
+bool rec_interrupted(void)
+{
+	return stop_requested;
+}
+
 /* The output's absolute path: what reset is told (the run's working directory is not its). */
 static bool output_abs(const char *output, char *abs, size_t len)
 {
@@ -470,6 +475,7 @@ int rec_run(const struct rec_options *o)
 	char *maps = NULL;
 	bool kept_files = false;
 
+	stop_requested = 0;
 	catch_stop_signals(on_stop);
 	struct ft_session *s = NULL;
 	struct rec_net *net = NULL;
@@ -583,6 +589,7 @@ int rec_run(const struct rec_options *o)
 			.hostport = o->agent, .name = o->guest_name, .argv = o->guest_argv,
 			.argc = o->guest_argc, .clock = o->clock ? o->clock : "mono",
 			.output = output, .tsync_interval_ms = o->tsync_interval_ms,
+			.guest_pid = o->guest_pid,
 			.quiet = o->quiet,
 		};
 		if (getrandom(&trace_id, sizeof(trace_id), 0) != sizeof(trace_id))

@@ -48,11 +48,14 @@ struct rec_options {
 	char **guest_argv;		/* the options after -A, for the guest */
 	int guest_argc;
 	int tsync_interval_ms;		/* --tsync-interval */
+	int guest_pid;			/* --guest-pid: qemu's pid, for the vCPU threads */
 	/* tracekit agent: record for this host instead of a file (net/agent.h) */
 	struct net_agent_session *agent_link;
 };
 
 /* Record; returns the exit status for tracekit (the command's, like trace-cmd). */
 int rec_run(const struct rec_options *o);
+/* The last rec_run was stopped by Ctrl-C or SIGTERM (the agent then stops serving too). */
+bool rec_interrupted(void);
 
 #endif
