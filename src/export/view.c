@@ -1133,6 +1133,10 @@ static int view_pass_multi(const struct vw_options *o, struct vw_served *p, char
 	struct tf_merge *m = tf_merge_open(o->inputs, n, err, errlen);
 	if (!m)
 		return -1;
+	if (tf_merge_find_vcpus(m, err, errlen) < 0) {
+		tf_merge_close(m);
+		return -1;
+	}
 	if (tf_merge_set_filters(m, o->filters, o->nfilters, err, errlen) < 0) {
 		tf_merge_close(m);
 		return -2;

@@ -239,33 +239,63 @@ def view_groups_lanes_by_machine(tmp):
         expect(l['busy'] > 0, '%s: nothing drawn' % l['label'])
 
 
+# A thread named as qemu names a vCPU thread ("CPU 0/TCG"), recorded on this machine.
+VCPU_THREAD = r"""
+import ctypes, threading, time
+libc = ctypes.CDLL(None)
+def vcpu():
+    libc.prctl(15, b"CPU 0/TCG", 0, 0, 0)
+    end = time.time() + 0.3
+    while time.time() < end:
+        time.sleep(0.001)
+t = threading.Thread(target=vcpu)
+t.start()
+t.join()
+"""
+
+
+def record_vcpu_thread(tmp):
+    """A host file whose only vCPU-like thread is "CPU 0/TCG" (tracekit record on the
+    running kernel, its own instance), and that thread's tid."""
+    host = os.path.join(tmp, 'host.dat')
+    rc, _, err = run([tracekit(), 'record', '-e', 'sched:sched_switch', '-o', host, '--',
+                      sys.executable, '-c', VCPU_THREAD], timeout=120)
+    if rc != 0 and ('tracefs' in err or 'permission' in err.lower()):
+        raise Skip('tracekit record cannot run here: %s' % err.strip())
+    expect(rc == 0, 'record: %s' % err.strip())
+    _, out, _ = tk('report', '--json', '-F', 'sched_switch', '-i', host)
+    tids = {json.loads(l)['fields']['prev_pid'] for l in out.splitlines()
+            if json.loads(l)['fields']['prev_comm'] == 'CPU 0/TCG'}
+    expect(len(tids) == 1, 'the "CPU 0/TCG" thread in the recording: %s' % tids)
+    return host, tids.pop()
+
+
 @case
-def view_vcpu_lane_under_its_host_thread(tmp):
-    """Where a guest's vCPU map is known, its vCPU lane is drawn right under the host
-    thread that runs it.  The fixture's map is empty (a TCP guest), so its page is given
-    one: vCPU 0 run by the host thread with the longest running time; the page's
-    machines.js then places and labels the lanes (what this case checks)."""
-    html = os.path.join(tmp, 'pair.html')
-    tk('view', '-q', '-o', html, *inputs(pair()))
-    with open(html, encoding='utf-8') as f:
-        page = f.read()
-    m = re.search(r'(<script type="application/json" id="tk-data">\n)(.*?)(\n</script>)', page,
-                  re.S)
-    d = json.loads(m.group(2))
-    host_tasks = [t for t in d['tasks'] if t[0] < 10000000 and t[0] > 0]
-    runner = max(host_tasks, key=lambda t: t[3])
-    d['vcpus'] = [{'machine': 1, 'vcpu': 0, 'cpu': 1, 'hostPid': runner[0]}]
-    for t in d['tasks']:
-        if t[0] == runner[0]:
-            t[2] = 1
-    data = json.dumps(d).replace('</', '<\\/')
-    with open(html, 'w', encoding='utf-8') as f:
-        f.write(page[:m.start(2)] + data + page[m.end(2):])
+def vcpu_map_from_qemu_thread_names(tmp):
+    """Without a GUEST option naming it (TCG, a TCP guest), a host file with qemu's
+    "CPU N/TCG" thread and a guest file pair by those names: sched and view take the
+    thread as vCPU 0's.  The guest here is the fixture's (another machine's clock): the
+    two recordings do not overlap, which sched says instead of charging waits; the page
+    still places guest vCPU 0's lane under the thread's."""
+    host, tid = record_vcpu_thread(tmp)
+    guest = pair()[1]
+    _, out, _ = tk('sched', '-i', host, '-i', guest)
+    expect('vCPU map from the thread names' in out, 'no map from the names:\n' + out[-1500:])
+    expect('vCPU 0: host thread %d ' % tid in out, 'vCPU 0 is not thread %d:\n%s' % (tid, out[-1500:]))
+    expect('do not overlap in time' in out, 'the non-overlap is not said')
+    _, js, _ = tk('sched', '--json', '-i', host, '-i', guest)
+    g = json.loads(js)['guests'][0]
+    expect(g['vcpu_map'] == 'thread names' and g['vcpus'][0]['host_pid'] == tid, 'json: %s' % g)
+    expect(all(t['vcpu_wait_ns'] == 0 for t in g['tasks']), 'waits charged without overlap')
+    html = os.path.join(tmp, 'tcg.html')
+    tk('view', '-q', '-o', html, '-i', host, '-i', guest)
     labels = [l['label'] for l in browser(html)['initial']['lanes']]
-    i = labels.index('guest vCPU 0')
-    expect(i > 0 and labels[i - 1] == 'host: %s %d' % (runner[1], runner[0]),
+    vcpu = [k for k, l in enumerate(labels) if l == 'hostguest-guest.dat vCPU 0']
+    expect(vcpu, 'no lane for the guest\'s vCPU 0 (no GUEST option: the file names it): %s'
+           % labels)
+    i = vcpu[0]
+    expect(i > 0 and labels[i - 1] == 'host: CPU 0/TCG %d' % tid,
            'vCPU lane not under its host thread: %s' % labels)
-    expect(labels[0] == 'host CPU 0', 'lanes: %s' % labels)
 
 
 # ---- export: Perfetto's protobuf, read back by Perfetto's field numbers ----
