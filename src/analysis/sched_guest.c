@@ -49,12 +49,24 @@ static void vcpu_set(struct sg_vcpu *v, bool on, uint64_t ts)
 	v->last = ts;
 }
 
+void sg_guest_seen(struct sg_guest *g, uint64_t ts)
+{
+	if (ts > g->guest_last)
+		g->guest_last = ts;
+}
+
 void sg_host_switch(struct sg_guest *g, int prev_pid, int next_pid, uint64_t ts)
 {
 	for (int i = 0; i < g->nvcpu; i++) {
 		struct sg_vcpu *v = &g->vcpu[i];
 		if (!v->host_pid)
 			continue;
+		/* Its first change since the guest's latest event: what was true then. */
+		if (!v->snap || v->snap_ts != g->guest_last) {
+			v->snap_off = sg_vcpu_off(v, g->guest_last);
+			v->snap_ts = g->guest_last;
+			v->snap = true;
+		}
 		if (v->host_pid == prev_pid && prev_pid != next_pid)
 			vcpu_set(v, false, ts);
 		else if (v->host_pid == next_pid && prev_pid != next_pid)
@@ -87,12 +99,23 @@ static struct sg_task *task(struct sg_guest *g, int pid, const char *comm)
 	return t;
 }
 
+/*
+ * The off total of v at ts, a time of the guest's (its latest event at most): the value
+ * then, though the host's events may have gone past it.
+ */
+static uint64_t off_at(const struct sg_vcpu *v, uint64_t ts)
+{
+	if (v->snap && v->snap_ts == ts && ts < v->since)
+		return v->snap_off;
+	return sg_vcpu_off(v, ts);
+}
+
 /* t leaves its vCPU at ts; its host thread's state is known up to off_ts. */
 static void detach(struct sg_guest *g, struct sg_task *t, uint64_t ts, uint64_t off_ts)
 {
 	if (t->vcpu < 0)
 		return;
-	uint64_t off = sg_vcpu_off(&g->vcpu[t->vcpu], off_ts < ts ? off_ts : ts);
+	uint64_t off = off_at(&g->vcpu[t->vcpu], off_ts < ts ? off_ts : ts);
 	if (off > t->mark)
 		t->waited += off - t->mark;
 	if (ts > t->attached_at)
@@ -115,7 +138,7 @@ static void attach(struct sg_guest *g, int pid, const char *comm, int vcpu, bool
 	detach(g, t, ts, ts);
 	t->vcpu = vcpu;
 	t->running = running;
-	t->mark = sg_vcpu_off(&g->vcpu[vcpu], ts);
+	t->mark = off_at(&g->vcpu[vcpu], ts);
 	t->attached_at = ts;
 }
 

@@ -28,6 +28,10 @@ struct sg_vcpu {
 	uint64_t off_total;	/* off time before `since` (while known) */
 	uint64_t on_total;
 	uint64_t first, last;	/* the span the host saw it */
+	/* its off total at the guest's latest event, taken by the first change after it:
+	 * what tasks still on it at the guest's end are charged */
+	uint64_t snap_ts, snap_off;
+	bool snap;
 };
 
 struct sg_task {
@@ -46,6 +50,7 @@ struct sg_guest {
 	int nvcpu;
 	struct sg_task *task;	/* by first appearance */
 	int ntask, cap;
+	uint64_t guest_last;	/* the guest's latest event so far */
 };
 
 /* nvcpu vCPUs, host_pid[i] running vCPU i (0: unknown). */
@@ -59,6 +64,8 @@ void sg_host_switch(struct sg_guest *g, int prev_pid, int next_pid, uint64_t ts)
 void sg_guest_run(struct sg_guest *g, int pid, const char *comm, int vcpu, uint64_t ts);
 /* pid is queued on vcpu from ts, runnable (woken there, preempted, migrated there). */
 void sg_guest_queue(struct sg_guest *g, int pid, const char *comm, int vcpu, uint64_t ts);
+/* The guest had an event at ts: the host's later changes keep what was true then. */
+void sg_guest_seen(struct sg_guest *g, uint64_t ts);
 /* pid sleeps or exits at ts: off every vCPU. */
 void sg_guest_sleep(struct sg_guest *g, int pid, uint64_t ts);
 /*

@@ -95,12 +95,15 @@ struct guest_pass {
 	int machine, host;
 	struct sg_guest g;
 	struct sg_formats gf, hf;
-	uint64_t first, last, host_last;
-	bool seen;
+	uint64_t first, last, host_first, host_last;
+	bool seen, host_seen;
 };
 
 static void feed_host(struct guest_pass *p, const struct tf_event *ev)
 {
+	if (!p->host_seen)
+		p->host_first = ev->ts;
+	p->host_seen = true;
 	if (ev->ts > p->host_last)
 		p->host_last = ev->ts;
 	if (ev->event->id != p->hf.sw)
@@ -120,6 +123,7 @@ static void feed_guest(struct guest_pass *p, const struct tf_event *ev)
 		p->first = ev->ts;
 	p->seen = true;
 	p->last = ev->ts;
+	sg_guest_seen(&p->g, ev->ts);
 	if (id == f->sw) {
 		int prev = (int)num(f->prev_pid, rec);
 		long state = (long)num(f->prev_state, rec) & 0xff;
@@ -146,26 +150,25 @@ static void feed_guest(struct guest_pass *p, const struct tf_event *ev)
 	}
 }
 
-static int run_pass(const char *const *paths, int n, int guest, struct guest_pass *p,
-		    char *err, size_t errlen)
+/* Guest machine `guest` of the files (pairing and map from gm, the caller's merge). */
+static int run_pass(const char *const *paths, int n, const struct tf_machine *gm, int guest,
+		    struct guest_pass *p, char *err, size_t errlen)
 {
 	struct tf_merge *m = tf_merge_open(paths, n, err, errlen);
-	const struct tf_machine *g;
 	struct tf_event ev;
 	int rc;
 
 	if (!m)
 		return -1;
-	g = tf_merge_machine(m, guest);
 	p->machine = guest;
-	p->host = g->host;
-	if (sg_init(&p->g, g->nvcpu, g->vcpu_pid) < 0) {
+	p->host = gm->host;
+	if (sg_init(&p->g, gm->vcpu_pid ? gm->nvcpu : 0, gm->vcpu_pid) < 0) {
 		tf_merge_close(m);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	find_formats(tf_reader_tep(g->r), &p->gf);
-	find_formats(tf_reader_tep(tf_merge_machine(m, g->host)->r), &p->hf);
+	find_formats(tf_reader_tep(tf_merge_machine(m, guest)->r), &p->gf);
+	find_formats(tf_reader_tep(tf_merge_machine(m, gm->host)->r), &p->hf);
 	while ((rc = tf_merge_next(m, &ev, err, errlen)) == 1) {
 		if (!ev.event)
 			continue;
@@ -209,6 +212,12 @@ static void print_guest_text(const struct tf_machine *g, const struct tf_machine
 		return;
 	}
 	fprintf(out, "  vCPU map from the %s\n", g->vcpu_map_from);
+	if (!g->time_shift)
+		fprintf(out, "  the guest's file has no TIME_SHIFT option: its clock is taken as the "
+			"host's as it is (trace-cmd record -A writes one)\n");
+	if (p->seen && (p->host_last < p->first || !p->host_seen || p->host_first > p->last))
+		fprintf(out, "  the host's and the guest's recordings do not overlap in time: nothing "
+			"can be said of the vCPUs\n");
 	for (int i = 0; i < p->g.nvcpu; i++) {
 		const struct sg_vcpu *v = &p->g.vcpu[i];
 		if (!v->host_pid) {
@@ -330,6 +339,10 @@ int sg_report(const struct st_options *o, const char *const *paths, int n, FILE 
 
 	if (!m)
 		return -1;
+	if (tf_merge_find_vcpus(m, err, errlen) < 0) {
+		tf_merge_close(m);
+		return -1;
+	}
 	if (o->json)
 		fputs("{\"machines\":[", out);
 	for (int i = 0; i < n && rc == 0; i++) {
@@ -364,7 +377,7 @@ int sg_report(const struct st_options *o, const char *const *paths, int n, FILE 
 		struct guest_pass p = { 0 };
 		if (g->host < 0)
 			continue;
-		rc = run_pass(paths, n, i, &p, err, errlen);
+		rc = run_pass(paths, n, g, i, &p, err, errlen);
 		if (rc == 0) {
 			const struct tf_machine *h = tf_merge_machine(m, g->host);
 			if (o->json) {

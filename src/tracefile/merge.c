@@ -128,6 +128,108 @@ static int pair_by_names(struct tf_merge *m)
 	return 0;
 }
 
+/* "CPU N/TCG" or "CPU N/KVM": N, else -1. */
+static int vcpu_of_name(const char *comm)
+{
+	char accel[4];
+	int n, len = 0;
+
+	if (sscanf(comm, "CPU %d/%3[A-Z]%n", &n, accel, &len) != 2 || comm[len] || n < 0 ||
+	    n >= MAX_CPUS || (strcmp(accel, "TCG") && strcmp(accel, "KVM")))
+		return -1;
+	return n;
+}
+
+/* pids[N] = the thread named "CPU N/..." in path's sched_switch events; *n the most N + 1. */
+static int scan_vcpu_threads(const char *path, int *pids, int *n, char *err, size_t errlen)
+{
+	static const char *const only_switch[] = { "sched_switch" };
+	struct tf_reader *r = tf_reader_open(path, err, errlen);
+	struct tf_event ev;
+	int rc;
+
+	if (!r)
+		return -1;
+	*n = 0;
+	if (tf_reader_set_filters(r, only_switch, 1, err, errlen) < 0) {
+		tf_reader_close(r);
+		return 0;	/* no sched_switch: no vCPU thread to find */
+	}
+	struct tep_format_field *f[2] = { NULL, NULL }, *p[2] = { NULL, NULL };
+	while ((rc = tf_reader_next(r, &ev, err, errlen)) == 1) {
+		if (!ev.event)
+			continue;
+		if (!f[0]) {
+			f[0] = tep_find_field(ev.event, "prev_comm");
+			f[1] = tep_find_field(ev.event, "next_comm");
+			p[0] = tep_find_field(ev.event, "prev_pid");
+			p[1] = tep_find_field(ev.event, "next_pid");
+		}
+		for (int k = 0; k < 2; k++) {
+			char comm[32];
+			unsigned long long pid;
+			if (!f[k] || !p[k] || f[k]->offset + f[k]->size > ev.record->size ||
+			    tep_read_number_field(p[k], ev.record->data, &pid) < 0)
+				continue;
+			snprintf(comm, sizeof(comm), "%.*s", f[k]->size,
+				 (const char *)ev.record->data + f[k]->offset);
+			int v = vcpu_of_name(comm);
+			if (v < 0 || v >= 256)
+				continue;
+			pids[v] = (int)pid;
+			if (v + 1 > *n)
+				*n = v + 1;
+		}
+	}
+	tf_reader_close(r);
+	return rc;
+}
+
+/* Guest g's map from host h's events: 0 (found or not), -1 and err. */
+static int map_from_events(struct tf_merge *m, int g, int h, char *err, size_t errlen)
+{
+	int pids[256] = { 0 }, n;
+	struct tf_machine *x = &m->m[g];
+
+	if (scan_vcpu_threads(m->m[h].path, pids, &n, err, errlen) < 0)
+		return -1;
+	if (!n || !pids[0])
+		return 0;
+	if (!x->nvcpu)
+		x->nvcpu = n;
+	free(x->vcpu_pid);
+	x->vcpu_pid = calloc((size_t)x->nvcpu, sizeof(int));
+	if (!x->vcpu_pid) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < x->nvcpu && i < n; i++)
+		x->vcpu_pid[i] = pids[i];
+	x->host = h;
+	x->vcpu_map_from = "thread names";
+	m->m[h].name = "host";
+	return 0;
+}
+
+int tf_merge_find_vcpus(struct tf_merge *m, char *err, size_t errlen)
+{
+	bool paired = false;
+
+	for (int i = 0; i < m->n; i++) {
+		paired |= m->m[i].host >= 0;
+		if (m->m[i].host >= 0 && !m->m[i].vcpu_map_from &&
+		    map_from_events(m, i, m->m[i].host, err, errlen) < 0)
+			return -1;
+	}
+	if (paired || m->n != 2)
+		return 0;
+	/* Two files, no GUEST option: the one with qemu's vCPU threads is the host. */
+	for (int h = 0; h < 2 && m->m[0].host < 0 && m->m[1].host < 0; h++)
+		if (map_from_events(m, 1 - h, h, err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
 struct tf_merge *tf_merge_open(const char *const *paths, int n, char *err, size_t errlen)
 {
 	struct tf_merge *m;

@@ -47,6 +47,14 @@ int tf_merge_nmachines(const struct tf_merge *m);
 const struct tf_machine *tf_merge_machine(const struct tf_merge *m, int i);
 
 /*
+ * The vCPU map from the host's events when its saved thread names lack qemu's vCPU threads
+ * (the kernel's saved_cmdlines is a small ring that a busy machine overwrites): one pass
+ * over the sched_switch events of each file that may be the host.  For the verbs that show
+ * vCPUs (sched, view); before the first tf_merge_next.  0, or -1 and err.
+ */
+int tf_merge_find_vcpus(struct tf_merge *m, char *err, size_t errlen);
+
+/*
  * -F filters on every file: an event a file lacks is left out of that file (trace-cmd
  * report's way), but a filter no file can take is an error: -1 and err.
  */

@@ -74,6 +74,31 @@ static void test_off_time_stops_where_the_host_recording_ends(void)
 	sg_free(&g);
 }
 
+/*
+ * The host's recording goes on past the guest's: vCPU 0's thread is off from 6000 to 9000,
+ * after the guest's last event (5000), with task 4 still on the vCPU then.  None of that
+ * is the task's: it is charged up to 5000 only (off 3000-5000).
+ */
+static void test_host_time_past_the_guest_is_not_charged(void)
+{
+	static const int pids[1] = { 300 };
+	struct sg_guest g;
+
+	CHECK(sg_init(&g, 1, pids) == 0);
+	sg_host_switch(&g, 0, 300, 1000);
+	sg_guest_seen(&g, 2000);
+	sg_guest_run(&g, 4, "t", 0, 2000);
+	sg_host_switch(&g, 300, 0, 3000);
+	sg_guest_seen(&g, 5000);
+	sg_host_switch(&g, 0, 300, 6000);
+	sg_host_switch(&g, 300, 0, 7000);
+	sg_end(&g, 5000, 9000);
+	CHECK_INT(find(&g, 4)->waited, 2000);
+	CHECK_INT(find(&g, 4)->attached, 3000);
+	CHECK_INT(g.vcpu[0].off_total, 3000 + 2000);	/* 3000-6000, 7000-9000 */
+	sg_free(&g);
+}
+
 /* The idle task (pid 0) and vCPUs beyond the map are not counted; a vCPU with no thread neither. */
 static void test_idle_and_unmapped_vcpus_count_nothing(void)
 {
@@ -114,5 +139,6 @@ static void test_queued_tasks_each_see_the_off_time_while_queued(void)
 
 TK_MAIN(TK_CASE(test_task_waits_while_its_vcpu_thread_is_off),
 	 TK_CASE(test_off_time_stops_where_the_host_recording_ends),
+	 TK_CASE(test_host_time_past_the_guest_is_not_charged),
 	 TK_CASE(test_idle_and_unmapped_vcpus_count_nothing),
 	 TK_CASE(test_queued_tasks_each_see_the_off_time_while_queued))
