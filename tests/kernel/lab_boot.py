@@ -78,6 +78,8 @@ class Guest:
         share = 'local,security_model=none,'
         return [QEMU] + ACCEL[accel] + ['-m', str(self.memory),
                 '-smp', str(self.cpus), '-nodefaults', '-no-user-config', '-display', 'none',
+                # qemu's threads named ("CPU 0/TCG"): a host recording maps vCPUs to them
+                '-name', 'tracekit-lab,debug-threads=on',
                 '-serial', 'mon:stdio' if interactive else 'stdio', '-no-reboot',
                 '-kernel', self.kernel.vmlinuz, '-initrd', self.initrd,
                 '-append', ' '.join(self.append),

@@ -5,8 +5,15 @@ await ready
 set -- $GOT
 SERVE_PID=$3 SERVE_FILE=trace-guest.dat PING_FILE=trace.dat PING_PID=none
 E="-e syscalls:sys_enter_sendto -e syscalls:sys_exit_recvfrom"
-ok tk record $E -A "127.0.0.1:$1" --name guest $E -- \
-	"$LAB_BUILD/tests/progs/pingnet" ping 127.0.0.1 "$2" 20
+# the scheduler on both (the page's lanes; qemu's vCPU thread from --guest-pid, the qemu that
+# holds the forwarded port)
+S="-e sched:sched_switch -e sched:sched_wakeup"
+QEMU=$(ss -ltnpH "sport = :$1" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)
+[ -n "$QEMU" ] || fail "no process listens on the forwarded port $1"
+# (pingnet by name: the files, and docs/net.md's picture of them, name the command so)
+PATH=$LAB_BUILD/tests/progs:$PATH
+ok tk record $E $S -A "127.0.0.1:$1" --name guest --guest-pid "$QEMU" $E $S -- \
+	pingnet ping 127.0.0.1 "$2" 20
 has 'time sync ptp'
 SYNC_BOUND=$(sed -n 's/.*estimated error +-\([0-9]*\) ns.*/\1/p' "$OUT")
 await done 120
