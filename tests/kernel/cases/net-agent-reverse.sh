@@ -15,7 +15,7 @@ trace-cmd record -C mono $E -A "$LAB_NET_HOST:$GOT" --name "$LAB_NET_HOST" -C mo
 RPID=$!
 trap 'kill $RPID 2>/dev/null' EXIT
 for i in $(seq 150); do grep -qs serving record.out && break; sleep 0.2; done
-grep -qs serving record.out || fail "pingnet serve under trace-cmd record did not start: $(cat record.out)"
+grep -qs serving record.out || fail "pingnet serve did not start: $(cat record.out)"
 signal serving "$last"
 wait $RPID || fail "trace-cmd record -A failed: $(cat record.out)"
 ok cat record.out

@@ -9,7 +9,8 @@ ok tk record -F -o host.dat $E -- "$LAB_BUILD/tests/progs/pingnet" ping 127.0.0.
 await recorded 120
 cp "$LAB_SHARED/$GOT" guest.dat
 CHECK="python3 $LAB_SRC/tests/kernel/causality.py --host host.dat --guest guest.dat"
-trace-cmd report -t -i host.dat -i guest.dat >tc.txt 2>&1 || fail "trace-cmd report: $(tail -3 tc.txt)"
+trace-cmd report -t -i host.dat -i guest.dat >tc.txt 2>&1 ||
+	fail "trace-cmd report: $(tail -3 tc.txt)"
 tk report -i host.dat -i guest.dat >tk.txt 2>&1 || fail "tracekit report: $(tail -3 tk.txt)"
 for r in tc.txt tk.txt; do
 	ok $CHECK --estimate $r

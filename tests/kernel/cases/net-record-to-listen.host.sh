@@ -17,7 +17,9 @@ signal listening "$port"
 await recorded 600
 wait $LPID || fail "tracekit listen failed: $(cat listen.err)"
 ok cat listen.json
-count '"event":"done".*"transport":"tcp".*"complete":true|"event":"done".*"complete":true.*"transport":"tcp"' 1
+grep '"event":"done"' listen.json | grep '"transport":"tcp"' | grep -q '"complete":true' ||
+	fail "the client's file is not complete"
+count '"event":"done"' 1
 f=$(sed -n 's/.*"event":"done".*"file":"\([^"]*\)".*/\1/p' listen.json)
 ok trace-cmd report -i "got/$f"
 theirs=$(grep -c 'sys_enter_getppid' "$OUT")
