@@ -6,6 +6,7 @@
  */
 #include "net/agent.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -17,6 +18,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <tracefs.h>
 
 #include "net/tsync.h"
 #include "util/die.h"
@@ -88,6 +91,32 @@ static int accept_allowed(int lfd, const struct net_allow *allow, int ms, volati
 		close(fd);
 	}
 	return -1;
+}
+
+/*
+ * The CPUs the recording has: tracefs's per_cpu directories (the possible CPUs, which a machine
+ * that can hot-plug has more of than it runs), as the recorder counts them.
+ */
+static int count_cpus(void)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[4200];
+	struct dirent *e;
+	int max = -1;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/per_cpu", dir ? dir : "/sys/kernel/tracing");
+	d = opendir(path);
+	if (!d)
+		return (int)sysconf(_SC_NPROCESSORS_CONF);
+	while ((e = readdir(d))) {
+		int cpu;
+
+		if (sscanf(e->d_name, "cpu%d", &cpu) == 1 && cpu > max)
+			max = cpu;
+	}
+	closedir(d);
+	return max >= 0 ? max + 1 : (int)sysconf(_SC_NPROCESSORS_CONF);
 }
 
 static void *tsync_main(void *arg)
@@ -174,7 +203,7 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 	}
 	clock = net_agent_req_clock(&s.req);
 	snprintf(s.clock, sizeof(s.clock), "%s", clock ? clock : "");
-	s.cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	s.cpus = count_cpus();
 	if (s.cpus < 1 || s.cpus > NET_MAX_CPUS) {
 		fprintf(stderr, "tracekit: agent: %d CPUs: trace-cmd's protocol takes 1 to %d\n",
 			s.cpus, NET_MAX_CPUS);

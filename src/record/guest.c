@@ -448,6 +448,9 @@ int rec_guest_stop(struct rec_guest *g, char *err, size_t errlen)
 
 		files[i] = (struct net_cpu_file){ .cpu = i, .fd = r->fd, .size = whole };
 		bytes += whole;
+		if (whole != r->bytes && !why[0])
+			snprintf(why, sizeof(why), "CPU %d's last %llu bytes were not a whole page: "
+				 "dropped", i, (unsigned long long)(r->bytes - whole));
 		if (r->error && !why[0])
 			snprintf(why, sizeof(why), "CPU %d's data connection: %s", i,
 				 strerror(r->error));

@@ -73,7 +73,8 @@ static size_t tsync_msg(uint8_t *p, const char *proto, uint32_t id, const void *
 	memcpy(p + 12, proto, strlen(proto));
 	v = htonl(id);
 	memcpy(p + 28, &v, 4);
-	memcpy(p + 32, pl, len);
+	if (len)
+		memcpy(p + 32, pl, len);
 	return 32 + len;
 }
 
