@@ -163,6 +163,11 @@ def finish_peer(p, case, labdir):
             f.write('lab: the host part was still running %d s after the guest ended: '
                     'killed\n' % HOST_GRACE)
         rc = 1
+    # what it started and left running (a listener after a failed step) goes with it
+    try:
+        os.killpg(p.pid, 9)
+    except ProcessLookupError:
+        pass
     with open(os.path.join(labdir, case.name + '.host.rc'), 'w') as f:
         f.write('%d\n' % rc)
 
