@@ -18,7 +18,7 @@
 void help_agent(FILE *f)
 {
 	fputs("usage: tracekit agent [-p PORT] [-N HOST] [--address ADDR] [--allow CIDR]...\n"
-	      "                      [--sessions N]\n"
+	      "                      [--sessions N] [--ports-from N]\n"
 	      "\n"
 	      "Record this machine for a host that runs 'tracekit record -A' or 'trace-cmd record\n"
 	      "-A HOST:PORT' (trace-cmd's agent protocol, over TCP): the host sends the record\n"
@@ -34,6 +34,8 @@ void help_agent(FILE *f)
 	      "  -A, --allow CIDR    hosts allowed from there (repeatable; default: loopback\n"
 	      "                      only, 127.0.0.0/8 and ::1)\n"
 	      "  -n, --sessions N    stop after N hosts (default: run until Ctrl-C)\n"
+	      "  -P, --ports-from N  the data and time-sync ports: the first free ones from N up\n"
+	      "                      (default 1500, trace-cmd's)\n"
 	      "\n"
 	      "The host's options may be: -e, -f, -b, -C, -T, --user-stack, -P, -p/-l/-n/-g/-O\n"
 	      "(function tracers), --probe, --file-version, -q; a COMMAND, -o, -N and -A are\n"
@@ -47,6 +49,7 @@ static const struct option longopts[] = {
 	{ "address", required_argument, NULL, 'a' },
 	{ "allow", required_argument, NULL, 'A' },
 	{ "sessions", required_argument, NULL, 'n' },
+	{ "ports-from", required_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -123,7 +126,7 @@ int cmd_agent(int argc, char **argv)
 	int c;
 
 	err_set_verb("agent");
-	while ((c = getopt_long(argc, argv, "p:N:a:A:n:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:N:a:A:n:P:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (number("-p", optarg, 1, 65535, &v) < 0)
@@ -149,6 +152,11 @@ int cmd_agent(int argc, char **argv)
 			if (number("--sessions", optarg, 1, 1000000, &v) < 0)
 				return 2;
 			o.sessions = (int)v;
+			break;
+		case 'P':
+			if (number("--ports-from", optarg, 1, 65535, &v) < 0)
+				return 2;
+			o.first_port = (unsigned)v;
 			break;
 		case 'h':
 			help_agent(stdout);

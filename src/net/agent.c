@@ -183,7 +183,7 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 	struct net_msg *m = xmalloc(sizeof(*m));
 	struct tsync_thread t = { .fd = -1 };
 	char err[512];
-	unsigned next = NET_AGENT_FIRST_PORT;
+	unsigned first = o->first_port ? o->first_port : NET_AGENT_FIRST_PORT, next = first;
 	int tsync_listen = -1, r;
 	const char *clock;
 
@@ -217,8 +217,8 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 	for (int i = 0; i < s.cpus; i++) {
 		s.data_fds[i] = listen_from(o->addr, &next, &s.ports[i]);
 		if (s.data_fds[i] < 0) {
-			fprintf(stderr, "tracekit: agent: no free port from %d up for CPU %d's data\n",
-				NET_AGENT_FIRST_PORT, i);
+			fprintf(stderr, "tracekit: agent: no free port from %u up for CPU %d's data\n",
+				first, i);
 			goto out;
 		}
 	}

@@ -52,6 +52,7 @@ struct net_agent_opts {
 	unsigned port;			/* -p, default NET_AGENT_PORT */
 	struct net_allow allow;		/* who may connect (-N and --allow) */
 	int sessions;			/* stop after N hosts (0: until a signal) */
+	unsigned first_port;		/* data and time-sync ports from here up (0: 1500) */
 	volatile int *stop;
 	net_agent_record_fn record;
 	void *arg;

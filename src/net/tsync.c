@@ -90,16 +90,18 @@ int ptp_fastest(const int64_t *sent, const int64_t *back, int n, const struct pt
 	int max = n < (int)host->count ? n : (int)host->count;
 
 	for (int i = 0; i < max; i++) {
-		int64_t mid, d;
+		int64_t mid, d, o;
 
 		if (!sent[i] || !back[i] || !host->s[i].ts || host->s[i].id != (uint32_t)i + 1)
 			continue;
-		d = back[i] - sent[i];
-		if (d < 0 || d >= best)
+		/* the host's stamps are the peer's word: an offset that overflows is no sample */
+		if (__builtin_sub_overflow(back[i], sent[i], &d) || d < 0 || d >= best)
 			continue;
 		mid = sent[i] + d / 2;
+		if (__builtin_sub_overflow(host->s[i].ts, mid, &o))
+			continue;
 		best = d;
-		*offset = host->s[i].ts - mid;
+		*offset = o;
 		*ts = mid;
 	}
 	if (best == LLONG_MAX)

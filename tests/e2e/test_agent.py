@@ -13,6 +13,7 @@ its record cannot run on this machine (no function tracer).
 """
 
 import os
+import random
 import re
 import shutil
 import signal
@@ -50,7 +51,9 @@ class Agent:
     def __init__(self, *args):
         for _ in range(5):
             self.port = free_port()
-            self.p = subprocess.Popen([tracekit(), 'agent', '-p', str(self.port)] + list(args),
+            # data ports away from 1500-1515, which the lab's network forwards
+            self.p = subprocess.Popen([tracekit(), 'agent', '-p', str(self.port), '--ports-from',
+                                       str(random.randrange(20000, 40000))] + list(args),
                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                       text=True)
             line = self.p.stderr.readline()
@@ -242,6 +245,41 @@ def agent_guest_option_vcpu_threads(tmp):
 
 
 @case
+def agent_killed_mid_recording(tmp):
+    """An agent SIGKILLed while it records: record -A says the agent did not end properly,
+    and both files are written and read (the guest's with what arrived)."""
+    root = tracefs()
+    A = Agent('--sessions', '1')
+    out = os.path.join(tmp, 'host.dat')
+    p = subprocess.Popen([tracekit(), 'record', '-o', out, '-e', 'sched:sched_switch', '-A',
+                          '127.0.0.1:%d' % A.port, '--name', 'g', '-e', 'sched:sched_switch',
+                          'sleep', '4'], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        deadline = time.time() + 60
+        # killed once it records: its file's first part (the metadata) has arrived
+        while time.time() < deadline and not any(f.startswith('host-g.dat.part.cpu')
+                                                 for f in os.listdir(tmp)):
+            time.sleep(0.1)
+        time.sleep(0.5)
+        A.p.kill()
+        A.p.wait()
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        run([tracekit(), 'reset', '--pid', str(A.p.pid)], timeout=30)
+    expect(p.returncode == 0, 'record -A exited %d: %s' % (p.returncode, err))
+    expect(re.search(r'guest g \(127\.0\.0\.1:\d+\): .*host-g\.dat, \d+ KB of \d+ CPUs; (it '
+                     r'closed the connection without CLOSE_RESP|the agent went away)', err), err)
+    expect(not instances_of(root, A.p.pid), 'reset left the killed agent\'s instance')
+    for f in ('host.dat', 'host-g.dat'):
+        rc, out, e = run([tracekit(), 'report', '-i', os.path.join(tmp, f)], timeout=120)
+        expect(rc == 0 and 'sched_switch' in out, '%s unreadable: %s' % (f, e))
+    no_leftovers(tmp)
+
+
+@case
 def agent_refuses_host_not_allowed(tmp):
     """An agent allowing only another network refuses the host: record -A says so, no files."""
     tracefs()
@@ -327,7 +365,7 @@ def agent_survives_hostile_hosts(tmp):
     expect(cmd == TRACE_RESP, 'no TRACE_RESP: %d' % cmd)
     cpus, = struct.unpack('>I', body[4:8])
     ports = [int(p) for p in data.split(b'\0')[:cpus]]
-    expect(len(ports) == cpus and all(p >= 1500 for p in ports), 'ports %r' % ports)
+    expect(len(ports) == cpus and all(p >= 20000 for p in ports), 'ports %r' % ports)
     s.settimeout(30)
     expect(s.recv(100) == b'', 'the agent recorded for a request with a COMMAND')
     s.close()

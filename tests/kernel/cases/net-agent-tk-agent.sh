@@ -1,7 +1,7 @@
 # trace-cmd 3.1.6's record -A against tracekit agent on the guest's loopback: trace-cmd sends its
 # record options with -C, its clock; tracekit agent records with it and sends metadata and
 # pages. trace-cmd writes trace.dat and trace-127.0.0.1.dat (its name for a guest reached by
-# address; its --name breaks the data connections of a TCP guest in 3.1.6) with TIME_SHIFT,
+# address; with --name NAME, 3.1.6 connects the time-sync and data ports at NAME) with TIME_SHIFT,
 # and its report merges them.  -C mono: without -C, on a machine with x86-tsc and KVM's time
 # sync compiled in, trace-cmd 3.1.6 gives the guest x86-tsc but syncs on its own default clock,
 # so ptp compares cycles with nanoseconds (a trace-cmd-to-trace-cmd session does the same).
