@@ -1,6 +1,8 @@
 /*
  * The vCPU accounting of sched_guest.h: running totals per vCPU, marks per task.
  */
+#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,7 @@ void sg_free(struct sg_guest *g)
 {
 	free(g->vcpu);
 	free(g->task);
+	tidmap_free(&g->index);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -74,28 +77,39 @@ void sg_host_switch(struct sg_guest *g, int prev_pid, int next_pid, uint64_t ts)
 	}
 }
 
+static void set_comm(struct sg_task *t, const char *comm)
+{
+	if (comm && *comm)
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+}
+
+struct sg_task *sg_task_of(struct sg_guest *g, int pid)
+{
+	uintptr_t k = pid > 0 ? (uintptr_t)tidmap_get(&g->index, pid) : 0;
+
+	return k ? &g->task[k - 1] : NULL;
+}
+
 static struct sg_task *task(struct sg_guest *g, int pid, const char *comm)
 {
-	for (int i = 0; i < g->ntask; i++)
-		if (g->task[i].pid == pid) {
-			if (comm && *comm)
-				strncpy(g->task[i].comm, comm, sizeof(g->task[i].comm) - 1);
-			return &g->task[i];
-		}
+	struct sg_task *t = sg_task_of(g, pid);
+
+	if (t) {
+		set_comm(t, comm);
+		return t;
+	}
 	if (g->ntask == g->cap) {
 		int cap = g->cap ? 2 * g->cap : 64;
-		struct sg_task *t = realloc(g->task, (size_t)cap * sizeof(*t));
+		t = realloc(g->task, (size_t)cap * sizeof(*t));
 		if (!t)
 			return NULL;
 		g->task = t;
 		g->cap = cap;
 	}
-	struct sg_task *t = &g->task[g->ntask++];
-	memset(t, 0, sizeof(*t));
-	t->pid = pid;
-	t->vcpu = -1;
-	if (comm)
-		strncpy(t->comm, comm, sizeof(t->comm) - 1);
+	t = &g->task[g->ntask++];
+	*t = (struct sg_task){ .pid = pid, .vcpu = -1 };
+	set_comm(t, comm);
+	tidmap_put(&g->index, pid, (void *)(uintptr_t)g->ntask);
 	return t;
 }
 
@@ -154,9 +168,10 @@ void sg_guest_queue(struct sg_guest *g, int pid, const char *comm, int vcpu, uin
 
 void sg_guest_sleep(struct sg_guest *g, int pid, uint64_t ts)
 {
-	for (int i = 0; i < g->ntask; i++)
-		if (g->task[i].pid == pid)
-			detach(g, &g->task[i], ts, ts);
+	struct sg_task *t = sg_task_of(g, pid);
+
+	if (t)
+		detach(g, t, ts, ts);
 }
 
 void sg_end(struct sg_guest *g, uint64_t ts, uint64_t host_end)

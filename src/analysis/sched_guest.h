@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/tidmap.h"
+
 struct sg_vcpu {
 	int host_pid;		/* the host thread running it; 0 unknown */
 	bool known, on;		/* its host thread's state, once the host said */
@@ -50,6 +52,7 @@ struct sg_guest {
 	int nvcpu;
 	struct sg_task *task;	/* by first appearance */
 	int ntask, cap;
+	struct tidmap index;	/* pid -> its index in task, plus one */
 	uint64_t guest_last;	/* the guest's latest event so far */
 };
 
@@ -64,6 +67,8 @@ void sg_host_switch(struct sg_guest *g, int prev_pid, int next_pid, uint64_t ts)
 void sg_guest_run(struct sg_guest *g, int pid, const char *comm, int vcpu, uint64_t ts);
 /* pid is queued on vcpu from ts, runnable (woken there, preempted, migrated there). */
 void sg_guest_queue(struct sg_guest *g, int pid, const char *comm, int vcpu, uint64_t ts);
+/* The task of pid, or NULL. */
+struct sg_task *sg_task_of(struct sg_guest *g, int pid);
 /* The guest had an event at ts: the host's later changes keep what was true then. */
 void sg_guest_seen(struct sg_guest *g, uint64_t ts);
 /* pid sleeps or exits at ts: off every vCPU. */

@@ -141,10 +141,10 @@ static void feed_guest(struct guest_pass *p, const struct tf_event *ev)
 			       sizeof(comm)), (int)num(f->wkn_cpu, rec), ev->ts);
 	} else if (id == f->migrate) {
 		int pid = (int)num(f->mg_pid, rec);
-		for (int i = 0; i < p->g.ntask; i++)
-			if (p->g.task[i].pid == pid && p->g.task[i].vcpu >= 0 &&
-			    !p->g.task[i].running)
-				sg_guest_queue(&p->g, pid, NULL, (int)num(f->mg_dest, rec), ev->ts);
+		struct sg_task *t = sg_task_of(&p->g, pid);
+		if (t && t->vcpu >= 0 && !t->running)	/* a queued task moves; a running one
+							 * moves at its next switch */
+			sg_guest_queue(&p->g, pid, NULL, (int)num(f->mg_dest, rec), ev->ts);
 	} else if (id == f->exit) {
 		sg_guest_sleep(&p->g, (int)num(f->ex_pid, rec), ev->ts);
 	}

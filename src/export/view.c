@@ -132,7 +132,7 @@ static struct task *task_get(struct view *v, int pid)
 	t->sys_nr = -1;
 	const char *comm = tep_data_comm_from_pid(v->tep, pid);
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "<...>");
-	tidmap_put(&v->tasks, pid, t);
+	tidmap_put(&v->tasks, t->pid, t);
 	return t;
 }
 

@@ -215,6 +215,13 @@ def browser(html, *args):
     return seen
 
 
+def page_data(html):
+    with open(html, encoding='utf-8') as f:
+        page = f.read()
+    m = re.search(r'<script type="application/json" id="tk-data">\n(.*?)\n</script>', page, re.S)
+    return json.loads(m.group(1))
+
+
 @case
 def view_groups_lanes_by_machine(tmp):
     html = os.path.join(tmp, 'pair.html')
@@ -237,6 +244,23 @@ def view_groups_lanes_by_machine(tmp):
     busy = browser(html, '--busy')['busy'][0]['lanes']
     for l in busy:
         expect(l['busy'] > 0, '%s: nothing drawn' % l['label'])
+    # Each guest task's spans on the page are its own whole life: its running time is what
+    # sched says of it from the guest's file alone, and its running spans add up to it.
+    d = page_data(html)
+    _, js, _ = tk('sched', '--json', '-i', pair()[1])
+    runtime = {p['pid']: p['runtime_ms'] for p in json.loads(js)['processes'] if p['threads'] == 1}
+    checked = 0
+    for pid, comm, _, run_ns in d['tasks']:
+        own = pid - 10000000
+        if own not in runtime or pid < 10000000:
+            continue
+        spans = d['taskSpans'].get(str(pid), [])
+        running = sum(spans[k + 1] - spans[k] for k in range(0, len(spans), 4) if spans[k + 2] == 1)
+        expect(abs(run_ns / 1e6 - runtime[own]) < 0.001 and abs(running - run_ns) < 1000,
+               'guest %s %d: page %d ns (spans %d), sched %.6f ms' % (comm, own, run_ns, running,
+                                                                      runtime[own]))
+        checked += 1
+    expect(checked, 'no guest task of sched\'s processes on the page')
 
 
 # A thread named as qemu names a vCPU thread ("CPU 0/TCG"), recorded on this machine.
