@@ -29,7 +29,7 @@ _tracekit_optspec()
 	}
 	/^usage:/ || /^[ \t]+tracekit / {
 		if ($0 ~ / \[?COMMAND/ && $0 !~ / -- COMMAND/) args = "COMMAND"
-		else if (args == "" && ($0 ~ /[[|] ?FILE\]/)) args = "FILE"
+		else if (args == "" && ($0 ~ /[[|] ?FILE(\.\.\.)?\]/)) args = "FILE"
 	}
 	!/^usage:/ && !/^[ \t]+(-|tracekit )/ { next }
 	{

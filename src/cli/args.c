@@ -55,6 +55,31 @@ int cli_input_file(int argc, char **argv, int first, const char **input, bool ha
 	return 0;
 }
 
+int cli_input_add(struct cli_inputs *in, const char *arg)
+{
+	if (in->n == CLI_MAX_INPUTS) {
+		errmsg("-i: at most %d trace files", CLI_MAX_INPUTS);
+		return -1;
+	}
+	in->v[in->n++] = arg;
+	return 0;
+}
+
+int cli_input_files(int argc, char **argv, int first, struct cli_inputs *in)
+{
+	if (first < argc && in->n) {
+		errmsg("trace files given both ways: -i %s and '%s' (use -i for each)", in->v[0],
+		       argv[first]);
+		return -1;
+	}
+	for (int i = first; i < argc; i++)
+		if (cli_input_add(in, argv[i]) < 0)
+			return -1;
+	if (!in->n)
+		in->v[in->n++] = "trace.dat";
+	return 0;
+}
+
 int cli_buffer_add(struct cli_buffers *b, const char *arg)
 {
 	if (b->n == CLI_MAX_BUFFERS) {

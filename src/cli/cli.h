@@ -44,10 +44,29 @@ void help_probe(FILE *f);
  * Returns 0, or -1 after one error line (two files, or more than one argument).
  */
 int cli_input_file(int argc, char **argv, int first, const char **input, bool have_i);
+
+/*
+ * Several trace files read as one (a host's and its guests' recordings, merged on one
+ * clock): -i FILE repeated, as trace-cmd report takes them, or FILE... after the options.
+ */
+#define CLI_MAX_INPUTS 16
+struct cli_inputs {
+	const char *v[CLI_MAX_INPUTS];
+	int n;
+};
+/* One -i; -1 after one error line when there are too many. */
+int cli_input_add(struct cli_inputs *in, const char *arg);
+/* The files after the options (none when -i gave some); none at all: trace.dat. */
+int cli_input_files(int argc, char **argv, int first, struct cli_inputs *in);
 int cmd_oops(int argc, char **argv);
 void help_oops(FILE *f);
 int cmd_listen(int argc, char **argv);
 void help_listen(FILE *f);
+int cmd_agent(int argc, char **argv);
+void help_agent(FILE *f);
+/* record's options (argv[0] is the verb); -1 after one error line. */
+struct rec_options;
+int cli_record_parse(struct rec_options *o, int argc, char **argv);
 
 /* Probe definitions (SPECs) of probe add/trace and record --probe: -1 after one line if one does not parse. */
 int cli_probe_specs_parse(char *const *specs, int n);

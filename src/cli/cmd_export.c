@@ -13,9 +13,12 @@ void help_export(FILE *f)
 {
 	fputs("usage: tracekit export [-i FILE | FILE] --format chrome|perfetto -o OUT\n"
 	      "\n"
-	      "Write a trace.dat (tracekit's or trace-cmd's) in a format other tools open:\n"
+	      "Write a trace.dat (tracekit's or trace-cmd's) in a format other tools open.\n"
+	      "Several files (a host's and its guests', trace-cmd record -A) are merged on one\n"
+	      "clock, each machine its own processes and CPUs:\n"
 	      "\n"
-	      "  -i FILE                 the trace file (default trace.dat; or FILE last)\n"
+	      "  -i FILE                 the trace file (default trace.dat; or FILE last);\n"
+	      "                          repeat it for a host's and its guests' files\n"
 	      "  -f, --format chrome     Chrome Trace Event JSON (chrome://tracing, ui.perfetto.dev):\n"
 	      "                          a lane per CPU of the tasks that ran, syscalls as slices,\n"
 	      "                          other events as instants with their fields\n"
@@ -44,14 +47,14 @@ static const struct option longopts[] = {
 
 int cmd_export(int argc, char **argv)
 {
-	const char *input = "trace.dat", *output = NULL, *format = NULL;
+	const char *output = NULL, *format = NULL;
 	enum ex_format f;
 	static struct cli_filters filters;
-static struct cli_buffers buffers;
+	static struct cli_buffers buffers;
+	static struct cli_inputs inputs;
 	int c;
 
 	err_set_verb("export");
-	bool have_i = false;
 	while ((c = getopt_long(argc, argv, ":i:B:f:o:F:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
@@ -59,7 +62,10 @@ static struct cli_buffers buffers;
 				return 2;
 			break;
 		case CLI_OPT_TOP: buffers.top = true; break;
-		case 'i': input = optarg; have_i = true; break;
+		case 'i':
+			if (cli_input_add(&inputs, optarg) < 0)
+				return 2;
+			break;
 		case 'f': format = optarg; break;
 		case 'o': output = optarg; break;
 		case 'F':
@@ -73,7 +79,7 @@ static struct cli_buffers buffers;
 			return 2;
 		}
 	}
-	if (cli_input_file(argc, argv, optind, &input, have_i) < 0)
+	if (cli_input_files(argc, argv, optind, &inputs) < 0)
 		return 2;
 	cli_buffers_apply(&buffers);
 	if (!format) {
@@ -89,7 +95,8 @@ static struct cli_buffers buffers;
 		return 2;
 	}
 	char err[1024];
-	int rc = ex_run(input, filters.v, filters.n, f, output, err, sizeof(err));
+	int rc = ex_run_files(inputs.v, inputs.n, filters.v, filters.n, f, output, err,
+			      sizeof(err));
 	if (rc < 0) {
 		errmsg("%s", err);
 		return rc == -2 ? 2 : 1;

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,15 @@ void help_record(FILE *f)
 	      "  -N HOST:PORT       stream to a listener (trace-cmd listen, tracekit listen)\n"
 	      "                     instead of a file; over UDP as trace-cmd, unless -t\n"
 	      "  -t                 with -N: TCP, so nothing is lost on the way (docs/net.md)\n"
+	      "  -A HOST[:PORT]     an agent (tracekit agent, trace-cmd agent) records a guest too;\n"
+	      "                     the options after -A are the guest's; its file is\n"
+	      "                     trace-NAME.dat, on the host's clock by ptp time sync\n"
+	      "                     (TCP only: @CID, a vsock guest, is not supported)\n"
+	      "      --name NAME    after -A: the guest's name (default: HOST)\n"
+	      "      --guest-pid PID  after -A: the process running the guest (qemu): its vCPU\n"
+	      "                     threads go into the host file's GUEST option\n"
+	      "      --tsync-interval MS  with -A: a time-sync sample every MS ms besides the\n"
+	      "                     first and the last\n"
 	      "      --recover FILE assemble FILE from the per-CPU files a recording kept when it\n"
 	      "                     could not write it (a full disk), once there is room\n"
 	      "\n"
@@ -58,7 +68,7 @@ void help_record(FILE *f)
 }
 
 enum { OPT_USER_STACK = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_FILE_VERSION, OPT_PROBE,
-	OPT_RECOVER, OPT_MAX_GRAPH_DEPTH, OPT_USER_WAIT };
+	OPT_RECOVER, OPT_MAX_GRAPH_DEPTH, OPT_USER_WAIT, OPT_TSYNC_INTERVAL, OPT_NAME };
 
 static const struct option longopts[] = {
 	{ "user-stack", no_argument, NULL, OPT_USER_STACK },
@@ -69,6 +79,9 @@ static const struct option longopts[] = {
 	{ "recover", required_argument, NULL, OPT_RECOVER },
 	{ "max-graph-depth", required_argument, NULL, OPT_MAX_GRAPH_DEPTH },
 	{ "user-wait", required_argument, NULL, OPT_USER_WAIT },
+	{ "tsync-interval", required_argument, NULL, OPT_TSYNC_INTERVAL },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "guest-pid", required_argument, NULL, OPT_NAME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -95,13 +108,115 @@ static void add_str(const char ***list, int *n, const char *s)
 	(*list)[(*n)++] = s;
 }
 
+static int parse(struct rec_options *o, int argc, char **argv);
+
+#define RECORD_SHORTOPTS "e:f:o:FP:b:C:cTqhp:l:n:g:O:N:t"
+
+/* Whether the option token tok (short or long) takes the next token as its value. */
+static bool takes_value(const char *tok)
+{
+	if (tok[1] == '-') {
+		for (const struct option *l = longopts; l->name; l++)
+			if (!strcmp(tok + 2, l->name))
+				return l->has_arg == required_argument;
+		return false;
+	}
+	/* -e sched, but not -esched; flags may cluster (-Fq) until one takes a value */
+	for (const char *c = tok + 1; *c; c++) {
+		const char *at = strchr(RECORD_SHORTOPTS, *c);
+		if (at && at[1] == ':')
+			return !c[1];
+	}
+	return false;
+}
+
+/*
+ * trace-cmd's form: the options after -A HOST:PORT are the guest's (--name
+ * its name), up to the COMMAND; what stays is the host's.  The guest's
+ * options go to the agent as they were written.
+ */
+static int split_guest(struct rec_options *o, int *argc, char **argv)
+{
+	int i = 1, out = 1, n = *argc;
+	char **host = xcalloc((size_t)n + 1, sizeof(char *));
+
+	host[0] = argv[0];
+	for (; i < n; i++) {
+		const char *t = argv[i];
+		if (!strcmp(t, "--") || t[0] != '-' || !t[1])
+			break;
+		if (!strcmp(t, "-A") || !strncmp(t, "-A", 2)) {
+			if (o->agent) {
+				errmsg("-A is given twice: one guest a recording (run one record per "
+				       "guest)");
+				free(host);
+				return -1;
+			}
+			if (t[2])
+				o->agent = t + 2;
+			else if (i + 1 < n)
+				o->agent = argv[++i];
+			else {
+				errmsg("-A needs HOST:PORT (the agent's address)");
+				free(host);
+				return -1;
+			}
+			o->guest_argv = xcalloc((size_t)n, sizeof(char *));
+			continue;
+		}
+		if (o->agent && !strcmp(t, "--name") && i + 1 < n) {
+			o->guest_name = argv[++i];
+			continue;
+		}
+		if (o->agent && !strncmp(t, "--name=", 7)) {
+			o->guest_name = t + 7;
+			continue;
+		}
+		if (o->agent && !strcmp(t, "--guest-pid") && i + 1 < n) {
+			char *end;
+			long v = strtol(argv[++i], &end, 10);
+			if (!*argv[i] || *end || v <= 0 || v > INT_MAX) {
+				errmsg("--guest-pid %s: the pid of the process running the guest",
+				       argv[i]);
+				free(host);
+				return -1;
+			}
+			o->guest_pid = (int)v;
+			continue;
+		}
+		if (o->agent) {
+			o->guest_argv[o->guest_argc++] = argv[i];
+			if (takes_value(t) && i + 1 < n)
+				o->guest_argv[o->guest_argc++] = argv[++i];
+			continue;
+		}
+		host[out++] = argv[i];
+		if (takes_value(t) && i + 1 < n)
+			host[out++] = argv[++i];
+	}
+	for (; i < n; i++)
+		host[out++] = argv[i];
+	memcpy(argv, host, sizeof(char *) * (size_t)out);
+	argv[out] = NULL;
+	*argc = out;
+	free(host);
+	return 0;
+}
+
+int cli_record_parse(struct rec_options *o, int argc, char **argv)
+{
+	return parse(o, argc, argv);
+}
+
 static int parse(struct rec_options *o, int argc, char **argv)
 {
 	int c;
 	double v;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:f:o:FP:b:C:cTqhp:l:n:g:O:N:t", longopts, NULL)) != -1) {
+	if (split_guest(o, &argc, argv) < 0)
+		return -1;
+	while ((c = getopt_long(argc, argv, "+:" RECORD_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = xrealloc(o->events, sizeof(*o->events) * (size_t)(o->nevents + 1));
@@ -154,6 +269,14 @@ static int parse(struct rec_options *o, int argc, char **argv)
 			o->user_wait_ms = (int)v;
 			break;
 		case OPT_RECOVER: o->recover = optarg; break;
+		case OPT_TSYNC_INTERVAL:
+			if (number("--tsync-interval", optarg, 1, 3600000, true, &v) < 0)
+				return -1;
+			o->tsync_interval_ms = (int)v;
+			break;
+		case OPT_NAME:
+			errmsg("--name and --guest-pid are a guest's: they go after -A HOST:PORT");
+			return -1;
 		case OPT_DURATION:
 			if (cli_seconds("--duration", optarg, &o->duration) < 0)
 				return -1;
@@ -223,6 +346,29 @@ static int parse(struct rec_options *o, int argc, char **argv)
 		errmsg("give a COMMAND or -P PID, not both");
 		return -1;
 	}
+	if (o->agent && (o->net || o->recover)) {
+		errmsg("-A records a guest beside a local file: -N and --recover do not go with it");
+		return -1;
+	}
+	if (o->agent && o->agent[0] == '@') {
+		errmsg("-A %s: a vsock guest (@CID) is not supported (this tracekit speaks the "
+		       "agent protocol over TCP only: -A HOST:PORT with 'tracekit agent' or "
+		       "'trace-cmd agent -N' in the guest)", o->agent);
+		return -1;
+	}
+	if (o->agent && strchr(o->agent, '@')) {
+		errmsg("-A %s: NAME@CID is a vsock guest, not supported here (-A HOST:PORT "
+		       "--name NAME over TCP)", o->agent);
+		return -1;
+	}
+	if (o->guest_pid && kill(o->guest_pid, 0) < 0 && errno == ESRCH) {
+		errmsg("--guest-pid %d: no such process (the guest's qemu)", o->guest_pid);
+		return -1;
+	}
+	if (o->tsync_interval_ms && !o->agent) {
+		errmsg("--tsync-interval is for a guest's time sync: give -A HOST:PORT too");
+		return -1;
+	}
 	return cli_probe_specs_parse(o->probes, o->nprobes);
 }
 
@@ -240,5 +386,6 @@ int cmd_record(int argc, char **argv)
 	free(o.func.notrace);
 	free(o.func.graph);
 	free(o.func.opts);
+	free(o.guest_argv);
 	return status;
 }

@@ -16,12 +16,15 @@
 
 void help_report(FILE *f)
 {
-	fputs("usage: tracekit report [options] [FILE]\n"
+	fputs("usage: tracekit report [options] [FILE...]\n"
 	      "\n"
 	      "Print the events of a trace.dat file (tracekit's or trace-cmd's: versions 6 and 7,\n"
 	      "compressed or not) in time order, one line each, as trace-cmd report prints them.\n"
+	      "Several files (a host's and its guests', trace-cmd record -A) are merged on one\n"
+	      "clock, each line prefixed with its file's name as trace-cmd report does.\n"
 	      "\n"
-	      "  -i FILE                 the trace file (default trace.dat; or FILE last)\n"
+	      "  -i FILE                 the trace file (default trace.dat; or FILE last);\n"
+	      "                          repeat it for several files merged on one clock\n"
 	      "  -F 'EVENT[: FILTER]'    only these events, as trace-cmd report -F:\n"
 	      "                          -F sched_switch, -F 'sched_switch: next_pid == 1234',\n"
 	      "                          -F 'sched/.*: prev_pid != 0'; several -F add up\n"
@@ -32,7 +35,8 @@ void help_report(FILE *f)
 	      "  --cpu N[,M...]          only events of these CPUs\n"
 	      "  --from S, --to S        only events from/to S seconds (the trace's timestamps)\n"
 	      "  --json                  one JSON object per line: ts (ns), cpu, pid, comm,\n"
-	      "                          event (\"system:name\"), fields (typed)\n"
+	      "                          event (\"system:name\"), fields (typed); with several\n"
+	      "                          files, machine (a guest's name, host, or the file)\n"
 	      "  --stat                  events per type and per CPU, and lost events\n"
 	      "  --syscalls              the syscall events as strace's lines (pointers as addresses)\n"
 	      "                          (--json, --stat and --syscalls: one of them)\n"
@@ -86,12 +90,13 @@ int cmd_report(int argc, char **argv)
 {
 	static bool cpus[MAX_CPU];
 	static struct cli_filters filters;
-static struct cli_buffers buffers;
+	static struct cli_buffers buffers;
+	static struct cli_inputs inputs;
 	struct rp_options o = { .input = "trace.dat", .filters = filters.v };
 	int c;
 
 	err_set_verb("report");
-	bool have_i = false, syscalls = false;
+	bool syscalls = false;
 	int out_opt = 0; /* the output option given: --json, --stat or --syscalls */
 	while ((c = getopt_long(argc, argv, ":i:B:F:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -100,7 +105,10 @@ static struct cli_buffers buffers;
 				return 2;
 			break;
 		case CLI_OPT_TOP: buffers.top = true; break;
-		case 'i': o.input = optarg; have_i = true; break;
+		case 'i':
+			if (cli_input_add(&inputs, optarg) < 0)
+				return 2;
+			break;
 		case 'F':
 			if (cli_filter_add(&filters, optarg) < 0)
 				return 2;
@@ -144,8 +152,15 @@ static struct cli_buffers buffers;
 			return 2;
 		}
 	}
-	if (cli_input_file(argc, argv, optind, &o.input, have_i) < 0)
+	if (cli_input_files(argc, argv, optind, &inputs) < 0)
 		return 2;
+	o.input = inputs.v[0];
+	o.inputs = inputs.v;
+	o.ninputs = inputs.n;
+	if (syscalls && inputs.n > 1) {
+		errmsg("--syscalls reads one trace file (%d given)", inputs.n);
+		return 2;
+	}
 	cli_buffers_apply(&buffers);
 	if (o.has_from && o.has_to && o.from > o.to) {
 		errmsg("--from %g is after --to %g", o.from, o.to);

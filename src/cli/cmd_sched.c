@@ -8,21 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/sched_guest.h"
 #include "analysis/sched_trace.h"
 #include "cli.h"
 #include "util/die.h"
 
 void help_sched(FILE *f)
 {
-	fputs("usage: tracekit sched [options] [FILE]\n"
+	fputs("usage: tracekit sched [options] [FILE...]\n"
 	      "\n"
 	      "Where and when the kernel ran a program: per process and thread, time on a CPU,\n"
 	      "waiting for one, sleeping and blocked; wakeup latencies; voluntary and involuntary\n"
 	      "switches; migrations; how many threads ran at once; per CPU, how busy it was and\n"
 	      "who else ran there.  Reads the sched events of a trace.dat (tracekit record's\n"
-	      "default set, or trace-cmd record -e sched).\n"
+	      "default set, or trace-cmd record -e sched).  Several files (a host's and its\n"
+	      "guests', trace-cmd record -A): each machine's analysis, then for each guest the\n"
+	      "time its tasks waited for their vCPUs on the host.\n"
 	      "\n"
-	      "  -i FILE            the trace file (default trace.dat; or FILE last)\n"
+	      "  -i FILE            the trace file (default trace.dat; or FILE last);\n"
+	      "                     repeat it for a host's and its guests' files\n"
 	      "  -p, --pid PID      the process of this pid (or thread id)\n"
 	      "  -c, --comm NAME    the processes with a task of this name\n"
 	      "                     (default: the command `tracekit record` ran, else the\n"
@@ -67,12 +71,12 @@ static int parse_pid(const char *arg, int *pid)
 
 static struct cli_filters filters;
 static struct cli_buffers buffers;
+static struct cli_inputs inputs;
 
 static int parse_args(int argc, char **argv, struct st_options *o)
 {
 	int c;
 
-	bool have_i = false;
 	while ((c = getopt_long(argc, argv, ":i:B:p:c:F:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
@@ -80,7 +84,10 @@ static int parse_args(int argc, char **argv, struct st_options *o)
 				return -1;
 			break;
 		case CLI_OPT_TOP: buffers.top = true; break;
-		case 'i': o->input = optarg; have_i = true; break;
+		case 'i':
+			if (cli_input_add(&inputs, optarg) < 0)
+				return -1;
+			break;
 		case 'p':
 			if (parse_pid(optarg, &o->pid) < 0)
 				return -1;
@@ -108,8 +115,9 @@ static int parse_args(int argc, char **argv, struct st_options *o)
 			return -1;
 		}
 	}
-	if (cli_input_file(argc, argv, optind, &o->input, have_i) < 0)
+	if (cli_input_files(argc, argv, optind, &inputs) < 0)
 		return -1;
+	o->input = inputs.v[0];
 	cli_buffers_apply(&buffers);
 	if (o->has_from && o->has_to && o->from > o->to) {
 		errmsg("--from %g is after --to %g", o->from, o->to);
@@ -134,6 +142,15 @@ int cmd_sched(int argc, char **argv)
 		return rc < 0 ? 2 : 0;
 	o.filters = filters.v;
 	o.nfilters = filters.n;
+	if (inputs.n > 1) {
+		rc = sg_report(&o, inputs.v, inputs.n, stdout, err, sizeof(err));
+		if (rc < 0) {
+			fflush(stdout);
+			errmsg("%s", err);
+			return rc == -2 ? 2 : 1;
+		}
+		return fflush(stdout) ? 1 : 0;
+	}
 	rc = st_load(&t, &o, err, sizeof(err));
 	if (rc < 0) {
 		st_free(&t);

@@ -25,13 +25,17 @@
 
 void help_view(FILE *f)
 {
-	fprintf(f, "usage: tracekit view [options] [FILE]\n"
+	fprintf(f, "usage: tracekit view [options] [FILE...]\n"
 	      "\n"
 	      "Write the events of a trace.dat as one self-contained HTML page (no network): a\n"
 	      "lane per CPU (which task ran), a lane per task of the recorded command (running,\n"
 	      "runnable, sleeping, blocked), zoom, pan, markers and a searchable event list.\n"
+	      "Several files (a host's and its guests', trace-cmd record -A): merged on one\n"
+	      "clock, a group of lanes per machine, each guest vCPU's lane under the host\n"
+	      "thread that runs it.\n"
 	      "\n"
-	      "  -i FILE              the trace file (default trace.dat; or FILE last)\n"
+	      "  -i FILE              the trace file (default trace.dat; or FILE last);\n"
+	      "                       repeat it for a host's and its guests' files\n"
 	      "  -o FILE              the page to write (default trace.html)\n"
 	      "  --max-events N       events kept in full detail (default %d); past them the\n"
 	      "                       page shows a per-CPU busy overview of the whole trace\n"
@@ -175,10 +179,10 @@ int cmd_view(int argc, char **argv)
 	bool serving = false, have_o = false, have_max = false;
 	long port = 0, window_events = DEFAULT_WINDOW_EVENTS;
 	static struct cli_buffers buffers;
+	static struct cli_inputs inputs;
 	int c;
 
 	err_set_verb("view");
-	bool have_i = false;
 	while ((c = getopt_long(argc, argv, ":i:B:o:F:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
@@ -186,7 +190,10 @@ int cmd_view(int argc, char **argv)
 				return 2;
 			break;
 		case CLI_OPT_TOP: buffers.top = true; break;
-		case 'i': o.input = optarg; have_i = true; break;
+		case 'i':
+			if (cli_input_add(&inputs, optarg) < 0)
+				return 2;
+			break;
 		case 'o': output = optarg; have_o = true; break;
 		case 's': serving = true; break;
 		case 'p':
@@ -226,8 +233,11 @@ int cmd_view(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (cli_input_file(argc, argv, optind, &o.input, have_i) < 0)
+	if (cli_input_files(argc, argv, optind, &inputs) < 0)
 		return 2;
+	o.input = inputs.v[0];
+	o.inputs = inputs.v;
+	o.ninputs = inputs.n;
 	cli_buffers_apply(&buffers);
 	if (o.has_from && o.has_to && o.from > o.to) {
 		errmsg("--from %g is after --to %g", o.from, o.to);
@@ -242,6 +252,11 @@ int cmd_view(int argc, char **argv)
 	}
 	if (!serving && (port || window_events != DEFAULT_WINDOW_EVENTS)) {
 		errmsg("--port and --window-events go with --serve (see 'tracekit help view')");
+		return 2;
+	}
+	if (serving && inputs.n > 1) {
+		errmsg("--serve reads one trace file (%d given): write a page of them instead",
+		       inputs.n);
 		return 2;
 	}
 	if (serving)

@@ -31,6 +31,8 @@ static const struct verb verbs[] = {
 	{ "oops", "decode a kernel oops, panic, BUG or WARNING from a log", cmd_oops, help_oops },
 	{ "listen", "receive recordings streamed by record -N (trace-cmd's protocol)", cmd_listen,
 	  help_listen },
+	{ "agent", "record this machine for a host's record -A (trace-cmd's agent protocol)",
+	  cmd_agent, help_agent },
 	{ "help", "show help for a verb", NULL, NULL },
 };
 

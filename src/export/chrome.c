@@ -17,6 +17,7 @@
 
 #include "export/export.h"
 #include "export/writers.h"
+#include "tracefile/merge.h"
 #include "tracefile/reader.h"
 #include "util/die.h"
 #include "util/json.h"
@@ -30,8 +31,16 @@ struct chrome {
 	size_t *next_sw;	/* per CPU: how many of its switches are written */
 	bool *started;		/* per CPU: its first slice is written */
 	struct tidmap depth;	/* per thread: open syscall slices */
-	bool first;
+	bool *first;		/* no event written yet (several machines share it) */
+	/* Several files: machine i's pids shifted by i * MACHINE_PIDS, its CPUs in a process
+	 * of their own, its names prefixed with the machine's ("guest: "). */
+	int pid_base;
+	int cpu_pid;
+	const char *prefix;
+	bool guest;
 };
+
+#define MACHINE_PIDS 10000000
 
 /* A string up to its NUL (fields are padded arrays), escaped as util/json.h says. */
 static void put_str(FILE *f, const char *p, size_t n)
@@ -49,18 +58,30 @@ static void put_ts(FILE *f, const char *key, uint64_t ns)
 	fprintf(f, ",\"%s\":%llu.%03u", key, (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
 }
 
+/* A task's pid or tid on the output: shifted by its machine's base (not the CPUs' ids). */
+static int shifted(const struct chrome *c, int id)
+{
+	return id > 0 && id < MACHINE_PIDS ? id + c->pid_base : id;
+}
+
 static void begin(struct chrome *c, const char *ph, int pid, int tid)
 {
-	fprintf(c->out, "%s\n{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d", c->first ? "" : ",", ph, pid,
-		tid);
-	c->first = false;
+	fprintf(c->out, "%s\n{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d", *c->first ? "" : ",", ph,
+		shifted(c, pid), shifted(c, tid));
+	*c->first = false;
 }
 
 static void meta(struct chrome *c, const char *what, int pid, int tid, const char *name)
 {
 	begin(c, "M", pid, tid);
 	fprintf(c->out, ",\"name\":\"%s\",\"args\":{\"name\":", what);
-	put_cstr(c->out, name);
+	if (c->prefix[0]) {
+		char full[128];
+		snprintf(full, sizeof(full), "%s: %s", c->prefix, name);
+		put_cstr(c->out, full);
+	} else {
+		put_cstr(c->out, name);
+	}
 	fputs("}}", c->out);
 }
 
@@ -68,11 +89,11 @@ static void write_meta(struct chrome *c)
 {
 	char name[64];
 
-	meta(c, "process_name", CPU_PID, CPU_PID, "CPUs");
+	meta(c, "process_name", c->cpu_pid, c->cpu_pid, c->guest ? "vCPUs" : "CPUs");
 	for (int i = 0; i < c->s->ncpus; i++) {
-		snprintf(name, sizeof(name), "CPU %d", i);
-		meta(c, "thread_name", CPU_PID, CPU_PID + 1 + i, name);
-		begin(c, "M", CPU_PID, CPU_PID + 1 + i);
+		snprintf(name, sizeof(name), "%s %d", c->guest ? "vCPU" : "CPU", i);
+		meta(c, "thread_name", c->cpu_pid, c->cpu_pid + 1 + i, name);
+		begin(c, "M", c->cpu_pid, c->cpu_pid + 1 + i);
 		fprintf(c->out, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}", i);
 	}
 	/* Threads under their process (the file's saved tgids); a process is named by its leader. */
@@ -88,7 +109,7 @@ static void write_meta(struct chrome *c)
 static void cpu_slice(struct chrome *c, int cpu, uint64_t start, uint64_t end, int pid,
 		      const char *comm)
 {
-	begin(c, "X", CPU_PID, CPU_PID + 1 + cpu);
+	begin(c, "X", c->cpu_pid, c->cpu_pid + 1 + cpu);
 	put_ts(c->out, "ts", start);
 	put_ts(c->out, "dur", end - start);
 	fputs(",\"cat\":\"sched\",\"name\":", c->out);
@@ -219,31 +240,75 @@ static void on_event(struct chrome *c, struct tep_handle *tep, struct tf_event *
 	putc('}', c->out);
 }
 
+static void chrome_start(struct chrome *c, const struct ex_scan *s, FILE *out, bool *first,
+			 int machine, const char *prefix, bool guest)
+{
+	*c = (struct chrome){ .out = out, .s = s, .first = first, .prefix = prefix,
+			      .guest = guest, .pid_base = machine * MACHINE_PIDS,
+			      .cpu_pid = CPU_PID - machine * 0x10000 };
+	c->next_sw = xcalloc((size_t)s->ncpus + 1, sizeof(*c->next_sw));
+	c->started = xcalloc((size_t)s->ncpus + 1, sizeof(*c->started));
+	write_meta(c);
+}
+
+static int chrome_event(struct chrome *c, struct tep_handle *tep, struct tf_event *e, char *err,
+			size_t errlen)
+{
+	if (e->cpu >= c->s->ncpus) {
+		snprintf(err, errlen, "CPU %d appeared on the second reading only", e->cpu);
+		return -1;
+	}
+	if (!c->started[e->cpu])
+		cpu_start(c, e->cpu);
+	on_event(c, tep, e);
+	return 0;
+}
+
+static void chrome_finish(struct chrome *c)
+{
+	free(c->next_sw);
+	free(c->started);
+	tidmap_free(&c->depth);
+}
+
 int ex_write_chrome(struct tf_reader *r, const struct ex_scan *s, FILE *out, char *err,
 		    size_t errlen)
 {
-	struct chrome c = { .out = out, .s = s, .first = true };
-	struct tep_handle *tep = tf_reader_tep(r);
+	struct chrome c;
+	bool first = true;
 	struct tf_event e;
 	int rc;
 
-	c.next_sw = xcalloc((size_t)s->ncpus + 1, sizeof(*c.next_sw));
-	c.started = xcalloc((size_t)s->ncpus + 1, sizeof(*c.started));
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
-	write_meta(&c);
-	while ((rc = tf_reader_next(r, &e, err, errlen)) == 1) {
-		if (e.cpu >= s->ncpus) {
-			snprintf(err, errlen, "CPU %d appeared on the second reading only", e.cpu);
-			rc = -1;
+	chrome_start(&c, s, out, &first, 0, "", false);
+	while ((rc = tf_reader_next(r, &e, err, errlen)) == 1)
+		if ((rc = chrome_event(&c, tf_reader_tep(r), &e, err, errlen)) < 0)
 			break;
-		}
-		if (!c.started[e.cpu])
-			cpu_start(&c, e.cpu);
-		on_event(&c, tep, &e);
-	}
 	fputs("\n]}\n", out);
-	free(c.next_sw);
-	free(c.started);
-	tidmap_free(&c.depth);
+	chrome_finish(&c);
+	return rc;
+}
+
+int ex_write_chrome_merged(struct tf_merge *m, const struct ex_scan *s, FILE *out, char *err,
+			   size_t errlen)
+{
+	int n = tf_merge_nmachines(m);
+	struct chrome c[TF_MAX_MACHINES];
+	bool first = true;
+	struct tf_event e;
+	int rc;
+
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
+	for (int i = 0; i < n; i++) {
+		const struct tf_machine *x = tf_merge_machine(m, i);
+		chrome_start(&c[i], &s[i], out, &first, i, x->name, x->host >= 0);
+	}
+	while ((rc = tf_merge_next(m, &e, err, errlen)) == 1)
+		if ((rc = chrome_event(&c[e.machine], tf_reader_tep(tf_merge_machine(m, e.machine)->r),
+				       &e, err, errlen)) < 0)
+			break;
+	fputs("\n]}\n", out);
+	for (int i = 0; i < n; i++)
+		chrome_finish(&c[i]);
 	return rc;
 }

@@ -28,6 +28,13 @@ int ex_parse_format(const char *name, enum ex_format *f);
 int ex_run(const char *input, const char *const *filters, int n, enum ex_format f,
 	   const char *output, char *err, size_t errlen);
 
+/*
+ * The same for several files merged on one clock (a host's and its guests'): each
+ * machine's processes and CPUs apart (see writers.h).  One file: ex_run.
+ */
+int ex_run_files(const char *const *inputs, int ninputs, const char *const *filters, int n,
+		 enum ex_format f, const char *output, char *err, size_t errlen);
+
 /* ---- shared by the exporters (scan.c) ---- */
 
 struct tep_event;

@@ -19,6 +19,7 @@
 #include "export/export.h"
 #include "export/pb.h"
 #include "export/writers.h"
+#include "tracefile/merge.h"
 #include "tracefile/reader.h"
 #include "util/die.h"
 
@@ -33,6 +34,7 @@
 #define PKT_SEQUENCE_FLAGS 13
 #define PKT_SYSTEM_INFO 45
 #define PKT_TRACK_DESCRIPTOR 60
+#define PKT_MACHINE_ID 98	/* several machines: trace_processor keeps their CPUs and pids apart */
 #define SEQ_INCREMENTAL_STATE_CLEARED 1
 /* FtraceEventBundle */
 #define BUNDLE_CPU 1
@@ -92,25 +94,42 @@ struct perfetto {
 	FILE *out;
 	const struct ex_scan *s;
 	struct tep_handle *tep;
-	struct pb pb;		/* packets not yet written */
+	struct pb *pb;		/* packets not yet written (several machines share them) */
+	unsigned machine;	/* several files: 0 the first, else its TracePacket.machine_id */
 	struct bundle *cpu;
 	struct tidmap described;	/* threads whose TrackDescriptor is out */
 	struct tidmap depth;		/* open syscall slices per thread */
 	bool described_idle;		/* tid 0 cannot be a tidmap key */
 };
 
-/* A thread's track: uuids are ours to choose; tid + 1 keeps 0 (no track) unused. */
-static uint64_t thread_uuid(int tid)
+/*
+ * A thread's track: uuids are ours to choose; tid + 1 keeps 0 (no track) unused, the
+ * machine above 32 bits keeps machines' threads apart.
+ */
+static uint64_t thread_uuid(const struct perfetto *p, int tid)
 {
-	return (uint64_t)(unsigned)tid + 1;
+	return ((uint64_t)p->machine << 32) + (uint64_t)(unsigned)tid + 1;
+}
+
+/* A packet of this machine's: with several, each says which (machine_id, not for the first). */
+static void packet_begin(struct perfetto *p)
+{
+	pb_begin(p->pb, TRACE_PACKET);
+	if (p->machine)
+		pb_uint(p->pb, PKT_MACHINE_ID, p->machine);
+}
+
+static unsigned sequence(const struct perfetto *p)
+{
+	return SEQUENCE + p->machine;	/* a sequence per machine: its own track descriptors */
 }
 
 static void flush(struct perfetto *p, bool force)
 {
-	if (!force && p->pb.len < FLUSH_AT)
+	if (!force && p->pb->len < FLUSH_AT)
 		return;
-	fwrite(p->pb.buf, 1, p->pb.len, p->out);
-	pb_reset(&p->pb);
+	fwrite(p->pb->buf, 1, p->pb->len, p->out);
+	pb_reset(p->pb);
 }
 
 static void flush_bundle(struct perfetto *p, int cpu)
@@ -119,12 +138,12 @@ static void flush_bundle(struct perfetto *p, int cpu)
 
 	if (!b->n)
 		return;
-	pb_begin(&p->pb, TRACE_PACKET);
-	pb_begin(&p->pb, PKT_FTRACE_EVENTS);
-	pb_uint(&p->pb, BUNDLE_CPU, (uint64_t)cpu);
-	pb_raw(&p->pb, b->events.buf, b->events.len);
-	pb_end(&p->pb);
-	pb_end(&p->pb);
+	packet_begin(p);
+	pb_begin(p->pb, PKT_FTRACE_EVENTS);
+	pb_uint(p->pb, BUNDLE_CPU, (uint64_t)cpu);
+	pb_raw(p->pb, b->events.buf, b->events.len);
+	pb_end(p->pb);
+	pb_end(p->pb);
 	pb_reset(&b->events);
 	b->n = 0;
 	flush(p, false);
@@ -139,20 +158,20 @@ static void write_system_info(struct perfetto *p, const char *uname)
 
 	if (!sys || !rel)
 		return;
-	pb_begin(&p->pb, TRACE_PACKET);
-	pb_begin(&p->pb, PKT_SYSTEM_INFO);
-	pb_begin(&p->pb, SI_UTSNAME);
-	pb_str(&p->pb, UTS_SYSNAME, sys);
-	pb_str(&p->pb, UTS_RELEASE, rel);
+	packet_begin(p);
+	pb_begin(p->pb, PKT_SYSTEM_INFO);
+	pb_begin(p->pb, SI_UTSNAME);
+	pb_str(p->pb, UTS_SYSNAME, sys);
+	pb_str(p->pb, UTS_RELEASE, rel);
 	char *machine = rest ? strrchr(rest, ' ') : NULL;
 	if (machine) {
 		*machine++ = '\0';
-		pb_str(&p->pb, UTS_VERSION, rest);
-		pb_str(&p->pb, UTS_MACHINE, machine);
+		pb_str(p->pb, UTS_VERSION, rest);
+		pb_str(p->pb, UTS_MACHINE, machine);
 	}
-	pb_end(&p->pb);
-	pb_end(&p->pb);
-	pb_end(&p->pb);
+	pb_end(p->pb);
+	pb_end(p->pb);
+	pb_end(p->pb);
 }
 
 /*
@@ -161,36 +180,36 @@ static void write_system_info(struct perfetto *p, const char *uname)
  */
 static void write_process_tree(struct perfetto *p)
 {
-	pb_begin(&p->pb, TRACE_PACKET);
-	pb_uint(&p->pb, PKT_TIMESTAMP, p->s->first_ts);
-	pb_begin(&p->pb, PKT_PROCESS_TREE);
+	packet_begin(p);
+	pb_uint(p->pb, PKT_TIMESTAMP, p->s->first_ts);
+	pb_begin(p->pb, PKT_PROCESS_TREE);
 	tidmap_foreach(&p->s->names, slot) {
 		int tgid = ex_tgid(p->s, slot->tid);
 		if (tgid == slot->tid || !tidmap_get(&p->s->names, tgid)) {
-			pb_begin(&p->pb, PT_PROCESSES);
-			pb_int(&p->pb, PROC_PID, tgid);
-			pb_str(&p->pb, PROC_CMDLINE, ex_name(p->s, tgid));
-			pb_bool(&p->pb, PROC_CMDLINE_IS_COMM, 1);
-			pb_end(&p->pb);
+			pb_begin(p->pb, PT_PROCESSES);
+			pb_int(p->pb, PROC_PID, tgid);
+			pb_str(p->pb, PROC_CMDLINE, ex_name(p->s, tgid));
+			pb_bool(p->pb, PROC_CMDLINE_IS_COMM, 1);
+			pb_end(p->pb);
 		}
-		pb_begin(&p->pb, PT_THREADS);
-		pb_int(&p->pb, THREAD_TID, slot->tid);
-		pb_str(&p->pb, THREAD_NAME, slot->val);
-		pb_int(&p->pb, THREAD_TGID, tgid);
-		pb_end(&p->pb);
+		pb_begin(p->pb, PT_THREADS);
+		pb_int(p->pb, THREAD_TID, slot->tid);
+		pb_str(p->pb, THREAD_NAME, slot->val);
+		pb_int(p->pb, THREAD_TGID, tgid);
+		pb_end(p->pb);
 	}
-	pb_end(&p->pb);
-	pb_end(&p->pb);
+	pb_end(p->pb);
+	pb_end(p->pb);
 }
 
 /* The first packet of our sequence says its (empty) incremental state is valid. */
 static void start_sequence(struct perfetto *p)
 {
-	pb_begin(&p->pb, TRACE_PACKET);
-	pb_uint(&p->pb, PKT_TIMESTAMP, p->s->first_ts);
-	pb_uint(&p->pb, PKT_SEQUENCE_ID, SEQUENCE);
-	pb_uint(&p->pb, PKT_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
-	pb_end(&p->pb);
+	packet_begin(p);
+	pb_uint(p->pb, PKT_TIMESTAMP, p->s->first_ts);
+	pb_uint(p->pb, PKT_SEQUENCE_ID, sequence(p));
+	pb_uint(p->pb, PKT_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+	pb_end(p->pb);
 }
 
 static void describe_thread(struct perfetto *p, int tid, uint64_t ts)
@@ -203,18 +222,18 @@ static void describe_thread(struct perfetto *p, int tid, uint64_t ts)
 		p->described_idle = true;
 	else
 		tidmap_put(&p->described, tid, (void *)1);
-	pb_begin(&p->pb, TRACE_PACKET);
-	pb_uint(&p->pb, PKT_TIMESTAMP, ts);
-	pb_uint(&p->pb, PKT_SEQUENCE_ID, SEQUENCE);
-	pb_begin(&p->pb, PKT_TRACK_DESCRIPTOR);
-	pb_uint(&p->pb, TD_UUID, thread_uuid(tid));
-	pb_begin(&p->pb, TD_THREAD);
-	pb_int(&p->pb, THD_PID, ex_tgid(p->s, tid));
-	pb_int(&p->pb, THD_TID, tid);
-	pb_str(&p->pb, THD_NAME, ex_name(p->s, tid));
-	pb_end(&p->pb);
-	pb_end(&p->pb);
-	pb_end(&p->pb);
+	packet_begin(p);
+	pb_uint(p->pb, PKT_TIMESTAMP, ts);
+	pb_uint(p->pb, PKT_SEQUENCE_ID, sequence(p));
+	pb_begin(p->pb, PKT_TRACK_DESCRIPTOR);
+	pb_uint(p->pb, TD_UUID, thread_uuid(p, tid));
+	pb_begin(p->pb, TD_THREAD);
+	pb_int(p->pb, THD_PID, ex_tgid(p->s, tid));
+	pb_int(p->pb, THD_TID, tid);
+	pb_str(p->pb, THD_NAME, ex_name(p->s, tid));
+	pb_end(p->pb);
+	pb_end(p->pb);
+	pb_end(p->pb);
 }
 
 static void put_num(struct pb *pb, unsigned field, struct tf_event *e, const char *name)
@@ -317,21 +336,21 @@ static void track_event(struct perfetto *p, struct tf_event *e, enum ex_kind k, 
 	int tid = tep_data_pid(p->tep, e->record);
 
 	describe_thread(p, tid, e->ts);
-	pb_begin(&p->pb, TRACE_PACKET);
-	pb_uint(&p->pb, PKT_TIMESTAMP, e->ts);
-	pb_uint(&p->pb, PKT_SEQUENCE_ID, SEQUENCE);
-	pb_begin(&p->pb, PKT_TRACK_EVENT);
-	pb_uint(&p->pb, TE_TYPE, k == EXK_BEGIN ? TYPE_SLICE_BEGIN :
+	packet_begin(p);
+	pb_uint(p->pb, PKT_TIMESTAMP, e->ts);
+	pb_uint(p->pb, PKT_SEQUENCE_ID, sequence(p));
+	pb_begin(p->pb, PKT_TRACK_EVENT);
+	pb_uint(p->pb, TE_TYPE, k == EXK_BEGIN ? TYPE_SLICE_BEGIN :
 		k == EXK_END ? TYPE_SLICE_END : TYPE_INSTANT);
-	pb_uint(&p->pb, TE_TRACK_UUID, thread_uuid(tid > 0 ? tid : 0));
+	pb_uint(p->pb, TE_TRACK_UUID, thread_uuid(p, tid > 0 ? tid : 0));
 	if (k != EXK_END) {
-		pb_str(&p->pb, TE_CATEGORIES, e->event ? e->event->system : "unknown");
-		pb_str(&p->pb, TE_NAME, name);
+		pb_str(p->pb, TE_CATEGORIES, e->event ? e->event->system : "unknown");
+		pb_str(p->pb, TE_NAME, name);
 	}
 	if (e->event)
-		annotations(&p->pb, e->event, e->record);
-	pb_end(&p->pb);
-	pb_end(&p->pb);
+		annotations(p->pb, e->event, e->record);
+	pb_end(p->pb);
+	pb_end(p->pb);
 	flush(p, false);
 }
 
@@ -354,33 +373,73 @@ static void on_event(struct perfetto *p, struct tf_event *e)
 	track_event(p, e, k, name);
 }
 
+static void perfetto_start(struct perfetto *p, struct tf_reader *r, const struct ex_scan *s,
+			   FILE *out, struct pb *pb, unsigned machine)
+{
+	*p = (struct perfetto){ .out = out, .s = s, .tep = tf_reader_tep(r), .pb = pb,
+				.machine = machine };
+	p->cpu = xcalloc((size_t)s->ncpus + 1, sizeof(*p->cpu));
+	write_system_info(p, tf_reader_info(r)->uname);
+	write_process_tree(p);
+	start_sequence(p);
+}
+
+static int perfetto_event(struct perfetto *p, struct tf_event *e, char *err, size_t errlen)
+{
+	if (e->cpu >= p->s->ncpus) {
+		snprintf(err, errlen, "CPU %d appeared on the second reading only", e->cpu);
+		return -1;
+	}
+	on_event(p, e);
+	return 0;
+}
+
+static void perfetto_finish(struct perfetto *p)
+{
+	for (int i = 0; i < p->s->ncpus; i++) {
+		flush_bundle(p, i);
+		pb_free(&p->cpu[i].events);
+	}
+	free(p->cpu);
+	tidmap_free(&p->described);
+	tidmap_free(&p->depth);
+}
+
 int ex_write_perfetto(struct tf_reader *r, const struct ex_scan *s, FILE *out, char *err,
 		      size_t errlen)
 {
-	struct perfetto p = { .out = out, .s = s, .tep = tf_reader_tep(r), .pb = PB_INIT };
+	struct pb pb = PB_INIT;
+	struct perfetto p;
 	struct tf_event e;
 	int rc;
 
-	p.cpu = xcalloc((size_t)s->ncpus + 1, sizeof(*p.cpu));
-	write_system_info(&p, tf_reader_info(r)->uname);
-	write_process_tree(&p);
-	start_sequence(&p);
-	while ((rc = tf_reader_next(r, &e, err, errlen)) == 1) {
-		if (e.cpu >= s->ncpus) {
-			snprintf(err, errlen, "CPU %d appeared on the second reading only", e.cpu);
-			rc = -1;
+	perfetto_start(&p, r, s, out, &pb, 0);
+	while ((rc = tf_reader_next(r, &e, err, errlen)) == 1)
+		if ((rc = perfetto_event(&p, &e, err, errlen)) < 0)
 			break;
-		}
-		on_event(&p, &e);
-	}
-	for (int i = 0; i < s->ncpus; i++) {
-		flush_bundle(&p, i);
-		pb_free(&p.cpu[i].events);
-	}
+	perfetto_finish(&p);
 	flush(&p, true);
-	pb_free(&p.pb);
-	free(p.cpu);
-	tidmap_free(&p.described);
-	tidmap_free(&p.depth);
+	pb_free(&pb);
+	return rc;
+}
+
+int ex_write_perfetto_merged(struct tf_merge *m, const struct ex_scan *s, FILE *out, char *err,
+			     size_t errlen)
+{
+	int n = tf_merge_nmachines(m);
+	struct perfetto p[TF_MAX_MACHINES];
+	struct pb pb = PB_INIT;
+	struct tf_event e;
+	int rc;
+
+	for (int i = 0; i < n; i++)
+		perfetto_start(&p[i], tf_merge_machine(m, i)->r, &s[i], out, &pb, (unsigned)i);
+	while ((rc = tf_merge_next(m, &e, err, errlen)) == 1)
+		if ((rc = perfetto_event(&p[e.machine], &e, err, errlen)) < 0)
+			break;
+	for (int i = 0; i < n; i++)
+		perfetto_finish(&p[i]);
+	flush(&p[0], true);
+	pb_free(&pb);
 	return rc;
 }

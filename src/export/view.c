@@ -32,6 +32,8 @@
 #include "analysis/sched_trace.h"
 #include "syscalls/table.h"
 #include "tracefile/fields.h"
+#include "analysis/sched_guest.h"
+#include "tracefile/merge.h"
 #include "tracefile/reader.h"
 #include "util/die.h"
 #include "util/json.h"
@@ -67,6 +69,7 @@ struct task {
 	uint64_t user_open[8];	/* NAME_begin times not yet ended, innermost last */
 	int user_depth;
 	struct vw_calls_task *calls;	/* function_graph calls, when the trace has them */
+	int machine;		/* several files: its file's index (pid is pid_base + its pid) */
 };
 
 struct cpu_lane {
@@ -103,7 +106,17 @@ struct view {
 	struct vw_chunks *chunks;	/* --serve: every event and span, for windows */
 	struct st_loader *sl;		/* sched's pass: who made each wakeup */
 	struct strbuf one;		/* one event's text on its way to the chunks */
+	/*
+	 * Several files: the machine of the event at hand.  Its tasks' pids are shifted by
+	 * pid_base (guests' pids would meet the host's), its CPUs by cpu_base (the lanes
+	 * of all machines' CPUs, one after the other), its event ids by machine * 65536.
+	 */
+	int machine, pid_base, cpu_base;
 };
+
+/* Several files: a machine's pids on the page start here (past any kernel's pid_max). */
+#define VW_PID_BASE 10000000
+#define VW_TYPE_BASE 65536
 
 static void json_cstr(struct strbuf *sb, const char *s)
 {
@@ -112,16 +125,17 @@ static void json_cstr(struct strbuf *sb, const char *s)
 
 static struct task *task_get(struct view *v, int pid)
 {
-	struct task *t = tidmap_get(&v->tasks, pid);
+	struct task *t = pid > 0 ? tidmap_get(&v->tasks, pid + v->pid_base) : NULL;
 
 	if (t || pid <= 0)
 		return t;
 	t = xcalloc(1, sizeof(*t));
-	t->pid = pid;
+	t->pid = pid + v->pid_base;
+	t->machine = v->machine;
 	t->sys_nr = -1;
 	const char *comm = tep_data_comm_from_pid(v->tep, pid);
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "<...>");
-	tidmap_put(&v->tasks, pid, t);
+	tidmap_put(&v->tasks, t->pid, t);
 	return t;
 }
 
@@ -136,7 +150,7 @@ static bool lod_wanted(struct view *v, struct task *t)
 {
 	struct task *leader;
 
-	if (!t->interest && !t->tgid_checked) {
+	if (!t->interest && !t->tgid_checked && !v->pid_base) {
 		int tgid = tf_reader_tgid(v->r, t->pid);
 		t->tgid_checked = true;
 		if (tgid > 0 && tgid != t->pid && (leader = tidmap_get(&v->tasks, tgid)) &&
@@ -155,6 +169,8 @@ static void on_task_span(void *ctx, int tid, enum sa_state state, int cpu, uint6
 
 	if (!t)
 		return;
+	if (cpu >= 0)
+		cpu += v->cpu_base;
 	if (a < t->spans_end)
 		a = t->spans_end;
 	if (b <= a)
@@ -202,6 +218,9 @@ static void on_cpu_slice(void *ctx, int cpu, uint64_t a, uint64_t b, int pid)
 {
 	struct view *v = ctx;
 
+	cpu += v->cpu_base;
+	if (pid > 0)
+		pid += v->pid_base;
 	if (cpu < 0 || cpu >= v->ncpus)
 		return;
 	struct cpu_lane *c = &v->cpus[cpu];
@@ -262,15 +281,17 @@ static bool is_string(struct tep_format_field *f)
 
 static int type_index(struct view *v, struct tep_event *ev)
 {
-	if (ev->id >= v->ntype_of) {
-		int n = ev->id + 64;
+	int key = ev->id + v->machine * VW_TYPE_BASE;
+
+	if (key >= v->ntype_of) {
+		int n = key + 64;
 		v->type_of = xrealloc(v->type_of, n * sizeof(int));
 		for (int i = v->ntype_of; i < n; i++)
 			v->type_of[i] = -1;
 		v->ntype_of = n;
 	}
-	if (v->type_of[ev->id] >= 0)
-		return v->type_of[ev->id];
+	if (v->type_of[key] >= 0)
+		return v->type_of[key];
 	struct strbuf name = STRBUF_INIT;
 	sb_printf(&name, "%s:%s", ev->system, ev->name);
 	sb_add(&v->types, v->ntypes ? ",[" : "[");
@@ -284,7 +305,7 @@ static int type_index(struct view *v, struct tep_event *ev)
 	}
 	sb_add(&v->types, "]]");
 	sb_free(&name);
-	v->type_of[ev->id] = v->ntypes;
+	v->type_of[key] = v->ntypes;
 	return v->ntypes++;
 }
 
@@ -325,7 +346,8 @@ static bool kernel_function(struct tf_event *e, struct tep_format_field *f, stru
 static void event_json(struct view *v, struct strbuf *sb, struct tf_event *e, int pid)
 {
 	sb_printf(sb, "[%llu,%d,%d,%d", (unsigned long long)(e->ts - v->t0),
-		  e->cpu, pid, e->event ? type_index(v, e->event) : -1);
+		  e->cpu + v->cpu_base, pid > 0 ? pid + v->pid_base : pid,
+		  e->event ? type_index(v, e->event) : -1);
 	for (struct tep_format_field *f = e->event ? e->event->format.fields : NULL; f;
 	     f = f->next) {
 		unsigned long long val;
@@ -788,6 +810,7 @@ static int write_page(FILE *out, struct view *v, const char *meta, const char *s
 	fputs("</style></head>\n<body>\n<script type=\"application/json\" id=\"tk-data\">\n", out);
 	rc = finish(v, out, meta, sched_text, sp);
 	fputs("\n</script>\n<script>\n", out);
+	fputs(vw_asset_machines_js, out);
 	fputs(vw_asset_timeline_js, out);
 	fputs("</script>\n</body></html>\n", out);
 	return rc;
@@ -996,10 +1019,219 @@ out:
 	return rc;
 }
 
+/* ---- several files: a host's and its guests' ---- */
+
+/* The machine whose event or spans come next. */
+static void use_machine(struct view *v, struct tf_merge *m, int i, const int *cpu_base)
+{
+	v->machine = i;
+	v->pid_base = i * VW_PID_BASE;
+	v->cpu_base = cpu_base[i];
+	v->r = tf_merge_machine(m, i)->r;
+	v->tep = tf_reader_tep(v->r);
+}
+
+static int cmp_task_runtime(const void *a, const void *b)
+{
+	return cmp_runtime(a, b);
+}
+
+/*
+ * The lanes of several machines: each guest's vCPU threads on the host, and per
+ * machine the tasks of its recorded command or else its busiest few.
+ */
+static void pick_lanes_multi(struct view *v, struct tf_merge *m)
+{
+	for (int i = 0; i < tf_merge_nmachines(m); i++) {
+		size_t n = 0;
+		bool any = false;
+		tidmap_foreach(&v->tasks, s) {
+			struct task *t = s->val;
+			n += t->machine == i;
+			any |= t->machine == i && t->interest;
+		}
+		if (any)
+			continue;
+		struct task **all = xcalloc(n ? n : 1, sizeof(*all));
+		size_t k = 0;
+		tidmap_foreach(&v->tasks, s)
+			if (((struct task *)s->val)->machine == i)
+				all[k++] = s->val;
+		qsort(all, n, sizeof(*all), cmp_task_runtime);
+		for (k = 0; k < n && k < 4; k++)
+			if (all[k]->runtime || calls_len(all[k]))
+				all[k]->interest = true;
+		free(all);
+	}
+	for (int i = 0; i < tf_merge_nmachines(m); i++) {
+		const struct tf_machine *g = tf_merge_machine(m, i);
+		for (int k = 0; g->host >= 0 && k < g->nvcpu; k++) {
+			struct task *t = g->vcpu_pid[k] > 0 ?
+				tidmap_get(&v->tasks, g->vcpu_pid[k] + g->host * VW_PID_BASE) : NULL;
+			if (t)
+				t->interest = true;
+		}
+	}
+}
+
+/* The page's "machines" and "vcpus": what the page's machine groups are drawn from. */
+static void machines_meta(struct tf_merge *m, const int *cpu_base, const int *ncpus,
+			  struct strbuf *meta)
+{
+	sb_add(meta, ",\"machines\":[");
+	for (int i = 0; i < tf_merge_nmachines(m); i++) {
+		const struct tf_machine *x = tf_merge_machine(m, i);
+		sb_add(meta, i ? ",{\"name\":" : "{\"name\":");
+		json_cstr(meta, x->name);
+		sb_add(meta, ",\"file\":");
+		json_cstr(meta, x->path);
+		sb_printf(meta, ",\"cpu0\":%d,\"ncpus\":%d,\"pidBase\":%d,\"host\":%d,"
+			  "\"vcpuMap\":", cpu_base[i], ncpus[i], i * VW_PID_BASE, x->host);
+		if (x->vcpu_map_from)
+			json_cstr(meta, x->vcpu_map_from);
+		else
+			sb_add(meta, "null");
+		sb_addc(meta, '}');
+	}
+	sb_add(meta, "],\"vcpus\":[");
+	int n = 0;
+	for (int i = 0; i < tf_merge_nmachines(m); i++) {
+		const struct tf_machine *g = tf_merge_machine(m, i);
+		for (int k = 0; g->host >= 0 && k < g->nvcpu && k < ncpus[i]; k++) {
+			if (g->vcpu_pid[k] <= 0)
+				continue;
+			sb_printf(meta, "%s{\"machine\":%d,\"vcpu\":%d,\"cpu\":%d,\"hostPid\":%d}",
+				  n++ ? "," : "", i, k, cpu_base[i] + k,
+				  g->vcpu_pid[k] + g->host * VW_PID_BASE);
+		}
+	}
+	sb_addc(meta, ']');
+}
+
+/* What tracekit sched says of the files together (each machine, the vCPU waits). */
+static char *sched_summary_multi(const struct vw_options *o)
+{
+	struct st_options so = { .input = o->inputs[0], .has_from = o->has_from,
+				 .has_to = o->has_to, .from = o->from, .to = o->to };
+	char err[512], *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	if (sg_report(&so, o->inputs, o->ninputs, f, err, sizeof(err)) < 0)
+		fprintf(f, "no scheduling summary: %s\n", err);
+	fclose(f);
+	struct strbuf sb = STRBUF_INIT;
+	json_strn_html(&sb, text, len);
+	free(text);
+	return sb.buf;
+}
+
+/* The pass over several files merged on one clock; each machine has its own analysis. */
+static int view_pass_multi(const struct vw_options *o, struct vw_served *p, char *err,
+			   size_t errlen)
+{
+	struct view *v = &p->v;
+	int n = o->ninputs, cpu_base[TF_MAX_MACHINES], ncpus[TF_MAX_MACHINES];
+	struct st_trace st[TF_MAX_MACHINES];
+	struct st_loader *sl[TF_MAX_MACHINES] = { 0 };
+	struct sa_hooks hooks = { .ctx = v, .cpu_slice = on_cpu_slice, .task_span = on_task_span };
+	struct tf_event e;
+	int rc = -1, got;
+
+	memset(st, 0, sizeof(st));
+	v->max_events = o->max_events;
+	v->bin_ns = 1000;
+	v->from = o->has_from ? (uint64_t)(o->from * 1e9 + 0.5) : 0;
+	v->to = o->has_to ? (uint64_t)(o->to * 1e9 + 0.5) : UINT64_MAX;
+	struct tf_merge *m = tf_merge_open(o->inputs, n, err, errlen);
+	if (!m)
+		return -1;
+	if (tf_merge_find_vcpus(m, err, errlen) < 0) {
+		tf_merge_close(m);
+		return -1;
+	}
+	if (tf_merge_set_filters(m, o->filters, o->nfilters, err, errlen) < 0) {
+		tf_merge_close(m);
+		return -2;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct tf_info *info = tf_reader_info(tf_merge_machine(m, i)->r);
+		ncpus[i] = info->cpus > 0 ? info->cpus : 1;
+		if (info->user_cpu > 0)
+			ncpus[i] = info->user_cpu;
+		cpu_base[i] = v->ncpus;
+		v->ncpus += ncpus[i];
+	}
+	v->cpus = xcalloc(v->ncpus, sizeof(*v->cpus));
+	for (int c = 0; c < v->ncpus; c++)
+		v->cpus[c].busy = xcalloc(OV_BINS, sizeof(uint64_t));
+	use_machine(v, m, 0, cpu_base);
+	sb_add(&p->meta, ",\"clock\":");
+	json_cstr(&p->meta, tf_reader_info(v->r)->clock);
+	sb_add(&p->meta, ",\"file\":");
+	struct strbuf files = STRBUF_INIT;
+	for (int i = 0; i < n; i++)
+		sb_printf(&files, "%s%s", i ? " + " : "", o->inputs[i]);
+	json_cstr(&p->meta, sb_str(&files));
+	sb_free(&files);
+	sb_add(&p->meta, ",\"notes\":{\"_\":0");
+	read_notes(v, v->r, &p->meta, &p->root);	/* the host's: what it recorded */
+	sb_addc(&p->meta, '}');
+	machines_meta(m, cpu_base, ncpus, &p->meta);
+	for (int i = 0; i < n; i++) {
+		struct st_options so = { .input = o->inputs[i], .has_from = o->has_from,
+					 .has_to = o->has_to, .from = o->from, .to = o->to };
+		char why[512];
+		sl[i] = st_begin(&st[i], &so, tf_merge_machine(m, i)->r, why, sizeof(why));
+		if (sl[i])
+			st[i].a.hooks = &hooks;
+	}
+	while ((got = tf_merge_next(m, &e, err, errlen)) > 0) {
+		if (e.ts > v->to) {
+			v->last = v->to;
+			break;
+		}
+		use_machine(v, m, e.machine, cpu_base);
+		on_event(v, &e);
+		if (sl[e.machine])
+			st_feed(sl[e.machine], &e);
+	}
+	for (int i = 0; i < n; i++) {
+		if (!sl[i])
+			continue;
+		use_machine(v, m, i, cpu_base);
+		st_end(sl[i], v->last);
+		v->inferred += (long)st[i].a.inferred;
+		v->missed_out += (long)st[i].a.missed_out;
+	}
+	use_machine(v, m, 0, cpu_base);
+	if (got < 0)
+		goto out;
+	if (!v->nevents) {
+		snprintf(err, errlen, "%s: no events in the %s", o->inputs[0],
+			 o->has_from || o->has_to ? "window --from/--to (see tracekit report --stat)" :
+			 "trace");
+		goto out;
+	}
+	pick_lanes_multi(v, m);
+	p->sched = sched_summary_multi(o);
+	if (sl[0])
+		futex_names(&st[0], &p->meta);	/* the host's: the guests' words would meet them */
+	rc = 0;
+out:
+	for (int i = 0; i < n; i++)
+		st_free(&st[i]);
+	v->r = NULL;
+	tf_merge_close(m);
+	return rc;
+}
+
 int vw_write_html(const struct vw_options *o, FILE *out, char *err, size_t errlen)
 {
 	struct vw_served p = { .meta = STRBUF_INIT };
-	int rc = view_pass(o, &p, err, errlen);
+	int rc = o->ninputs > 1 ? view_pass_multi(o, &p, err, errlen) : view_pass(o, &p, err, errlen);
 
 	if (rc == 0)
 		write_page(out, &p.v, sb_str(&p.meta), p.sched, NULL);

@@ -14,6 +14,11 @@
 
 struct vw_options {
 	const char *input;	/* the trace.dat */
+	/* Several files (a host's and its guests'): merged on one clock, a group of lanes
+	 * per machine, each guest's vCPUs beside the host threads that run them.  Not
+	 * with --serve. */
+	const char *const *inputs;
+	int ninputs;
 	long max_events;	/* events kept in full detail; past it only the overview */
 	bool has_from, has_to;	/* only this window (seconds, the trace's timestamps): */
 	double from, to;	/* what a big trace's page says to run for detail */

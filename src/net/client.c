@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "net/addr.h"
+#include "net/agent.h"
 #include "net/msg.h"
 #include "util/die.h"
 
@@ -33,6 +35,7 @@ struct sender {
 	uint64_t pos;
 	uint64_t sent, failed;
 	int error;		/* errno of a failed TCP send: the listener went away */
+	int listen_fd;		/* agent: the host connects here for this CPU's pages */
 	pthread_t thread;
 	bool running;
 };
@@ -44,7 +47,12 @@ struct net_client {
 	unsigned page_size;
 	struct sender *s;
 	atomic_int draining;	/* the recorder drained: send the rest and stop */
+	uint32_t end_cmd;	/* CLOSE to a listener, CLOSE_RESP to the host of an agent */
+	const struct net_allow *allow;	/* agent: who may connect to the data ports */
 };
+
+/* A host that has not connected a CPU's data port this long after the end is given up. */
+#define AGENT_CONNECT_GRACE_US 5000000
 
 struct net_client *net_client_open(const char *hostport, bool tcp, int cpus, unsigned page_size,
 				   char *err, size_t errlen)
@@ -64,6 +72,7 @@ struct net_client *net_client_open(const char *hostport, bool tcp, int cpus, uns
 		return NULL;
 	}
 	c = xcalloc(1, sizeof(*c));
+	c->end_cmd = NET_CLOSE;
 	c->tcp = tcp;
 	c->cpus = cpus;
 	c->page_size = page_size;
@@ -92,7 +101,8 @@ struct net_client *net_client_open(const char *hostport, bool tcp, int cpus, uns
 	}
 	c->s = xcalloc((size_t)cpus, sizeof(*c->s));
 	for (int i = 0; i < cpus; i++)
-		c->s[i] = (struct sender){ .c = c, .cpu = i, .sock = -1, .spool = -1 };
+		c->s[i] = (struct sender){ .c = c, .cpu = i, .sock = -1, .spool = -1,
+					   .listen_fd = -1 };
 	for (int i = 0; i < cpus; i++) {
 		c->s[i].sock = net_connect(host, ports[i], tcp ? SOCK_STREAM : SOCK_DGRAM, err,
 					   errlen);
@@ -110,6 +120,44 @@ fail_proto:
 fail:
 	net_client_free(c);
 	return NULL;
+}
+
+struct net_client *net_client_agent(struct net_agent_session *a)
+{
+	struct net_client *c = xcalloc(1, sizeof(*c));
+
+	c->ctl = a->ctl;
+	c->tcp = true;
+	c->cpus = a->cpus;
+	c->page_size = a->page_size;
+	c->end_cmd = NET_CLOSE_RESP;
+	c->allow = a->allow;
+	c->s = xcalloc((size_t)c->cpus, sizeof(*c->s));
+	for (int i = 0; i < c->cpus; i++)
+		c->s[i] = (struct sender){ .c = c, .cpu = i, .sock = -1, .spool = -1,
+					   .listen_fd = a->data_fds[i] };
+	return c;
+}
+
+/* Agent: the host's connection for this CPU, once it comes; false while it has not. */
+static bool accept_host(struct sender *s)
+{
+	struct pollfd p = { .fd = s->listen_fd, .events = POLLIN };
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd;
+
+	if (poll(&p, 1, 0) <= 0)
+		return false;
+	fd = accept4(s->listen_fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (!net_allowed(s->c->allow, (struct sockaddr *)&ss)) {
+		close(fd);
+		return false;
+	}
+	s->sock = fd;
+	return true;
 }
 
 int net_client_send_meta(struct net_client *c, int fd, uint64_t size, char *err, size_t errlen)
@@ -177,9 +225,19 @@ static void *sender_main(void *arg)
 {
 	struct sender *s = arg;
 	char *page = xmalloc(s->c->page_size);
+	long grace = AGENT_CONNECT_GRACE_US;
 
 	for (;;) {
 		bool last = atomic_load(&s->c->draining);
+
+		if (s->sock < 0 && !accept_host(s)) {
+			if (last && (grace -= POLL_US) <= 0) {
+				s->error = ENOTCONN;
+				break;
+			}
+			usleep(POLL_US);
+			continue;
+		}
 
 		if (!send_ready(s, page) || last)
 			break;
@@ -228,14 +286,20 @@ int net_client_finish(struct net_client *c, struct net_client_stats *st, char *e
 		if (s->error)
 			lost = s->error;
 		/* TCP: the end of the connection is the end of this CPU's pages */
-		close(s->sock);
+		if (s->sock >= 0)
+			close(s->sock);
 		s->sock = -1;
 	}
 	st->bytes_sent = st->pages_sent * c->page_size;
-	if (net_send_cmd(c->ctl, NET_CLOSE) < 0 && !lost)
+	if (net_send_cmd(c->ctl, c->end_cmd) < 0 && !lost)
 		lost = errno;
+	if (lost == ENOTCONN) {
+		snprintf(err, errlen, "the host never connected for some CPU's pages");
+		return -1;
+	}
 	if (lost) {
-		snprintf(err, errlen, "the listener went away: %s", strerror(lost));
+		snprintf(err, errlen, "the %s went away: %s",
+			 c->end_cmd == NET_CLOSE ? "listener" : "host", strerror(lost));
 		return -1;
 	}
 	return 0;
@@ -254,7 +318,7 @@ void net_client_free(struct net_client *c)
 		if (c->s[i].spool >= 0)
 			close(c->s[i].spool);
 	}
-	if (c->ctl >= 0)
+	if (c->ctl >= 0 && c->end_cmd == NET_CLOSE)	/* an agent's belongs to its session */
 		close(c->ctl);
 	free(c->s);
 	free(c);

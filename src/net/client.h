@@ -25,6 +25,13 @@ struct net_client_stats {
  */
 struct net_client *net_client_open(const char *hostport, bool tcp, int cpus, unsigned page_size,
 				   char *err, size_t errlen);
+/*
+ * The agent's side (tracekit agent): the same sending, to the host that sent
+ * TRACE_REQ -- the metadata on its control connection, each CPU's pages on
+ * the connection it makes to that CPU's data port; the end is CLOSE_RESP.
+ */
+struct net_agent_session;
+struct net_client *net_client_agent(struct net_agent_session *a);
 /* The metadata: the bytes of fd (a file of size bytes), SEND_DATA then FIN_DATA. */
 int net_client_send_meta(struct net_client *c, int fd, uint64_t size, char *err, size_t errlen);
 /*

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tracefile/writer.h"
 #include "util/strbuf.h"
 
 enum { OPT_DONE = 0, OPT_BUFFER = 3, OPT_TRACECLOCK = 4, OPT_CPUCOUNT = 8, SEC_FL_COMPRESS = 1 };
@@ -371,9 +372,21 @@ static uint64_t align_up(uint64_t v, unsigned page)
 	return (v + page - 1) / page * page;
 }
 
-static int finish_v7(int fd, const struct net_meta *mi, const struct net_cpu_file *cpus, int n,
-		     char *err, size_t errlen)
+/* The extra options as the file's byte order has them (the caller checked it is ours). */
+static void add_extras(struct strbuf *sb, const struct net_meta *mi, const struct tf_option *opts,
+		       int nopts)
 {
+	for (int i = 0; i < nopts; i++) {
+		add_n(sb, mi, opts[i].id, 2);
+		add_n(sb, mi, opts[i].len, 4);
+		sb_addn(sb, opts[i].data, opts[i].len);
+	}
+}
+
+static int finish_v7(int fd, const struct net_meta *mi, const struct net_cpu_file *cpus, int n,
+		     const struct tf_option *opts, int nopts, char *err, size_t errlen)
+{
+	struct strbuf extra = STRBUF_INIT;
 	struct strbuf sb = STRBUF_INIT, buf = STRBUF_INIT;
 	uint64_t section = mi->size, at, options, *offs;
 	const char *clock = mi->clock[0] ? mi->clock : "local";
@@ -415,13 +428,15 @@ static int finish_v7(int fd, const struct net_meta *mi, const struct net_cpu_fil
 		add_n(&buf, mi, cpus[i].size, 8);
 	}
 	options = at;
+	add_extras(&extra, mi, opts, nopts);
 	add_n(&sb, mi, 0, 2);		/* options section */
 	add_n(&sb, mi, 0, 2);
 	add_n(&sb, mi, 0xffffffffu, 4);
-	add_n(&sb, mi, 6 + buf.len + 6 + 8, 8);
+	add_n(&sb, mi, 6 + buf.len + extra.len + 6 + 8, 8);
 	add_n(&sb, mi, OPT_BUFFER, 2);
 	add_n(&sb, mi, buf.len, 4);
 	sb_addn(&sb, buf.buf, buf.len);
+	sb_addn(&sb, extra.buf ? extra.buf : "", extra.len);
 	add_n(&sb, mi, OPT_DONE, 2);
 	add_n(&sb, mi, 8, 4);
 	add_n(&sb, mi, 0, 8);
@@ -434,18 +449,29 @@ static int finish_v7(int fd, const struct net_meta *mi, const struct net_cpu_fil
 out:
 	sb_free(&sb);
 	sb_free(&buf);
+	sb_free(&extra);
 	free(offs);
 	return ret;
 }
 
-static int finish_v6(int fd, const struct net_meta *mi, const struct net_cpu_file *cpus, int n,
-		     char *err, size_t errlen)
+static int finish_v6(int fd, const struct net_meta *mi0, const struct net_cpu_file *cpus, int n,
+		     const struct tf_option *opts, int nopts, char *err, size_t errlen)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct net_meta m = *mi0, *mi = &m;
 	char clock[48];
 	uint64_t at;
 	int ret = -1;
 
+	if (nopts) {
+		/* the options end the metadata: the extra ones go over its DONE, then a DONE */
+		add_extras(&sb, mi, opts, nopts);
+		add_n(&sb, mi, 0, 2);
+		if (put_at(fd, mi->size - 2, sb.buf, sb.len, err, errlen))
+			goto out;
+		m.size = mi->size - 2 + sb.len;
+		sb_reset(&sb);
+	}
 	snprintf(clock, sizeof(clock), "[%s]", mi->clock[0] ? mi->clock : "local");
 	at = align_up(mi->size + 10 + 16 * (uint64_t)mi->cpus + 8 + strlen(clock), mi->page_size);
 	sb_addn(&sb, "flyrecord", 10);
@@ -474,6 +500,17 @@ out:
 int net_meta_finish(int fd, const struct net_meta *mi, const struct net_cpu_file *cpus, int n,
 		    char *err, size_t errlen)
 {
+	return net_meta_finish_with(fd, mi, cpus, n, NULL, 0, err, errlen);
+}
+
+int net_meta_finish_with(int fd, const struct net_meta *mi, const struct net_cpu_file *cpus,
+			 int n, const struct tf_option *opts, int nopts, char *err, size_t errlen)
+{
+	if (nopts && mi->swap) {
+		snprintf(err, errlen, "the file's byte order is not this machine's: its time-sync "
+			 "option is left out");
+		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		if (cpus[i].size % mi->page_size) {
 			snprintf(err, errlen, "CPU %d's data is not whole pages", cpus[i].cpu);
@@ -485,6 +522,6 @@ int net_meta_finish(int fd, const struct net_meta *mi, const struct net_cpu_file
 			return -1;
 		}
 	}
-	return mi->version == 7 ? finish_v7(fd, mi, cpus, n, err, errlen)
-				: finish_v6(fd, mi, cpus, n, err, errlen);
+	return mi->version == 7 ? finish_v7(fd, mi, cpus, n, opts, nopts, err, errlen)
+				: finish_v6(fd, mi, cpus, n, opts, nopts, err, errlen);
 }

@@ -41,5 +41,12 @@ struct net_cpu_file {
  */
 int net_meta_finish(int fd, const struct net_meta *mi, const struct net_cpu_file *cpus, int n,
 		    char *err, size_t errlen);
+/*
+ * The same with more options (record -A's TIME_SHIFT in a guest's file): v7
+ * in the new options section, v6 after the metadata's options.
+ */
+struct tf_option;
+int net_meta_finish_with(int fd, const struct net_meta *mi, const struct net_cpu_file *cpus,
+			 int n, const struct tf_option *opts, int nopts, char *err, size_t errlen);
 
 #endif

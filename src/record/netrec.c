@@ -13,6 +13,7 @@
 #include "config.h"
 #include "ftrace/session.h"
 #include "meta.h"
+#include "net/agent.h"
 #include "net/client.h"
 #include "util/die.h"
 
@@ -21,12 +22,15 @@ struct rec_net {
 	char dir[64];
 	char hostport[256];
 	bool tcp;
+	bool agent;
 };
 
 /* The trace file up to its data, in a memory file: fd, or -1 with err. */
 static int meta_file(struct ft_session *s, int version, const char *const *notes, int nnotes,
-		     const char *clock, uint64_t *size, char *err, size_t errlen)
+		     const char *clock, const uint64_t *trace_id, uint64_t *size, char *err,
+		     size_t errlen)
 {
+	struct tf_option id = { TF_OPT_TRACEID, trace_id, 8 };
 	struct rec_meta rm;
 	struct tf_writer *w;
 	struct stat st;
@@ -45,6 +49,8 @@ static int meta_file(struct ft_session *s, int version, const char *const *notes
 	rm.m.nnotes = nnotes;
 	rm.m.clock = clock;
 	rm.m.version = TRACEKIT_VERSION;
+	rm.m.options = trace_id ? &id : NULL;
+	rm.m.noptions = trace_id ? 1 : 0;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	w = tf_writer_open(path, version, err, errlen);
 	if (!w || tf_write_meta(w, &rm.m, err, errlen) < 0 ||
@@ -60,9 +66,10 @@ static int meta_file(struct ft_session *s, int version, const char *const *notes
 	return fd;
 }
 
-struct rec_net *rec_net_start(struct ft_session *s, const char *hostport, bool tcp, int version,
-			      const char *const *notes, int nnotes, const char *clock,
-			      char *spool, size_t len, char *err, size_t errlen)
+static struct rec_net *start(struct ft_session *s, const char *hostport, bool tcp,
+			     struct net_agent_session *a, int version, const char *const *notes,
+			     int nnotes, const char *clock, char *spool, size_t len, char *err,
+			     size_t errlen)
 {
 	struct rec_net *n = xcalloc(1, sizeof(*n));
 	const char *tmp = getenv("TMPDIR");
@@ -84,11 +91,20 @@ struct rec_net *rec_net_start(struct ft_session *s, const char *hostport, bool t
 	 * client silent for 5 s between RINIT and FIN_DATA (kallsyms takes a while to
 	 * read on a loaded machine).
 	 */
-	fd = meta_file(s, version, notes, nnotes, clock, &size, err, errlen);
+	fd = meta_file(s, version, notes, nnotes, clock, a ? &a->trace_id : NULL, &size, err,
+		       errlen);
 	if (fd < 0)
 		goto fail;
-	n->c = net_client_open(hostport, tcp, ft_cpu_count(s), (unsigned)sysconf(_SC_PAGESIZE), err,
-			       errlen);
+	if (a && ft_cpu_count(s) != a->cpus) {
+		snprintf(err, errlen, "tracefs has %d CPUs, the host was told %d", ft_cpu_count(s),
+			 a->cpus);
+		close(fd);
+		goto fail;
+	}
+	n->agent = a != NULL;
+	n->c = a ? net_client_agent(a)
+		 : net_client_open(hostport, tcp, ft_cpu_count(s), (unsigned)sysconf(_SC_PAGESIZE),
+				   err, errlen);
 	if (!n->c || net_client_send_meta(n->c, fd, size, err, errlen) < 0) {
 		close(fd);
 		goto fail;
@@ -98,6 +114,22 @@ struct rec_net *rec_net_start(struct ft_session *s, const char *hostport, bool t
 fail:
 	rec_net_free(n);
 	return NULL;
+}
+
+struct rec_net *rec_net_start(struct ft_session *s, const char *hostport, bool tcp, int version,
+			      const char *const *notes, int nnotes, const char *clock,
+			      char *spool, size_t len, char *err, size_t errlen)
+{
+	return start(s, hostport, tcp, NULL, version, notes, nnotes, clock, spool, len, err,
+		     errlen);
+}
+
+struct rec_net *rec_net_start_agent(struct ft_session *s, struct net_agent_session *a,
+				    int version, const char *const *notes, int nnotes,
+				    const char *clock, char *spool, size_t len, char *err,
+				    size_t errlen)
+{
+	return start(s, a->host, true, a, version, notes, nnotes, clock, spool, len, err, errlen);
 }
 
 int rec_net_stream(struct rec_net *n, char *err, size_t errlen)
@@ -115,6 +147,11 @@ int rec_net_finish(struct rec_net *n, unsigned long long events, unsigned long l
 	int ret = net_client_finish(n->c, &st, err, errlen);
 
 	(void)quiet;
+	if (n->agent) {
+		fprintf(stderr, "tracekit: agent: %s: %llu events, %llu lost in the kernel, %llu "
+			"pages sent\n", n->hostport, events, lost, (unsigned long long)st.pages_sent);
+		return ret;
+	}
 	fprintf(stderr, "tracekit: record: %s (%s): %llu events, %llu lost in the kernel, "
 		"%llu pages sent", n->hostport, n->tcp ? "TCP" : "UDP", events, lost,
 		(unsigned long long)st.pages_sent);

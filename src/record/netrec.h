@@ -20,6 +20,15 @@ struct rec_net;
 struct rec_net *rec_net_start(struct ft_session *s, const char *hostport, bool tcp, int version,
 			      const char *const *notes, int nnotes, const char *clock,
 			      char *spool, size_t len, char *err, size_t errlen);
+/*
+ * tracekit agent: the same to the host of an agent session (the metadata with
+ * the TRACEID option; the pages to the connections the host makes).
+ */
+struct net_agent_session;
+struct rec_net *rec_net_start_agent(struct ft_session *s, struct net_agent_session *a,
+				    int version, const char *const *notes, int nnotes,
+				    const char *clock, char *spool, size_t len, char *err,
+				    size_t errlen);
 /* Once the recorder runs: the senders follow its spool files. */
 int rec_net_stream(struct rec_net *n, char *err, size_t errlen);
 /* After the recorder drained: the rest, CLOSE, and a line saying what was sent. */

@@ -59,7 +59,8 @@ int rec_commit_output(const char *output, char *err, size_t errlen)
 
 int rec_write_file(struct ft_session *s, const char *const *notes, int nnotes, const char *clock,
 		   int version, const struct tf_cpu_data *data, int ncpu, struct ust_rec *u,
-		   const char *output, char *err, size_t errlen)
+		   const struct tf_option *opts, int nopts, const char *output, char *err,
+		   size_t errlen)
 {
 	struct rec_meta rm;
 	if (rec_meta_gather(s, &rm, err, errlen) < 0)
@@ -68,6 +69,8 @@ int rec_write_file(struct ft_session *s, const char *const *notes, int nnotes, c
 	rm.m.nnotes = nnotes;
 	rm.m.clock = clock;
 	rm.m.version = TRACEKIT_VERSION;
+	rm.m.options = opts;
+	rm.m.noptions = nopts;
 
 	int rc = -1;
 	int ndata = ncpu;

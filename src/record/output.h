@@ -28,8 +28,11 @@ struct tf_cpu_data;
  */
 struct ust_rec;
 /* u: the user events' recorder, or NULL (their CPU slot follows the kernel's). */
+/* opts: more options for the file (record -A's TRACEID and GUEST), or NULL. */
+struct tf_option;
 int rec_write_file(struct ft_session *s, const char *const *notes, int nnotes, const char *clock,
 		   int version, const struct tf_cpu_data *data, int ncpu, struct ust_rec *u,
-		   const char *output, char *err, size_t errlen);
+		   const struct tf_option *opts, int nopts, const char *output, char *err,
+		   size_t errlen);
 
 #endif

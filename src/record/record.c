@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +29,8 @@
 #include "probe/kernel.h"
 #include "bufsize.h"
 #include "meta.h"
+#include "guest.h"
+#include "net/agent.h"
 #include "netrec.h"
 #include "output.h"
 #include "recover.h"
@@ -65,6 +68,11 @@ static void on_stop(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+bool rec_interrupted(void)
+{
+	return stop_requested;
 }
 
 /* The output's absolute path: what reset is told (the run's working directory is not its). */
@@ -282,6 +290,10 @@ static int wait_for_end(const struct rec_options *o, struct held_child *c, struc
 			why = 3;
 			break;
 		}
+		if (o->agent_link && net_agent_close_asked(o->agent_link)) {
+			why = 4;
+			break;
+		}
 		show_progress(&p, r);
 		usleep(20000);
 	}
@@ -390,15 +402,17 @@ static void note_recover(struct ft_session *s, const struct rec_options *o, cons
 }
 
 static int write_trace(struct ft_session *s, const struct rec_options *o, struct recorder *r,
-		       struct ust_rec *u, const char *output, pid_t command_pid, const char *maps,
-		       char *err, size_t errlen)
+		       struct ust_rec *u, const struct tf_option *opts, int nopts,
+		       const char *output, pid_t command_pid, const char *maps, char *err,
+		       size_t errlen)
 {
 	const char **notes;
 	int nnotes = build_notes(o, command_pid, maps, &notes);
 	int ncpu;
 	const struct tf_cpu_data *data = rec_cpu_data(r, &ncpu);
 	int rc = rec_write_file(s, notes, nnotes, o->clock ? o->clock : "mono",
-				o->file_version ? o->file_version : 7, data, ncpu, u, output, err, errlen);
+				o->file_version ? o->file_version : 7, data, ncpu, u, opts, nopts,
+				output, err, errlen);
 	free_notes(notes, nnotes);
 	return rc;
 }
@@ -461,9 +475,15 @@ int rec_run(const struct rec_options *o)
 	char *maps = NULL;
 	bool kept_files = false;
 
+	stop_requested = 0;
 	catch_stop_signals(on_stop);
 	struct ft_session *s = NULL;
 	struct rec_net *net = NULL;
+	struct rec_guest *guest = NULL;
+	uint64_t trace_id = 0;
+	struct tf_option opts[2];
+	int nopts = 0;
+	size_t glen = 0;
 	char spool[128];
 	if (!o->net && rec_check_output(output, err, sizeof(err)) < 0)
 		goto fail;
@@ -537,7 +557,16 @@ int rec_run(const struct rec_options *o)
 
 	/* Before the per-CPU files exist: a SIGKILL from here on leaves them for reset to find. */
 	char abs[4200];
-	if (o->net) {
+	if (o->agent_link) {
+		const char **notes;
+		int nnotes = build_notes(o, -1, NULL, &notes);
+		net = rec_net_start_agent(s, o->agent_link, o->file_version ? o->file_version : 7,
+					  notes, nnotes, o->clock ? o->clock : "mono", spool,
+					  sizeof(spool), err, sizeof(err));
+		free_notes(notes, nnotes);
+		if (!net)
+			goto fail;
+	} else if (o->net) {
 		const char **notes;
 		int nnotes = build_notes(o, child.pid, NULL, &notes);
 		net = rec_net_start(s, o->net, o->net_tcp, o->file_version ? o->file_version : 7,
@@ -555,6 +584,22 @@ int rec_run(const struct rec_options *o)
 			 "a killed run's %.200s.cpuN)", output, strerror(errno), output);
 		goto fail;
 	}
+	if (o->agent) {
+		struct rec_guest_opts go = {
+			.hostport = o->agent, .name = o->guest_name, .argv = o->guest_argv,
+			.argc = o->guest_argc, .clock = o->clock ? o->clock : "mono",
+			.output = output, .tsync_interval_ms = o->tsync_interval_ms,
+			.guest_pid = o->guest_pid,
+			.quiet = o->quiet,
+		};
+		if (getrandom(&trace_id, sizeof(trace_id), 0) != sizeof(trace_id))
+			trace_id = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
+		go.trace_id = trace_id;
+		opts[nopts++] = (struct tf_option){ TF_OPT_TRACEID, &trace_id, 8 };
+		guest = rec_guest_start(&go, err, sizeof(err));
+		if (!guest)
+			goto fail;
+	}
 	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), net ? spool : output,
 		      (unsigned)sysconf(_SC_PAGESIZE), o->max_bytes, err, sizeof(err));
 	if (!r || (net && rec_net_stream(net, err, sizeof(err)) < 0) ||
@@ -565,7 +610,7 @@ int rec_run(const struct rec_options *o)
 		if (held_release(&child, o->argv[0], err, sizeof(err)) < 0)
 			goto fail;
 		maps = held_exec_maps(&child);
-	} else if (!o->quiet) {
+	} else if (!o->quiet && !o->agent_link) {
 		const char *who = o->npids ? " the given processes" : " the whole system";
 		if (o->duration)	/* it stops by itself; Ctrl-C still ends it early */
 			fprintf(stderr, "tracekit: record: recording%s for %.15g s\n", who, o->duration);
@@ -605,7 +650,16 @@ int rec_run(const struct rec_options *o)
 		}
 		goto out;
 	}
-	if (write_trace(s, o, r, u, output, command_pid, maps, err, sizeof(err)) < 0) {
+	if (guest && rec_guest_stop(guest, err, sizeof(err)) < 0) {
+		errmsg("%s", err);
+		status = status ? status : 1;
+	} else if (guest) {
+		opts[nopts].id = TF_OPT_GUEST;
+		opts[nopts].data = rec_guest_option(guest, &glen);
+		opts[nopts++].len = (uint32_t)glen;
+	}
+	if (write_trace(s, o, r, u, opts, nopts, output, command_pid, maps, err,
+			sizeof(err)) < 0) {
 		char kept[256];
 		/* Outlives the instance, so `tracekit reset` finds the files. */
 		snprintf(kept, sizeof(kept), "%s-kept", ft_instance_name(s));
@@ -652,6 +706,7 @@ out:
 		close(child.failed);
 	rec_free(r, false);
 	rec_net_free(net);
+	rec_guest_free(guest);
 	ust_rec_free(u, false);
 	ft_session_destroy(s);
 	/* After the instance: an event still enabled in it cannot be removed. */

@@ -12,6 +12,8 @@
 
 #include "ftrace/functions.h"
 
+struct net_agent_session;
+
 struct rec_event {
 	const char *spec;	/* "sched:sched_switch", "sched", "syscalls:sys_enter_*" */
 	const char *filter;	/* -f after this -e, or NULL */
@@ -40,9 +42,20 @@ struct rec_options {
 	struct ft_func_options func;	/* -p function|function_graph, -l, -n, -g, -O */
 	const char *net;		/* -N HOST:PORT: stream to a listener, no local file */
 	bool net_tcp;			/* -t: the pages over TCP (else UDP, as trace-cmd) */
+	/* -A HOST:PORT: an agent records a guest beside this recording (guest.h) */
+	const char *agent;
+	const char *guest_name;		/* --name */
+	char **guest_argv;		/* the options after -A, for the guest */
+	int guest_argc;
+	int tsync_interval_ms;		/* --tsync-interval */
+	int guest_pid;			/* --guest-pid: qemu's pid, for the vCPU threads */
+	/* tracekit agent: record for this host instead of a file (net/agent.h) */
+	struct net_agent_session *agent_link;
 };
 
 /* Record; returns the exit status for tracekit (the command's, like trace-cmd). */
 int rec_run(const struct rec_options *o);
+/* The last rec_run was stopped by Ctrl-C or SIGTERM (the agent then stops serving too). */
+bool rec_interrupted(void);
 
 #endif

@@ -173,8 +173,8 @@ static int assemble(const char *output, const struct kept *k)
 			goto out;
 		}
 	}
-	if (rec_write_file(s, k->notes, k->nnotes, k->clock, k->version, data, k->cpus, NULL, output,
-			   err, sizeof(err)) < 0)
+	if (rec_write_file(s, k->notes, k->nnotes, k->clock, k->version, data, k->cpus, NULL, NULL,
+			   0, output, err, sizeof(err)) < 0)
 		goto out;
 	for (int i = 0; i < k->cpus; i++)
 		events += rec_count_events(data[i].path, data[i].size, k->page_size, &missed);

@@ -16,6 +16,7 @@
 #include "report/funcgraph.h"
 #include "report/report.h"
 #include "report/stat.h"
+#include "tracefile/merge.h"
 #include "tracefile/reader.h"
 
 void rp_format_line(struct tep_handle *tep, struct tep_record *rec, struct tep_event *ev,
@@ -51,20 +52,48 @@ static uint64_t to_units(double secs, bool ns)
 	return (uint64_t)(v + 0.5);
 }
 
+/* What each file (machine) needs of its own: its formats, filter, printer, counts. */
+struct per_machine {
+	struct tf_reader *r;
+	struct tep_handle *tep;
+	struct tep_event_filter *filter;	/* NULL: none, or (skip) none of -F fits it */
+	bool skip;
+	uint64_t from, to;
+	struct rp_stat *stat;
+	struct rp_fast *fast;
+};
+
 struct run {
 	const struct rp_options *o;
+	struct tf_merge *m;
+	int nm;
+	struct per_machine pm[TF_MAX_MACHINES];
+	/* the machine of the event at hand: its reader, tep, filter, printer, counts */
 	struct tf_reader *r;
 	struct tep_handle *tep;
 	struct tep_event_filter *filter;
 	uint64_t from, to;
-	FILE *out;
-	struct trace_seq s;
 	struct rp_stat *stat;
 	struct rp_fast *fast;	/* text mode's compiled printer; NULL: the reference one */
+	FILE *out;
+	struct trace_seq s;
 	struct rp_buf buf;	/* its output, written out in big blocks */
 	struct rp_fg fg;	/* a funcgraph_entry waiting for the next event (text mode) */
-	int name_width;		/* the file has instance buffers: their longest name, else 0 */
+	int name_width;		/* files or instance buffers named on each line: the longest */
 };
+
+static void use_machine(struct run *x, int i)
+{
+	struct per_machine *p = &x->pm[i];
+
+	x->r = p->r;
+	x->tep = p->tep;
+	x->filter = p->filter;
+	x->from = p->from;
+	x->to = p->to;
+	x->stat = p->stat;
+	x->fast = p->fast;
+}
 
 #define FLUSH_AT (256u << 10)
 
@@ -94,7 +123,8 @@ static void json_name(struct trace_seq *t, const char *name)
 /*
  * A file with instance buffers: as trace-cmd report does, each line starts with
  * its buffer's name right-aligned to the longest and ": ", blanks for the
- * top-level buffer.
+ * top-level buffer.  Several files: the file's name as given, the buffer's for an
+ * instance's events (trace-cmd report's habit).
  */
 static int buffer_prefix(struct run *x, const struct tf_event *ev, char *buf, size_t len)
 {
@@ -102,6 +132,9 @@ static int buffer_prefix(struct run *x, const struct tf_event *ev, char *buf, si
 		return 0;
 	if (ev->buffer)
 		return snprintf(buf, len, "%*s: ", x->name_width, ev->buffer);
+	if (x->nm > 1)
+		return snprintf(buf, len, "%*s: ", x->name_width,
+				tf_merge_machine(x->m, ev->machine)->path);
 	return snprintf(buf, len, "%*s  ", x->name_width, "");
 }
 
@@ -143,10 +176,16 @@ static int emit(struct run *x, const struct tf_event *ev)
 	if (x->o->mode == RP_JSON) {
 		rp_format_json(x->tep, ev->record, ev->event, ev->cpu, &x->s);
 		if (x->name_width && x->s.len && x->s.buffer[0] == '{') {
-			/* Which buffer, first: {"buffer":"NAME" or null,... */
+			/* Which machine and buffer, first: {"machine":"NAME","buffer":"NAME"
+			 * or null,... */
 			struct trace_seq t;
 			trace_seq_init(&t);
-			trace_seq_puts(&t, "{\"buffer\":");
+			trace_seq_putc(&t, '{');
+			if (x->nm > 1) {
+				trace_seq_puts(&t, "\"machine\":");
+				json_name(&t, tf_merge_machine(x->m, ev->machine)->name);
+			}
+			trace_seq_puts(&t, "\"buffer\":");
 			if (ev->buffer)
 				json_name(&t, ev->buffer);
 			else
@@ -172,6 +211,7 @@ static int emit(struct run *x, const struct tf_event *ev)
 /* The held funcgraph_entry, as a leaf with exit's duration or (exit NULL) nested. */
 static int emit_held(struct run *x, const struct tf_event *exit)
 {
+	use_machine(x, x->fg.ev.machine);
 	x->fg.held = false;
 	fg_set_leaf(x->tep, exit ? exit->record : NULL);
 	int ret = emit(x, &x->fg.ev);
@@ -184,17 +224,24 @@ static int loop(struct run *x, char *err, size_t errlen)
 	struct tf_event ev;
 	int ret;
 
-	if (x->o->mode == RP_TEXT)
-		fprintf(x->out, "cpus=%d\n", tf_reader_info(x->r)->cpus);
-	while ((ret = tf_reader_next(x->r, &ev, err, errlen)) > 0) {
+	for (int i = 0; x->o->mode == RP_TEXT && i < x->nm; i++) {
+		if (x->nm > 1)
+			fprintf(x->out, "%*s: ", x->name_width, tf_merge_machine(x->m, i)->path);
+		fprintf(x->out, "cpus=%d\n", tf_reader_info(x->pm[i].r)->cpus);
+	}
+	while ((ret = tf_merge_next(x->m, &ev, err, errlen)) > 0) {
 		if (x->fg.held) {
-			bool leaf = rp_fg_is_leaf_exit(&x->fg, x->tep, &ev);
+			bool leaf = ev.machine == x->fg.ev.machine &&
+				    rp_fg_is_leaf_exit(&x->fg, x->pm[ev.machine].tep, &ev);
 			if (emit_held(x, leaf ? &ev : NULL) < 0)
 				goto write_error;
 			if (leaf)
 				continue;
 		}
-		if (x->o->has_to && ev.ts > x->to)
+		use_machine(x, ev.machine);
+		if (x->pm[ev.machine].skip)
+			continue;
+		if (x->o->has_to && ev.ts > x->to && x->nm == 1)
 			break;	/* time order: nothing later can match */
 		if (!wanted(x, &ev))
 			continue;
@@ -211,8 +258,12 @@ static int loop(struct run *x, char *err, size_t errlen)
 		snprintf(err, errlen, "write error: %s", strerror(errno));
 		return -1;
 	}
-	if (x->o->mode == RP_STAT)
-		rp_stat_print(x->stat, x->r, x->out);
+	for (int i = 0; x->o->mode == RP_STAT && i < x->nm; i++) {
+		if (x->nm > 1)
+			fprintf(x->out, "%s%s (%s):\n", i ? "\n" : "", tf_merge_machine(x->m, i)->path,
+				tf_merge_machine(x->m, i)->name);
+		rp_stat_print(x->pm[i].stat, x->pm[i].r, x->out);
+	}
 	return 0;
 write_error:
 	snprintf(err, errlen, "write error: %s", strerror(errno));
@@ -229,68 +280,130 @@ static bool getenv_set(const char *name)
 /* TRACEKIT_REPORT_DEBUG: which paths read and printed the events, on stderr. */
 static void debug_paths(struct run *x)
 {
-	const char *why = NULL;
-	char summary[700] = "off";
+	for (int i = 0; i < x->nm; i++) {
+		const char *why = NULL;
+		char summary[700] = "off";
 
-	tf_reader_fast(x->r, &why);
-	if (x->fast)
-		rp_fast_summary(x->fast, summary, sizeof(summary));
-	fprintf(stderr, "tracekit: report: reader: %s%s; printer: %s\n",
-		why ? "libtracecmd, because of " : "fast", why ? why : "", summary);
+		tf_reader_fast(x->pm[i].r, &why);
+		if (x->pm[i].fast)
+			rp_fast_summary(x->pm[i].fast, summary, sizeof(summary));
+		fprintf(stderr, "tracekit: report: %s%sreader: %s%s; printer: %s\n",
+			x->nm > 1 ? tf_merge_machine(x->m, i)->path : "", x->nm > 1 ? ": " : "",
+			why ? "libtracecmd, because of " : "fast", why ? why : "", summary);
+	}
+}
+
+/* One file's part of the run: its filter, CPUs, time window, printer and counts. */
+static int setup_machine(struct run *x, int i, char *err, size_t errlen)
+{
+	const struct rp_options *o = x->o;
+	struct per_machine *p = &x->pm[i];
+	const struct tf_info *info;
+
+	p->r = tf_merge_machine(x->m, i)->r;
+	p->tep = tf_reader_tep(p->r);
+	info = tf_reader_info(p->r);
+	for (int k = 0; k < tf_reader_ninstances(p->r); k++) {
+		int len = (int)strlen(tf_reader_instance(p->r, k));
+		if (len > x->name_width)
+			x->name_width = len > 256 ? 256 : len;
+	}
+	if (o->cpus && tf_reader_select_cpus(p->r, o->cpus, o->ncpus) < 0) {
+		snprintf(err, errlen, "cannot select CPUs: %s", strerror(errno));
+		return -1;
+	}
+	if (o->nfilters) {
+		char why[1024];
+		p->filter = tf_filter_make(p->tep, o->filters, o->nfilters, why, sizeof(why));
+		/* Of several files, one without the event shows none of it (trace-cmd's way). */
+		if (!p->filter && x->nm == 1) {
+			snprintf(err, errlen, "%s", why);
+			return -2;
+		}
+		p->skip = !p->filter;
+		if (p->skip && !err[0])
+			snprintf(err, errlen, "%s", why);
+	}
+	p->from = to_units(o->from, info->ts_usecs);
+	p->to = to_units(o->to, info->ts_usecs);
+	if (o->mode == RP_STAT && !(p->stat = rp_stat_new()))
+		goto oom;
+	if (o->mode == RP_TEXT && !getenv_set("TRACEKIT_REPORT_GENERIC") &&
+	    !(p->fast = rp_fast_new(p->tep, info->ts_usecs)))
+		goto oom;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+/* --cpu N that no file has: a usage mistake. */
+static int check_cpus(struct run *x, char *err, size_t errlen)
+{
+	const struct rp_options *o = x->o;
+	int most = 0;
+
+	for (int i = 0; i < x->nm; i++)
+		if (tf_reader_info(x->pm[i].r)->cpus > most)
+			most = tf_reader_info(x->pm[i].r)->cpus;
+	for (int i = 0; o->cpus && i < o->ncpus; i++) {
+		if (o->cpus[i] && i >= most) {
+			snprintf(err, errlen, "--cpu %d: %s has CPUs 0-%d", i,
+				 x->nm == 1 ? tf_merge_machine(x->m, 0)->path : "no file",
+				 most - 1);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int rp_run(const struct rp_options *o, FILE *out, char *err, size_t errlen)
 {
 	struct run x = { .o = o, .out = out };
+	const char *one[1] = { o->input };
 	int ret = -1;
 
-	x.r = tf_reader_open(o->input, err, errlen);
-	if (!x.r)
+	x.m = tf_merge_open(o->ninputs ? o->inputs : one, o->ninputs ? o->ninputs : 1, err,
+			    errlen);
+	if (!x.m)
 		return -1;
-	x.tep = tf_reader_tep(x.r);
-	for (int i = 0; i < tf_reader_ninstances(x.r); i++) {
-		int len = (int)strlen(tf_reader_instance(x.r, i));
+	x.nm = tf_merge_nmachines(x.m);
+	for (int i = 0; x.nm > 1 && i < x.nm; i++) {
+		int len = (int)strlen(tf_merge_machine(x.m, i)->path);
 		if (len > x.name_width)
 			x.name_width = len > 256 ? 256 : len;
 	}
-	for (int i = 0; o->cpus && i < o->ncpus; i++) {
-		if (o->cpus[i] && i >= tf_reader_info(x.r)->cpus) {
-			snprintf(err, errlen, "--cpu %d: %s has CPUs 0-%d", i, o->input,
-				 tf_reader_info(x.r)->cpus - 1);
+	err[0] = '\0';
+	for (int i = 0; i < x.nm; i++) {
+		ret = setup_machine(&x, i, err, errlen);
+		if (ret < 0)
 			goto out;
-		}
 	}
-	if (o->cpus && tf_reader_select_cpus(x.r, o->cpus, o->ncpus) < 0) {
-		snprintf(err, errlen, "cannot select CPUs: %s", strerror(errno));
+	ret = -2;
+	bool any = false;
+	for (int i = 0; i < x.nm; i++)
+		any |= !x.pm[i].skip;
+	if (!any)
+		goto out;	/* no file takes the -F filters: err says why for the first */
+	ret = -1;
+	if (check_cpus(&x, err, errlen) < 0)
 		goto out;
-	}
-	if (o->nfilters && !(x.filter = tf_filter_make(x.tep, o->filters, o->nfilters, err, errlen))) {
-		ret = -2;	/* a -F that does not fit the file: a usage error */
-		goto out;
-	}
-	x.from = to_units(o->from, tf_reader_info(x.r)->ts_usecs);
-	x.to = to_units(o->to, tf_reader_info(x.r)->ts_usecs);
-	if (o->mode == RP_STAT && !(x.stat = rp_stat_new())) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	if (o->mode == RP_TEXT && !getenv_set("TRACEKIT_REPORT_GENERIC") &&
-	    !(x.fast = rp_fast_new(x.tep, tf_reader_info(x.r)->ts_usecs))) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
+	err[0] = '\0';
+	use_machine(&x, 0);
 	trace_seq_init(&x.s);
 	ret = loop(&x, err, errlen);
 	trace_seq_destroy(&x.s);
 	if (getenv_set("TRACEKIT_REPORT_DEBUG"))
 		debug_paths(&x);
 out:
-	rp_fast_free(x.fast);
+	for (int i = 0; i < x.nm; i++) {
+		rp_fast_free(x.pm[i].fast);
+		rp_stat_free(x.pm[i].stat);
+		if (x.pm[i].filter)
+			tep_filter_free(x.pm[i].filter);
+	}
 	rp_fg_free(&x.fg);
 	free(x.buf.p);
-	rp_stat_free(x.stat);
-	if (x.filter)
-		tep_filter_free(x.filter);
-	tf_reader_close(x.r);
+	tf_merge_close(x.m);
 	return ret;
 }

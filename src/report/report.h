@@ -18,7 +18,11 @@ enum rp_mode {
 };
 
 struct rp_options {
-	const char *input;		/* trace.dat path */
+	const char *input;		/* trace.dat path (when ninputs is 0) */
+	/* Several files, merged on one clock (a host's and its guests'); each line is
+	 * prefixed with its file's name, as trace-cmd report -i A -i B does. */
+	const char *const *inputs;
+	int ninputs;
 	const char *const *filters;	/* trace-cmd -F filters: "sched_switch: next_pid == 1" */
 	int nfilters;
 	const bool *cpus;		/* NULL: every CPU; else cpus[i] for i < ncpus */

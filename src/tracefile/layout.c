@@ -645,6 +645,8 @@ static int walk_option(struct walk *w, unsigned id, uint64_t len, uint64_t *next
 			w->cpus = (int)n;
 		return 0;
 	}
+	if (id == OPT_TIME_SHIFT && len >= 16)
+		w->r->time_shift = true;	/* libtracecmd skips a shorter one */
 	if (id == OPT_DATE || id == OPT_OFFSET || id == OPT_TIME_SHIFT || id == OPT_TSC2NSEC)
 		w->why_generic = "timestamp corrections (date, offset, time shift or TSC options)";
 	else if (id == OPT_BUFFER_TEXT)

@@ -545,6 +545,7 @@ static int next_any(struct tf_reader *r, struct tf_event *ev, char *err, size_t 
 	int bbuf = -1, bcpu = -1;
 
 	ev->buffer = NULL;
+	ev->machine = 0;
 	if (!r->why_generic) {
 		int ret = fast_next(r, ev, err, errlen);
 		if (ret < 0) {

@@ -37,6 +37,8 @@ struct tf_event {
 	/* The buffer it was recorded in: NULL for the top-level one, else the instance's
 	 * name (trace-cmd record -B NAME). */
 	const char *buffer;
+	/* Of several files read as one (merge.h): the file's index; 0 for a lone reader. */
+	int machine;
 };
 
 /* What the file says about itself.  Strings are never NULL ("" when absent). */

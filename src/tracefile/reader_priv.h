@@ -111,6 +111,7 @@ struct tf_reader {
 	struct type_slot types[TYPE_CACHE];	/* fast path: formats by type id */
 	struct tep_event_filter *filter;	/* -F: only events it matches are handed out */
 	long long *skipped_missed;	/* per CPU: losses noted on events the filter dropped */
+	bool time_shift;		/* a guest's file: TIME_SHIFT corrects its clock */
 };
 
 /*

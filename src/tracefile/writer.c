@@ -436,6 +436,8 @@ static void add_common_options(struct tf_writer *w, const struct tf_meta *m, str
 		add_version_extras(&tmp, m);
 		add_option(sb, OPT_VERSION, tmp.buf, tmp.len);
 	}
+	for (int i = 0; i < m->noptions; i++)
+		add_option(sb, m->options[i].id, m->options[i].data, m->options[i].len);
 	sb_free(&tmp);
 }
 

@@ -25,6 +25,18 @@ struct tf_format {
 	struct tf_text text;
 };
 
+/* An option written as given (TRACEID, GUEST, TIME_SHIFT of a host-guest recording). */
+struct tf_option {
+	uint16_t id;
+	const void *data;
+	uint32_t len;
+};
+
+/* trace-cmd's option ids for the host-guest options (trace-cmd.dat.v7(5)). */
+#define TF_OPT_TRACEID 11
+#define TF_OPT_TIME_SHIFT 12
+#define TF_OPT_GUEST 13
+
 struct tf_meta {
 	unsigned page_size;
 	int cpus;
@@ -42,6 +54,9 @@ struct tf_meta {
 	/* What was traced, for sched/view: "command=./prog a b", "pids=1,2" ... (may be NULL) */
 	const char *const *notes;
 	int nnotes;
+	/* More options, written after the common ones (may be NULL). */
+	const struct tf_option *options;
+	int noptions;
 };
 
 /* Per-CPU raw ring-buffer pages (as spliced from trace_pipe_raw), each a whole number of pages. */

@@ -4,7 +4,8 @@
  * decoded as every kind it could be.  A decoder that accepts must give
  * values within the bounds msg.h promises.  Inputs whose first byte is 'M'
  * are a streamed trace file's metadata instead: checked, and when accepted
- * completed with one CPU's page, as the listener does.
+ * completed with one CPU's page, as the listener does (or, for inputs of even
+ * length, as record -A completes a guest's file: with a TIME_SHIFT option).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "net/msg.h"
 #include "net/tracemeta.h"
+#include "tracefile/writer.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -72,7 +74,13 @@ static void metadata(const uint8_t *data, size_t size)
 	if (ftruncate(page, 0) || pwrite(page, buf, mi.page_size, 0) != (ssize_t)mi.page_size)
 		return;
 	struct net_cpu_file cpu = { .cpu = 0, .fd = page, .size = mi.page_size };
-	net_meta_finish(fd, &mi, &cpu, 1, err, sizeof(err));
+	/* as record -A completes a guest's file: with a TIME_SHIFT option, when the order is ours */
+	static const uint8_t shift[16 + 4 + 32] = { 1 };
+	struct tf_option opt = { TF_OPT_TIME_SHIFT, shift, sizeof(shift) };
+	if (size % 2)
+		net_meta_finish(fd, &mi, &cpu, 1, err, sizeof(err));
+	else
+		net_meta_finish_with(fd, &mi, &cpu, 1, &opt, 1, err, sizeof(err));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

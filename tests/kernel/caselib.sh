@@ -19,12 +19,46 @@
 # CASE_OUT (the guest part's output file), CASE_RC (its status, empty when the
 # guest died during it) and CONSOLE (the guest's console log; files the guest part
 # copied to /run/lab are next to it).  A host part exits 77 to skip (not under CI=true).
+#
+# A net case's (# lab: net) two parts run at once, the guest's and the host's; they
+# say where they are through files in the shared lab folder ($LAB_SHARED):
+#   signal WORD [TEXT]   tell the other side WORD (with TEXT: a port, a file name)
+#   await WORD [SECONDS] wait for the other side's WORD (default 240 s), its TEXT in
+#                        $GOT; fails at once when the other side failed
+#   free_port            a TCP port free on this side's 127.0.0.1 now
+# $LAB_SIDE is host or guest; $LAB_NET_HOST is where this side reaches the other
+# (the guest: 10.0.2.2, the host's loopback; the host: 127.0.0.1, forwarded to
+# the guest's ports $LAB_NET_PORTS, FIRST-LAST).
 
 OUT="$CASE_DIR/.out"
 
 fail() {
 	echo "FAIL: $*"
+	[ -n "${LAB_NET_PORTS:-}" ] && : >"$LAB_SHARED/$CASE.$LAB_SIDE.failed"
 	exit 1
+}
+
+signal() {
+	printf '%s\n' "${2:-}" >"$LAB_SHARED/$CASE.$LAB_SIDE.$1.tmp" &&
+		mv "$LAB_SHARED/$CASE.$LAB_SIDE.$1.tmp" "$LAB_SHARED/$CASE.$LAB_SIDE.$1"
+}
+
+await() {
+	other=guest
+	[ "$LAB_SIDE" = guest ] && other=host
+	_left=$((${2:-240} * 5))
+	while [ ! -e "$LAB_SHARED/$CASE.$other.$1" ]; do
+		[ -e "$LAB_SHARED/$CASE.$other.failed" ] && fail "the $other's part failed (awaiting $1)"
+		_left=$((_left - 1))
+		[ "$_left" -gt 0 ] || fail "the $other never said $1 (${2:-240} s)"
+		sleep 0.2
+	done
+	GOT=$(cat "$LAB_SHARED/$CASE.$other.$1")
+}
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
 }
 
 tk() {

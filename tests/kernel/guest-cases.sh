@@ -10,6 +10,8 @@
 here=$(dirname "$0")
 lab=/run/lab
 tr=/sys/kernel/tracing
+# a net case's two parts talk through the lab folder (caselib.sh's signal, await)
+export LAB_SHARED=$lab LAB_SIDE=guest
 
 leftovers() {
 	for f in kprobe_events uprobe_events dynamic_events; do

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 
+import lab_net
 from lab_image import cache_root
 
 KVM_READY = 12
@@ -65,8 +66,9 @@ def _note_kvm_broken():
 class Guest:
     """One boot: kernel, initramfs, the shares and the kernel command line."""
 
-    def __init__(self, kernel, initrd, src, labdir, append=(), memory=1024, cpus=1):
+    def __init__(self, kernel, initrd, src, labdir, append=(), memory=1024, cpus=1, net=False):
         self.kernel, self.initrd = kernel, initrd
+        self.net = net
         self.src, self.labdir = src, labdir
         self.append = ['console=ttyS0', 'panic=-1', 'quiet'] + list(append)
         self.memory, self.cpus = memory, cpus
@@ -76,12 +78,15 @@ class Guest:
         share = 'local,security_model=none,'
         return [QEMU] + ACCEL[accel] + ['-m', str(self.memory),
                 '-smp', str(self.cpus), '-nodefaults', '-no-user-config', '-display', 'none',
+                # qemu's threads named ("CPU 0/TCG"): a host recording maps vCPUs to them
+                '-name', 'tracekit-lab,debug-threads=on',
                 '-serial', 'mon:stdio' if interactive else 'stdio', '-no-reboot',
                 '-kernel', self.kernel.vmlinuz, '-initrd', self.initrd,
                 '-append', ' '.join(self.append),
                 '-virtfs', share + 'path=/,mount_tag=host,readonly=on,multidevs=remap',
                 '-virtfs', share + 'path=%s,mount_tag=src' % self.src,
-                '-virtfs', share + 'path=%s,mount_tag=out' % self.labdir]
+                '-virtfs', share + 'path=%s,mount_tag=out' % self.labdir] + (
+                lab_net.qemu_args() if self.net else [])
 
     def run(self, console, timeout, echo=False, interactive=False):
         """Boot, run the job, return its status (None: the guest died or timed out)."""

@@ -7,11 +7,14 @@ helpers (see docs/kernel-lab.md).  Lines "# lab: WORD ..." in it say how:
     # lab: append ARG...      kernel command line arguments (implies fresh)
     # lab: rt                  Debian's PREEMPT_RT kernel (one boot for all such cases)
     # lab: timeout SECONDS    in-guest time limit (default 120)
+    # lab: net                 a network to the host (lab_net.py); its own boot
 
-Cases without "fresh" share one boot, run in name order.  An optional
+Cases without "fresh" or "net" share one boot, run in name order.  An optional
 cases/NAME.host.sh runs on the host after the guest ran NAME.sh, with the
 guest's output and console log; its status is then the case's (for what only
-the host can see, such as a panicked guest's console).
+the host can see, such as a panicked guest's console).  A net case's host part
+runs instead while the guest runs its part (the two ends of a connection);
+the case passes when both parts do.
 
 Results of a run go to one folder: BOOT/NAME.out and BOOT/NAME.rc for each case
 (BOOT is "shared" or the fresh case's name), BOOT/console.log, and index.json
@@ -28,6 +31,7 @@ import time
 
 import lab_boot
 import lab_image
+import lab_net
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, 'cases')
@@ -38,6 +42,8 @@ DEFAULT_TIMEOUT = 120
 # BOOT_MAX (under kernel-lab's meson timeout), whatever the cases' limits add up to.
 BOOT_SLACK = 120
 BOOT_MAX = 600
+# A net case's host part may finish its checks after the guest powered off: this long.
+HOST_GRACE = 120
 PASS_ENV = ('ASAN_OPTIONS', 'LSAN_OPTIONS', 'UBSAN_OPTIONS', 'CI')
 
 
@@ -50,6 +56,7 @@ class Case:
             self.host = None
         self.fresh = False
         self.rt = False
+        self.net = False
         self.append = []
         self.timeout = DEFAULT_TIMEOUT
         with open(self.path) as f:
@@ -66,6 +73,8 @@ class Case:
             self.append += args
         elif word == 'rt':
             self.rt = True
+        elif word == 'net':
+            self.net = True
         elif word == 'timeout':
             self.timeout = int(args[0])
         else:
@@ -73,7 +82,7 @@ class Case:
 
     @property
     def boot(self):
-        return self.name if self.fresh else 'shared-rt' if self.rt else SHARED
+        return self.name if self.fresh or self.net else 'shared-rt' if self.rt else SHARED
 
 
 def discover():
@@ -82,7 +91,7 @@ def discover():
     return [Case(n) for n in names]
 
 
-def lab_conf(kernel, build):
+def lab_conf(kernel, build, net=False):
     env = {
         'LAB_SRC': SRC,
         'LAB_BUILD': build,
@@ -93,27 +102,74 @@ def lab_conf(kernel, build):
         'HOME': '/tmp',
         'PATH': '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
     }
+    if net:
+        env.update(lab_net.lab_conf())
     for k in PASS_ENV:
         if k in os.environ:
             env[k] = os.environ[k]
     return ''.join('export %s=%s\n' % (k, shlex.quote(v)) for k, v in env.items())
 
 
-def prepare(labdir, kernel, build, job):
+def prepare(labdir, kernel, build, job, net=False):
     """A fresh lab folder with lab.conf and the job."""
     if os.path.isdir(labdir):
         shutil.rmtree(labdir)
     os.makedirs(labdir)
     with open(os.path.join(labdir, 'lab.conf'), 'w') as f:
-        f.write(lab_conf(kernel, build))
+        f.write(lab_conf(kernel, build, net))
     with open(os.path.join(labdir, 'job'), 'w') as f:
         f.write(job)
 
 
-def boot(kernel, initrd, labdir, append=(), timeout=600, echo=False, interactive=False):
-    g = lab_boot.Guest(kernel, initrd, SRC, labdir, append)
+def boot(kernel, initrd, labdir, append=(), timeout=600, echo=False, interactive=False,
+         net=False):
+    """One boot; with net, inside lab_net.Reservation() (the caller's)."""
+    g = lab_boot.Guest(kernel, initrd, SRC, labdir, append, net=net)
     rc = g.run(os.path.join(labdir, 'console.log'), timeout, echo, interactive)
     return rc, g.accel
+
+
+def host_env(case, labdir, build):
+    """The environment of a case's host part (caselib.sh's, on the host)."""
+    return dict(os.environ, CASE=case.name, LAB_SRC=SRC, LAB_BUILD=build,
+                LAB_KMOD=os.path.join(build, 'tests', 'kernel', 'modules'),
+                TRACEKIT=os.path.join(build, 'tracekit'), LAB_SHARED=labdir)
+
+
+def start_peer(case, labdir, build):
+    """A net case's host part, started before its boot: NAME.host.out, .host.rc, .host.d."""
+    d = os.path.join(labdir, case.name + '.host.d')
+    os.makedirs(d, exist_ok=True)
+    env = host_env(case, labdir, build)
+    env.update(CASE_DIR=d, LAB_SIDE='host', LAB_NET_HOST='127.0.0.1',
+               LAB_NET_PORTS=lab_net.lab_conf()['LAB_NET_PORTS'])
+    out = open(os.path.join(labdir, case.name + '.host.out'), 'w')
+    p = subprocess.Popen(['/bin/sh', '-c', '. "$1"; . "$2"', 'host',
+                          os.path.join(HERE, 'caselib.sh'), case.host],
+                         env=env, cwd=d, stdout=out, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL, start_new_session=True)
+    out.close()
+    return p
+
+
+def finish_peer(p, case, labdir):
+    """Wait for the host part (HOST_GRACE after the guest ended), kill it past that."""
+    try:
+        rc = p.wait(HOST_GRACE)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, 9)
+        p.wait()
+        with open(os.path.join(labdir, case.name + '.host.out'), 'a') as f:
+            f.write('lab: the host part was still running %d s after the guest ended: '
+                    'killed\n' % HOST_GRACE)
+        rc = 1
+    # what it started and left running (a listener after a failed step) goes with it
+    try:
+        os.killpg(p.pid, 9)
+    except ProcessLookupError:
+        pass
+    with open(os.path.join(labdir, case.name + '.host.rc'), 'w') as f:
+        f.write('%d\n' % rc)
 
 
 def build_modules(kernel, build, log=print):
@@ -159,6 +215,26 @@ def _read(p):
         return f.read()
 
 
+def boot_net(kernel, initrd, labdir, build, group, append, timeout, log):
+    """A boot with the network: the ports reserved, the host parts running beside it."""
+    try:
+        with lab_net.Reservation():
+            peers = [(c, start_peer(c, labdir, build)) for c in group if c.host]
+            try:
+                return boot(kernel, initrd, labdir, append, timeout, net=True)
+            finally:
+                for c, p in peers:
+                    # a guest that died leaves its side unsaid: the host part stops waiting
+                    if not os.path.exists(os.path.join(labdir, c.name + '.rc')):
+                        open(os.path.join(labdir, c.name + '.guest.failed'), 'w').close()
+                    finish_peer(p, c, labdir)
+    except lab_image.LabError as e:
+        with open(os.path.join(labdir, 'console.log'), 'w') as f:
+            f.write('lab: %s\n' % e)
+        log('lab: boot %s: %s' % (labdir, e))
+        return None, 'not booted'
+
+
 def run_cases(outdir, build, cases, log=print):
     """Boot once for the shared cases and once per fresh case; write index.json."""
     kernel = lab_image.kernel(log=log)
@@ -179,11 +255,15 @@ def run_cases(outdir, build, cases, log=print):
         if any(c.rt for c in group):
             kernel = lab_image.kernel(rt=True, log=log)
             initrd = lab_image.initramfs(kernel)
-        prepare(labdir, kernel, build, job)
+        net = any(c.net for c in group)
+        prepare(labdir, kernel, build, job, net)
         append = sorted({a for c in group for a in c.append})
         timeout = min(BOOT_MAX, BOOT_SLACK + sum(c.timeout for c in group))
         start = time.monotonic()
-        rc, accel = boot(kernel, initrd, labdir, append, timeout)
+        if net:
+            rc, accel = boot_net(kernel, initrd, labdir, build, group, append, timeout, log)
+        else:
+            rc, accel = boot(kernel, initrd, labdir, append, timeout)
         log('lab: boot %s (%s, %s, %.0f s, %d cases): %s' % (
             bootname, kernel.release, accel, time.monotonic() - start, len(group),
             'job exit %s' % rc if rc is not None else 'the guest ended without finishing its job'))

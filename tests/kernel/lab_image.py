@@ -23,9 +23,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 META = {False: 'linux-image-amd64', True: 'linux-image-rt-amd64'}
-# What the initramfs loads to mount the host's root: the module names; their
-# dependencies come from modules.dep.
-BOOT_MODULES = ['virtio_pci', '9pnet_virtio', '9p']
+# What the initramfs loads to mount the host's root, and the network card of the cases that
+# ask for one: the module names; their dependencies come from modules.dep.
+BOOT_MODULES = ['virtio_pci', '9pnet_virtio', '9p', 'virtio_net']
 
 
 class LabError(Exception):

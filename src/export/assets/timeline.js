@@ -18,6 +18,7 @@
 'use strict';
 (function () {
 	const D = JSON.parse(document.getElementById('tk-data').textContent);
+	const MACH = tkMachines(D);	/* several files: machine groups (machines.js) */
 	/*
 	 * A window served by `view --serve` comes from several chunks, each with the
 	 * spans closed while it was read, and the spans crossing into it: put in start
@@ -142,7 +143,7 @@
 				if (ev[i][1] === c)
 					evs.push(i);
 			const lane = spanLane(tmp[c].s, tmp[c].e, tmp[c].v);
-			lane.kind = 'cpu'; lane.cpu = c; lane.label = 'CPU ' + c;
+			lane.kind = 'cpu'; lane.cpu = c; lane.label = MACH.cpuLabel(c);
 			lane.evIdx = Int32Array.from(evs);
 			lane.evT = Float64Array.from(evs, (i) => ev[i][0]);
 			cpuLanes.push(lane);
@@ -181,7 +182,7 @@
 		lane.sys = sys;
 		lane.cpus = Int16Array.from(c);
 		lane.kind = 'task'; lane.pid = pid; lane.comm = commOf(pid);
-		lane.label = lane.comm + ' ' + pid;
+		lane.label = MACH.taskLabel(pid, lane.comm);
 		const idx = evByPid.get(pid) || [];
 		lane.evIdx = Int32Array.from(idx);
 		lane.evT = Float64Array.from(idx, (i) => ev[i][0]);
@@ -260,7 +261,8 @@
 	const ovLanes = truncated ? cpuLanes.map((l) => ({ kind: 'ov', cpu: l.cpu,
 		label: 'CPU ' + l.cpu + ' busy' })) : [];
 	/* The lanes shown: pinned ones first, hidden ones left out; added task lanes at the end. */
-	const allLanes = cpuLanes.concat(ovLanes, taskLanes.flatMap((l) => l.calls ? [l, l.calls] : [l]));
+	const allLanes = MACH.order(cpuLanes.concat(ovLanes,
+		taskLanes.flatMap((l) => l.calls ? [l, l.calls] : [l])));
 	const pinned = [], hidden = new Set();
 	let lanes = [], tops = [];
 	const laneH = (l) => l.h || LANE_H;
@@ -502,8 +504,8 @@
 	}
 	function evText(i) {
 		const e = ev[i], ty = types[e[3]];
-		return fmtTs(e[0]) + ' [' + String(e[1]).padStart(3, '0') + '] ' +
-			(commOf(e[2]) + '-' + e[2]).padStart(20) + ' ' +
+		return MACH.evPrefix(e[1]) + fmtTs(e[0]) + ' [' + String(MACH.cpuOf(e[1])).padStart(3, '0') +
+			'] ' + (commOf(e[2]) + '-' + MACH.pidOf(e[2])).padStart(20) + ' ' +
 			(ty ? ty.short : '?').padEnd(18) + ' ' + evBody(i);
 	}
 
@@ -903,7 +905,8 @@
 			/* Up to the x button, the pid whole: "contention-w\u2026 11431". */
 			const room = LABEL_W - CLOSE_W - 6 - 4 - ctx.measureText(pre).width;
 			ctx.fillStyle = on ? '#2b6cb0' : '#1a202c';
-			ctx.fillText(pre + fitName(lane.comm !== undefined ? [lane.comm, lane.pid] : lane.label,
+			ctx.fillText(pre + fitName(lane.comm !== undefined ? [MACH.commOf(lane.pid, lane.comm),
+				MACH.pidOf(lane.pid)] : lane.label,
 				room), 6, laneY(i) + 15);
 			ctx.fillStyle = '#a0aec0';
 			ctx.fillText('\u00d7', LABEL_W - 13, laneY(i) + 15);
@@ -1214,8 +1217,8 @@
 			tab.append(tr);
 		};
 		row('time', fmtTs(e[0]));
-		row('cpu', e[1]);
-		row('task', commOf(e[2]) + '-' + e[2]);
+		row('cpu', MACH.evPrefix(e[1]) + MACH.cpuOf(e[1]));
+		row('task', commOf(e[2]) + '-' + MACH.pidOf(e[2]));
 		if (ty)
 			ty.fields.forEach((f, k) => { if (!f.startsWith('common_')) row(f, e[4 + k]); });
 		details.append(tab);

@@ -1,0 +1,323 @@
+/*
+ * tracekit agent (see agent.h): accept a host, answer its TRACE_REQ, serve
+ * the time sync in a thread of its own, and hand the recording to the CLI's
+ * record function.  Everything the host sends is bounded: the request by the
+ * message size, every wait by a timeout, the ports by the CPU count.
+ */
+#include "net/agent.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "net/tsync.h"
+#include "util/die.h"
+
+/* A host that connected and says nothing this long is dropped. */
+#define REQ_WAIT_MS 10000
+/* The time-sync connection is made right after TRACE_RESP. */
+#define TSYNC_ACCEPT_MS 15000
+
+/* After the recording, the host's last sample and STOP come at once; a host that never sends them
+ * is not waited for longer than this. */
+#define TSYNC_END_WAIT_MS 30000
+
+struct tsync_thread {
+	pthread_t t;
+	bool running;
+	atomic_int done;
+	int fd;
+	struct tsync_clock *clk;
+	volatile int stop;
+	struct tsync_guest_stats st;
+};
+
+const char *net_agent_req_clock(const struct net_trace_req *r)
+{
+	const char *clock = NULL;
+
+	for (int i = 0; i + 1 < r->argc; i++)
+		if (!strcmp(r->argv[i], "-C"))
+			clock = r->argv[i + 1];
+	return clock;
+}
+
+/* A listening TCP socket on the first free port from *next up; -1 when none is. */
+static int listen_from(const char *addr, unsigned *next, unsigned *port)
+{
+	char err[256];
+
+	for (unsigned p = *next; p <= 65535; p++) {
+		int fd = net_bind(addr, p, SOCK_STREAM, err, sizeof(err));
+
+		if (fd >= 0) {
+			*port = p;
+			*next = p + 1;
+			return fd;
+		}
+		if (errno != EADDRINUSE && errno != EACCES)
+			return -1;
+	}
+	return -1;
+}
+
+/* Accept one connection from an allowed peer within ms; -1 on timeout or *stop. */
+static int accept_allowed(int lfd, const struct net_allow *allow, int ms, volatile int *stop)
+{
+	for (int waited = 0; waited < ms && !(stop && *stop); waited += 100) {
+		struct pollfd p = { .fd = lfd, .events = POLLIN };
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		int fd;
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		fd = accept4(lfd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (net_allowed(allow, (struct sockaddr *)&ss))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * The CPUs the recording has: tracefs's per_cpu directories (the possible CPUs, which a machine
+ * that can hot-plug has more of than it runs), as the recorder counts them.
+ */
+static int count_cpus(void)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[4200];
+	struct dirent *e;
+	int max = -1;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/per_cpu", dir ? dir : "/sys/kernel/tracing");
+	d = opendir(path);
+	if (!d)
+		return (int)sysconf(_SC_NPROCESSORS_CONF);
+	while ((e = readdir(d))) {
+		int cpu;
+
+		if (sscanf(e->d_name, "cpu%d", &cpu) == 1 && cpu > max)
+			max = cpu;
+	}
+	closedir(d);
+	return max >= 0 ? max + 1 : (int)sysconf(_SC_NPROCESSORS_CONF);
+}
+
+static void *tsync_main(void *arg)
+{
+	struct tsync_thread *t = arg;
+
+	tsync_guest_serve(t->fd, t->clk, &t->stop, &t->st);
+	atomic_store(&t->done, 1);
+	return NULL;
+}
+
+bool net_agent_close_asked(struct net_agent_session *s)
+{
+	struct pollfd p = { .fd = s->ctl, .events = POLLIN };
+	struct net_msg *m;
+	char err[256];
+	int r;
+
+	if (s->close_seen)
+		return true;
+	if (poll(&p, 1, 0) <= 0)
+		return false;
+	m = xmalloc(sizeof(*m));
+	r = net_msg_read(s->ctl, m, REQ_WAIT_MS, err, sizeof(err));
+	/* CLOSE, the end of the connection, or a message that has no place here: the end */
+	s->close_seen = true;
+	if (r < 0)
+		fprintf(stderr, "tracekit: agent: %s: %s; the recording ends\n", s->host, err);
+	else if (!r && m->cmd != NET_CLOSE)
+		fprintf(stderr, "tracekit: agent: %s: a %s message where CLOSE was due; the "
+			"recording ends\n", s->host, net_cmd_name(m->cmd));
+	free(m);
+	return s->close_seen;
+}
+
+static bool offers(const struct net_trace_req *r, const char *proto)
+{
+	for (int i = 0; r->protos[i]; i++)
+		if (!strcmp(r->protos[i], proto))
+			return true;
+	return false;
+}
+
+static void say_sync(const struct net_agent_session *s, const struct tsync_thread *t)
+{
+	if (!t->running)
+		return;
+	fprintf(stderr, "tracekit: agent: %s: time sync (ptp): %u samples", s->host,
+		t->st.samples);
+	if (t->st.best_rtt >= 0)
+		fprintf(stderr, ", offset %lld ns, shortest round trip %lld ns (the offset is "
+			"within +-%lld ns)", (long long)t->st.last_offset,
+			(long long)t->st.best_rtt, (long long)(t->st.best_rtt / 2));
+	if (t->st.error[0])
+		fprintf(stderr, "; %s", t->st.error);
+	fputc('\n', stderr);
+}
+
+/* One host, from its TRACE_REQ to CLOSE_RESP. */
+static void session(const struct net_agent_opts *o, int ctl, const char *host)
+{
+	struct net_agent_session s = { .ctl = ctl, .allow = &o->allow, .addr = o->addr };
+	struct net_trace_resp *resp = xcalloc(1, sizeof(*resp));
+	struct net_msg *m = xmalloc(sizeof(*m));
+	struct tsync_thread t = { .fd = -1 };
+	char err[512];
+	unsigned first = o->first_port ? o->first_port : NET_AGENT_FIRST_PORT, next = first;
+	int tsync_listen = -1, r;
+	const char *clock;
+
+	snprintf(s.host, sizeof(s.host), "%s", host);
+	r = net_msg_read(ctl, m, REQ_WAIT_MS, err, sizeof(err));
+	if (r == 1)
+		snprintf(err, sizeof(err), "closed the connection before its request");
+	if (!r && m->cmd == NET_TRACE_PROXY) {
+		snprintf(err, sizeof(err), "asked for a proxy (TRACE_PROXY, vsock only): not "
+			 "spoken here");
+		net_send_cmd(ctl, NET_NOT_SUPP);
+		r = -1;
+	}
+	if (r || net_trace_req_decode(m, &s.req, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tracekit: agent: %s: %s\n", host, err);
+		goto out;
+	}
+	clock = net_agent_req_clock(&s.req);
+	snprintf(s.clock, sizeof(s.clock), "%s", clock ? clock : "");
+	s.cpus = count_cpus();
+	if (s.cpus < 1 || s.cpus > NET_MAX_CPUS) {
+		fprintf(stderr, "tracekit: agent: %d CPUs: trace-cmd's protocol takes 1 to %d\n",
+			s.cpus, NET_MAX_CPUS);
+		goto out;
+	}
+	s.page_size = (unsigned)sysconf(_SC_PAGESIZE);
+	s.data_fds = xcalloc((size_t)s.cpus, sizeof(int));
+	s.ports = xcalloc((size_t)s.cpus, sizeof(unsigned));
+	for (int i = 0; i < s.cpus; i++)
+		s.data_fds[i] = -1;
+	for (int i = 0; i < s.cpus; i++) {
+		s.data_fds[i] = listen_from(o->addr, &next, &s.ports[i]);
+		if (s.data_fds[i] < 0) {
+			fprintf(stderr, "tracekit: agent: no free port from %u up for CPU %d's data\n",
+				first, i);
+			goto out;
+		}
+	}
+	if (getrandom(&s.trace_id, sizeof(s.trace_id), 0) != sizeof(s.trace_id))
+		s.trace_id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
+	if (offers(&s.req, TSYNC_PROTO_PTP)) {
+		t.clk = tsync_clock_open(clock, err, sizeof(err));
+		if (!t.clk)
+			fprintf(stderr, "tracekit: agent: %s: no time sync: %s\n", host, err);
+		else
+			tsync_listen = listen_from(o->addr, &next, &resp->tsync_port);
+		if (t.clk && tsync_listen >= 0)
+			snprintf(resp->tsync_proto, sizeof(resp->tsync_proto), "%s",
+				 TSYNC_PROTO_PTP);
+	} else {
+		fprintf(stderr, "tracekit: agent: %s offers no time-sync protocol spoken here "
+			"(ptp): its file and ours are not put on one clock\n", host);
+	}
+	resp->cpus = (uint32_t)s.cpus;
+	resp->page_size = s.page_size;
+	resp->trace_id = s.trace_id;
+	for (int i = 0; i < s.cpus; i++)
+		resp->ports[i] = s.ports[i];
+	if (net_send_trace_resp(ctl, resp) < 0) {
+		fprintf(stderr, "tracekit: agent: %s: cannot answer: %s\n", host, strerror(errno));
+		goto out;
+	}
+	if (resp->tsync_proto[0]) {
+		t.fd = accept_allowed(tsync_listen, &o->allow, TSYNC_ACCEPT_MS, o->stop);
+		if (t.fd < 0)
+			fprintf(stderr, "tracekit: agent: %s did not connect for the time sync\n",
+				host);
+		else if (pthread_create(&t.t, NULL, tsync_main, &t) == 0)
+			t.running = true;
+		else
+			close(t.fd);
+	}
+	fprintf(stderr, "tracekit: agent: %s: recording for it (%d CPUs, data ports %u-%u)\n",
+		host, s.cpus, s.ports[0], s.ports[s.cpus - 1]);
+	o->record(&s, o->arg);
+	if (t.running) {
+		/* the host's STOP ends it; a stop asked here, or a host that never says it, too */
+		for (int waited = 0; waited < TSYNC_END_WAIT_MS && !atomic_load(&t.done) &&
+		     !*o->stop; waited += 50)
+			usleep(50000);
+		t.stop = 1;
+		pthread_join(t.t, NULL);
+		say_sync(&s, &t);
+	}
+out:
+	if (tsync_listen >= 0)
+		close(tsync_listen);
+	tsync_clock_close(t.clk);
+	for (int i = 0; s.data_fds && i < s.cpus; i++)
+		if (s.data_fds[i] >= 0)
+			close(s.data_fds[i]);
+	free(s.data_fds);
+	free(s.ports);
+	net_trace_req_free(&s.req);
+	free(resp);
+	free(m);
+	close(ctl);
+}
+
+int net_agent_run(const struct net_agent_opts *o)
+{
+	char err[256];
+	int lfd = net_bind(o->addr, o->port ? o->port : NET_AGENT_PORT, SOCK_STREAM, err,
+			   sizeof(err));
+	int served = 0;
+
+	if (lfd < 0) {
+		fprintf(stderr, "tracekit: agent: %s\n", err);
+		return 1;
+	}
+	fprintf(stderr, "tracekit: agent: listening on %s port %u\n",
+		o->addr ? o->addr : "127.0.0.1", o->port ? o->port : NET_AGENT_PORT);
+	while (!*o->stop && (!o->sessions || served < o->sessions)) {
+		struct pollfd p = { .fd = lfd, .events = POLLIN };
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		char host[64];
+		int fd;
+
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		fd = accept4(lfd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		net_numeric_host((struct sockaddr *)&ss, host, sizeof(host));
+		if (!net_allowed(&o->allow, (struct sockaddr *)&ss)) {
+			fprintf(stderr, "tracekit: agent: refused %s (not allowed: -N HOST or "
+				"--allow CIDR lets it in)\n", host);
+			close(fd);
+			continue;
+		}
+		session(o, fd, host);
+		served++;
+	}
+	close(lfd);
+	return 0;
+}

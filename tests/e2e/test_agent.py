@@ -1,0 +1,389 @@
+#!/usr/bin/env python3
+"""e2e tests of trace-cmd's host-guest protocol on loopback: `tracekit agent` and
+`tracekit record -A HOST:PORT --name NAME` on this machine, both ends tracekit
+(each its own tracefs instances), and the agent against hosts that send what no
+host should.
+
+    test_agent.py CASE --progs DIR     # run one case (DIR: the built tests/progs)
+    test_agent.py --list               # the case names
+
+trace-cmd as a peer (trace-cmd agent, trace-cmd record -A) runs in the kernel lab
+(tests/kernel/cases/net-agent-*.sh): trace-cmd records the top-level buffer, and
+its record cannot run on this machine (no function tracer).
+"""
+
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import (Fail, Skip, case, expect, instances_of, main, run, tracefs,  # noqa: E402
+                    tracekit)
+import netlib  # noqa: E402
+
+OPTIONS = {}
+CALLS = 5000
+TRACE_REQ, TRACE_RESP, TIME_SYNC = 6, 7, 9
+
+
+def loop():
+    return os.path.join(OPTIONS['progs'], 'loop')
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(('127.0.0.1', 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Agent:
+    """tracekit agent on a free port; its stderr when it ends."""
+
+    def __init__(self, *args):
+        for _ in range(5):
+            self.port = free_port()
+            # data ports away from 1500-1515, which the lab's network forwards
+            self.p = subprocess.Popen([tracekit(), 'agent', '-p', str(self.port), '--ports-from',
+                                       str(random.randrange(20000, 40000))] + list(args),
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                      text=True)
+            line = self.p.stderr.readline()
+            if 'listening' in line:
+                return
+            self.p.wait()
+        raise Fail('tracekit agent did not start: %s' % self.p.stderr.read())
+
+    def end(self, timeout=60):
+        try:
+            _, err = self.p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.p.send_signal(signal.SIGINT)
+            try:
+                _, err = self.p.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                _, err = self.p.communicate()
+            raise Fail('tracekit agent did not end: %s' % err)
+        self.err = err
+        expect(self.p.returncode == 0, 'tracekit agent exited %d: %s' % (self.p.returncode, err))
+        expect(not instances_of(tracefs(), self.p.pid),
+               'the agent left instances: %r' % instances_of(tracefs(), self.p.pid))
+        return err
+
+
+def record_a(tmp, port, host_args=(), guest_args=('-e', 'syscalls:sys_enter_getppid'),
+             calls=CALLS, name='g', extra=()):
+    out = os.path.join(tmp, 'host.dat')
+    # -F: the host's file has the command's calls only (other tests run loops meanwhile); the
+    # guest records the whole system, and its calls are told by the command's pid
+    argv = ([tracekit(), 'record', '-o', out, '-e', 'syscalls:sys_enter_getppid', '-F'] +
+            list(host_args) + ['-A', '127.0.0.1:%d' % port] +
+            (['--name', name] if name else []) + list(extra) + list(guest_args) +
+            [loop(), 'getppid', str(calls)])
+    return run(argv, timeout=180)
+
+
+def report(path):
+    rc, out, err = run([tracekit(), 'report', '-i', path], timeout=120)
+    expect(rc == 0, 'tracekit report %s failed: %s' % (path, err.strip()))
+    return out
+
+
+def loop_pid(host):
+    """The command's pid, from the host's file (the agent's file has no name for it: its
+    metadata, the comms among it, is sent before the command runs -- trace-cmd's agent too)."""
+    m = re.search(r'\bloop-(\d+) .*sys_enter_getppid', report(host))
+    expect(m, 'no getppid call of the command in %s' % host)
+    return m.group(1)
+
+
+def getppid(path, pid):
+    """The command's calls, not other programs' (agent and host record the whole system)."""
+    mine = re.compile(r'-%s +\[.*sys_enter_getppid' % pid)
+    return sum(1 for line in report(path).splitlines() if mine.search(line))
+
+
+def options(path):
+    """trace-cmd dump --options of path (needs trace-cmd)."""
+    if not shutil.which('trace-cmd'):
+        raise Skip('trace-cmd is not installed (apt-get install trace-cmd)')
+    rc, out, err = run(['trace-cmd', 'dump', '--options', '-i', path], timeout=60)
+    expect(rc == 0, 'trace-cmd dump %s failed: %s' % (path, err))
+    return out
+
+
+def traceid(dump):
+    m = re.search(r'\[Option TRACEID, 8 bytes\]\n(0x[0-9A-F]+)', dump)
+    expect(m, 'no TRACEID option:\n%s' % dump)
+    return m.group(1)
+
+
+def no_leftovers(tmp):
+    stray = [f for f in os.listdir(tmp) if re.search(r'\.(cpu\d+|part)$', f)]
+    expect(not stray, 'temporary files left: %r' % stray)
+
+
+@case
+def agent_record_a_both_tracekit(tmp):
+    """tracekit record -A to tracekit agent: the host's file and trace-g.dat (here host-g.dat)
+    hold every call the command made, with the options trace-cmd writes, and trace-cmd report
+    merges them; the time sync says its offset and error."""
+    tracefs()
+    A = Agent('--sessions', '1')
+    rc, _, err = record_a(tmp, A.port)
+    expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
+    aerr = A.end()
+    host, guest = os.path.join(tmp, 'host.dat'), os.path.join(tmp, 'host-g.dat')
+    expect(sorted(f for f in os.listdir(tmp) if f.endswith('.dat')) == ['host-g.dat', 'host.dat'],
+           'files: %r' % os.listdir(tmp))
+    expect(re.search(r'guest g \(127\.0\.0\.1:%d\): .*host-g\.dat' % A.port, err), err)
+    m = re.search(r'time sync ptp, (\d+) samples? per vCPU, offset (-?\d+) ns \(guest to host\), '
+                  r'estimated error \+-(\d+) ns', err)
+    expect(m, 'no time-sync line: %s' % err)
+    expect(int(m.group(1)) >= 2, 'a sample at the start and one at the end: %s' % m.group(0))
+    # One machine: both clocks are the same CLOCK_MONOTONIC; the offset is noise, far below a
+    # second (a wrong sign or unit would be off by the clock's whole value)
+    expect(abs(int(m.group(2))) < 10**9, 'offset between a clock and itself: %s' % m.group(0))
+    expect(re.search(r'time sync \(ptp\): \d+ samples', aerr), 'agent said: %s' % aerr)
+    pid = loop_pid(host)
+    expect(getppid(host, pid) == CALLS, 'host.dat: not %d getppid events' % CALLS)
+    expect(getppid(guest, pid) == CALLS, 'host-g.dat: not %d getppid events' % CALLS)
+    hd, gd = options(host), options(guest)
+    expect('[Option GUEST' in hd and re.search(r'^g \[Guest name\]', hd, re.M), hd)
+    m = re.search(r'\[Option TimeShift, \d+ bytes\]\n(0x[0-9A-F]+) \[peer\'s trace id\]', gd)
+    expect(m and m.group(1) == traceid(hd), 'TIME_SHIFT names the host trace id:\n%s' % gd)
+    m = re.search(r'^(0x[0-9A-F]+) \[trace id\]', hd, re.M)
+    expect(m and m.group(1) == traceid(gd), 'GUEST names the guest trace id')
+    rc, out, err = run(['trace-cmd', 'report', '-i', host, '-i', guest], timeout=120)
+    expect(rc == 0, 'trace-cmd report -i host -i guest failed: %s' % err)
+    mine = re.compile(r'-%s +\[.*sys_enter_getppid' % pid)
+    hn = sum(1 for line in out.splitlines()
+             if re.match(r'\s*host\.dat:', line) and mine.search(line))
+    gn = sum(1 for line in out.splitlines()
+             if re.match(r'\s*host-g\.dat:', line) and mine.search(line))
+    expect(hn == CALLS and gn == CALLS, 'merged: %d host and %d guest events' % (hn, gn))
+    no_leftovers(tmp)
+
+
+@case
+def agent_tsync_interval_samples(tmp):
+    """--tsync-interval: samples every so often between the first and the last, each vCPU."""
+    tracefs()
+    A = Agent('--sessions', '1')
+    rc, _, err = record_a(tmp, A.port, host_args=('--tsync-interval', '100'), calls=300000)
+    expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
+    A.end()
+    m = re.search(r'time sync ptp, (\d+) samples per vCPU', err)
+    expect(m and int(m.group(1)) >= 3, 'samples: %s' % err)
+    dump = options(os.path.join(tmp, 'host-g.dat'))
+    counts = [int(c) for c in re.findall(r'^(\d+) \[samples count for CPU \d+\]', dump, re.M)]
+    expect(counts and all(c == int(m.group(1)) for c in counts), 'counts %r' % counts)
+
+
+@case
+def agent_guest_name_default(tmp):
+    """Without --name the guest's file is named after the agent's host, as trace-cmd names it."""
+    tracefs()
+    A = Agent('--sessions', '1')
+    rc, _, err = record_a(tmp, A.port, name=None, calls=100)
+    expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
+    A.end()
+    expect(os.path.exists(os.path.join(tmp, 'host-127.0.0.1.dat')), 'files: %r' % os.listdir(tmp))
+
+
+FAKE_QEMU = r'''
+import os, sys, threading, time
+ready = []
+def vcpu(n):
+    with open('/proc/self/task/%d/comm' % threading.get_native_id(), 'w') as f:
+        f.write('CPU %d/TCG' % n)
+    ready.append('%d:%d' % (n, threading.get_native_id()))
+    time.sleep(60)
+for n in range(int(sys.argv[1])):
+    threading.Thread(target=vcpu, args=(n,), daemon=True).start()
+while len(ready) < int(sys.argv[1]):
+    time.sleep(0.01)
+print(' '.join(str(t) for t in ready), flush=True)
+time.sleep(60)
+'''
+
+
+@case
+def agent_guest_option_vcpu_threads(tmp):
+    """--guest-pid: the GUEST option maps each vCPU to the thread of that process named
+    'CPU N/TCG' (qemu's), for the page's vCPU lanes; without it, -1 as trace-cmd writes."""
+    tracefs()
+    cpus = os.cpu_count()
+    q = subprocess.Popen([sys.executable, '-c', FAKE_QEMU, str(cpus)], stdout=subprocess.PIPE,
+                         text=True)
+    try:
+        tids = dict(p.split(':') for p in q.stdout.readline().split())
+        expect(len(tids) == cpus, 'the fake qemu: %r' % tids)
+        A = Agent('--sessions', '1')
+        rc, _, err = record_a(tmp, A.port, calls=10, extra=('--guest-pid', str(q.pid)))
+        expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
+        A.end()
+    finally:
+        q.kill()
+        q.wait()
+    dump = options(os.path.join(tmp, 'host.dat'))
+    pairs = dict(re.findall(r'^  (\d+) (-?\d+) \[guest cpu, host pid\]', dump, re.M))
+    expect(pairs == tids, 'GUEST maps vCPUs to %r, the threads named CPU N/TCG are %r' %
+           (pairs, tids))
+    rc, _, err = run([tracekit(), 'record', '-A', '127.0.0.1:1', '--guest-pid', '999999999',
+                      'true'], timeout=30)
+    expect(rc == 2 and 'guest-pid' in err, 'a bad --guest-pid: %d %r' % (rc, err))
+
+
+@case
+def agent_killed_mid_recording(tmp):
+    """An agent SIGKILLed while it records: record -A says the agent did not end properly,
+    and both files are written and read (the guest's with what arrived)."""
+    root = tracefs()
+    A = Agent('--sessions', '1')
+    out = os.path.join(tmp, 'host.dat')
+    p = subprocess.Popen([tracekit(), 'record', '-o', out, '-e', 'sched:sched_switch', '-A',
+                          '127.0.0.1:%d' % A.port, '--name', 'g', '-e', 'sched:sched_switch',
+                          'sleep', '4'], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        deadline = time.time() + 60
+        # killed once it records: its file's first part (the metadata) has arrived
+        while time.time() < deadline and not any(f.startswith('host-g.dat.part.cpu')
+                                                 for f in os.listdir(tmp)):
+            time.sleep(0.1)
+        time.sleep(0.5)
+        A.p.kill()
+        A.p.wait()
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        run([tracekit(), 'reset', '--pid', str(A.p.pid)], timeout=30)
+    expect(p.returncode == 0, 'record -A exited %d: %s' % (p.returncode, err))
+    expect(re.search(r'guest g \(127\.0\.0\.1:\d+\): .*host-g\.dat, \d+ KB of \d+ CPUs; (it '
+                     r'closed the connection without CLOSE_RESP|the agent went away)', err), err)
+    expect(not instances_of(root, A.p.pid), 'reset left the killed agent\'s instance')
+    for f in ('host.dat', 'host-g.dat'):
+        rc, out, e = run([tracekit(), 'report', '-i', os.path.join(tmp, f)], timeout=120)
+        expect(rc == 0 and 'sched_switch' in out, '%s unreadable: %s' % (f, e))
+    no_leftovers(tmp)
+
+
+@case
+def agent_refuses_host_not_allowed(tmp):
+    """An agent allowing only another network refuses the host: record -A says so, no files."""
+    tracefs()
+    A = Agent('--allow', '10.0.0.0/8', '--sessions', '1')
+    rc, _, err = record_a(tmp, A.port, calls=10)
+    expect(rc != 0, 'record -A succeeded against an agent that refuses it')
+    expect('agent 127.0.0.1:%d' % A.port in err and err.count('\n') == 1,
+           'one line naming the agent: %r' % err)
+    A.p.send_signal(signal.SIGINT)
+    aerr = A.end()
+    expect('refused 127.0.0.1 (not allowed' in aerr, 'agent said: %s' % aerr)
+    expect(not os.listdir(tmp), 'files left: %r' % os.listdir(tmp))
+
+
+@case
+def agent_record_a_refusals(tmp):
+    """record -A: a vsock guest, no agent there, two guests: one line each, exit 2 or 1."""
+    port = free_port()
+    for args, code, words in [
+            (['-A', '@3:823'], 2, 'vsock'),
+            (['-A', 'guest@3', '-e', 'sched'], 2, 'vsock'),
+            (['-A', '127.0.0.1:%d' % port, '-A', '127.0.0.1:%d' % port], 2, 'twice'),
+            (['--name', 'g', '-A', '127.0.0.1:1'], 2, 'after -A'),
+            (['--tsync-interval', '5'], 2, 'give -A'),
+            (['-N', '127.0.0.1:1', '-A', '127.0.0.1:1'], 2, '-N'),
+    ]:
+        rc, _, err = run([tracekit(), 'record'] + args + ['true'], timeout=30, cwd=tmp)
+        expect(rc == code and words in err and err.count('\n') == 1,
+               'record %s: %d %r' % (' '.join(args), rc, err))
+    tracefs()
+    rc, _, err = run([tracekit(), 'record', '-o', os.path.join(tmp, 'h.dat'), '-A',
+                      '127.0.0.1:%d' % port, 'true'], timeout=30)
+    expect(rc == 1 and 'is an agent running there' in err, 'no agent: %d %r' % (rc, err))
+    expect(not os.listdir(tmp), 'files left: %r' % os.listdir(tmp))
+
+
+def send_req(port, body_data, cmd=TRACE_REQ, body=None):
+    s = socket.create_connection(('127.0.0.1', port), timeout=10)
+    if body is None:
+        body = struct.pack('>IIQ', 0, 0, 42)
+    s.sendall(netlib.msg(cmd, body, body_data))
+    return s
+
+
+def req_params(args, protos=(b'ptp',)):
+    a = struct.pack('>I', len(args)) + b''.join(x + b'\0' for x in args)
+    data = struct.pack('>II', 0, len(a)) + a
+    if protos is not None:
+        p = b''.join(x + b'\0' for x in protos) + b'\0'
+        data += struct.pack('>II', 1, len(p)) + p
+    return data
+
+
+@case
+def agent_survives_hostile_hosts(tmp):
+    """Hosts that send junk, lie about sizes, ask for a command or vanish: the agent says so,
+    sends nothing it should not, and the next host is served."""
+    tracefs()
+    A = Agent('--sessions', '7')
+    hostile = [
+        b'\xff' * 12,                                               # a header of 4 GB
+        netlib.msg(TRACE_REQ, struct.pack('>IIQ', 0, 0, 1),
+                   struct.pack('>II', 0, 4000) + b'x' * 10),        # a parameter past the end
+        netlib.msg(TRACE_REQ, struct.pack('>IIQ', 0, 0, 1),
+                   struct.pack('>II', 0, 9) + struct.pack('>I', 99) + b'-e\0s\0\0'),  # argc lies
+        netlib.msg(TIME_SYNC, b'\0' * 20),                         # not a request
+        b'',                                                        # a host that says nothing
+    ]
+    for junk in hostile:
+        s = socket.create_connection(('127.0.0.1', A.port), timeout=20)
+        if junk:
+            s.sendall(junk)
+            s.settimeout(20)
+            try:
+                got = s.recv(100)
+            except socket.timeout:
+                raise Fail('the agent neither answered nor closed after %r' % junk[:24])
+            expect(got == b'', 'the agent answered %r to %r' % (got[:24], junk[:24]))
+        s.close()
+    # a request with a COMMAND: refused by record's options, the host sees the end
+    s = send_req(A.port, req_params([b'-e', b'sched:sched_switch', b'/bin/true'], protos=None))
+    cmd, body, data = netlib.recv_msg(s)
+    expect(cmd == TRACE_RESP, 'no TRACE_RESP: %d' % cmd)
+    cpus, = struct.unpack('>I', body[4:8])
+    ports = [int(p) for p in data.split(b'\0')[:cpus]]
+    expect(len(ports) == cpus and all(p >= 20000 for p in ports), 'ports %r' % ports)
+    s.settimeout(30)
+    expect(s.recv(100) == b'', 'the agent recorded for a request with a COMMAND')
+    s.close()
+    # and a real host is served after all that
+    rc, _, err = record_a(tmp, A.port, calls=100)
+    expect(rc == 0, 'record -A after the hostile hosts failed: %s' % err)
+    pid = loop_pid(os.path.join(tmp, 'host.dat'))
+    expect(getppid(os.path.join(tmp, 'host-g.dat'), pid) == 100, 'guest file')
+    aerr = A.end()
+    expect('asked for a COMMAND' in aerr, 'agent said: %s' % aerr)
+    no_leftovers(tmp)
+
+
+def setup(argv):
+    if '--progs' in argv:
+        OPTIONS['progs'] = argv[argv.index('--progs') + 1]
+
+
+if __name__ == '__main__':
+    setup(sys.argv)
+    sys.exit(main(sys.argv, 'test_agent.py CASE --progs DIR | --list', tmp_prefix='tk-agent-'))
