@@ -110,7 +110,8 @@ def record_unmatched_system(_):
 def trace_file_verb(verb, extra=()):
     check(verb, [
         (['--bogus'] + list(extra) + [fixture()], 2, "'--bogus'"),
-        (list(extra) + [fixture(), fixture()], 2, 'unexpected argument'),
+        # several files merge (host and guests); giving them both ways is the usage error
+        (list(extra) + ['-i', fixture(), fixture()], 2, 'given both ways'),
         (list(extra) + ['/nonexistent/tk.dat'], 1, '/nonexistent/tk.dat'),
         (list(extra) + ['/etc/passwd'], 1, 'not a trace.dat'),
     ])
