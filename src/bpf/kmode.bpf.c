@@ -38,6 +38,92 @@ struct task_struct {
 	int pid;
 	int tgid;
 	int exit_code;
+	struct files_struct *files;
+	struct fs_struct *fs;
+} __attribute__((preserve_access_index));
+
+/* -y's walk from a descriptor to its file's names (put_fd). */
+struct qstr {
+	const unsigned char *name;
+} __attribute__((preserve_access_index));
+
+struct hlist_bl_node {
+	void *next, **pprev;
+} __attribute__((preserve_access_index));
+
+struct super_block {
+	unsigned long s_magic;
+} __attribute__((preserve_access_index));
+
+struct inode {
+	unsigned short i_mode;
+	unsigned int i_rdev;
+	unsigned long i_ino;
+	struct super_block *i_sb;
+} __attribute__((preserve_access_index));
+
+struct dentry {
+	struct hlist_bl_node d_hash;
+	struct dentry *d_parent;
+	struct qstr d_name;
+} __attribute__((preserve_access_index));
+
+struct vfsmount {
+	struct dentry *mnt_root;
+} __attribute__((preserve_access_index));
+
+struct mount {
+	struct mount *mnt_parent;
+	struct dentry *mnt_mountpoint;
+	struct vfsmount mnt;
+} __attribute__((preserve_access_index));
+
+struct path {
+	struct vfsmount *mnt;
+	struct dentry *dentry;
+} __attribute__((preserve_access_index));
+
+struct file {
+	struct path f_path;
+	struct inode *f_inode;
+	void *private_data;
+} __attribute__((preserve_access_index));
+
+struct fdtable {
+	unsigned int max_fds;
+	struct file **fd;
+} __attribute__((preserve_access_index));
+
+struct files_struct {
+	struct fdtable *fdt;
+} __attribute__((preserve_access_index));
+
+struct fs_struct {
+	struct path root, pwd;
+} __attribute__((preserve_access_index));
+
+struct proto {
+	char name[32];
+} __attribute__((preserve_access_index));
+
+struct sock_common {
+	struct proto *skc_prot;
+} __attribute__((preserve_access_index));
+
+struct sock {
+	struct sock_common __sk_common;
+} __attribute__((preserve_access_index));
+
+struct socket {
+	struct sock *sk;
+} __attribute__((preserve_access_index));
+
+struct upid {
+	int nr;
+} __attribute__((preserve_access_index));
+
+struct pid {
+	struct upid numbers[1];
 } __attribute__((preserve_access_index));
 
 struct km_scratch {
@@ -54,6 +140,8 @@ const volatile __u64 cfg_wake_at = 1 << 22;	/* bytes waiting that wake user spac
  * one counter instead, which orders them as well (see stamp()).
  */
 const volatile __u32 cfg_clock = 1;
+/* -y/-yy/--decode-fds: records carry what their descriptors were (put_fds); off, nothing changes. */
+const volatile __u32 cfg_fds;
 
 
 __u64 lost_records;		/* the ring buffer was full */
@@ -184,7 +272,7 @@ __noinline int put_region(__u64 addr, __u32 len, int how, int when)
 	struct km_hdr *h = (struct km_hdr *)s->buf;
 	if (h->size >= KM_DATA_LIMIT) {
 		if (!(how & PUT_QUIET))
-			h->truncated = 1;
+			h->truncated |= KM_HDR_CUT;
 		return -1;
 	}
 	/* The masks are for the verifier: offsets and sizes it can bound within the scratch. */
@@ -448,6 +536,169 @@ __noinline int copy_one(__u32 nr, __u32 i, __s64 ret, __u64 sp, int when)
 	return 0;
 }
 
+#define S_IFMT 0170000
+#define S_IFSOCK 0140000
+#define ANON_INODE_FS_MAGIC 0x09041934
+
+/* put_fd's walk towards the root: one name or one mount crossing a step (bpf_loop's callback). */
+struct walk {
+	struct dentry *d, *root;
+	struct vfsmount *mnt, *root_mnt;
+	struct mount *m;
+	__u32 at;		/* where the next name goes, from the end of the record's header */
+	__u32 depth;
+	int done;
+};
+
+static int walk_step(__u32 i, void *ctx)
+{
+	struct walk *w = ctx;
+	struct km_scratch *s = scratch_buf();
+	/* Plain locals: a struct walk field inside BPF_CORE_READ would be relocated too. */
+	struct dentry *d = w->d;
+	struct vfsmount *mnt = w->mnt;
+	struct mount *m = w->m;
+	if (!s)
+		return 1;
+	if (d == w->root && mnt == w->root_mnt) {
+		w->done = 1;
+		return 1;
+	}
+	struct dentry *parent = BPF_CORE_READ(d, d_parent);
+	if (d == BPF_CORE_READ(mnt, mnt_root)) {
+		struct mount *up = BPF_CORE_READ(m, mnt_parent);
+		if (up == m) {
+			w->done = 1;	/* the namespace's root, or an internal mount's */
+			return 1;
+		}
+		w->d = BPF_CORE_READ(m, mnt_mountpoint);
+		w->m = up;
+		w->mnt = (void *)((char *)up + bpf_core_field_offset(struct mount, mnt));
+		return 0;
+	}
+	if (w->at > KM_DATA_LIMIT - KM_FD_NAME)
+		return 1;
+	__u32 at = w->at & (KM_DATA_LIMIT - 1);
+	long n = bpf_probe_read_kernel_str(s->buf + sizeof(struct km_hdr) + at, KM_FD_NAME,
+					   BPF_CORE_READ(d, d_name.name));
+	if (n <= 0)
+		return 1;
+	w->at += n;
+	w->depth++;
+	if (parent == d) {
+		w->done = 1;	/* a file of no directory (a pseudo file's own root) */
+		return 1;
+	}
+	w->d = parent;
+	return 0;
+}
+
+/*
+ * -y: descriptor fd of the current task (AT_FDCWD: its working directory)
+ * as one region of struct km_fdinfo and the names from the file up to the
+ * task's root, leaf first: what /proc/PID/fd would say now, taken while the
+ * call runs (the descriptor may be closed or reused right after).  Nothing
+ * when fd is not open.  Global, like put_region.
+ */
+__noinline int put_fd(int fd)
+{
+	struct km_scratch *s = scratch_buf();
+	if (!s)
+		return 0;
+	struct km_hdr *h = (struct km_hdr *)s->buf;
+	if (h->size > KM_DATA_LIMIT - sizeof(struct km_region) - sizeof(struct km_fdinfo) - KM_FD_NAME) {
+		h->truncated |= KM_HDR_CUT;
+		return -1;
+	}
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct file *f = NULL;
+	struct vfsmount *mnt;
+	struct dentry *d;
+	if (fd == -100) {
+		mnt = BPF_CORE_READ(task, fs, pwd.mnt);
+		d = BPF_CORE_READ(task, fs, pwd.dentry);
+	} else {
+		struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+		if (fd < 0 || (unsigned)fd >= BPF_CORE_READ(fdt, max_fds))
+			return 0;
+		struct file **fds = BPF_CORE_READ(fdt, fd);
+		if (bpf_probe_read_kernel(&f, sizeof(f), fds + fd) || !f)
+			return 0;
+		mnt = BPF_CORE_READ(f, f_path.mnt);
+		d = BPF_CORE_READ(f, f_path.dentry);
+	}
+	if (!d || !mnt)
+		return 0;
+	__u32 off = h->size & (KM_DATA_LIMIT - 1);
+	struct km_region *reg = (void *)(s->buf + sizeof(struct km_hdr) + off);
+	struct km_fdinfo *fi = (void *)(reg + 1);
+	struct inode *ino = f ? BPF_CORE_READ(f, f_inode) : NULL;
+	struct dentry *parent = BPF_CORE_READ(d, d_parent);
+	__builtin_memset(fi, 0, sizeof(*fi));
+	fi->deleted = !BPF_CORE_READ(d, d_hash.pprev) && parent != d;
+	if (ino) {
+		fi->ino = BPF_CORE_READ(ino, i_ino);
+		fi->mode = BPF_CORE_READ(ino, i_mode);
+		fi->rdev = BPF_CORE_READ(ino, i_rdev);
+		fi->magic = BPF_CORE_READ(ino, i_sb, s_magic);
+		if ((fi->mode & S_IFMT) == S_IFSOCK) {
+			struct socket *sk = BPF_CORE_READ(f, private_data);
+			struct proto *prot = BPF_CORE_READ(sk, sk, __sk_common.skc_prot);
+			bpf_probe_read_kernel_str(fi->proto, sizeof(fi->proto), &prot->name);
+		} else if (fi->magic == ANON_INODE_FS_MAGIC) {
+			struct pid *pid = BPF_CORE_READ(f, private_data);
+			fi->pid = BPF_CORE_READ(pid, numbers[0].nr);
+		}
+	}
+	/* As the kernel's d_path: names up to the task's root, crossing mounts on the way. */
+	struct walk w = {
+		.d = d,
+		.mnt = mnt,
+		.m = (void *)((char *)mnt - bpf_core_field_offset(struct mount, mnt)),
+		.root = BPF_CORE_READ(task, fs, root.dentry),
+		.root_mnt = BPF_CORE_READ(task, fs, root.mnt),
+		.at = off + sizeof(struct km_region) + sizeof(*fi),
+	};
+	bpf_loop(KM_FD_STEPS, walk_step, &w, 0);
+	__u32 pos = w.at - off;
+	fi->depth = w.depth;
+	int done = w.done;
+	fi->cut = !done;
+	reg->addr = KM_FD_ADDR + (__u32)fd;
+	reg->len = pos - sizeof(struct km_region);
+	reg->when = KM_WHEN_FD;
+	reg->fault = 0;
+	reg->pad = 0;
+	h->size += sizeof(*reg) + ((reg->len + 7) & ~7u);
+	h->nregions++;
+	return 0;
+}
+
+/*
+ * -y: the descriptors the record's arguments (use_args) and return value
+ * (use_ret) may be, each once: every value a descriptor could be is looked
+ * up, as the program does not know which arguments are descriptors.
+ */
+static __always_inline void put_fds(struct km_hdr *h, int use_args, int use_ret)
+{
+	h->truncated |= KM_HDR_FDS;
+	for (int i = 0; use_args && i < 6; i++) {
+		int fd = (int)h->args[i], seen = 0;
+		for (int j = 0; j < i; j++)
+			seen |= (int)h->args[j] == fd;
+		if (!seen && (fd >= 0 || fd == -100))
+			put_fd(fd);
+	}
+	__s64 ret = h->ret;
+	if (use_ret && ret >= 0 && ret < (1 << 20)) {
+		int seen = 0;
+		for (int j = 0; use_args && j < 6; j++)
+			seen |= (int)h->args[j] == (int)ret;
+		if (!seen)
+			put_fd((int)ret);
+	}
+}
+
 /* Where a record is built: the per-CPU scratch, header first. */
 struct rec {
 	struct km_scratch *s;
@@ -493,7 +744,7 @@ static __always_inline struct rec start(__u32 type, __u32 tid, __u32 tgid, __s32
 static __always_inline void send(struct rec *r)
 {
 	struct km_hdr *h = hdr(r);
-	if (h->truncated)
+	if (h->truncated & KM_HDR_CUT)
 		__sync_fetch_and_add(&truncated_records, 1);
 	__u64 size = (sizeof(*h) + h->size) & (KM_BUF_SIZE - 1);
 	if (bpf_ringbuf_output(&rb, r->s->buf, size, wakeup(size)))
@@ -577,7 +828,7 @@ int km_sys_enter(unsigned long long *ctx)
 		t->state |= KM_INCALL;
 		return 0;
 	}
-	if (p && !(p->sides & 1)) {
+	if (!cfg_fds && p && !(p->sides & 1)) {
 		send_plain(KM_ENTER, id, nr, regs, 0, stamp(), 0);
 		return 0;
 	}
@@ -589,6 +840,8 @@ int km_sys_enter(unsigned long long *ctx)
 	h->sp = regs->sp;
 	if (p)
 		copy_plan(&r, p, key, 0, h->sp);
+	if (cfg_fds)
+		put_fds(h, 1, 0);
 	if (h->faults && nr != 59 && nr != 322)
 		t->state |= KM_RETRY;
 	send(&r);
@@ -668,11 +921,11 @@ static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_reg
 {
 	__u32 key = (__u32)t->nr;
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
-	if (!p || !p->ncopy) {
+	if (!cfg_fds && (!p || !p->ncopy)) {
 		send_plain(KM_CALL, id, t->nr, regs, ret, t->ts, stamp());
 		return;
 	}
-	if (send_small(t, id, regs, ret, p) == 0)
+	if (!cfg_fds && p && send_small(t, id, regs, ret, p) == 0)
 		return;
 	__u64 now = stamp();
 	struct rec r = start(KM_CALL, (__u32)id, id >> 32, t->nr, 1, t->ts);
@@ -683,9 +936,13 @@ static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_reg
 	h->ret = ret;
 	read_args(regs, h->args);
 	h->sp = regs->sp;
-	copy_plan(&r, p, key, 0, h->sp);
-	r.when = 2;
-	copy_plan(&r, p, key, ret, 0);
+	if (p) {
+		copy_plan(&r, p, key, 0, h->sp);
+		r.when = 2;
+		copy_plan(&r, p, key, ret, 0);
+	}
+	if (cfg_fds)
+		put_fds(h, 1, 1);
 	send(&r);
 }
 
@@ -710,7 +967,7 @@ int km_sys_exit(unsigned long long *ctx)
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (p && !p->traced)
 		return 0;
-	if (p && !retry && !(p->sides & 2)) {
+	if (!cfg_fds && p && !retry && !(p->sides & 2)) {
 		/* Nothing to copy: the arguments are the entry's, user space has them. */
 		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1], stamp(), 0);
 		return 0;
@@ -729,6 +986,8 @@ int km_sys_exit(unsigned long long *ctx)
 	}
 	if (p)
 		copy_plan(&r, p, key, h->ret, 0);
+	if (cfg_fds)
+		put_fds(h, 0, 1);
 	send(&r);
 	return 0;
 }

@@ -7,6 +7,7 @@
  */
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/sysmacros.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +46,7 @@ struct km_printer {
 	struct sc_summary *sum;
 	struct tr_fdpath *fdpath;
 	struct km_fds *fds;	/* -y: descriptors the trace saw made */
+	const struct km_hdr *fdrec;	/* -y: the record being decoded, with what its descriptors were */
 	struct tidmap threads;
 	struct strbuf tmp;
 	bool hold_entry;
@@ -283,7 +285,9 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	struct sc_call *c = &th->cs.call;
 	if (th->deferred) {
 		count_faults(p, h, SC_AT_ENTRY);
+		p->fdrec = th->deferred;	/* its descriptors as they were at entry */
 		decode_entry(p, th, th->deferred, h, false);
+		p->fdrec = h;
 		free(th->deferred);
 		th->deferred = NULL;
 	}
@@ -497,6 +501,7 @@ static void on_exec(struct km_printer *p, const struct km_hdr *h)
 
 void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 {
+	p->fdrec = h;
 	switch (h->type) {
 	case KM_ENTER:
 		on_enter(p, h);
@@ -532,12 +537,108 @@ void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 		on_exec(p, h);
 		break;
 	}
+	p->fdrec = NULL;
+}
+
+/* Magic numbers of the file systems whose files /proc names by kind, not by path. */
+#define SOCKFS_MAGIC 0x534F434Bu
+#define PIPEFS_MAGIC 0x50495045u
+#define ANON_INODE_FS_MAGIC 0x09041934u
+
+/*
+ * What /proc/PID/fd/N would have said at the call, from the BPF program's
+ * struct km_fdinfo: a path from its names, or the kind of a pseudo file.
+ * False when it cannot be told (a walk cut short, a file system we do not
+ * name).
+ */
+static bool fdinfo_target(const struct km_region *r, struct strbuf *out)
+{
+	struct km_fdinfo fi;
+	if (r->len < sizeof(fi))
+		return false;
+	memcpy(&fi, r + 1, sizeof(fi));
+	const char *names = (const char *)(r + 1) + sizeof(fi), *end = names + (r->len - sizeof(fi));
+	const char *name[256];
+	int depth = 0;
+	for (const char *n = names; n < end && depth < fi.depth && depth < 256; n += strlen(n) + 1) {
+		if (!memchr(n, 0, (size_t)(end - n)))
+			return false;
+		name[depth++] = n;
+	}
+	if (depth != fi.depth)
+		return false;
+	if (fi.magic == SOCKFS_MAGIC || fi.magic == PIPEFS_MAGIC) {
+		sb_printf(out, "%s:[%llu]", fi.magic == SOCKFS_MAGIC ? "socket" : "pipe",
+			  (unsigned long long)fi.ino);
+		return true;
+	}
+	if (fi.magic == ANON_INODE_FS_MAGIC) {
+		if (!depth)
+			return false;
+		sb_printf(out, "anon_inode:%s", name[0]);
+		return true;
+	}
+	if (fi.cut)
+		return false;
+	for (int i = depth - 1; i >= 0; i--)
+		sb_printf(out, "/%s", name[i]);
+	if (!depth)
+		sb_addc(out, '/');
+	if (fi.deleted)
+		sb_add(out, " (deleted)");
+	return true;
+}
+
+/*
+ * -y from the record's own lookups (kmode.h's struct km_fdinfo): the text
+ * of fd as the call saw it, -1 when fd was looked up and not open then (or
+ * has no text of the kinds asked), -2 when the record does not tell.
+ */
+static int fd_at_call(struct km_printer *p, const struct km_hdr *h, int fd, char *buf, size_t len)
+{
+	if (!h || !(h->truncated & KM_HDR_FDS))
+		return -2;
+	const struct km_region *r = first_region(h);
+	for (unsigned i = 0; i < h->nregions; i++, r = next_region(r)) {
+		if (r->when != KM_WHEN_FD || r->addr != KM_FD_ADDR + (uint32_t)fd)
+			continue;
+		struct km_fdinfo fi;
+		struct strbuf target = STRBUF_INIT;
+		if (!fdinfo_target(r, &target)) {
+			sb_free(&target);
+			return -2;
+		}
+		memcpy(&fi, r + 1, sizeof(fi));
+		fi.proto[sizeof(fi.proto) - 1] = '\0';
+		struct tr_fd_facts f = {
+			.target = sb_str(&target),
+			.deleted = fi.deleted,
+			.mode = fi.mode,
+			.rdev = makedev(fi.rdev >> 20, fi.rdev & 0xfffff),
+			.sock_proto = fi.proto[0] ? fi.proto : NULL,
+			.pid = (int)fi.pid,
+		};
+		int n = tr_fd_describe(p->fdpath, fd, &f, buf, len);
+		sb_free(&target);
+		return n;
+	}
+	if (h->truncated & KM_HDR_CUT)
+		return -2;
+	/* Every value that could be a descriptor was looked up: one not found was not open. */
+	bool args = h->type != KM_EXIT, ret = h->type != KM_ENTER && h->type != KM_STALLED;
+	for (int i = 0; args && i < 6; i++)
+		if ((int)h->args[i] == fd)
+			return -1;
+	return ret && h->ret == fd ? -1 : -2;
 }
 
 /* -y: what the trace saw the descriptor made from, else /proc while the process lives. */
 static int fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 {
 	struct km_printer *p = ctx;
+	int n = p->fdrec && (pid_t)p->fdrec->tid == tid ? fd_at_call(p, p->fdrec, fd, buf, len) : -2;
+	if (n != -2)
+		return n;
 	const struct thread *th = tidmap_get(&p->threads, tid);
 	if (p->o->fmt.yflag < 2 && km_fds_path(p->fds, th ? th->cs.tgid : tid, fd, buf, len) >= 0)
 		return (int)strlen(buf);

@@ -188,10 +188,16 @@ static bool entry_is_input(const struct km_plan *p)
 	return !(in & out);
 }
 
-static bool one_record(const struct km_plan *p, const struct sc_entry *e)
+/* With -y, calls that close or replace a descriptor: it is looked up at entry, as it was then. */
+static const char *const fds_at_entry[] = { "close", "dup2", "dup3" };
+
+static bool one_record(const struct km_plan *p, const struct sc_entry *e, bool fds)
 {
 	for (size_t i = 0; e && i < sizeof(two_records) / sizeof(two_records[0]); i++)
 		if (e->name && !strcmp(e->name, two_records[i]))
+			return false;
+	for (size_t i = 0; fds && e && i < sizeof(fds_at_entry) / sizeof(fds_at_entry[0]); i++)
+		if (e->name && !strcmp(e->name, fds_at_entry[i]))
 			return false;
 	return entry_is_input(p);
 }
@@ -223,6 +229,6 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 					first_strv = false;
 			}
 		}
-		p->one = p->traced && one_record(p, e);
+		p->one = p->traced && one_record(p, e, fmt->yflag || fmt->decode_fds);
 	}
 }

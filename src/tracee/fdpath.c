@@ -372,14 +372,27 @@ static bool netlink_lookup(int fd, struct sk_query *q)
 	return sk_send(fd, &msg, sizeof(msg)) && sk_receive(fd, q, netlink_parse);
 }
 
-static const struct sk_proto *sk_proto_of(const char *fdlink)
+/* Where a descriptor's details come from: /proc now, or what the kernel said at the call. */
+struct fd_src {
+	pid_t tid;
+	const char *fdlink;			/* /proc/TID/fd/N, when not facts */
+	const struct tr_fd_facts *facts;
+};
+
+static const struct sk_proto *sk_proto_of(const struct fd_src *src)
 {
 	char name[64];
-	ssize_t n = getxattr(fdlink, "system.sockprotoname", name, sizeof(name) - 1);
 
-	if (n <= 0)
-		return NULL;
-	name[n] = '\0';
+	if (src->facts) {
+		if (!src->facts->sock_proto)
+			return NULL;
+		snprintf(name, sizeof(name), "%s", src->facts->sock_proto);
+	} else {
+		ssize_t n = getxattr(src->fdlink, "system.sockprotoname", name, sizeof(name) - 1);
+		if (n <= 0)
+			return NULL;
+		name[n] = '\0';
+	}
 	for (size_t i = 0; i < sizeof(sk_protos) / sizeof(sk_protos[0]); i++)
 		if (!strcmp(name, sk_protos[i].name))
 			return &sk_protos[i];
@@ -387,13 +400,13 @@ static const struct sk_proto *sk_proto_of(const char *fdlink)
 }
 
 /*
- * The -yy text of socket inode (fd's link in fdlink) into out; false when
- * the protocol is not one we decode.  A fresh diag socket per lookup: a
- * dump we stop reading halfway must not leak into the next query.
+ * The -yy text of socket inode into out; false when the protocol is not one
+ * we decode.  A fresh diag socket per lookup: a dump we stop reading
+ * halfway must not leak into the next query.
  */
-static bool sk_describe(const char *fdlink, unsigned long inode, struct strbuf *out)
+static bool sk_describe(const struct fd_src *src, unsigned long inode, struct strbuf *out)
 {
-	const struct sk_proto *proto = sk_proto_of(fdlink);
+	const struct sk_proto *proto = sk_proto_of(src);
 	struct sk_query q = { proto, inode, out };
 	bool found = false;
 
@@ -419,12 +432,18 @@ static bool sk_describe(const char *fdlink, unsigned long inode, struct strbuf *
 /* ---- -yy extras ------------------------------------------------------------ */
 
 /* "pid:N" for a pidfd, from its fdinfo; false if not readable. */
-static bool pidfd_describe(pid_t tid, int fd, struct strbuf *out)
+static bool pidfd_describe(const struct fd_src *src, int fd, struct strbuf *out)
 {
 	char name[64], line[256];
 	bool found = false;
 
-	snprintf(name, sizeof(name), "/proc/%d/fdinfo/%d", (int)tid, fd);
+	if (src->facts) {
+		if (src->facts->pid <= 0)
+			return false;
+		sb_printf(out, "pid:%d", src->facts->pid);
+		return true;
+	}
+	snprintf(name, sizeof(name), "/proc/%d/fdinfo/%d", (int)src->tid, fd);
 	FILE *f = fopen(name, "re");
 	if (!f)
 		return false;
@@ -443,22 +462,30 @@ static bool pidfd_describe(pid_t tid, int fd, struct strbuf *out)
  * A name the kernel ended in " (deleted)" that is really a file's name (the
  * link and the name lead to the same inode), as strace checks.
  */
-static bool deleted_is_name(const char *fdlink, const char *target)
+static bool deleted_is_name(const struct fd_src *src, const char *target)
 {
 	struct stat l, t;
-	return stat(fdlink, &l) == 0 && lstat(target, &t) == 0 &&
+	if (src->facts)
+		return !src->facts->deleted;
+	return stat(src->fdlink, &l) == 0 && lstat(target, &t) == 0 &&
 	       l.st_ino == t.st_ino && l.st_dev == t.st_dev;
 }
 
 /* path\0<char M:m> / path\0<block M:m>, any " (deleted)" suffix after it. */
-static bool device_describe(const char *fdlink, const char *target, struct strbuf *out)
+static bool device_describe(const struct fd_src *src, const char *target, struct strbuf *out)
 {
 	static const char deleted[] = " (deleted)";
 	struct stat st;
 	size_t n = strlen(target), dl = sizeof(deleted) - 1;
-	bool gone = n > dl && !strcmp(target + n - dl, deleted) && !deleted_is_name(fdlink, target);
+	bool gone = n > dl && !strcmp(target + n - dl, deleted) && !deleted_is_name(src, target);
 
-	if (target[0] != '/' || stat(fdlink, &st) < 0 || (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)))
+	if (src->facts) {
+		st.st_mode = src->facts->mode;
+		st.st_rdev = src->facts->rdev;
+	} else if (stat(src->fdlink, &st) < 0) {
+		return false;
+	}
+	if (target[0] != '/' || (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)))
 		return false;
 	sb_addn(out, target, gone ? n - dl : n);
 	sb_addc(out, '\0');
@@ -470,7 +497,7 @@ static bool device_describe(const char *fdlink, const char *target, struct strbu
 }
 
 /* What the enabled kinds (TR_FD_*) say of fd; false when none applies. */
-static bool describe(const struct tr_fdpath *p, pid_t tid, int fd, const char *fdlink,
+static bool describe(const struct tr_fdpath *p, int fd, const struct fd_src *src,
 		     const char *target, struct strbuf *out)
 {
 	static const char deleted[] = " (deleted)";
@@ -480,28 +507,44 @@ static bool describe(const struct tr_fdpath *p, pid_t tid, int fd, const char *f
 
 	if (fd != AT_FDCWD) {
 		if ((p->kinds & TR_FD_SOCKET) && sscanf(target, "socket:[%lu%c", &inode, &end) == 2 &&
-		    end == ']' && sk_describe(fdlink, inode, out))
+		    end == ']' && sk_describe(src, inode, out))
 			return true;
-		if ((p->kinds & TR_FD_DEV) && device_describe(fdlink, target, out))
+		if ((p->kinds & TR_FD_DEV) && device_describe(src, target, out))
 			return true;
 		if ((p->kinds & TR_FD_PIDFD) && !strcmp(target, "anon_inode:[pidfd]") &&
-		    pidfd_describe(tid, fd, out))
+		    pidfd_describe(src, fd, out))
 			return true;
 	}
 	if (!(p->kinds & TR_FD_PATH))
 		return false;
 	sb_add(out, target);
 	/* A trailing NUL tells the printer the " (deleted)" is part of the name. */
-	if (n > dl && !strcmp(target + n - dl, deleted) && deleted_is_name(fdlink, target))
+	if (n > dl && !strcmp(target + n - dl, deleted) && deleted_is_name(src, target))
 		sb_addc(out, '\0');
 	return true;
+}
+
+/* describe() into buf (NUL-terminated, cut to len - 1): its length, or -1. */
+static int describe_into(const struct tr_fdpath *p, int fd, const struct fd_src *src,
+			 const char *target, char *buf, size_t len)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (!describe(p, fd, src, target, &out)) {
+		sb_free(&out);
+		return -1;
+	}
+	size_t copy = out.len < len - 1 ? out.len : len - 1;
+	memcpy(buf, out.buf, copy);
+	buf[copy] = '\0';
+	sb_free(&out);
+	return (int)copy;
 }
 
 int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 {
 	const struct tr_fdpath *p = ctx;
 	char fdlink[64], target[PATH_MAX + 1];
-	struct strbuf out = STRBUF_INIT;
 
 	if (!p || !len || (fd < 0 && fd != AT_FDCWD))
 		return -1;
@@ -514,15 +557,17 @@ int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 		return -1;
 	target[n] = '\0';
 
-	if (!describe(p, tid, fd, fdlink, target, &out)) {
-		sb_free(&out);
+	struct fd_src src = { .tid = tid, .fdlink = fdlink };
+	return describe_into(p, fd, &src, target, buf, len);
+}
+
+int tr_fd_describe(void *ctx, int fd, const struct tr_fd_facts *f, char *buf, size_t len)
+{
+	struct fd_src src = { .facts = f };
+
+	if (!ctx || !len || !f || !f->target)
 		return -1;
-	}
-	size_t copy = out.len < len - 1 ? out.len : len - 1;
-	memcpy(buf, out.buf, copy);
-	buf[copy] = '\0';
-	sb_free(&out);
-	return (int)copy;
+	return describe_into(ctx, fd, &src, f->target, buf, len);
 }
 
 /*

@@ -20,6 +20,7 @@
 #ifndef TRACEKIT_TRACEE_FDPATH_H
 #define TRACEKIT_TRACEE_FDPATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -40,6 +41,22 @@ void tr_fdpath_free(struct tr_fdpath *p);
  * ctx is a struct tr_fdpath *; the signature is struct sc_fmt's fd_path.
  */
 int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len);
+/*
+ * What the kernel said of a descriptor when a call ran (--kernel's BPF
+ * program reads the task's table then), described as tr_fd_path describes
+ * what /proc says now; the same return.  Socket details still come from a
+ * NETLINK_SOCK_DIAG query by inode when asked (the socket as it is now).
+ */
+struct tr_fd_facts {
+	const char *target;	/* as /proc/PID/fd/N's link: a path (" (deleted)" when unlinked),
+				   socket:[N], pipe:[N], anon_inode:[eventfd] ... */
+	bool deleted;		/* target's " (deleted)" is the kernel's, not part of the name */
+	mode_t mode;
+	dev_t rdev;
+	const char *sock_proto;	/* a socket's protocol (TCP, UNIX-STREAM ...), or NULL */
+	int pid;		/* a pidfd's pid, or 0 */
+};
+int tr_fd_describe(void *ctx, int fd, const struct tr_fd_facts *f, char *buf, size_t len);
 /*
  * The NETLINK_* protocol of fd in thread tid when it is a netlink socket the
  * kernel lists (bound), TR_NETLINK_UNLISTED for a netlink socket it does not
