@@ -60,6 +60,7 @@ struct inode {
 	unsigned int i_rdev;
 	unsigned long i_ino;
 	struct super_block *i_sb;
+	void *i_private;
 } __attribute__((preserve_access_index));
 
 struct dentry {
@@ -106,16 +107,53 @@ struct proto {
 	char name[32];
 } __attribute__((preserve_access_index));
 
+struct in6_addr {
+	__u8 s6_addr[16];
+} __attribute__((preserve_access_index));
+
 struct sock_common {
 	struct proto *skc_prot;
+	unsigned short skc_family;
+	__u16 skc_num;
+	__u16 skc_dport;
+	__u32 skc_daddr;
+	__u32 skc_rcv_saddr;
+	struct in6_addr skc_v6_daddr;
+	struct in6_addr skc_v6_rcv_saddr;
 } __attribute__((preserve_access_index));
 
 struct sock {
 	struct sock_common __sk_common;
+	struct socket *sk_socket;
+	__u16 sk_protocol;
 } __attribute__((preserve_access_index));
 
 struct socket {
 	struct sock *sk;
+} __attribute__((preserve_access_index));
+
+struct socket_alloc {
+	struct socket socket;
+	struct inode vfs_inode;
+} __attribute__((preserve_access_index));
+
+struct netlink_sock {
+	__u32 portid;
+} __attribute__((preserve_access_index));
+
+struct sockaddr_un {
+	unsigned short sun_family;
+	char sun_path[108];
+} __attribute__((preserve_access_index));
+
+struct unix_address {
+	int len;
+	struct sockaddr_un name[];
+} __attribute__((preserve_access_index));
+
+struct unix_sock {
+	struct unix_address *addr;
+	struct sock *peer;
 } __attribute__((preserve_access_index));
 
 struct upid {
@@ -539,6 +577,44 @@ __noinline int copy_one(__u32 nr, __u32 i, __s64 ret, __u64 sp, int when)
 #define S_IFMT 0170000
 #define S_IFSOCK 0140000
 #define ANON_INODE_FS_MAGIC 0x09041934
+#define PID_FS_MAGIC 0x50494446	/* pidfds since 6.9 */
+#define AF_UNIX 1
+#define AF_INET 2
+#define AF_INET6 10
+#define AF_NETLINK 16
+
+/* -yy: what sock_diag would say of sk: its protocol, addresses, peer (put_fd). */
+static __always_inline void put_sock(struct km_fdinfo *fi, struct sock *sk)
+{
+	struct proto *prot = BPF_CORE_READ(sk, __sk_common.skc_prot);
+	bpf_probe_read_kernel_str(fi->proto, sizeof(fi->proto), &prot->name);
+	fi->family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	if (fi->family == AF_INET || fi->family == AF_INET6) {
+		fi->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
+		fi->dport = BPF_CORE_READ(sk, __sk_common.skc_dport);
+		if (fi->family == AF_INET) {
+			bpf_core_read(fi->saddr, 4, &sk->__sk_common.skc_rcv_saddr);
+			bpf_core_read(fi->daddr, 4, &sk->__sk_common.skc_daddr);
+		} else {
+			bpf_core_read(fi->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
+			bpf_core_read(fi->daddr, 16, &sk->__sk_common.skc_v6_daddr);
+		}
+	} else if (fi->family == AF_NETLINK) {
+		fi->portid = BPF_CORE_READ((struct netlink_sock *)sk, portid);
+		fi->nl_proto = BPF_CORE_READ(sk, sk_protocol);
+	} else if (fi->family == AF_UNIX) {
+		struct unix_address *addr = BPF_CORE_READ((struct unix_sock *)sk, addr);
+		int len = addr ? BPF_CORE_READ(addr, len) : 0;
+		if (len > 2) {
+			fi->unix_len = len > 110 ? 110 : len;
+			bpf_probe_read_kernel(fi->unix_path, sizeof(fi->unix_path), &addr->name[0].sun_path);
+		}
+		struct sock *peer = BPF_CORE_READ((struct unix_sock *)sk, peer);
+		struct socket *ps = peer ? BPF_CORE_READ(peer, sk_socket) : NULL;
+		if (ps)
+			fi->peer_ino = BPF_CORE_READ((struct socket_alloc *)ps, vfs_inode.i_ino);
+	}
+}
 
 /* put_fd's walk towards the root: one name or one mount crossing a step (bpf_loop's callback). */
 struct walk {
@@ -642,11 +718,12 @@ __noinline int put_fd(int fd)
 		fi->rdev = BPF_CORE_READ(ino, i_rdev);
 		fi->magic = BPF_CORE_READ(ino, i_sb, s_magic);
 		if ((fi->mode & S_IFMT) == S_IFSOCK) {
-			struct socket *sk = BPF_CORE_READ(f, private_data);
-			struct proto *prot = BPF_CORE_READ(sk, sk, __sk_common.skc_prot);
-			bpf_probe_read_kernel_str(fi->proto, sizeof(fi->proto), &prot->name);
-		} else if (fi->magic == ANON_INODE_FS_MAGIC) {
-			struct pid *pid = BPF_CORE_READ(f, private_data);
+			struct socket *sock = BPF_CORE_READ(f, private_data);
+			put_sock(fi, BPF_CORE_READ(sock, sk));
+		} else if (fi->magic == ANON_INODE_FS_MAGIC || fi->magic == PID_FS_MAGIC) {
+			/* A pidfd's pid: the file's (anon inode), the inode's (pidfs, 6.9 on) */
+			struct pid *pid = fi->magic == PID_FS_MAGIC ? BPF_CORE_READ(ino, i_private) :
+								      BPF_CORE_READ(f, private_data);
 			fi->pid = BPF_CORE_READ(pid, numbers[0].nr);
 		}
 	}

@@ -198,6 +198,16 @@ struct km_fdinfo {
 	__u8 cut;		/* the walk ended before the root: the path is not whole */
 	__u8 pad;
 	char proto[16];		/* a socket's protocol name (sk_prot->name) */
+	/* A socket as sock_diag would list it, at the call: */
+	__u16 family;		/* AF_INET, AF_INET6, AF_UNIX, AF_NETLINK */
+	__u16 sport;		/* inet: the local port (host order), the remote one (network order) */
+	__u16 dport;
+	__u16 unix_len;		/* unix: the bound address's bytes (sun_family and path) */
+	__u32 portid;		/* netlink: the port id, 0 unbound */
+	__u32 nl_proto;		/* netlink: the protocol */
+	__u64 peer_ino;		/* unix: the peer's inode */
+	__u8 saddr[16], daddr[16];	/* inet: the addresses (IPv4 in the first 4 bytes) */
+	char unix_path[108];	/* unix: sun_path */
 };
 
 #endif

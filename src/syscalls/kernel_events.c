@@ -544,6 +544,7 @@ void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 #define SOCKFS_MAGIC 0x534F434Bu
 #define PIPEFS_MAGIC 0x50495045u
 #define ANON_INODE_FS_MAGIC 0x09041934u
+#define PID_FS_MAGIC 0x50494446u	/* pidfds since Linux 6.9 */
 
 /*
  * What /proc/PID/fd/N would have said at the call, from the BPF program's
@@ -570,6 +571,10 @@ static bool fdinfo_target(const struct km_region *r, struct strbuf *out)
 	if (fi.magic == SOCKFS_MAGIC || fi.magic == PIPEFS_MAGIC) {
 		sb_printf(out, "%s:[%llu]", fi.magic == SOCKFS_MAGIC ? "socket" : "pipe",
 			  (unsigned long long)fi.ino);
+		return true;
+	}
+	if (fi.magic == PID_FS_MAGIC) {
+		sb_add(out, "anon_inode:[pidfd]");	/* as /proc names it */
 		return true;
 	}
 	if (fi.magic == ANON_INODE_FS_MAGIC) {
@@ -610,7 +615,20 @@ static int fd_at_call(struct km_printer *p, const struct km_hdr *h, int fd, char
 		}
 		memcpy(&fi, r + 1, sizeof(fi));
 		fi.proto[sizeof(fi.proto) - 1] = '\0';
+		struct tr_sock_facts sk = {
+			.family = fi.family,
+			.sport = fi.sport,
+			.dport = fi.dport,
+			.saddr = fi.saddr,
+			.daddr = fi.daddr,
+			.peer_ino = fi.peer_ino,
+			.unix_path = fi.unix_path,
+			.unix_path_len = fi.unix_len > 2 ? fi.unix_len - 2u : 0,
+			.nl_proto = fi.nl_proto,
+			.portid = fi.portid,
+		};
 		struct tr_fd_facts f = {
+			.sock = fi.proto[0] ? &sk : NULL,
 			.target = sb_str(&target),
 			.deleted = fi.deleted,
 			.mode = fi.mode,

@@ -188,18 +188,17 @@ static bool entry_is_input(const struct km_plan *p)
 	return !(in & out);
 }
 
-/* With -y, calls that close or replace a descriptor: it is looked up at entry, as it was then. */
-static const char *const fds_at_entry[] = { "close", "dup2", "dup3" };
-
+/*
+ * With -y (fds) every call keeps a record at entry: its descriptors are
+ * looked up as they were then (a bind changes what its socket shows, a
+ * close removes it), as strace prints them.
+ */
 static bool one_record(const struct km_plan *p, const struct sc_entry *e, bool fds)
 {
 	for (size_t i = 0; e && i < sizeof(two_records) / sizeof(two_records[0]); i++)
 		if (e->name && !strcmp(e->name, two_records[i]))
 			return false;
-	for (size_t i = 0; fds && e && i < sizeof(fds_at_entry) / sizeof(fds_at_entry[0]); i++)
-		if (e->name && !strcmp(e->name, fds_at_entry[i]))
-			return false;
-	return entry_is_input(p);
+	return !fds && entry_is_input(p);
 }
 
 void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struct sc_fmt *fmt,

@@ -161,31 +161,38 @@ static bool sk_receive(int fd, struct sk_query *q, sk_parse_fn parse)
 	}
 }
 
-static int inet_parse(struct sk_query *q, const struct nlmsghdr *h)
+/* An inet socket's text: PROTO:[src:port->dst:port]; ports in network order. */
+static bool inet_text(struct strbuf *out, const char *name, int af, const void *sa, uint16_t sport,
+		      const void *da, uint16_t dport)
 {
 	static const uint8_t zero[16];
-	const struct inet_diag_msg *m = NLMSG_DATA(h);
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+	size_t alen = af == AF_INET6 ? 16 : 4;
+	const char *ob = af == AF_INET6 ? "[" : "", *cb = af == AF_INET6 ? "]" : "";
+
+	if ((af != AF_INET && af != AF_INET6) || !inet_ntop(af, sa, src, sizeof(src)))
+		return false;
+	sb_printf(out, "%s:[%s%s%s:%u", name, ob, src, cb, ntohs(sport));
+	/* A peer only when connected: strace leaves "->" out otherwise. */
+	if (dport || memcmp(da, zero, alen)) {
+		if (!inet_ntop(af, da, dst, sizeof(dst)))
+			return false;
+		sb_printf(out, "->%s%s%s:%u", ob, dst, cb, ntohs(dport));
+	}
+	sb_addc(out, ']');
+	return true;
+}
+
+static int inet_parse(struct sk_query *q, const struct nlmsghdr *h)
+{
+	const struct inet_diag_msg *m = NLMSG_DATA(h);
 
 	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)))
 		return -1;
 	if (m->idiag_inode != q->inode)
 		return 0;
-
-	int af = m->idiag_family;
-	size_t alen = af == AF_INET6 ? 16 : 4;
-	const char *ob = af == AF_INET6 ? "[" : "", *cb = af == AF_INET6 ? "]" : "";
-	if ((af != AF_INET && af != AF_INET6) || !inet_ntop(af, m->id.idiag_src, src, sizeof(src)))
-		return -1;
-	sb_printf(q->out, "%s:[%s%s%s:%u", q->proto->name, ob, src, cb, ntohs(m->id.idiag_sport));
-	/* A peer only when connected: strace leaves "->" out otherwise. */
-	if (m->id.idiag_dport || memcmp(m->id.idiag_dst, zero, alen)) {
-		if (!inet_ntop(af, m->id.idiag_dst, dst, sizeof(dst)))
-			return -1;
-		sb_printf(q->out, "->%s%s%s:%u", ob, dst, cb, ntohs(m->id.idiag_dport));
-	}
-	sb_addc(q->out, ']');
-	return 1;
+	return inet_text(q->out, q->proto->name, m->idiag_family, m->id.idiag_src, m->id.idiag_sport,
+			 m->id.idiag_dst, m->id.idiag_dport) ? 1 : -1;
 }
 
 static bool inet_lookup(int fd, struct sk_query *q)
@@ -272,6 +279,30 @@ static uint32_t unix_peer_remember(unsigned long inode, uint32_t peer)
 	return peer;
 }
 
+/* A unix socket's text: PROTO:[inode->peer,"path"]; false when it is neither bound nor connected. */
+static bool unix_text(struct strbuf *out, const char *name, unsigned long inode, uint32_t peer,
+		      const char *path, size_t path_len)
+{
+	peer = unix_peer_remember(inode, peer);
+	/* Neither bound nor connected: nothing to add to the inode. */
+	if (!peer && !path_len)
+		return false;
+	sb_printf(out, "%s:[%lu", name, inode);
+	if (peer)
+		sb_printf(out, "->%u", peer);
+	if (path_len) {
+		sb_addc(out, ',');
+		if (path[0] == '\0') {		/* abstract namespace */
+			sb_addc(out, '@');
+			quote_path(out, path + 1, path_len - 1);
+		} else {
+			quote_path(out, path, path_len);
+		}
+	}
+	sb_addc(out, ']');
+	return true;
+}
+
 static int unix_parse(struct sk_query *q, const struct nlmsghdr *h)
 {
 	const struct unix_diag_msg *m = NLMSG_DATA(h);
@@ -292,24 +323,7 @@ static int unix_parse(struct sk_query *q, const struct nlmsghdr *h)
 			memcpy(&peer, RTA_DATA(a), sizeof(peer));
 		}
 	}
-	peer = unix_peer_remember(q->inode, peer);
-	/* Neither bound nor connected: nothing to add to the inode. */
-	if (!peer && !path_len)
-		return -1;
-	sb_printf(q->out, "%s:[%lu", q->proto->name, q->inode);
-	if (peer)
-		sb_printf(q->out, "->%u", peer);
-	if (path_len) {
-		sb_addc(q->out, ',');
-		if (path[0] == '\0') {		/* abstract namespace */
-			sb_addc(q->out, '@');
-			quote_path(q->out, path + 1, path_len - 1);
-		} else {
-			quote_path(q->out, path, path_len);
-		}
-	}
-	sb_addc(q->out, ']');
-	return 1;
+	return unix_text(q->out, q->proto->name, q->inode, peer, path, path_len) ? 1 : -1;
 }
 
 static bool unix_lookup(int fd, struct sk_query *q)
@@ -335,20 +349,26 @@ static bool unix_lookup(int fd, struct sk_query *q)
 	return sk_send(fd, &msg, sizeof(msg)) && sk_receive(fd, q, unix_parse);
 }
 
+/* A netlink socket's text: PROTO:[FAMILY:portid]. */
+static void netlink_text(struct strbuf *out, const char *name, unsigned protocol, uint32_t portid)
+{
+	size_t nnames = sizeof(netlink_names) / sizeof(netlink_names[0]);
+
+	if (protocol < nnames && netlink_names[protocol])
+		sb_printf(out, "%s:[%s:%u]", name, netlink_names[protocol], portid);
+	else
+		sb_printf(out, "%s:[%u]", name, protocol);
+}
+
 static int netlink_parse(struct sk_query *q, const struct nlmsghdr *h)
 {
 	const struct netlink_diag_msg *m = NLMSG_DATA(h);
-	size_t nnames = sizeof(netlink_names) / sizeof(netlink_names[0]);
 
 	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)) || m->ndiag_family != AF_NETLINK)
 		return -1;
 	if (m->ndiag_ino != q->inode)
 		return 0;
-	if (m->ndiag_protocol < nnames && netlink_names[m->ndiag_protocol])
-		sb_printf(q->out, "%s:[%s:%u]", q->proto->name,
-			  netlink_names[m->ndiag_protocol], m->ndiag_portid);
-	else
-		sb_printf(q->out, "%s:[%u]", q->proto->name, m->ndiag_protocol);
+	netlink_text(q->out, q->proto->name, m->ndiag_protocol, m->ndiag_portid);
 	return 1;
 }
 
@@ -412,8 +432,19 @@ static bool sk_describe(const struct fd_src *src, unsigned long inode, struct st
 
 	if (!proto)
 		return false;
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (fd >= 0) {
+	const struct tr_sock_facts *sk = src->facts ? src->facts->sock : NULL;
+	int fd = sk ? -1 : socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (sk) {
+		/* What the kernel held at the call; "listed" as sock_diag would have listed it. */
+		if (proto->kind == SK_INET)
+			found = sk->sport && inet_text(out, proto->name, sk->family, sk->saddr,
+						       htons(sk->sport), sk->daddr, sk->dport);
+		else if (proto->kind == SK_UNIX)
+			found = unix_text(out, proto->name, inode, (uint32_t)sk->peer_ino, sk->unix_path,
+					  sk->unix_path_len);
+		else if (sk->portid)
+			netlink_text(out, proto->name, sk->nl_proto, sk->portid), found = true;
+	} else if (fd >= 0) {
 		if (proto->kind == SK_INET)
 			found = inet_lookup(fd, &q);
 		else if (proto->kind == SK_UNIX)
