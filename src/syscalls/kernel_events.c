@@ -187,8 +187,15 @@ static struct thread *begin_call(struct km_printer *p, const struct km_hdr *h)
 static void on_enter(struct km_printer *p, const struct km_hdr *h)
 {
 	struct thread *th = begin_call(p, h);
-	if (!th)
+	if (!th) {
+		/* Not shown, sent for the descriptors it makes: its path is in this record (-y). */
+		struct thread *t = tidmap_get(&p->threads, (pid_t)h->tid);
+		if (t && !t->cs.shown && km_fds_tracks(h->nr)) {
+			struct regions rg = { { h, NULL }, SC_AT_ENTRY };
+			sc_mem_fetch(&t->cs.call, SC_AT_ENTRY, read_regions, &rg);
+		}
 		return;
+	}
 	if (h->faults) {
 		/* Decoded at exit, with what the kernel copies again once the call has run. */
 		size_t len = sizeof(*h) + h->size;
@@ -300,7 +307,8 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		/* Not traced, sent for the descriptors it made (kernel_plan.c): they decode later calls. */
 		if (km_fds_tracks(c->nr)) {
 			struct regions rg = { { h, NULL }, SC_AT_ENTRY };
-			sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
+			if (h->type != KM_EXIT)	/* else fetched from its entry record (on_enter) */
+				sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
 			km_fds_update(p->fds, th->cs.tgid, c);
 		}
 		goto held;
