@@ -544,6 +544,7 @@ int sc_run_kernel(struct sc_options *o)
 			status = 127;
 			goto out;
 		}
+		spawn_release_standard_fds();
 	}
 	loop(&r);
 	if (o->argv && !r.child_done) {

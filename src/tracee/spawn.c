@@ -124,3 +124,17 @@ char *held_exec_maps(const struct held_child *c)
 	}
 	return sb.buf;
 }
+
+void spawn_release_standard_fds(void)
+{
+	for (int fd = 0; fd <= 1; fd++) {
+		int p[2];
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return;
+		close(p[1]);
+		if (p[0] != fd) {
+			dup3(p[0], fd, O_CLOEXEC);
+			close(p[0]);
+		}
+	}
+}
