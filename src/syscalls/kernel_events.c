@@ -607,14 +607,30 @@ static bool fdinfo_target(const struct km_region *r, struct strbuf *out)
  * of fd as the call saw it, -1 when fd was looked up and not open then (or
  * has no text of the kinds asked), -2 when the record does not tell.
  */
+/* The record's struct km_fdinfo region of fd, or NULL. */
+static const struct km_region *fd_region(const struct km_hdr *h, int fd)
+{
+	const struct km_region *r = first_region(h);
+	for (unsigned i = 0; h && (h->truncated & KM_HDR_FDS) && i < h->nregions; i++, r = next_region(r))
+		if (r->when == KM_WHEN_FD && r->addr == KM_FD_ADDR + (uint32_t)fd &&
+		    r->len >= sizeof(struct km_fdinfo))
+			return r;
+	return NULL;
+}
+
+/* The record being decoded, when tid's: a thread of the process has the same descriptors. */
+static const struct km_hdr *fd_record(const struct km_printer *p, pid_t tid)
+{
+	const struct km_hdr *h = p->fdrec;
+	return h && ((pid_t)h->tid == tid || (pid_t)h->tgid == tid) ? h : NULL;
+}
+
 static int fd_at_call(struct km_printer *p, const struct km_hdr *h, int fd, char *buf, size_t len)
 {
 	if (!h || !(h->truncated & KM_HDR_FDS))
 		return -2;
-	const struct km_region *r = first_region(h);
-	for (unsigned i = 0; i < h->nregions; i++, r = next_region(r)) {
-		if (r->when != KM_WHEN_FD || r->addr != KM_FD_ADDR + (uint32_t)fd)
-			continue;
+	const struct km_region *r = fd_region(h, fd);
+	if (r) {
 		struct km_fdinfo fi;
 		struct strbuf target = STRBUF_INIT;
 		if (!fdinfo_target(r, &target)) {
@@ -662,7 +678,7 @@ static int fd_at_call(struct km_printer *p, const struct km_hdr *h, int fd, char
 static int fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 {
 	struct km_printer *p = ctx;
-	int n = p->fdrec && (pid_t)p->fdrec->tid == tid ? fd_at_call(p, p->fdrec, fd, buf, len) : -2;
+	int n = fd_at_call(p, fd_record(p, tid), fd, buf, len);
 	if (n != -2)
 		return n;
 	const struct thread *th = tidmap_get(&p->threads, tid);
