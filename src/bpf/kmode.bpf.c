@@ -445,6 +445,35 @@ __noinline int copy_iov(__u64 addr, __u64 cnt, __u32 cap, int when)
 	return 0;
 }
 
+__noinline int put_fd(int fd);
+
+/*
+ * -y: the descriptors an SCM_RIGHTS message carries (msg_control at addr,
+ * len bytes): a sendmsg's at entry, a recvmsg's new ones at exit.
+ */
+__noinline int put_cmsg_fds(__u64 addr, __u64 len)
+{
+	__u64 end = addr + (len < 1024 ? len : 1024);
+	for (int i = 0; i < 4 && addr + 16 <= end; i++) {
+		struct { __u64 len; int level, type; } c;
+		if (bpf_probe_read_user(&c, sizeof(c), (void *)addr) || c.len < 16 || c.len > 1024)
+			return 0;
+		if (c.level == 1 && c.type == 1) {	/* SOL_SOCKET, SCM_RIGHTS */
+			int fds[8];
+			__u64 n = (c.len - 16) / 4;
+			__u32 size = (n < 8 ? n : 8) * 4;
+			/* No byte past the message: it may end where the page does. */
+			asm volatile("%0 &= 63" : "+r"(size));
+			if (size > sizeof(fds) || bpf_probe_read_user(fds, size, (void *)(addr + 16)))
+				return 0;
+			for (int k = 0; k < 8 && k < n; k++)
+				put_fd(fds[k]);
+		}
+		addr += (c.len + 7) & ~7ull;
+	}
+	return 0;
+}
+
 __noinline int copy_msghdr(__u64 addr, __u32 cap, int when)
 {
 	/* struct msghdr: name, namelen, iov, iovlen, control, controllen, flags */
@@ -454,6 +483,8 @@ __noinline int copy_msghdr(__u64 addr, __u32 cap, int when)
 	put_region(m[0], (__u32)m[1] < 128 ? (__u32)m[1] : 128, 0, when);
 	copy_iov(m[2], m[3], cap, when);
 	put_region(m[4], m[5] < 1024 ? m[5] : 1024, 0, when);
+	if (cfg_fds)
+		put_cmsg_fds(m[4], m[5]);
 	return 0;
 }
 
