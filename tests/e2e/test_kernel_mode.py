@@ -15,6 +15,7 @@ with CI=true it fails.  The binary is $TRACEKIT.
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -412,6 +413,29 @@ def fd_paths_as_the_call_saw_them(tmp):
             (l.startswith('close(3<') and ('/dev/null' in l or '/b>' in l))]
     expect(len(mine) == len(want) and all(re.fullmatch(w, l) for w, l in zip(want, mine)),
            'what each call saw:\n  want %r\n  got  %r' % (want, mine))
+
+
+@case
+def decode_fds_lines_are_strace_s(tmp):
+    """-yy and --decode-fds= on descriptors from before the trace (an inherited one, dups of it),
+    devices opened and replaced: the same lines as strace's, the process long gone when printed."""
+    need_kernel_mode()
+    if not shutil.which('strace'):
+        raise Skip('strace is not installed')
+    inner = ['sh', '-c', 'exec 6<&5 7</dev/full; exec 6<&- 8<&7; exec 7</dev/zero; exec 7<&-']
+    for opts in (['-yy'], ['--decode-fds=dev'], ['-y']):
+        got = {}
+        for who in ('strace', 'tracekit'):
+            out = os.path.join(tmp, who)
+            tracer = ['strace'] if who == 'strace' else tracekit()
+            argv = (['sh', '-c', 'exec 5</dev/null; exec "$@"', '-'] + tracer + opts +
+                    ['-e', 'trace=dup2,fcntl,close', '-o', out] + inner)
+            rc, _, err = run(argv, cwd=tmp)
+            expect(rc == 0, '%s %s: exit 0, got %d: %r' % (who, opts, rc, err))
+            # the dynamic loader's close of ld.so.cache and libc: the same in both, but not ours
+            got[who] = [re.sub(r' +', ' ', l) for l in lines(out) if not re.match(r'close\(3[<)]', l)]
+        expect(got['strace'] == got['tracekit'] and len(got['strace']) > 5,
+               '%s: strace\'s lines\n  strace   %r\n  tracekit %r' % (opts, got['strace'], got['tracekit']))
 
 
 def tracefs_instances():
