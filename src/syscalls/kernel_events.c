@@ -7,6 +7,7 @@
  */
 #include <signal.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <sys/sysmacros.h>
 #include <string.h>
 #include <time.h>
@@ -558,7 +559,7 @@ void km_printer_record(struct km_printer *p, const struct km_hdr *h)
  * What /proc/PID/fd/N would have said at the call, from the BPF program's
  * struct km_fdinfo: a path from its names, or the kind of a pseudo file.
  * False when it cannot be told (a walk cut short, a file system we do not
- * name).
+ * name); nothing in out when /proc could not say it either (PATH_MAX).
  */
 static bool fdinfo_target(const struct km_region *r, struct strbuf *out)
 {
@@ -599,6 +600,9 @@ static bool fdinfo_target(const struct km_region *r, struct strbuf *out)
 		sb_addc(out, '/');
 	if (fi.deleted)
 		sb_add(out, " (deleted)");
+	/* /proc's readlink fails for a path of PATH_MAX bytes or more: no text, as strace. */
+	if (out->len >= PATH_MAX)
+		sb_reset(out);
 	return true;
 }
 
@@ -633,9 +637,10 @@ static int fd_at_call(struct km_printer *p, const struct km_hdr *h, int fd, char
 	if (r) {
 		struct km_fdinfo fi;
 		struct strbuf target = STRBUF_INIT;
-		if (!fdinfo_target(r, &target)) {
+		bool told = fdinfo_target(r, &target);
+		if (!told || !target.len) {
 			sb_free(&target);
-			return -2;
+			return told ? -1 : -2;	/* told, but empty: too long for /proc too */
 		}
 		memcpy(&fi, r + 1, sizeof(fi));
 		fi.proto[sizeof(fi.proto) - 1] = '\0';
