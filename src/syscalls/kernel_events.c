@@ -111,6 +111,16 @@ static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len)
 	return got ? (long)got : -1;
 }
 
+/* Whether h holds regions copied at when (an exit's retry of its entry's copies). */
+static bool has_regions(const struct km_hdr *h, unsigned when)
+{
+	const struct km_region *r = first_region(h);
+	for (unsigned i = 0; i < h->nregions; i++, r = next_region(r))
+		if (r->when == when)
+			return true;
+	return false;
+}
+
 /* Reads that failed for good: an entry's count once its retry at exit is known. */
 static void count_faults(struct km_printer *p, const struct km_hdr *h, unsigned when)
 {
@@ -308,7 +318,8 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		/* Not traced, sent for the descriptors it made (kernel_plan.c): they decode later calls. */
 		if (km_fds_tracks(c->nr)) {
 			struct regions rg = { { h, NULL }, SC_AT_ENTRY };
-			if (h->type != KM_EXIT)	/* else fetched from its entry record (on_enter) */
+			/* A two-record call's entry memory came with its entry (on_enter), or again now. */
+			if (h->type != KM_EXIT || has_regions(h, SC_AT_ENTRY))
 				sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
 			km_fds_update(p->fds, th->cs.tgid, c);
 		}
