@@ -198,7 +198,10 @@ if wants kernel; then
 	# Named strace too, and run under its own path (the suite checks "$STRACE: message").
 	mkdir -p "$cache/tracekit-kernel-bin"
 	kadapter=$cache/tracekit-kernel-bin/strace
-	printf '#!/bin/bash\nexec -a "$0" %s --kernel "$@"\n' "$tracekit" >"$kadapter"
+	# Started with stderr closed, bash keeps the script open on fd 2: closed again, as the
+	# suite gave it (redirect-fds checks).
+	printf '#!/bin/bash\n[ /proc/$$/fd/2 -ef "$0" ] && exec 2>&-\nexec -a "$0" %s --kernel "$@"\n' \
+		"$tracekit" >"$kadapter"
 	chmod +x "$kadapter"
 	run_suite kernel "$kadapter"
 fi

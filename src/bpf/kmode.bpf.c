@@ -38,6 +38,8 @@ struct task_struct {
 	int pid;
 	int tgid;
 	int exit_code;
+	struct files_struct *files;
+	struct fs_struct *fs;
 } __attribute__((preserve_access_index));
 
 struct km_scratch {
@@ -54,6 +56,8 @@ const volatile __u64 cfg_wake_at = 1 << 22;	/* bytes waiting that wake user spac
  * one counter instead, which orders them as well (see stamp()).
  */
 const volatile __u32 cfg_clock = 1;
+/* -y/-yy/--decode-fds: records carry what their descriptors were (put_fds); off, nothing changes. */
+const volatile __u32 cfg_fds;
 
 
 __u64 lost_records;		/* the ring buffer was full */
@@ -184,7 +188,7 @@ __noinline int put_region(__u64 addr, __u32 len, int how, int when)
 	struct km_hdr *h = (struct km_hdr *)s->buf;
 	if (h->size >= KM_DATA_LIMIT) {
 		if (!(how & PUT_QUIET))
-			h->truncated = 1;
+			h->truncated |= KM_HDR_CUT;
 		return -1;
 	}
 	/* The masks are for the verifier: offsets and sizes it can bound within the scratch. */
@@ -225,6 +229,8 @@ __noinline int put_region(__u64 addr, __u32 len, int how, int when)
 	h->nregions++;
 	return got < 0 ? -1 : 0;
 }
+
+#include "kmode_fds.bpf.h"
 
 /*
  * The pointer-shaped words of the region at scratch offset at (a region's
@@ -328,6 +334,8 @@ __noinline int copy_msghdr(__u64 addr, __u32 cap, int when)
 	put_region(m[0], (__u32)m[1] < 128 ? (__u32)m[1] : 128, 0, when);
 	copy_iov(m[2], m[3], cap, when);
 	put_region(m[4], m[5] < 1024 ? m[5] : 1024, 0, when);
+	if (cfg_fds)
+		put_cmsg_fds(m[4], m[5]);
 	return 0;
 }
 
@@ -493,7 +501,7 @@ static __always_inline struct rec start(__u32 type, __u32 tid, __u32 tgid, __s32
 static __always_inline void send(struct rec *r)
 {
 	struct km_hdr *h = hdr(r);
-	if (h->truncated)
+	if (h->truncated & KM_HDR_CUT)
 		__sync_fetch_and_add(&truncated_records, 1);
 	__u64 size = (sizeof(*h) + h->size) & (KM_BUF_SIZE - 1);
 	if (bpf_ringbuf_output(&rb, r->s->buf, size, wakeup(size)))
@@ -577,7 +585,7 @@ int km_sys_enter(unsigned long long *ctx)
 		t->state |= KM_INCALL;
 		return 0;
 	}
-	if (p && !(p->sides & 1)) {
+	if (!cfg_fds && p && !(p->sides & 1)) {
 		send_plain(KM_ENTER, id, nr, regs, 0, stamp(), 0);
 		return 0;
 	}
@@ -589,6 +597,8 @@ int km_sys_enter(unsigned long long *ctx)
 	h->sp = regs->sp;
 	if (p)
 		copy_plan(&r, p, key, 0, h->sp);
+	if (cfg_fds)
+		put_fds(h, 1, 0);
 	if (h->faults && nr != 59 && nr != 322)
 		t->state |= KM_RETRY;
 	send(&r);
@@ -668,11 +678,11 @@ static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_reg
 {
 	__u32 key = (__u32)t->nr;
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
-	if (!p || !p->ncopy) {
+	if (!cfg_fds && (!p || !p->ncopy)) {
 		send_plain(KM_CALL, id, t->nr, regs, ret, t->ts, stamp());
 		return;
 	}
-	if (send_small(t, id, regs, ret, p) == 0)
+	if (!cfg_fds && p && send_small(t, id, regs, ret, p) == 0)
 		return;
 	__u64 now = stamp();
 	struct rec r = start(KM_CALL, (__u32)id, id >> 32, t->nr, 1, t->ts);
@@ -683,9 +693,13 @@ static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_reg
 	h->ret = ret;
 	read_args(regs, h->args);
 	h->sp = regs->sp;
-	copy_plan(&r, p, key, 0, h->sp);
-	r.when = 2;
-	copy_plan(&r, p, key, ret, 0);
+	if (p) {
+		copy_plan(&r, p, key, 0, h->sp);
+		r.when = 2;
+		copy_plan(&r, p, key, ret, 0);
+	}
+	if (cfg_fds)
+		put_fds(h, 1, 1);
 	send(&r);
 }
 
@@ -710,7 +724,7 @@ int km_sys_exit(unsigned long long *ctx)
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (p && !p->traced)
 		return 0;
-	if (p && !retry && !(p->sides & 2)) {
+	if (!cfg_fds && p && !retry && !(p->sides & 2)) {
 		/* Nothing to copy: the arguments are the entry's, user space has them. */
 		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1], stamp(), 0);
 		return 0;
@@ -729,6 +743,8 @@ int km_sys_exit(unsigned long long *ctx)
 	}
 	if (p)
 		copy_plan(&r, p, key, h->ret, 0);
+	if (cfg_fds)
+		put_fds(h, 0, 1);
 	send(&r);
 	return 0;
 }

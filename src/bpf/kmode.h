@@ -154,8 +154,14 @@ struct km_hdr {
 	__u64 exit_ts;		/* KM_CALL: the exit's time (or order number) */
 	__u32 size;		/* bytes of regions after the header */
 	__u16 nregions;
-	__u8 truncated;		/* regions were left out: KM_DATA_LIMIT reached */
+	__u8 truncated;		/* KM_HDR_*: regions were left out (KM_DATA_LIMIT reached), ... */
 	__u8 faults;		/* regions whose read failed */
+};
+
+/* km_hdr's truncated bits. */
+enum {
+	KM_HDR_CUT = 1,		/* regions were left out: KM_DATA_LIMIT reached */
+	KM_HDR_FDS = 2,		/* the record's descriptors were looked up (struct km_fdinfo) */
 };
 
 struct km_region {
@@ -164,6 +170,44 @@ struct km_region {
 	__u8 when;
 	__u8 fault;		/* the read failed: the page was not in memory (or not mapped) */
 	__u16 pad;
+};
+
+
+/*
+ * -y: a descriptor as the task's table held it when the record was made
+ * (cfg_fds): a region of when KM_WHEN_FD at address KM_FD_ADDR + (__u32)fd
+ * (AT_FDCWD: the working directory), holding struct km_fdinfo and then the
+ * path's names, leaf first, each with its NUL.  A record with KM_HDR_FDS set
+ * looked up every argument (KM_ENTER, KM_CALL) and the return value
+ * (KM_EXIT, KM_CALL) that could be a descriptor: one without a region was
+ * not open then.
+ */
+#define KM_WHEN_FD 4
+#define KM_FD_ADDR 0xfdfd000000000000ull
+#define KM_FD_STEPS 40		/* names and mount crossings walked towards the root */
+#define KM_FD_NAME 256		/* NAME_MAX and its NUL */
+
+struct km_fdinfo {
+	__u64 ino;
+	__u64 magic;		/* the file system's s_magic: pipes, sockets, anon inodes */
+	__u32 mode;
+	__u32 rdev;		/* the kernel's dev_t: major << 20 | minor */
+	__u32 pid;		/* an anon inode's pid, when it is a pidfd */
+	__u8 deleted;		/* unlinked: /proc says " (deleted)" */
+	__u8 depth;		/* names that follow */
+	__u8 cut;		/* the walk ended before the root: the path is not whole */
+	__u8 pad;
+	char proto[16];		/* a socket's protocol name (sk_prot->name) */
+	/* A socket as sock_diag would list it, at the call: */
+	__u16 family;		/* AF_INET, AF_INET6, AF_UNIX, AF_NETLINK */
+	__u16 sport;		/* inet: the local port (host order), the remote one (network order) */
+	__u16 dport;
+	__u16 unix_len;		/* unix: the bound address's bytes (sun_family and path) */
+	__u32 portid;		/* netlink: the port id, 0 unbound */
+	__u32 nl_proto;		/* netlink: the protocol */
+	__u64 peer_ino;		/* unix: the peer's inode */
+	__u8 saddr[16], daddr[16];	/* inet: the addresses (IPv4 in the first 4 bytes) */
+	char unix_path[108];	/* unix: sun_path */
 };
 
 #endif

@@ -58,7 +58,7 @@ static void failed(enum km_bpf_fail *why, int e, const char *what, char *err, si
 	snprintf(err, errlen, "%s: %s%s%s", what, strerror(e), last_msg[0] ? "; libbpf: " : "", last_msg);
 }
 
-struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock, size_t ring_bytes,
+struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock, bool fds, size_t ring_bytes,
 			   enum km_bpf_fail *why, char *err, size_t errlen)
 {
 	libbpf_set_print(keep_message);
@@ -72,6 +72,7 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock,
 	}
 	b->skel->rodata->cfg_follow = follow;
 	b->skel->rodata->cfg_clock = clock;
+	b->skel->rodata->cfg_fds = fds;
 	/* For tests: fewer slots, so that tasks share them and spill (a power of two). */
 	const char *slots = getenv("TRACEKIT_KM_SLOTS");
 	unsigned long nslots = slots ? strtoul(slots, NULL, 10) : KM_SLOTS;

@@ -7,6 +7,8 @@
  */
 #include <signal.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <sys/sysmacros.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +47,7 @@ struct km_printer {
 	struct sc_summary *sum;
 	struct tr_fdpath *fdpath;
 	struct km_fds *fds;	/* -y: descriptors the trace saw made */
+	const struct km_hdr *fdrec;	/* -y: the record being decoded, with what its descriptors were */
 	struct tidmap threads;
 	struct strbuf tmp;
 	bool hold_entry;
@@ -106,6 +109,16 @@ static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len)
 		got += n;
 	}
 	return got ? (long)got : -1;
+}
+
+/* Whether h holds regions copied at when (an exit's retry of its entry's copies). */
+static bool has_regions(const struct km_hdr *h, unsigned when)
+{
+	const struct km_region *r = first_region(h);
+	for (unsigned i = 0; i < h->nregions; i++, r = next_region(r))
+		if (r->when == when)
+			return true;
+	return false;
 }
 
 /* Reads that failed for good: an entry's count once its retry at exit is known. */
@@ -185,8 +198,15 @@ static struct thread *begin_call(struct km_printer *p, const struct km_hdr *h)
 static void on_enter(struct km_printer *p, const struct km_hdr *h)
 {
 	struct thread *th = begin_call(p, h);
-	if (!th)
+	if (!th) {
+		/* Not shown, sent for the descriptors it makes: its path is in this record (-y). */
+		struct thread *t = tidmap_get(&p->threads, (pid_t)h->tid);
+		if (t && !t->cs.shown && km_fds_tracks(h->nr)) {
+			struct regions rg = { { h, NULL }, SC_AT_ENTRY };
+			sc_mem_fetch(&t->cs.call, SC_AT_ENTRY, read_regions, &rg);
+		}
 		return;
+	}
 	if (h->faults) {
 		/* Decoded at exit, with what the kernel copies again once the call has run. */
 		size_t len = sizeof(*h) + h->size;
@@ -283,7 +303,9 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	struct sc_call *c = &th->cs.call;
 	if (th->deferred) {
 		count_faults(p, h, SC_AT_ENTRY);
+		p->fdrec = th->deferred;	/* its descriptors as they were at entry */
 		decode_entry(p, th, th->deferred, h, false);
+		p->fdrec = h;
 		free(th->deferred);
 		th->deferred = NULL;
 	}
@@ -296,7 +318,9 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		/* Not traced, sent for the descriptors it made (kernel_plan.c): they decode later calls. */
 		if (km_fds_tracks(c->nr)) {
 			struct regions rg = { { h, NULL }, SC_AT_ENTRY };
-			sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
+			/* A two-record call's entry memory came with its entry (on_enter), or again now. */
+			if (h->type != KM_EXIT || has_regions(h, SC_AT_ENTRY))
+				sc_mem_fetch(c, SC_AT_ENTRY, read_regions, &rg);
 			km_fds_update(p->fds, th->cs.tgid, c);
 		}
 		goto held;
@@ -497,6 +521,7 @@ static void on_exec(struct km_printer *p, const struct km_hdr *h)
 
 void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 {
+	p->fdrec = h;
 	switch (h->type) {
 	case KM_ENTER:
 		on_enter(p, h);
@@ -532,12 +557,146 @@ void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 		on_exec(p, h);
 		break;
 	}
+	p->fdrec = NULL;
+}
+
+/* Magic numbers of the file systems whose files /proc names by kind, not by path. */
+#define SOCKFS_MAGIC 0x534F434Bu
+#define PIPEFS_MAGIC 0x50495045u
+#define ANON_INODE_FS_MAGIC 0x09041934u
+#define PID_FS_MAGIC 0x50494446u	/* pidfds since Linux 6.9 */
+
+/*
+ * What /proc/PID/fd/N would have said at the call, from the BPF program's
+ * struct km_fdinfo: a path from its names, or the kind of a pseudo file.
+ * False when it cannot be told (a walk cut short, a file system we do not
+ * name); nothing in out when /proc could not say it either (PATH_MAX).
+ */
+static bool fdinfo_target(const struct km_region *r, struct strbuf *out)
+{
+	struct km_fdinfo fi;
+	if (r->len < sizeof(fi))
+		return false;
+	memcpy(&fi, r + 1, sizeof(fi));
+	const char *names = (const char *)(r + 1) + sizeof(fi), *end = names + (r->len - sizeof(fi));
+	const char *name[256];
+	int depth = 0;
+	for (const char *n = names; n < end && depth < fi.depth && depth < 256; n += strlen(n) + 1) {
+		if (!memchr(n, 0, (size_t)(end - n)))
+			return false;
+		name[depth++] = n;
+	}
+	if (depth != fi.depth)
+		return false;
+	if (fi.magic == SOCKFS_MAGIC || fi.magic == PIPEFS_MAGIC) {
+		sb_printf(out, "%s:[%llu]", fi.magic == SOCKFS_MAGIC ? "socket" : "pipe",
+			  (unsigned long long)fi.ino);
+		return true;
+	}
+	if (fi.magic == PID_FS_MAGIC) {
+		sb_add(out, "anon_inode:[pidfd]");	/* as /proc names it */
+		return true;
+	}
+	if (fi.magic == ANON_INODE_FS_MAGIC) {
+		if (!depth)
+			return false;
+		sb_printf(out, "anon_inode:%s", name[0]);
+		return true;
+	}
+	if (fi.cut)
+		return false;
+	for (int i = depth - 1; i >= 0; i--)
+		sb_printf(out, "/%s", name[i]);
+	if (!depth)
+		sb_addc(out, '/');
+	if (fi.deleted)
+		sb_add(out, " (deleted)");
+	/* /proc's readlink fails for a path of PATH_MAX bytes or more: no text, as strace. */
+	if (out->len >= PATH_MAX)
+		sb_reset(out);
+	return true;
+}
+
+/*
+ * -y from the record's own lookups (kmode.h's struct km_fdinfo): the text
+ * of fd as the call saw it, -1 when fd was looked up and not open then (or
+ * has no text of the kinds asked), -2 when the record does not tell.
+ */
+/* The record's struct km_fdinfo region of fd, or NULL. */
+static const struct km_region *fd_region(const struct km_hdr *h, int fd)
+{
+	const struct km_region *r = first_region(h);
+	for (unsigned i = 0; h && (h->truncated & KM_HDR_FDS) && i < h->nregions; i++, r = next_region(r))
+		if (r->when == KM_WHEN_FD && r->addr == KM_FD_ADDR + (uint32_t)fd &&
+		    r->len >= sizeof(struct km_fdinfo))
+			return r;
+	return NULL;
+}
+
+/* The record being decoded, when tid's: a thread of the process has the same descriptors. */
+static const struct km_hdr *fd_record(const struct km_printer *p, pid_t tid)
+{
+	const struct km_hdr *h = p->fdrec;
+	return h && ((pid_t)h->tid == tid || (pid_t)h->tgid == tid) ? h : NULL;
+}
+
+static int fd_at_call(struct km_printer *p, const struct km_hdr *h, int fd, char *buf, size_t len)
+{
+	if (!h || !(h->truncated & KM_HDR_FDS))
+		return -2;
+	const struct km_region *r = fd_region(h, fd);
+	if (r) {
+		struct km_fdinfo fi;
+		struct strbuf target = STRBUF_INIT;
+		bool told = fdinfo_target(r, &target);
+		if (!told || !target.len) {
+			sb_free(&target);
+			return told ? -1 : -2;	/* told, but empty: too long for /proc too */
+		}
+		memcpy(&fi, r + 1, sizeof(fi));
+		fi.proto[sizeof(fi.proto) - 1] = '\0';
+		struct tr_sock_facts sk = {
+			.family = fi.family,
+			.sport = fi.sport,
+			.dport = fi.dport,
+			.saddr = fi.saddr,
+			.daddr = fi.daddr,
+			.peer_ino = fi.peer_ino,
+			.unix_path = fi.unix_path,
+			.unix_path_len = fi.unix_len > 2 ? fi.unix_len - 2u : 0,
+			.nl_proto = fi.nl_proto,
+			.portid = fi.portid,
+		};
+		struct tr_fd_facts f = {
+			.sock = fi.proto[0] ? &sk : NULL,
+			.target = sb_str(&target),
+			.deleted = fi.deleted,
+			.mode = fi.mode,
+			.rdev = makedev(fi.rdev >> 20, fi.rdev & 0xfffff),
+			.sock_proto = fi.proto[0] ? fi.proto : NULL,
+			.pid = (int)fi.pid,
+		};
+		int n = tr_fd_describe(p->fdpath, fd, &f, buf, len);
+		sb_free(&target);
+		return n;
+	}
+	if (h->truncated & KM_HDR_CUT)
+		return -2;
+	/* Every value that could be a descriptor was looked up: one not found was not open. */
+	bool args = h->type != KM_EXIT, ret = h->type != KM_ENTER && h->type != KM_STALLED;
+	for (int i = 0; args && i < 6; i++)
+		if ((int)h->args[i] == fd)
+			return -1;
+	return ret && h->ret == fd ? -1 : -2;
 }
 
 /* -y: what the trace saw the descriptor made from, else /proc while the process lives. */
 static int fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 {
 	struct km_printer *p = ctx;
+	int n = fd_at_call(p, fd_record(p, tid), fd, buf, len);
+	if (n != -2)
+		return n;
 	const struct thread *th = tidmap_get(&p->threads, tid);
 	if (p->o->fmt.yflag < 2 && km_fds_path(p->fds, th ? th->cs.tgid : tid, fd, buf, len) >= 0)
 		return (int)strlen(buf);

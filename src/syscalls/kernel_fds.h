@@ -1,5 +1,7 @@
 /*
- * -y in kernel mode: descriptor paths learnt from the trace itself.  Lines
+ * -y in kernel mode, for descriptors the BPF program did not look up while
+ * the call ran (inside structures, another process's, kmode.h's struct
+ * km_fdinfo): paths learnt from the trace itself.  Lines
  * are printed a little after the calls, often after the process is gone,
  * so /proc cannot say what a descriptor was; the calls that made it can
  * (open*, creat, dup*, fcntl F_DUPFD*, close, close_range; fork copies the

@@ -480,7 +480,9 @@ static int open_source(struct run *r, const struct km_plan *plans, char *err, si
 	enum km_bpf_fail why = KM_FAIL_NOBPF;
 	if (o->ksource != SC_KS_FTRACE) {
 		r->clock = wants_clock(o);
-		r->bpf = km_bpf_open(plans, o->follow, r->clock, ring_bytes(o->buffer_kb), &why, err, errlen);
+		bool fds = (o->fmt.yflag || o->fmt.decode_fds) && o->summary != 1;
+		r->bpf = km_bpf_open(plans, o->follow, r->clock, fds, ring_bytes(o->buffer_kb), &why, err,
+				     errlen);
 		if (r->bpf)
 			return 0;
 		if (o->ksource == SC_KS_BPF || why == KM_FAIL_PERM)
@@ -542,6 +544,7 @@ int sc_run_kernel(struct sc_options *o)
 			status = 127;
 			goto out;
 		}
+		spawn_release_standard_fds();
 	}
 	loop(&r);
 	if (o->argv && !r.child_done) {

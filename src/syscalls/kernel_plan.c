@@ -188,12 +188,17 @@ static bool entry_is_input(const struct km_plan *p)
 	return !(in & out);
 }
 
-static bool one_record(const struct km_plan *p, const struct sc_entry *e)
+/*
+ * With -y (fds) every call keeps a record at entry: its descriptors are
+ * looked up as they were then (a bind changes what its socket shows, a
+ * close removes it), as strace prints them.
+ */
+static bool one_record(const struct km_plan *p, const struct sc_entry *e, bool fds)
 {
 	for (size_t i = 0; e && i < sizeof(two_records) / sizeof(two_records[0]); i++)
 		if (e->name && !strcmp(e->name, two_records[i]))
 			return false;
-	return entry_is_input(p);
+	return !fds && entry_is_input(p);
 }
 
 void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struct sc_fmt *fmt,
@@ -223,6 +228,6 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 					first_strv = false;
 			}
 		}
-		p->one = p->traced && one_record(p, e);
+		p->one = p->traced && one_record(p, e, fmt->yflag || fmt->decode_fds);
 	}
 }

@@ -27,6 +27,7 @@
 #include "summary.h"
 #include "tracee/tracee.h"
 #include "tracee/fdpath.h"
+#include "tracee/spawn.h"
 #include "tracee/unwind.h"
 #include "util/die.h"
 #include "util/tidmap.h"
@@ -480,25 +481,6 @@ static void catch_signals(const struct sc_options *o)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/*
- * The command has its own stdin and stdout now; we must not hold them
- * open (a pipe would never see its reader or writer go), so they become
- * the read end of a closed pipe: EOF to read, EBADF to write.
- */
-static void release_standard_fds(void)
-{
-	for (int fd = 0; fd <= 1; fd++) {
-		int p[2];
-		if (pipe2(p, O_CLOEXEC) < 0)
-			return;
-		close(p[1]);
-		if (p[0] != fd) {
-			dup3(p[0], fd, O_CLOEXEC);
-			close(p[0]);
-		}
-	}
-}
-
 /* The command's environment: ours with -E's changes (VAR=VAL sets, VAR unsets). */
 static char **make_env(const struct sc_options *o)
 {
@@ -636,7 +618,7 @@ int sc_run_ptrace(struct sc_options *o)
 	if (o->argv && o->daemonize && !(o->quiet_set & SC_QUIET_ATTACH))
 		fprintf(stderr, "%s: Process %d attached\n", o->progname, (int)tracer_command(t));
 	if (o->argv)
-		release_standard_fds();
+		spawn_release_standard_fds();
 	active = t;
 	catch_signals(o);
 	status = tracer_run(t);

@@ -161,31 +161,38 @@ static bool sk_receive(int fd, struct sk_query *q, sk_parse_fn parse)
 	}
 }
 
-static int inet_parse(struct sk_query *q, const struct nlmsghdr *h)
+/* An inet socket's text: PROTO:[src:port->dst:port]; ports in network order. */
+static bool inet_text(struct strbuf *out, const char *name, int af, const void *sa, uint16_t sport,
+		      const void *da, uint16_t dport)
 {
 	static const uint8_t zero[16];
-	const struct inet_diag_msg *m = NLMSG_DATA(h);
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+	size_t alen = af == AF_INET6 ? 16 : 4;
+	const char *ob = af == AF_INET6 ? "[" : "", *cb = af == AF_INET6 ? "]" : "";
+
+	if ((af != AF_INET && af != AF_INET6) || !inet_ntop(af, sa, src, sizeof(src)))
+		return false;
+	sb_printf(out, "%s:[%s%s%s:%u", name, ob, src, cb, ntohs(sport));
+	/* A peer only when connected: strace leaves "->" out otherwise. */
+	if (dport || memcmp(da, zero, alen)) {
+		if (!inet_ntop(af, da, dst, sizeof(dst)))
+			return false;
+		sb_printf(out, "->%s%s%s:%u", ob, dst, cb, ntohs(dport));
+	}
+	sb_addc(out, ']');
+	return true;
+}
+
+static int inet_parse(struct sk_query *q, const struct nlmsghdr *h)
+{
+	const struct inet_diag_msg *m = NLMSG_DATA(h);
 
 	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)))
 		return -1;
 	if (m->idiag_inode != q->inode)
 		return 0;
-
-	int af = m->idiag_family;
-	size_t alen = af == AF_INET6 ? 16 : 4;
-	const char *ob = af == AF_INET6 ? "[" : "", *cb = af == AF_INET6 ? "]" : "";
-	if ((af != AF_INET && af != AF_INET6) || !inet_ntop(af, m->id.idiag_src, src, sizeof(src)))
-		return -1;
-	sb_printf(q->out, "%s:[%s%s%s:%u", q->proto->name, ob, src, cb, ntohs(m->id.idiag_sport));
-	/* A peer only when connected: strace leaves "->" out otherwise. */
-	if (m->id.idiag_dport || memcmp(m->id.idiag_dst, zero, alen)) {
-		if (!inet_ntop(af, m->id.idiag_dst, dst, sizeof(dst)))
-			return -1;
-		sb_printf(q->out, "->%s%s%s:%u", ob, dst, cb, ntohs(m->id.idiag_dport));
-	}
-	sb_addc(q->out, ']');
-	return 1;
+	return inet_text(q->out, q->proto->name, m->idiag_family, m->id.idiag_src, m->id.idiag_sport,
+			 m->id.idiag_dst, m->id.idiag_dport) ? 1 : -1;
 }
 
 static bool inet_lookup(int fd, struct sk_query *q)
@@ -272,6 +279,30 @@ static uint32_t unix_peer_remember(unsigned long inode, uint32_t peer)
 	return peer;
 }
 
+/* A unix socket's text: PROTO:[inode->peer,"path"]; false when it is neither bound nor connected. */
+static bool unix_text(struct strbuf *out, const char *name, unsigned long inode, uint32_t peer,
+		      const char *path, size_t path_len)
+{
+	peer = unix_peer_remember(inode, peer);
+	/* Neither bound nor connected: nothing to add to the inode. */
+	if (!peer && !path_len)
+		return false;
+	sb_printf(out, "%s:[%lu", name, inode);
+	if (peer)
+		sb_printf(out, "->%u", peer);
+	if (path_len) {
+		sb_addc(out, ',');
+		if (path[0] == '\0') {		/* abstract namespace */
+			sb_addc(out, '@');
+			quote_path(out, path + 1, path_len - 1);
+		} else {
+			quote_path(out, path, path_len);
+		}
+	}
+	sb_addc(out, ']');
+	return true;
+}
+
 static int unix_parse(struct sk_query *q, const struct nlmsghdr *h)
 {
 	const struct unix_diag_msg *m = NLMSG_DATA(h);
@@ -292,24 +323,7 @@ static int unix_parse(struct sk_query *q, const struct nlmsghdr *h)
 			memcpy(&peer, RTA_DATA(a), sizeof(peer));
 		}
 	}
-	peer = unix_peer_remember(q->inode, peer);
-	/* Neither bound nor connected: nothing to add to the inode. */
-	if (!peer && !path_len)
-		return -1;
-	sb_printf(q->out, "%s:[%lu", q->proto->name, q->inode);
-	if (peer)
-		sb_printf(q->out, "->%u", peer);
-	if (path_len) {
-		sb_addc(q->out, ',');
-		if (path[0] == '\0') {		/* abstract namespace */
-			sb_addc(q->out, '@');
-			quote_path(q->out, path + 1, path_len - 1);
-		} else {
-			quote_path(q->out, path, path_len);
-		}
-	}
-	sb_addc(q->out, ']');
-	return 1;
+	return unix_text(q->out, q->proto->name, q->inode, peer, path, path_len) ? 1 : -1;
 }
 
 static bool unix_lookup(int fd, struct sk_query *q)
@@ -335,20 +349,26 @@ static bool unix_lookup(int fd, struct sk_query *q)
 	return sk_send(fd, &msg, sizeof(msg)) && sk_receive(fd, q, unix_parse);
 }
 
+/* A netlink socket's text: PROTO:[FAMILY:portid]. */
+static void netlink_text(struct strbuf *out, const char *name, unsigned protocol, uint32_t portid)
+{
+	size_t nnames = sizeof(netlink_names) / sizeof(netlink_names[0]);
+
+	if (protocol < nnames && netlink_names[protocol])
+		sb_printf(out, "%s:[%s:%u]", name, netlink_names[protocol], portid);
+	else
+		sb_printf(out, "%s:[%u]", name, protocol);
+}
+
 static int netlink_parse(struct sk_query *q, const struct nlmsghdr *h)
 {
 	const struct netlink_diag_msg *m = NLMSG_DATA(h);
-	size_t nnames = sizeof(netlink_names) / sizeof(netlink_names[0]);
 
 	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)) || m->ndiag_family != AF_NETLINK)
 		return -1;
 	if (m->ndiag_ino != q->inode)
 		return 0;
-	if (m->ndiag_protocol < nnames && netlink_names[m->ndiag_protocol])
-		sb_printf(q->out, "%s:[%s:%u]", q->proto->name,
-			  netlink_names[m->ndiag_protocol], m->ndiag_portid);
-	else
-		sb_printf(q->out, "%s:[%u]", q->proto->name, m->ndiag_protocol);
+	netlink_text(q->out, q->proto->name, m->ndiag_protocol, m->ndiag_portid);
 	return 1;
 }
 
@@ -372,14 +392,27 @@ static bool netlink_lookup(int fd, struct sk_query *q)
 	return sk_send(fd, &msg, sizeof(msg)) && sk_receive(fd, q, netlink_parse);
 }
 
-static const struct sk_proto *sk_proto_of(const char *fdlink)
+/* Where a descriptor's details come from: /proc now, or what the kernel said at the call. */
+struct fd_src {
+	pid_t tid;
+	const char *fdlink;			/* /proc/TID/fd/N, when not facts */
+	const struct tr_fd_facts *facts;
+};
+
+static const struct sk_proto *sk_proto_of(const struct fd_src *src)
 {
 	char name[64];
-	ssize_t n = getxattr(fdlink, "system.sockprotoname", name, sizeof(name) - 1);
 
-	if (n <= 0)
-		return NULL;
-	name[n] = '\0';
+	if (src->facts) {
+		if (!src->facts->sock_proto)
+			return NULL;
+		snprintf(name, sizeof(name), "%s", src->facts->sock_proto);
+	} else {
+		ssize_t n = getxattr(src->fdlink, "system.sockprotoname", name, sizeof(name) - 1);
+		if (n <= 0)
+			return NULL;
+		name[n] = '\0';
+	}
 	for (size_t i = 0; i < sizeof(sk_protos) / sizeof(sk_protos[0]); i++)
 		if (!strcmp(name, sk_protos[i].name))
 			return &sk_protos[i];
@@ -387,20 +420,31 @@ static const struct sk_proto *sk_proto_of(const char *fdlink)
 }
 
 /*
- * The -yy text of socket inode (fd's link in fdlink) into out; false when
- * the protocol is not one we decode.  A fresh diag socket per lookup: a
- * dump we stop reading halfway must not leak into the next query.
+ * The -yy text of socket inode into out; false when the protocol is not one
+ * we decode.  A fresh diag socket per lookup: a dump we stop reading
+ * halfway must not leak into the next query.
  */
-static bool sk_describe(const char *fdlink, unsigned long inode, struct strbuf *out)
+static bool sk_describe(const struct fd_src *src, unsigned long inode, struct strbuf *out)
 {
-	const struct sk_proto *proto = sk_proto_of(fdlink);
+	const struct sk_proto *proto = sk_proto_of(src);
 	struct sk_query q = { proto, inode, out };
 	bool found = false;
 
 	if (!proto)
 		return false;
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (fd >= 0) {
+	const struct tr_sock_facts *sk = src->facts ? src->facts->sock : NULL;
+	int fd = sk ? -1 : socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (sk) {
+		/* What the kernel held at the call; "listed" as sock_diag would have listed it. */
+		if (proto->kind == SK_INET)
+			found = sk->sport && inet_text(out, proto->name, sk->family, sk->saddr,
+						       htons(sk->sport), sk->daddr, sk->dport);
+		else if (proto->kind == SK_UNIX)
+			found = unix_text(out, proto->name, inode, (uint32_t)sk->peer_ino, sk->unix_path,
+					  sk->unix_path_len);
+		else if (sk->portid)
+			netlink_text(out, proto->name, sk->nl_proto, sk->portid), found = true;
+	} else if (fd >= 0) {
 		if (proto->kind == SK_INET)
 			found = inet_lookup(fd, &q);
 		else if (proto->kind == SK_UNIX)
@@ -419,12 +463,18 @@ static bool sk_describe(const char *fdlink, unsigned long inode, struct strbuf *
 /* ---- -yy extras ------------------------------------------------------------ */
 
 /* "pid:N" for a pidfd, from its fdinfo; false if not readable. */
-static bool pidfd_describe(pid_t tid, int fd, struct strbuf *out)
+static bool pidfd_describe(const struct fd_src *src, int fd, struct strbuf *out)
 {
 	char name[64], line[256];
 	bool found = false;
 
-	snprintf(name, sizeof(name), "/proc/%d/fdinfo/%d", (int)tid, fd);
+	if (src->facts) {
+		if (src->facts->pid <= 0)
+			return false;
+		sb_printf(out, "pid:%d", src->facts->pid);
+		return true;
+	}
+	snprintf(name, sizeof(name), "/proc/%d/fdinfo/%d", (int)src->tid, fd);
 	FILE *f = fopen(name, "re");
 	if (!f)
 		return false;
@@ -443,22 +493,30 @@ static bool pidfd_describe(pid_t tid, int fd, struct strbuf *out)
  * A name the kernel ended in " (deleted)" that is really a file's name (the
  * link and the name lead to the same inode), as strace checks.
  */
-static bool deleted_is_name(const char *fdlink, const char *target)
+static bool deleted_is_name(const struct fd_src *src, const char *target)
 {
 	struct stat l, t;
-	return stat(fdlink, &l) == 0 && lstat(target, &t) == 0 &&
+	if (src->facts)
+		return !src->facts->deleted;
+	return stat(src->fdlink, &l) == 0 && lstat(target, &t) == 0 &&
 	       l.st_ino == t.st_ino && l.st_dev == t.st_dev;
 }
 
 /* path\0<char M:m> / path\0<block M:m>, any " (deleted)" suffix after it. */
-static bool device_describe(const char *fdlink, const char *target, struct strbuf *out)
+static bool device_describe(const struct fd_src *src, const char *target, struct strbuf *out)
 {
 	static const char deleted[] = " (deleted)";
 	struct stat st;
 	size_t n = strlen(target), dl = sizeof(deleted) - 1;
-	bool gone = n > dl && !strcmp(target + n - dl, deleted) && !deleted_is_name(fdlink, target);
+	bool gone = n > dl && !strcmp(target + n - dl, deleted) && !deleted_is_name(src, target);
 
-	if (target[0] != '/' || stat(fdlink, &st) < 0 || (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)))
+	if (src->facts) {
+		st.st_mode = src->facts->mode;
+		st.st_rdev = src->facts->rdev;
+	} else if (stat(src->fdlink, &st) < 0) {
+		return false;
+	}
+	if (target[0] != '/' || (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)))
 		return false;
 	sb_addn(out, target, gone ? n - dl : n);
 	sb_addc(out, '\0');
@@ -470,7 +528,7 @@ static bool device_describe(const char *fdlink, const char *target, struct strbu
 }
 
 /* What the enabled kinds (TR_FD_*) say of fd; false when none applies. */
-static bool describe(const struct tr_fdpath *p, pid_t tid, int fd, const char *fdlink,
+static bool describe(const struct tr_fdpath *p, int fd, const struct fd_src *src,
 		     const char *target, struct strbuf *out)
 {
 	static const char deleted[] = " (deleted)";
@@ -480,28 +538,44 @@ static bool describe(const struct tr_fdpath *p, pid_t tid, int fd, const char *f
 
 	if (fd != AT_FDCWD) {
 		if ((p->kinds & TR_FD_SOCKET) && sscanf(target, "socket:[%lu%c", &inode, &end) == 2 &&
-		    end == ']' && sk_describe(fdlink, inode, out))
+		    end == ']' && sk_describe(src, inode, out))
 			return true;
-		if ((p->kinds & TR_FD_DEV) && device_describe(fdlink, target, out))
+		if ((p->kinds & TR_FD_DEV) && device_describe(src, target, out))
 			return true;
 		if ((p->kinds & TR_FD_PIDFD) && !strcmp(target, "anon_inode:[pidfd]") &&
-		    pidfd_describe(tid, fd, out))
+		    pidfd_describe(src, fd, out))
 			return true;
 	}
 	if (!(p->kinds & TR_FD_PATH))
 		return false;
 	sb_add(out, target);
 	/* A trailing NUL tells the printer the " (deleted)" is part of the name. */
-	if (n > dl && !strcmp(target + n - dl, deleted) && deleted_is_name(fdlink, target))
+	if (n > dl && !strcmp(target + n - dl, deleted) && deleted_is_name(src, target))
 		sb_addc(out, '\0');
 	return true;
+}
+
+/* describe() into buf (NUL-terminated, cut to len - 1): its length, or -1. */
+static int describe_into(const struct tr_fdpath *p, int fd, const struct fd_src *src,
+			 const char *target, char *buf, size_t len)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (!describe(p, fd, src, target, &out)) {
+		sb_free(&out);
+		return -1;
+	}
+	size_t copy = out.len < len - 1 ? out.len : len - 1;
+	memcpy(buf, out.buf, copy);
+	buf[copy] = '\0';
+	sb_free(&out);
+	return (int)copy;
 }
 
 int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 {
 	const struct tr_fdpath *p = ctx;
 	char fdlink[64], target[PATH_MAX + 1];
-	struct strbuf out = STRBUF_INIT;
 
 	if (!p || !len || (fd < 0 && fd != AT_FDCWD))
 		return -1;
@@ -514,15 +588,17 @@ int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len)
 		return -1;
 	target[n] = '\0';
 
-	if (!describe(p, tid, fd, fdlink, target, &out)) {
-		sb_free(&out);
+	struct fd_src src = { .tid = tid, .fdlink = fdlink };
+	return describe_into(p, fd, &src, target, buf, len);
+}
+
+int tr_fd_describe(void *ctx, int fd, const struct tr_fd_facts *f, char *buf, size_t len)
+{
+	struct fd_src src = { .facts = f };
+
+	if (!ctx || !len || !f || !f->target)
 		return -1;
-	}
-	size_t copy = out.len < len - 1 ? out.len : len - 1;
-	memcpy(buf, out.buf, copy);
-	buf[copy] = '\0';
-	sb_free(&out);
-	return (int)copy;
+	return describe_into(ctx, fd, &src, f->target, buf, len);
 }
 
 /*

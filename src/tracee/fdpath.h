@@ -20,7 +20,9 @@
 #ifndef TRACEKIT_TRACEE_FDPATH_H
 #define TRACEKIT_TRACEE_FDPATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct tr_fdpath;
@@ -40,6 +42,35 @@ void tr_fdpath_free(struct tr_fdpath *p);
  * ctx is a struct tr_fdpath *; the signature is struct sc_fmt's fd_path.
  */
 int tr_fd_path(void *ctx, pid_t tid, int fd, char *buf, size_t len);
+/*
+ * What the kernel said of a descriptor when a call ran (--kernel's BPF
+ * program reads the task's table then), described as tr_fd_path describes
+ * what /proc says now; the same return.
+ */
+/* A socket as the kernel held it: what a sock_diag query would return of it. */
+struct tr_sock_facts {
+	int family;
+	uint16_t sport;		/* host order; 0: not bound (sock_diag would not list it) */
+	uint16_t dport;		/* network order */
+	const void *saddr, *daddr;
+	uint64_t peer_ino;	/* unix */
+	const char *unix_path;	/* unix: sun_path, unix_path_len bytes (0: not bound) */
+	size_t unix_path_len;
+	unsigned nl_proto;	/* netlink */
+	uint32_t portid;	/* netlink: 0 not bound (not listed) */
+};
+
+struct tr_fd_facts {
+	const char *target;	/* as /proc/PID/fd/N's link: a path (" (deleted)" when unlinked),
+				   socket:[N], pipe:[N], anon_inode:[eventfd] ... */
+	bool deleted;		/* target's " (deleted)" is the kernel's, not part of the name */
+	mode_t mode;
+	dev_t rdev;
+	const char *sock_proto;	/* a socket's protocol (TCP, UNIX-STREAM ...), or NULL */
+	int pid;		/* a pidfd's pid, or 0 */
+	const struct tr_sock_facts *sock;	/* -yy's details of a socket, or NULL: ask sock_diag now */
+};
+int tr_fd_describe(void *ctx, int fd, const struct tr_fd_facts *f, char *buf, size_t len);
 /*
  * The NETLINK_* protocol of fd in thread tid when it is a netlink socket the
  * kernel lists (bound), TR_NETLINK_UNLISTED for a netlink socket it does not

@@ -124,3 +124,24 @@ char *held_exec_maps(const struct held_child *c)
 	}
 	return sb.buf;
 }
+
+void spawn_release_standard_fds(void)
+{
+	for (int fd = 0; fd <= 1; fd++) {
+		/*
+		 * Only what the command inherited: started with fd 0 or 1 closed,
+		 * the tracer's own files may be there now (close-on-exec, all of them).
+		 */
+		int flags = fcntl(fd, F_GETFD);
+		if (flags < 0 || (flags & FD_CLOEXEC))
+			continue;
+		int p[2];
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return;
+		close(p[1]);
+		if (p[0] != fd) {
+			dup3(p[0], fd, O_CLOEXEC);
+			close(p[0]);
+		}
+	}
+}

@@ -40,4 +40,12 @@ int held_release(struct held_child *c, const char *name, char *err, size_t errle
  */
 char *held_exec_maps(const struct held_child *c);
 
+/*
+ * The command has its own stdin and stdout now; a tracer must not hold them
+ * open (a pipe would never see its reader or writer go), so they become
+ * the read end of a closed pipe: EOF to read, EBADF to write.  A closed one,
+ * or one of the tracer's own (close-on-exec) that took its number, is left.
+ */
+void spawn_release_standard_fds(void);
+
 #endif

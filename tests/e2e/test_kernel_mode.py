@@ -15,6 +15,7 @@ with CI=true it fails.  The binary is $TRACEKIT.
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -382,6 +383,59 @@ def fd_paths_after_the_process_is_gone(tmp):
                  r'close\(3</etc/hostname>\) += 0',
                  r'close\(1<pipe:\[\d+\]>\) += 0'):  # our pipe, from before the trace
         expect(any(re.fullmatch(want, l) for l in got), '-y line %s in %r' % (want, got))
+
+
+@case
+def fd_paths_as_the_call_saw_them(tmp):
+    """-y/-yy text is looked up while each call runs: a file renamed, deleted, its descriptor closed
+    and reused, a socket before and after bind, each line with what its call saw."""
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    script = ('import os, socket\n'
+              'fd = os.open("a", os.O_RDWR | os.O_CREAT)\n'
+              'os.fsync(fd); os.rename("a", "b"); os.fsync(fd); os.unlink("b"); os.fsync(fd)\n'
+              'os.close(fd); fd = os.open("/dev/null", os.O_RDONLY); os.lseek(fd, 0, 0); os.close(fd)\n'
+              's = socket.socket(socket.AF_UNIX); s.bind("\\0tk-fds-%d" % os.getpid()); s.listen(1)\n')
+    rc, _, err = run(tracekit('-yy', '-e', 'trace=fsync,lseek,close,bind,listen', '-o', out,
+                              sys.executable, '-c', script), cwd=tmp)
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    got = [re.sub(r' +', ' ', l) for l in lines(out)]
+    d = re.escape(os.path.realpath(tmp))
+    want = [r'fsync\(3<%s/a>\) = 0' % d,
+            r'fsync\(3<%s/b>\) = 0' % d,
+            r'fsync\(3<%s/b>\(deleted\)\) = 0' % d,
+            r'close\(3<%s/b>\(deleted\)\) = 0' % d,
+            r'lseek\(3</dev/null<char 1:3>>, 0, SEEK_SET\) = 0',
+            r'close\(3</dev/null<char 1:3>>\) = 0',
+            r'bind\(3<UNIX-STREAM:\[(\d+)\]>, \{sa_family=AF_UNIX, sun_path=@"tk-fds-\d+"\}, \d+\) = 0',
+            r'listen\(3<UNIX-STREAM:\[\d+,@"tk-fds-\d+"\]>, 1\) = 0']
+    mine = [l for l in got if l.startswith(('fsync(', 'lseek(3</dev', 'bind(', 'listen(')) or
+            (l.startswith('close(3<') and ('/dev/null' in l or '/b>' in l))]
+    expect(len(mine) == len(want) and all(re.fullmatch(w, l) for w, l in zip(want, mine)),
+           'what each call saw:\n  want %r\n  got  %r' % (want, mine))
+
+
+@case
+def decode_fds_lines_are_strace_s(tmp):
+    """-yy and --decode-fds= on descriptors from before the trace (an inherited one, dups of it),
+    devices opened and replaced: the same lines as strace's, the process long gone when printed."""
+    need_kernel_mode()
+    if not shutil.which('strace'):
+        raise Skip('strace is not installed')
+    inner = ['sh', '-c', 'exec 6<&5 7</dev/full; exec 6<&- 8<&7; exec 7</dev/zero; exec 7<&-']
+    for opts in (['-yy'], ['--decode-fds=dev'], ['-y']):
+        got = {}
+        for who in ('strace', 'tracekit'):
+            out = os.path.join(tmp, who)
+            tracer = ['strace'] if who == 'strace' else tracekit()
+            argv = (['sh', '-c', 'exec 5</dev/null; exec "$@"', '-'] + tracer + opts +
+                    ['-e', 'trace=dup2,fcntl,close', '-o', out] + inner)
+            rc, _, err = run(argv, cwd=tmp)
+            expect(rc == 0, '%s %s: exit 0, got %d: %r' % (who, opts, rc, err))
+            # the dynamic loader's close of ld.so.cache and libc: the same in both, but not ours
+            got[who] = [re.sub(r' +', ' ', l) for l in lines(out) if not re.match(r'close\(3[<)]', l)]
+        expect(got['strace'] == got['tracekit'] and len(got['strace']) > 5,
+               '%s: strace\'s lines\n  strace   %r\n  tracekit %r' % (opts, got['strace'], got['tracekit']))
 
 
 def tracefs_instances():

@@ -18,3 +18,12 @@ has '^read\(0, "", 1\) += 0$'
 ok tk syscalls --kernel=bpf -c -o c.txt -- head -c 4 in.txt
 ok cat c.txt
 has '^100\.00 .* total$'
+# -yy: descriptors looked up by the BPF program while each call runs (its walk to the root passes
+# this kernel's verifier): one inherited from before the trace, a device's numbers, and fd 6
+# closed and reused right after, each line with what its call saw.
+ok sh -c "exec 5</dev/null; exec $TRACEKIT syscalls --kernel=bpf -yy -e trace=dup2,close -o y.txt -- sh -c 'exec 6<&5; exec 6<&-; exec 6<in.txt; exec 6<&-'"
+ok cat y.txt
+has '^dup2\(5</dev/null<char 1:3>>, 6\) += 6</dev/null<char 1:3>>$'
+has '^close\(6</dev/null<char 1:3>>\) += 0$'
+has '^dup2\(3</.*/in\.txt>, 6\) += 6</.*/in\.txt>$'
+has '^close\(6</.*/in\.txt>\) += 0$'
