@@ -726,6 +726,8 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 		return;
 	if (in_window(a, e->ts))
 		a->nevents[e->kind]++;
+	if (e->kind == SA_SWITCH)
+		a->switches_read++;
 	if (e->kind != SA_SWITCH && e->has_cur && !switch_tail(a, e)) {
 		struct sa_cpu *c = cpu_get(a, e->cpu);
 		if (c->seen && c->curr > 0 && e->cur != c->curr)

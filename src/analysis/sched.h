@@ -224,6 +224,7 @@ struct sa_analysis {
 	struct sa_cpu *cpus;
 	int ncpus;
 	unsigned long nevents[SA_NKINDS];
+	unsigned long switches_read;	/* sched_switch records fed, in the window or before it */
 	unsigned long gaps;		/* switch-outs of tasks not seen switched in */
 	bool syscalls;			/* syscall events seen: sleeps have their syscall */
 	unsigned long inferred;		/* switch-ins out of idle the kernel did not record */

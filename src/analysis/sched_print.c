@@ -282,7 +282,8 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 		if (missing(t, i))
 			fprintf(f, "missing sched:%s%s: %s\n", i == ST_WAKEUP ? "sched_waking and sched:" : "",
 				st_event_names[i], cost[i]);
-	if (!t->a.nevents[SA_SWITCH])
+	/* A window without switches still has the state carried in from the switches before it. */
+	if (!t->a.switches_read)
 		fputs("no sched_switch events in the window or in the buffers read (see -B, --top; "
 		      "tracekit report --stat lists each buffer's events): which task ran where is "
 		      "not known, so no figures are given\n", f);
@@ -305,7 +306,7 @@ static void text_header(struct st_trace *t, const struct st_options *o, FILE *f)
 		fprintf(f, "warning: %lu switch-outs of tasks whose switch-in is not in the trace "
 			"(events lost, or not recorded by the kernel); their run time before is not "
 			"counted\n", t->a.gaps);
-	if (!t->a.nevents[SA_SWITCH])
+	if (!t->a.switches_read)
 		return;		/* what follows is of figures not given */
 	if (t->a.inferred) {
 		fprintf(f, "note: the kernel recorded no switch out of idle for %lu switch-in%s (CPU",
@@ -729,7 +730,7 @@ static void text_verdict(struct st_trace *t, struct sa_proc *p, FILE *f)
 
 static void print_text(struct st_trace *t, const struct st_options *o, struct sel *s, FILE *f)
 {
-	if (!t->a.nevents[SA_SWITCH]) {
+	if (!t->a.switches_read) {
 		text_header(t, o, f);	/* it says why nothing follows */
 		return;
 	}
@@ -977,7 +978,7 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 		  t->has_softirq ? "true" : "false");
 	js_check(t, &b);
 	/* Without a switch nothing says which task ran where: no figures, not made-up ones. */
-	bool none = !t->a.nevents[SA_SWITCH];
+	bool none = !t->a.switches_read;
 	sb_add(&b, ",\"selected_by\":");
 	json_str(&b, none ? "nothing: no sched_switch events in the window or the buffers read" :
 		 s->why);

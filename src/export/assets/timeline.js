@@ -795,7 +795,7 @@
 		if (lane.kind === 'cpu') {
 			const pid = L.cpus[lane.cpu].task[k];
 			return lane.label + ' busy ' + (L.cpus[lane.cpu].busy[k] / 10) + '%' +
-				(pid ? ', mostly ' + commOf(pid) + '-' + pid : '') + per;
+				(pid ? ', mostly ' + commOf(pid) + '-' + MACH.pidOf(pid) : '') + per;
 		}
 		const st = L.tasks[lane.pid];
 		if (!st)
@@ -848,7 +848,7 @@
 				ctx.fillStyle = '#fbfbfb', ctx.fillRect(LABEL_W, y, width, laneH(lane));
 			if (lane.kind === 'cpu') {
 				drawSpans(lane, y + 2, LANE_H - TICK_H - 4, (pid) => pid ? colour(pid) : null,
-					(k) => [commOf(lane.vals[k]), lane.vals[k]]);
+					(k) => [commOf(lane.vals[k]), MACH.pidOf(lane.vals[k])]);
 				drawLod(lane, y + 2, LANE_H - TICK_H - 4);
 				drawTicks(lane, y + LANE_H - TICK_H - 1);
 				if (hits)
@@ -955,14 +955,14 @@
 	function describeCall(lane, x, y) {
 		const c = callAt(lane, x, y);
 		if (!c)
-			return fmtTs(tOf(x)) + '  ' + commOf(lane.pid) + ' ' + lane.pid + ': no call here';
+			return fmtTs(tOf(x)) + '  ' + commOf(lane.pid) + ' ' + MACH.pidOf(lane.pid) + ': no call here';
 		const a = c.row.starts[c.k], b = c.row.ends[c.k], dur = Math.max(b - a, 1);
 		const kd = c.row.durs[c.k];
 		/* The slice spans entry to exit on the trace clock, which may run apart from the kernel's. */
 		const apart = Math.abs(dur - kd) > Math.max(1000, kd / 100) ?
 			'\n' + fmtDur(b - a) + ' on the trace clock (' + D.clock + ')' : '';
 		return fnName(c.row.vals[c.k]) + '()  ' + fmtDur(kd) + '\ndepth ' + c.depth +
-			', self ' + fmtDur(selfTime(lane, c)) + ', ' + commOf(lane.pid) + ' ' + lane.pid +
+			', self ' + fmtDur(selfTime(lane, c)) + ', ' + commOf(lane.pid) + ' ' + MACH.pidOf(lane.pid) +
 			'\n' + fmtRel(a, dur / 1000, dur) + ' \u2013 ' + fmtRel(b, dur / 1000, dur) + '  (' +
 			fmtTs(a) + ' \u2013 ' + fmtTs(b) + ')' + apart;
 	}
@@ -996,7 +996,7 @@
 			by.set(l.vals[k], (by.get(l.vals[k]) || 0) + d);
 		}
 		const top = Array.from(by).sort((p, q) => q[1] - p[1]);
-		return top.slice(0, 3).map(([pid, d]) => commOf(pid) + ':' + pid + ' ' + fmtDur(d))
+		return top.slice(0, 3).map(([pid, d]) => commOf(pid) + ':' + MACH.pidOf(pid) + ' ' + fmtDur(d))
 			.join(', ') + (top.length > 3 ? ' and ' + (top.length - 3) + ' more' : '');
 	}
 	/*
@@ -1014,9 +1014,9 @@
 	function wakerText(i) {
 		const e = ev[i], k = wakeKind(i);
 		if (k === 'task')
-			return commOf(e[2]) + ':' + e[2] + ' on CPU ' + e[1];
+			return commOf(e[2]) + ':' + MACH.pidOf(e[2]) + ' on CPU ' + MACH.cpuOf(e[1]);
 		return WAKER_TEXT[k] + ' on CPU ' + e[1] + (k !== 'idle' && e[2] ?
-			' (it interrupted ' + commOf(e[2]) + ':' + e[2] + ', not its waker)' : '');
+			' (it interrupted ' + commOf(e[2]) + ':' + MACH.pidOf(e[2]) + ', not its waker)' : '');
 	}
 	/* The wakeup that made pid runnable at t: its event index, or -1 (a preemption). */
 	function wakeupAt(pid, t) {
@@ -1161,7 +1161,7 @@
 		if (s < 0)
 			return lane.label + ': ' + (lane.kind === 'cpu' ? 'idle' : 'not seen') + ' at ' +
 				fmtTs(t) + inSys + evLine;
-		const what = lane.kind === 'cpu' ? commOf(lane.vals[s]) + '-' + lane.vals[s] :
+		const what = lane.kind === 'cpu' ? commOf(lane.vals[s]) + '-' + MACH.pidOf(lane.vals[s]) :
 			causeText(lane, s);
 		const w = lane.kind === 'task' ? why(lane, s) : null;
 		const col = lane.kind === 'task' ? columnShares(lane, x) : '';
@@ -1189,7 +1189,7 @@
 				continue;
 			n++;
 			const kind = wakeKind(w);
-			const who = kind !== 'task' ? kind : ev[w][2] ? commOf(ev[w][2]) + ':' + ev[w][2] :
+			const who = kind !== 'task' ? kind : ev[w][2] ? commOf(ev[w][2]) + ':' + MACH.pidOf(ev[w][2]) :
 				'CPU ' + ev[w][1] + ' idle';
 			by.set(who, (by.get(who) || 0) + 1);
 			const c = Math.floor((lane.starts[i] - v0) / tcol);
