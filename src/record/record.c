@@ -560,6 +560,15 @@ int rec_run(const struct rec_options *o)
 	if (o->agent_link) {
 		const char **notes;
 		int nnotes = build_notes(o, -1, NULL, &notes);
+		/*
+		 * On before the metadata goes: the host starts its command once it has the
+		 * metadata and the data ports, so the guest's first events of it would be lost
+		 * if tracing began only after (the ring buffer keeps them until read).
+		 */
+		if (ft_tracing_on(s, true, err, sizeof(err)) < 0) {
+			free_notes(notes, nnotes);
+			goto fail;
+		}
 		net = rec_net_start_agent(s, o->agent_link, o->file_version ? o->file_version : 7,
 					  notes, nnotes, o->clock ? o->clock : "mono", spool,
 					  sizeof(spool), err, sizeof(err));
