@@ -39,6 +39,21 @@ int cli_seconds(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
+int cli_number(const char *opt, const char *arg, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || !*arg || *end || v < min || v > max) {
+		errmsg("%s %s: expected a number from %ld to %ld", opt, arg, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 int cli_input_file(int argc, char **argv, int first, const char **input, bool have_i)
 {
 	if (first >= argc)

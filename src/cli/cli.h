@@ -99,6 +99,9 @@ void cli_buffers_apply(const struct cli_buffers *b);
 /* --from/--to style values: a non-negative number of seconds; one error line otherwise. */
 int cli_seconds(const char *opt, const char *arg, double *out);
 
+/* A whole number from min to max (ports, counts); one error line otherwise. */
+int cli_number(const char *opt, const char *arg, long min, long max, long *out);
+
 /* stack and latency: [--duration S] [--json] [-- COMMAND [ARGS...]] over a command or a while. */
 struct cli_measure_opts {
 	double duration;	/* --duration S; 0: until the command ends or Ctrl-C */

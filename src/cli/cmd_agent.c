@@ -62,19 +62,6 @@ static void on_stop(int sig)
 	stop_flag = 1;
 }
 
-static int number(const char *opt, const char *arg, long min, long max, long *out)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (!*arg || *end || v < min || v > max) {
-		errmsg("%s %s: expected a number from %ld to %ld", opt, arg, min, max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 /* The host's record options as a record verb's command line; NULL after a line saying why. */
 static int record_for(struct net_agent_session *s, void *arg)
 {
@@ -129,7 +116,7 @@ int cmd_agent(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "p:N:a:A:n:P:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (number("-p", optarg, 1, 65535, &v) < 0)
+			if (cli_number("-p", optarg, 1, 65535, &v) < 0)
 				return 2;
 			o.port = (unsigned)v;
 			break;
@@ -149,12 +136,12 @@ int cmd_agent(int argc, char **argv)
 			o.addr = optarg;
 			break;
 		case 'n':
-			if (number("--sessions", optarg, 1, 1000000, &v) < 0)
+			if (cli_number("--sessions", optarg, 1, 1000000, &v) < 0)
 				return 2;
 			o.sessions = (int)v;
 			break;
 		case 'P':
-			if (number("--ports-from", optarg, 1, 65535, &v) < 0)
+			if (cli_number("--ports-from", optarg, 1, 65535, &v) < 0)
 				return 2;
 			o.first_port = (unsigned)v;
 			break;

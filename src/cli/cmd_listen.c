@@ -64,19 +64,6 @@ static void on_stop(int sig)
 	stop_flag = 1;
 }
 
-static int number(const char *opt, const char *arg, long min, long max, long *out)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (!*arg || *end || v < min || v > max) {
-		errmsg("%s %s: expected a number from %ld to %ld", opt, arg, min, max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 int cmd_listen(int argc, char **argv)
 {
 	struct net_listen_opts o = { .max_clients = 64, .max_meta = DEFAULT_MAX_META_MB << 20 };
@@ -89,7 +76,7 @@ int cmd_listen(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "p:d:o:a:A:n:m:M:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (number("-p", optarg, 1, 65535, &v) < 0)
+			if (cli_number("-p", optarg, 1, 65535, &v) < 0)
 				return 2;
 			o.port = (unsigned)v;
 			break;
@@ -118,17 +105,17 @@ int cmd_listen(int argc, char **argv)
 			allow_given = true;
 			break;
 		case 'n':
-			if (number("--clients", optarg, 1, 1000000, &v) < 0)
+			if (cli_number("--clients", optarg, 1, 1000000, &v) < 0)
 				return 2;
 			o.clients = (int)v;
 			break;
 		case 'm':
-			if (number("--max-clients", optarg, 1, 1024, &v) < 0)
+			if (cli_number("--max-clients", optarg, 1, 1024, &v) < 0)
 				return 2;
 			o.max_clients = (int)v;
 			break;
 		case 'M':
-			if (number("--max-meta", optarg, 1, 65536, &v) < 0)
+			if (cli_number("--max-meta", optarg, 1, 65536, &v) < 0)
 				return 2;
 			o.max_meta = (uint64_t)v << 20;
 			break;
