@@ -34,10 +34,34 @@ struct pt_regs {
 	unsigned long r10, r9, r8, dx, si, di, orig_ax, sp;
 } __attribute__((preserve_access_index));
 
+struct ns_common {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct pid_namespace {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+struct upid {
+	int nr;
+	struct pid_namespace *ns;
+} __attribute__((preserve_access_index));
+
+struct pid {
+	unsigned int level;
+	struct upid numbers[1];
+} __attribute__((preserve_access_index));
+
+struct signal_struct {
+	struct pid *pids[4];	/* by enum pid_type: PID, TGID, PGID, SID */
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;
 	int exit_code;
+	struct pid *thread_pid;
+	struct signal_struct *signal;
 } __attribute__((preserve_access_index));
 
 struct km_scratch {
@@ -54,6 +78,7 @@ const volatile __u64 cfg_wake_at = 1 << 22;	/* bytes waiting that wake user spac
  * one counter instead, which orders them as well (see stamp()).
  */
 const volatile __u32 cfg_clock = 1;
+const volatile __u32 cfg_pidns;		/* --pidns-translation: send KM_PIDS records */
 
 
 __u64 lost_records;		/* the ring buffer was full */
@@ -143,6 +168,7 @@ static __always_inline void task_add(__u32 tid, __u32 state)
 	struct km_task *t = bpf_map_lookup_elem(&slots, &i);
 	if (t && (t->tid == tid || __sync_val_compare_and_swap(&t->tid, 0, tid) == 0)) {
 		t->state = state;
+		t->pids_key = 0;
 		return;
 	}
 	struct km_task nt = { .tid = tid, .state = state };
@@ -158,6 +184,7 @@ static __always_inline void task_del(__u32 tid)
 	struct km_task *t = bpf_map_lookup_elem(&slots, &i);
 	if (t && t->tid == tid) {
 		t->state = 0;
+		t->pids_key = 0;
 		t->tid = 0;
 	} else if (spilled && bpf_map_delete_elem(&spill, &tid) == 0) {
 		__sync_fetch_and_sub(&spilled, 1);
@@ -545,6 +572,77 @@ static __always_inline void send_plain(__u32 type, __u64 id, long nr, struct pt_
 	bpf_ringbuf_submit(h, flags);
 }
 
+/*
+ * --pidns-translation: a task's ids are hashed by their pid structs'
+ * addresses; a KM_PIDS record goes out when the hash changes (its first
+ * call, setpgid, setsid, a thread's exec).  Only then: the program reads
+ * three words more per call, and nothing at all without the option.
+ */
+static __always_inline __u32 pids_key(struct task_struct *task)
+{
+	struct signal_struct *sig = BPF_CORE_READ(task, signal);
+	__u64 pids[4] = {};
+	bpf_core_read(pids, sizeof(pids), &sig->pids);
+	__u64 k = (__u64)BPF_CORE_READ(task, thread_pid) ^ (pids[1] << 1) ^ (pids[2] << 2) ^ (pids[3] << 3);
+	return (__u32)(k ^ (k >> 32)) | 1;
+}
+
+/*
+ * KM_PIDS: the task's ids at its own PID namespace level and each one above
+ * (struct km_pids).  A group or session led from another namespace has no
+ * number at a level whose namespace is not the task's: 0 there.
+ */
+static __noinline int send_pids(struct task_struct *task, __u32 tid, __u32 tgid)
+{
+	struct rec r = start(KM_PIDS, tid, tgid, 0, 0, stamp());
+	if (!r.s)
+		return 0;
+	struct km_region *reg = (void *)(r.s->buf + sizeof(struct km_hdr));
+	struct km_pids *k = (void *)(reg + 1);
+	struct signal_struct *sig = BPF_CORE_READ(task, signal);
+	struct pid *p[4] = {};
+	bpf_core_read(p, sizeof(p), &sig->pids);
+	p[0] = BPF_CORE_READ(task, thread_pid);
+	int level = BPF_CORE_READ(p[0], level);
+	k->levels = 0;
+	k->pad = 0;
+	for (int i = 0; i < KM_PIDNS_DEPTH; i++) {
+		int l = level - i;
+		if (l < 0)
+			break;
+		struct upid own = {};
+		bpf_core_read(&own, sizeof(own), &p[0]->numbers[l]);
+		k->lv[i].ns = BPF_CORE_READ(own.ns, ns.inum);
+		k->lv[i].id[0] = own.nr;
+		for (int t = 1; t < 4; t++) {
+			struct upid u = {};
+			if (p[t] && BPF_CORE_READ(p[t], level) >= (unsigned int)l)
+				bpf_core_read(&u, sizeof(u), &p[t]->numbers[l]);
+			k->lv[i].id[t] = u.ns == own.ns ? u.nr : 0;
+		}
+		k->levels = i + 1;
+	}
+	reg->addr = 0;
+	reg->len = sizeof(*k);
+	reg->when = 0;
+	reg->fault = 0;
+	reg->pad = 0;
+	hdr(&r)->size = sizeof(*reg) + sizeof(*k);
+	hdr(&r)->nregions = 1;
+	send(&r);
+	return 0;
+}
+
+static __always_inline void check_pids(struct km_task *t, __u64 id)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u32 key = pids_key(task);
+	if (key == t->pids_key)
+		return;
+	t->pids_key = key;
+	send_pids(task, (__u32)id, id >> 32);
+}
+
 SEC("tp_btf/sys_enter")
 int km_sys_enter(unsigned long long *ctx)
 {
@@ -565,6 +663,8 @@ int km_sys_enter(unsigned long long *ctx)
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (p && !p->traced)
 		return 0;
+	if (cfg_pidns)
+		check_pids(t, id);
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
 	if (p && p->one) {
 		/*
@@ -736,7 +836,7 @@ int km_sys_exit(unsigned long long *ctx)
 SEC("tp_btf/sched_process_fork")
 int km_fork(unsigned long long *ctx)
 {
-	if (!cfg_follow)
+	if (!cfg_follow && !cfg_pidns)
 		return 0;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
@@ -745,7 +845,17 @@ int km_fork(unsigned long long *ctx)
 		return 0;
 	struct task_struct *child = (struct task_struct *)ctx[1];
 	__u32 ctid = child->pid;
+	/* The child's ids before the fork's return (its pid) prints: it may be gone by then. */
+	if (cfg_pidns)
+		send_pids(child, ctid, child->tgid);
+	if (!cfg_follow)
+		return 0;
 	task_add(ctid, KM_ACTIVE);
+	if (cfg_pidns) {
+		struct km_task *c = task_of(ctid);
+		if (c)
+			c->pids_key = pids_key(child);
+	}
 	struct rec r = start(KM_FORK, tid, id >> 32, 0, 0, stamp());
 	if (!r.s)
 		return 0;

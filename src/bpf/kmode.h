@@ -50,7 +50,7 @@ struct km_task {
 	__u32 tid;		/* the slot's owner, 0: free */
 	__u32 state;		/* enum km_task_state */
 	__s32 nr;
-	__u32 pad;
+	__u32 pids_key;		/* with --pidns-translation: the ids last sent as KM_PIDS, hashed */
 	__u64 ts;
 	__u64 args[6];
 };
@@ -140,6 +140,26 @@ enum km_type {
 	KM_STALLED,		/* a KM_CALL's entry read from struct km_task, no regions */
 	KM_CALL_ENTRY,		/* a KM_CALL split around other tasks' records: its entry, */
 	KM_CALL_EXIT,		/* and its exit (ts: the exit's) */
+	/* The program's again: */
+	KM_PIDS,		/* the task's ids in each PID namespace: one region, struct km_pids */
+};
+
+#define KM_PIDNS_DEPTH 8	/* PID namespace levels sent, the task's own first */
+
+/*
+ * --pidns-translation: a task's ids as the namespaces from its own up see
+ * them, sent before its first record and whenever they change (setpgid,
+ * setsid, a thread's exec), and for a child at fork.  User space translates
+ * a pid with them when its line prints, which may be after the process has
+ * gone from /proc, where the ptrace mode looks.
+ */
+struct km_pids {
+	__u32 levels;		/* entries of lv used */
+	__u32 pad;
+	struct {
+		__u32 ns;	/* the namespace's inode number (/proc/PID/ns/pid) */
+		__s32 id[4];	/* TID, TGID, PGID, SID there; 0: none there */
+	} lv[KM_PIDNS_DEPTH];
 };
 
 struct km_hdr {

@@ -58,8 +58,8 @@ static void failed(enum km_bpf_fail *why, int e, const char *what, char *err, si
 	snprintf(err, errlen, "%s: %s%s%s", what, strerror(e), last_msg[0] ? "; libbpf: " : "", last_msg);
 }
 
-struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock, size_t ring_bytes,
-			   enum km_bpf_fail *why, char *err, size_t errlen)
+struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock, bool pidns,
+			   size_t ring_bytes, enum km_bpf_fail *why, char *err, size_t errlen)
 {
 	libbpf_set_print(keep_message);
 	last_msg[0] = '\0';
@@ -72,6 +72,7 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock,
 	}
 	b->skel->rodata->cfg_follow = follow;
 	b->skel->rodata->cfg_clock = clock;
+	b->skel->rodata->cfg_pidns = pidns;
 	/* For tests: fewer slots, so that tasks share them and spill (a power of two). */
 	const char *slots = getenv("TRACEKIT_KM_SLOTS");
 	unsigned long nslots = slots ? strtoul(slots, NULL, 10) : KM_SLOTS;
@@ -118,6 +119,7 @@ int km_bpf_add_task(struct km_bpf *b, pid_t tid, bool pending, char *err, size_t
 	/* As the program's task_add: the slot if it is free (or already ours), else the spill map. */
 	if (__atomic_load_n(&slot->tid, __ATOMIC_ACQUIRE) == key ||
 	    __atomic_compare_exchange_n(&slot->tid, &none, key, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&slot->pids_key, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&slot->state, state, __ATOMIC_RELEASE);
 		return 0;
 	}

@@ -19,6 +19,7 @@
 #include "kernel_events.h"
 #include "kernel_fds.h"
 #include "output.h"
+#include "print_pid.h"
 #include "print_signal.h"
 #include "summary.h"
 #include "tracee/fdpath.h"
@@ -495,6 +496,22 @@ static void on_exec(struct km_printer *p, const struct km_hdr *h)
 	}
 }
 
+/* --pidns-translation: the task's ids as its call saw them (see print_pid.h). */
+static void on_pids(const struct km_hdr *h)
+{
+	struct km_pids k;
+	if (!h->nregions || first_region(h)->len < sizeof(k))
+		return;
+	memcpy(&k, first_region(h) + 1, sizeof(k));
+	struct sc_pid_level lv[KM_PIDNS_DEPTH];
+	size_t n = k.levels < KM_PIDNS_DEPTH ? k.levels : KM_PIDNS_DEPTH;
+	for (size_t i = 0; i < n; i++) {
+		lv[i].ns = k.lv[i].ns;
+		memcpy(lv[i].id, k.lv[i].id, sizeof(lv[i].id));
+	}
+	sc_pid_learn((pid_t)h->tid, lv, n);
+}
+
 void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 {
 	switch (h->type) {
@@ -530,6 +547,9 @@ void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 		break;
 	case KM_EXEC:
 		on_exec(p, h);
+		break;
+	case KM_PIDS:
+		on_pids(h);
 		break;
 	}
 }

@@ -480,7 +480,8 @@ static int open_source(struct run *r, const struct km_plan *plans, char *err, si
 	enum km_bpf_fail why = KM_FAIL_NOBPF;
 	if (o->ksource != SC_KS_FTRACE) {
 		r->clock = wants_clock(o);
-		r->bpf = km_bpf_open(plans, o->follow, r->clock, ring_bytes(o->buffer_kb), &why, err, errlen);
+		r->bpf = km_bpf_open(plans, o->follow, r->clock, o->fmt.decode_pids & SC_DPID_PIDNS,
+				     ring_bytes(o->buffer_kb), &why, err, errlen);
 		if (r->bpf)
 			return 0;
 		if (o->ksource == SC_KS_BPF || why == KM_FAIL_PERM)

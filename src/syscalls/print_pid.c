@@ -13,6 +13,10 @@
  * /proc may be mounted from an outer namespace than the tracer's (a tracer
  * run under unshare -p without a new /proc): then its numbers differ from
  * ours too, and "ours" is the outermost level the ioctl lets us reach.
+ *
+ * The kernel mode prints a call after the fact, when a short-lived process
+ * may be gone from /proc: its BPF program tells a task's ids at its calls
+ * (sc_pid_learn), and those are asked first.
  */
 #include "print_pid.h"
 
@@ -124,6 +128,47 @@ static int try_proc(int proc, unsigned long from_ns, int id, enum sc_pid_type ty
 	return 0;
 }
 
+/*
+ * What the trace told (sc_pid_learn): an id in a namespace -> ours, and a
+ * task -> its namespace.  Direct-mapped, so bounded: a fact pushed out by
+ * another is asked of /proc again, as without them.
+ */
+#define LEARNED 4096
+static struct learned {
+	unsigned long ns;
+	int id, type, ours;
+} learned[LEARNED];
+static struct learned_task {
+	pid_t tid;
+	unsigned long ns;
+} learned_task[LEARNED];
+
+static struct learned *learned_slot(unsigned long ns, int id, enum sc_pid_type type)
+{
+	return &learned[(ns * 31 + (unsigned long)id * 4 + type) % LEARNED];
+}
+
+void sc_pid_learn(pid_t tid, const struct sc_pid_level *lv, size_t n)
+{
+	size_t o = 0;
+	while (o < n && lv[o].ns != our_ns())
+		o++;
+	if (o == n || tid <= 0)
+		return;
+	learned_task[(size_t)tid % LEARNED] = (struct learned_task){ tid, lv[0].ns };
+	for (size_t l = 0; l < o; l++)
+		for (int t = SC_PT_TID; t <= SC_PT_SID; t++)
+			if (lv[l].id[t] > 0 && lv[o].id[t] > 0)
+				*learned_slot(lv[l].ns, lv[l].id[t], t) =
+					(struct learned){ lv[l].ns, lv[l].id[t], t, lv[o].id[t] };
+}
+
+static int learned_id(unsigned long ns, int id, enum sc_pid_type type)
+{
+	const struct learned *f = learned_slot(ns, id, type);
+	return f->ns == ns && f->id == id && f->type == (int)type ? f->ours : 0;
+}
+
 /* Last finds, so that a pid printed again costs two reads, not a /proc scan. */
 static struct found {
 	unsigned long ns;
@@ -171,8 +216,12 @@ static int translate(unsigned long from_ns, int hint, int id, enum sc_pid_type t
 		*proc = id;
 		return id;
 	}
+	int r = learned_id(from_ns, id, type);
+	if (r) {
+		*proc = proc_is_ours() ? r : 0;
+		return r;
+	}
 	struct found *f = slot(from_ns, id, type);
-	int r = 0;
 	if (f->ns == from_ns && f->id == id && f->type == (int)type)
 		r = try_proc(*proc = f->proc, from_ns, id, type);
 	if (!r && hint)
@@ -189,6 +238,11 @@ static int translate(unsigned long from_ns, int hint, int id, enum sc_pid_type t
 static unsigned long tracee_ns(pid_t tid, int *proc)
 {
 	static struct { pid_t tid; int proc; unsigned long ns; } seen[64];
+	const struct learned_task *lt = &learned_task[(size_t)tid % LEARNED];
+	if (tid > 0 && lt->tid == tid) {
+		*proc = proc_is_ours() ? tid : 0;
+		return lt->ns;
+	}
 	size_t i = (size_t)tid % (sizeof(seen) / sizeof(seen[0]));
 	if (seen[i].tid == tid && seen[i].ns) {
 		*proc = seen[i].proc;
