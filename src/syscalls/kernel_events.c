@@ -310,6 +310,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	struct regions rg = { { h, NULL }, SC_AT_EXIT };
 	sc_mem_fetch(c, SC_AT_EXIT, read_regions, &rg);
 	sc_mem_uncut(c);
+	sc_pid_reaped(c);
 	sc_decode_exit(c);
 	if (p->fds)
 		km_fds_update(p->fds, th->cs.tgid, c);

@@ -23,12 +23,14 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/nsfs.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "session.h"
@@ -169,6 +171,16 @@ static int learned_id(unsigned long ns, int id, enum sc_pid_type type)
 	return f->ns == ns && f->id == id && f->type == (int)type ? f->ours : 0;
 }
 
+/* The process ours (its leader's tid) was reaped: its TID and TGID facts go. */
+static void unlearn(pid_t ours)
+{
+	for (size_t i = 0; i < LEARNED; i++)
+		if (learned[i].ours == ours && (learned[i].type == SC_PT_TID || learned[i].type == SC_PT_TGID))
+			learned[i] = (struct learned){ 0 };
+	if (learned_task[(size_t)ours % LEARNED].tid == ours)
+		learned_task[(size_t)ours % LEARNED] = (struct learned_task){ 0 };
+}
+
 /* Last finds, so that a pid printed again costs two reads, not a /proc scan. */
 static struct found {
 	unsigned long ns;
@@ -263,6 +275,37 @@ static int translate_for(pid_t tracee, int id, enum sc_pid_type type, int *proc)
 	int tracee_proc;
 	unsigned long ns = tracee_ns(tracee, &tracee_proc);
 	return translate(ns, tracee_proc, id, type, proc);
+}
+
+/* The child a wait call reaped, in the waiter's numbers; 0: none. */
+static int reaped_child(struct sc_call *c)
+{
+	const char *name = c->ent ? c->ent->name : "";
+	if (!strcmp(name, "wait4") && (int64_t)c->ret > 0) {
+		int st;
+		if (sc_mem_read(c, c->args[1], &st, sizeof(st)) == 0)
+			return WIFEXITED(st) || WIFSIGNALED(st) ? (int)c->ret : 0;
+		return c->args[2] & (WUNTRACED | WCONTINUED) ? 0 : (int)c->ret;
+	}
+	if (!strcmp(name, "waitid") && c->ret == 0 && !(c->args[3] & WNOWAIT)) {
+		siginfo_t si;
+		if (sc_mem_read(c, c->args[2], &si, sizeof(si)) < 0)
+			return 0;
+		if (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
+			return si.si_pid;
+	}
+	return 0;
+}
+
+void sc_pid_reaped(struct sc_call *c)
+{
+	if (!c->fmt || !(c->fmt->decode_pids & SC_DPID_PIDNS))
+		return;
+	int child = reaped_child(c), proc;
+	unsigned long ns = child > 0 ? tracee_ns(c->tid, &proc) : 0;
+	int ours = ns ? learned_id(ns, child, SC_PT_TGID) : 0;
+	if (ours)
+		unlearn(ours);
 }
 
 pid_t sc_pid_proc(pid_t tid)

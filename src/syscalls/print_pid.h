@@ -31,6 +31,12 @@ struct sc_pid_level {
  * still is.  The latest word on an id wins.
  */
 void sc_pid_learn(pid_t tid, const struct sc_pid_level *lv, size_t n);
+/*
+ * A wait4/waitid that returned (its exit memory fetched) reaped a child: what
+ * sc_pid_learn said of it is forgotten, as /proc forgets it, so the lines
+ * are the ptrace mode's (which looks when the call returns).
+ */
+void sc_pid_reaped(struct sc_call *c);
 
 /* The number /proc knows tid (ours) by: they differ when /proc is an outer namespace's. */
 pid_t sc_pid_proc(pid_t tid);
