@@ -18,3 +18,9 @@ has '^read\(0, "", 1\) += 0$'
 ok tk syscalls --kernel=bpf -c -o c.txt -- head -c 4 in.txt
 ok cat c.txt
 has '^100\.00 .* total$'
+# --pidns-translation: the program sends a task's ids in each PID namespace (reading struct pid
+# through BTF, which 6.1's verifier checks too); sh, pid 1 of a new namespace, is gone from /proc
+# before its line prints, and still gets its number here.
+ok tk syscalls --kernel=bpf --pidns-translation -f -e trace=getpid -o p.txt -- unshare -pf sh -c 'exit 0'
+ok cat p.txt
+has 'getpid\(\) += 1 /\* [0-9]+ in strace.s PID NS \*/$'
