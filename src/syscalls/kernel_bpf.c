@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "kernel_bpf.h"
+#include "table.h"
 #include "bpf/kmode.skel.h"
 #include "util/die.h"
 
@@ -81,6 +82,17 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock,
 	b->slot_mask = (uint32_t)nslots - 1;
 	b->skel->rodata->cfg_slot_mask = b->slot_mask;
 	b->skel->rodata->cfg_wake_at = ring_bytes / 4;
+	/*
+	 * A plan that sends no call a syscall has (only numbers without one):
+	 * the small pair of syscall programs (kmode.bpf.c's *_none).
+	 */
+	bool sends = pidns;
+	for (uint32_t nr = 0; nr < KM_NR_MAX && !sends; nr++)
+		sends = plans[nr].traced && sc_by_nr(nr) && sc_by_nr(nr)->name;
+	bpf_program__set_autoload(b->skel->progs.km_sys_enter, sends);
+	bpf_program__set_autoload(b->skel->progs.km_sys_exit, sends);
+	bpf_program__set_autoload(b->skel->progs.km_sys_enter_none, !sends);
+	bpf_program__set_autoload(b->skel->progs.km_sys_exit_none, !sends);
 	int e = bpf_map__set_max_entries(b->skel->maps.rb, (uint32_t)ring_bytes);
 	if (e) {
 		failed(why, -e, "ring buffer size", err, errlen);

@@ -321,6 +321,26 @@ static bool finished(struct run *r)
 	return km_printer_live(r->pr) <= 0;
 }
 
+/*
+ * Whether every task traced is gone, its exit record queued: the command is
+ * reaped and each task the printer knows, or a queued fork makes known, has
+ * its exit in the queue.  Then no record can come later (a BPF record is in
+ * the ring before its task goes on, and these tasks are gone): the rest is
+ * printed without waiting out the reorder window, which a run of a short
+ * command would otherwise spend idle.
+ */
+static bool all_gone(const struct run *r)
+{
+	if (!r->bpf || !r->o->argv || !r->child_done)
+		return false;
+	long n = km_printer_live(r->pr);
+	for (size_t i = r->q.head; i < r->q.n; i++) {
+		uint32_t type = r->q.rec[i]->h.type;
+		n += type == KM_FORK ? 1 : type == KM_GONE ? -1 : 0;
+	}
+	return n <= 0;
+}
+
 static void loop(struct run *r)
 {
 	uint64_t last_arrival = mono_now();
@@ -340,6 +360,10 @@ static void loop(struct run *r)
 			km_printer_flush(r->pr);
 		if (r->o->argv)
 			reap_all(r);
+		if (r->child_done && all_gone(r)) {
+			src_poll(r, 0, queue_record, &r->q);
+			drain(r, UINT64_MAX);
+		}
 		/* Only once everything that arrived is printed and the ring has been quiet a while. */
 		if (r->child_done && r->q.head == r->q.n && now - last_arrival > QUIET_NS) {
 			last_arrival = now;
@@ -504,6 +528,7 @@ int sc_run_kernel(struct sc_options *o)
 	km_plan_build(plans, o->filter, &o->fmt, o->summary == 1, o->npaths > 0);
 	/* First: a Ctrl-C from here on ends the run through the cleanup below. */
 	catch_stop_signals(on_stop);
+	default_sigchld();
 	if (open_source(&r, plans, err, sizeof(err)) < 0) {
 		errmsg("--kernel: %s", err);
 		return 1;
