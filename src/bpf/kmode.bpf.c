@@ -52,8 +52,24 @@ struct pid {
 	struct upid numbers[1];
 } __attribute__((preserve_access_index));
 
+struct task_struct;
+
+typedef struct {
+	int counter;
+} atomic_t;
+
 struct signal_struct {
 	struct pid *pids[4];	/* by enum pid_type: PID, TGID, PGID, SID */
+	atomic_t live;		/* threads not yet exiting */
+	struct task_struct *group_exec_task;	/* a thread in execve, killing the others */
+} __attribute__((preserve_access_index));
+
+typedef struct {
+	unsigned long sig[1];
+} sigset_t;
+
+struct sigpending {
+	sigset_t signal;
 } __attribute__((preserve_access_index));
 
 struct task_struct {
@@ -62,6 +78,7 @@ struct task_struct {
 	int exit_code;
 	struct pid *thread_pid;
 	struct signal_struct *signal;
+	struct sigpending pending;
 } __attribute__((preserve_access_index));
 
 struct km_scratch {
@@ -666,12 +683,13 @@ int km_sys_enter(unsigned long long *ctx)
 	if (cfg_pidns)
 		check_pids(t, id);
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	/* The exit's number is the entry's (a successful execveat's exit says execve's: see km_sys_exit). */
+	t->nr = (__s32)nr;
 	if (p && p->one) {
 		/*
 		 * One record at the exit: the entry waits here (user space reads it
 		 * should the call block; see kernel_mode.c).
 		 */
-		t->nr = (__s32)nr;
 		read_args(regs, t->args);
 		t->ts = stamp();
 		t->state |= KM_INCALL;
@@ -789,6 +807,20 @@ static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_reg
 	send(&r);
 }
 
+/*
+ * A call that returns to a pending SIGKILL (its group dies, or another
+ * thread's execve replaces it): ptrace reports no exit of it, so the record
+ * says KM_RET_KILLED.  Looked at only for the codes a signal leaves.
+ */
+static __always_inline __s64 exit_ret(__s64 ret)
+{
+	if (ret != -4 && (ret < -516 || ret > -512))	/* EINTR, ERESTARTSYS .. ERESTART_RESTARTBLOCK */
+		return ret;
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	unsigned long pending = BPF_CORE_READ(task, pending.signal.sig[0]);
+	return pending & (1ul << (9 - 1)) ? KM_RET_KILLED : ret;
+}
+
 SEC("tp_btf/sys_exit")
 int km_sys_exit(unsigned long long *ctx)
 {
@@ -798,28 +830,32 @@ int km_sys_exit(unsigned long long *ctx)
 	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	__s64 ret = exit_ret((__s64)ctx[1]);
 	if (t->state & KM_INCALL) {
 		t->state &= ~KM_INCALL;
-		send_call(t, id, regs, (__s64)ctx[1]);
+		send_call(t, id, regs, ret);
 		return 0;
 	}
 	__u32 retry = t->state & KM_RETRY;
 	t->state &= ~KM_RETRY;
 	long nr = regs->orig_ax;
+	/* The new program's registers: the kernel reports a successful execveat's exit as execve's. */
+	if (nr == 59 && t->nr == 322)
+		nr = 322;
 	__u32 key = (__u32)nr;
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (p && !p->traced)
 		return 0;
 	if (p && !retry && !(p->sides & 2)) {
 		/* Nothing to copy: the arguments are the entry's, user space has them. */
-		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1], stamp(), 0);
+		send_plain(KM_EXIT, id, nr, NULL, ret, stamp(), 0);
 		return 0;
 	}
 	struct rec r = start(KM_EXIT, tid, id >> 32, (__s32)nr, 2, stamp());
 	if (!r.s)
 		return 0;
 	struct km_hdr *h = hdr(&r);
-	h->ret = (__s64)ctx[1];
+	h->ret = ret;
 	/* The argument registers still hold the arguments (execve aside: it copies nothing at exit). */
 	read_args(regs, h->args);
 	if (p && retry) {
@@ -920,9 +956,13 @@ int km_exec(unsigned long long *ctx)
 	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	if (old != tid) {
-		/* A thread exec'd: it carries on with the leader's id. */
+		/* A thread exec'd: it carries on with the leader's id, in its execve. */
+		__s32 nr = t->nr;
 		task_del(old);
 		task_add(tid, KM_ACTIVE);
+		struct km_task *n = task_of(tid);
+		if (n)
+			n->nr = nr;
 	}
 	struct rec r = start(KM_EXEC, tid, id >> 32, 0, 0, stamp());
 	if (!r.s)
@@ -945,7 +985,19 @@ int km_task_exit(unsigned long long *ctx)
 	if (state != KM_ACTIVE)
 		return 0;
 	struct task_struct *task = (struct task_struct *)ctx[0];
-	struct rec r = start(KM_GONE, tid, id >> 32, 0, 0, stamp());
+	/* A leader's end, as ptrace says it: replaced by an execve, or later, with its group. */
+	__s32 how = KM_GONE_EXIT;
+	if (tid == id >> 32) {
+		struct signal_struct *sig = BPF_CORE_READ(task, signal);
+		struct task_struct *exec_task = NULL;
+		if (bpf_core_field_exists(sig->group_exec_task))
+			exec_task = BPF_CORE_READ(sig, group_exec_task);
+		if (exec_task && exec_task != task)
+			how = KM_GONE_SUPERSEDED;
+		else if (BPF_CORE_READ(sig, live.counter) > 0)
+			how = KM_GONE_LEADER_FIRST;
+	}
+	struct rec r = start(KM_GONE, tid, id >> 32, how, 0, stamp());
 	if (!r.s)
 		return 0;
 	hdr(&r)->ret = task->exit_code;
