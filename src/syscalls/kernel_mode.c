@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -520,11 +521,28 @@ static int open_source(struct run *r, const struct km_plan *plans, char *err, si
 	return r->ft ? 0 : -1;
 }
 
+/*
+ * The kernel names tasks by the initial PID namespace's numbers (BPF's ids,
+ * ftrace's pids): tracekit in a namespace of its own (a container, unshare
+ * -p) would trace and print the wrong tasks, or none.  Its inode is fixed
+ * (PROC_PID_INIT_INO).
+ */
+static bool in_initial_pidns(void)
+{
+	struct stat st;
+	return stat("/proc/self/ns/pid", &st) < 0 || st.st_ino == 0xEFFFFFFCu;
+}
+
 int sc_run_kernel(struct sc_options *o)
 {
 	char err[512] = "";
 	struct run r = { .o = o, .go = -1, .exec_err = -1 };
 	static struct km_plan plans[KM_NR_MAX];
+	if (!in_initial_pidns()) {
+		errmsg("--kernel: tracekit runs in a PID namespace of its own, and the kernel numbers "
+		       "tasks by the initial one's: run it there, or without --kernel");
+		return 1;
+	}
 	km_plan_build(plans, o->filter, &o->fmt, o->summary == 1, o->npaths > 0);
 	/* First: a Ctrl-C from here on ends the run through the cleanup below. */
 	catch_stop_signals(on_stop);

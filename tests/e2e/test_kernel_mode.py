@@ -338,6 +338,37 @@ def not_root(tmp):
 
 
 @case
+def refused_in_a_pid_namespace(tmp):
+    # The kernel numbers tasks by the initial PID namespace: in another, --kernel says so.
+    need_kernel_mode()
+    rc, _, _ = run(['unshare', '-pf', 'true'])
+    if rc != 0:
+        raise Skip('unshare -pf is not permitted here')
+    rc, _, err = run(['unshare', '-pf'] + tracekit('true'))
+    expect(rc == 1, 'in a PID namespace of its own --kernel is exit 1, got %d' % rc)
+    expect(len(err.splitlines()) == 1 and 'PID namespace of its own' in err,
+           'one line says why: %r' % err)
+
+
+@case
+def sigchld_ignored(tmp):
+    # Inherited ignored, SIGCHLD would let the kernel reap the command and the run wait forever;
+    # the command still inherits it ignored (strace's sigign).
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    script = 'import signal, sys; sys.exit(signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN and 7 or 0)'
+    try:
+        p = subprocess.run(tracekit('-e', 'none', '-o', out, sys.executable, '-c', script), timeout=60,
+                           preexec_fn=lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    except subprocess.TimeoutExpired:
+        raise Fail('the run did not end within 60 s: the command was reaped by the kernel')
+    expect(p.returncode == 7, 'the command ran with SIGCHLD ignored and its status came back, got %d: %s'
+           % (p.returncode, p.stderr))
+    expect(lines(out) == ['+++ exited with 7 +++'], 'its exit line: %r' % lines(out))
+
+
+@case
 def nothing_left_loaded(tmp):
     need_kernel_mode()
     out = os.path.join(tmp, 't')
