@@ -475,10 +475,20 @@ __noinline int copy_one(__u32 nr, __u32 i, __s64 ret, __u64 sp, int when)
 	case KM_OP_STRV:
 		copy_strv(addr, c->cap, when);
 		break;
-	case KM_OP_IOVEC:
-		copy_iov(addr, c->len_src == KM_LEN_FIXED ? KM_IOV_MAX : copy_len(c, args, ret, when), c->cap,
-			 when);
+	case KM_OP_IOVEC: {
+		/*
+		 * The argument's count (copy_iov stops at KM_IOV_MAX), not capped by
+		 * -s as each element's bytes are: the decoder reads the element after
+		 * the -s'th to print "..." (strace's print_array).
+		 */
+		__u64 n = KM_IOV_MAX;
+		if (c->len_src == KM_LEN_ARG)
+			n = c->len_arg < 6 ? args[c->len_arg & 7] : 0;
+		else if (c->len_src != KM_LEN_FIXED)
+			n = copy_len(c, args, ret, when);
+		copy_iov(addr, n, c->cap, when);
 		break;
+	}
 	case KM_OP_MSGHDR:
 		copy_msghdr(addr, c->cap, when);
 		break;
