@@ -536,11 +536,18 @@ static void on_exec(struct km_printer *p, const struct km_hdr *h)
 	 * leader's call cut short, the execve's line "<pid changed to ...>", the
 	 * leader superseded; the exec'ing thread's call in flight moves with it.
 	 */
-	struct thread *leader = tidmap_get(&p->threads, tid);
-	if (leader) {
-		set_multi(p);
-		cut_short(p, leader);
+	struct thread *leader = tidmap_get(&p->threads, tid), *execing = tidmap_get(&p->threads, old);
+	set_multi(p);
+	if (execing && execing->deferred && execing->cs.in_call) {
+		/* Its entry waited for memory the exec has replaced: shown now, with what was read. */
+		struct km_hdr *d = execing->deferred;
+		execing->deferred = NULL;
+		count_faults(p, d, SC_AT_ENTRY);
+		decode_entry(p, execing, d, NULL, true);
+		free(d);
 	}
+	if (leader)
+		cut_short(p, leader);
 	if (p->o->summary != 1 && !p->o->json) {
 		out_call_pid_changed(p->w, old, tid);
 		if (!(p->o->quiet_set & SC_QUIET_THREAD_EXECVE)) {
