@@ -34,12 +34,53 @@ struct pt_regs {
 	unsigned long r10, r9, r8, dx, si, di, orig_ax, sp;
 } __attribute__((preserve_access_index));
 
+struct ns_common {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct pid_namespace {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+struct upid {
+	int nr;
+	struct pid_namespace *ns;
+} __attribute__((preserve_access_index));
+
+struct pid {
+	unsigned int level;
+	struct upid numbers[1];
+} __attribute__((preserve_access_index));
+
+struct task_struct;
+
+typedef struct {
+	int counter;
+} atomic_t;
+
+struct signal_struct {
+	struct pid *pids[4];	/* by enum pid_type: PID, TGID, PGID, SID */
+	atomic_t live;		/* threads not yet exiting */
+	struct task_struct *group_exec_task;	/* a thread in execve, killing the others */
+} __attribute__((preserve_access_index));
+
+typedef struct {
+	unsigned long sig[1];
+} sigset_t;
+
+struct sigpending {
+	sigset_t signal;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;
 	int exit_code;
 	struct files_struct *files;
 	struct fs_struct *fs;
+	struct pid *thread_pid;
+	struct signal_struct *signal;
+	struct sigpending pending;
 } __attribute__((preserve_access_index));
 
 struct km_scratch {
@@ -58,6 +99,7 @@ const volatile __u64 cfg_wake_at = 1 << 22;	/* bytes waiting that wake user spac
 const volatile __u32 cfg_clock = 1;
 /* -y/-yy/--decode-fds: records carry what their descriptors were (put_fds); off, nothing changes. */
 const volatile __u32 cfg_fds;
+const volatile __u32 cfg_pidns;		/* --pidns-translation: send KM_PIDS records */
 
 
 __u64 lost_records;		/* the ring buffer was full */
@@ -147,6 +189,7 @@ static __always_inline void task_add(__u32 tid, __u32 state)
 	struct km_task *t = bpf_map_lookup_elem(&slots, &i);
 	if (t && (t->tid == tid || __sync_val_compare_and_swap(&t->tid, 0, tid) == 0)) {
 		t->state = state;
+		t->pids_key = 0;
 		return;
 	}
 	struct km_task nt = { .tid = tid, .state = state };
@@ -162,6 +205,7 @@ static __always_inline void task_del(__u32 tid)
 	struct km_task *t = bpf_map_lookup_elem(&slots, &i);
 	if (t && t->tid == tid) {
 		t->state = 0;
+		t->pids_key = 0;
 		t->tid = 0;
 	} else if (spilled && bpf_map_delete_elem(&spill, &tid) == 0) {
 		__sync_fetch_and_sub(&spilled, 1);
@@ -439,10 +483,20 @@ __noinline int copy_one(__u32 nr, __u32 i, __s64 ret, __u64 sp, int when)
 	case KM_OP_STRV:
 		copy_strv(addr, c->cap, when);
 		break;
-	case KM_OP_IOVEC:
-		copy_iov(addr, c->len_src == KM_LEN_FIXED ? KM_IOV_MAX : copy_len(c, args, ret, when), c->cap,
-			 when);
+	case KM_OP_IOVEC: {
+		/*
+		 * The argument's count (copy_iov stops at KM_IOV_MAX), not capped by
+		 * -s as each element's bytes are: the decoder reads the element after
+		 * the -s'th to print "..." (strace's print_array).
+		 */
+		__u64 n = KM_IOV_MAX;
+		if (c->len_src == KM_LEN_ARG)
+			n = c->len_arg < 6 ? args[c->len_arg & 7] : 0;
+		else if (c->len_src != KM_LEN_FIXED)
+			n = copy_len(c, args, ret, when);
+		copy_iov(addr, n, c->cap, when);
 		break;
+	}
 	case KM_OP_MSGHDR:
 		copy_msghdr(addr, c->cap, when);
 		break;
@@ -553,6 +607,77 @@ static __always_inline void send_plain(__u32 type, __u64 id, long nr, struct pt_
 	bpf_ringbuf_submit(h, flags);
 }
 
+/*
+ * --pidns-translation: a task's ids are hashed by their pid structs'
+ * addresses; a KM_PIDS record goes out when the hash changes (its first
+ * call, setpgid, setsid, a thread's exec).  Only then: the program reads
+ * three words more per call, and nothing at all without the option.
+ */
+static __always_inline __u32 pids_key(struct task_struct *task)
+{
+	struct signal_struct *sig = BPF_CORE_READ(task, signal);
+	__u64 pids[4] = {};
+	bpf_core_read(pids, sizeof(pids), &sig->pids);
+	__u64 k = (__u64)BPF_CORE_READ(task, thread_pid) ^ (pids[1] << 1) ^ (pids[2] << 2) ^ (pids[3] << 3);
+	return (__u32)(k ^ (k >> 32)) | 1;
+}
+
+/*
+ * KM_PIDS: the task's ids at its own PID namespace level and each one above
+ * (struct km_pids).  A group or session led from another namespace has no
+ * number at a level whose namespace is not the task's: 0 there.
+ */
+static __noinline int send_pids(struct task_struct *task, __u32 tid, __u32 tgid)
+{
+	struct rec r = start(KM_PIDS, tid, tgid, 0, 0, stamp());
+	if (!r.s)
+		return 0;
+	struct km_region *reg = (void *)(r.s->buf + sizeof(struct km_hdr));
+	struct km_pids *k = (void *)(reg + 1);
+	struct signal_struct *sig = BPF_CORE_READ(task, signal);
+	struct pid *p[4] = {};
+	bpf_core_read(p, sizeof(p), &sig->pids);
+	p[0] = BPF_CORE_READ(task, thread_pid);
+	int level = BPF_CORE_READ(p[0], level);
+	k->levels = 0;
+	k->pad = 0;
+	for (int i = 0; i < KM_PIDNS_DEPTH; i++) {
+		int l = level - i;
+		if (l < 0)
+			break;
+		struct upid own = {};
+		bpf_core_read(&own, sizeof(own), &p[0]->numbers[l]);
+		k->lv[i].ns = BPF_CORE_READ(own.ns, ns.inum);
+		k->lv[i].id[0] = own.nr;
+		for (int t = 1; t < 4; t++) {
+			struct upid u = {};
+			if (p[t] && BPF_CORE_READ(p[t], level) >= (unsigned int)l)
+				bpf_core_read(&u, sizeof(u), &p[t]->numbers[l]);
+			k->lv[i].id[t] = u.ns == own.ns ? u.nr : 0;
+		}
+		k->levels = i + 1;
+	}
+	reg->addr = 0;
+	reg->len = sizeof(*k);
+	reg->when = 0;
+	reg->fault = 0;
+	reg->pad = 0;
+	hdr(&r)->size = sizeof(*reg) + sizeof(*k);
+	hdr(&r)->nregions = 1;
+	send(&r);
+	return 0;
+}
+
+static __always_inline void check_pids(struct km_task *t, __u64 id)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u32 key = pids_key(task);
+	if (key == t->pids_key)
+		return;
+	t->pids_key = key;
+	send_pids(task, (__u32)id, id >> 32);
+}
+
 SEC("tp_btf/sys_enter")
 int km_sys_enter(unsigned long long *ctx)
 {
@@ -573,13 +698,16 @@ int km_sys_enter(unsigned long long *ctx)
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (p && !p->traced)
 		return 0;
+	if (cfg_pidns)
+		check_pids(t, id);
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	/* The exit's number is the entry's (a successful execveat's exit says execve's: see km_sys_exit). */
+	t->nr = (__s32)nr;
 	if (p && p->one) {
 		/*
 		 * One record at the exit: the entry waits here (user space reads it
 		 * should the call block; see kernel_mode.c).
 		 */
-		t->nr = (__s32)nr;
 		read_args(regs, t->args);
 		t->ts = stamp();
 		t->state |= KM_INCALL;
@@ -703,6 +831,20 @@ static __always_inline void send_call(struct km_task *t, __u64 id, struct pt_reg
 	send(&r);
 }
 
+/*
+ * A call that returns to a pending SIGKILL (its group dies, or another
+ * thread's execve replaces it): ptrace reports no exit of it, so the record
+ * says KM_RET_KILLED.  Looked at only for the codes a signal leaves.
+ */
+static __always_inline __s64 exit_ret(__s64 ret)
+{
+	if (ret != -4 && (ret < -516 || ret > -512))	/* EINTR, ERESTARTSYS .. ERESTART_RESTARTBLOCK */
+		return ret;
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	unsigned long pending = BPF_CORE_READ(task, pending.signal.sig[0]);
+	return pending & (1ul << (9 - 1)) ? KM_RET_KILLED : ret;
+}
+
 SEC("tp_btf/sys_exit")
 int km_sys_exit(unsigned long long *ctx)
 {
@@ -712,28 +854,32 @@ int km_sys_exit(unsigned long long *ctx)
 	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	__s64 ret = exit_ret((__s64)ctx[1]);
 	if (t->state & KM_INCALL) {
 		t->state &= ~KM_INCALL;
-		send_call(t, id, regs, (__s64)ctx[1]);
+		send_call(t, id, regs, ret);
 		return 0;
 	}
 	__u32 retry = t->state & KM_RETRY;
 	t->state &= ~KM_RETRY;
 	long nr = regs->orig_ax;
+	/* The new program's registers: the kernel reports a successful execveat's exit as execve's. */
+	if (nr == 59 && t->nr == 322)
+		nr = 322;
 	__u32 key = (__u32)nr;
 	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
 	if (p && !p->traced)
 		return 0;
 	if (!cfg_fds && p && !retry && !(p->sides & 2)) {
 		/* Nothing to copy: the arguments are the entry's, user space has them. */
-		send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1], stamp(), 0);
+		send_plain(KM_EXIT, id, nr, NULL, ret, stamp(), 0);
 		return 0;
 	}
 	struct rec r = start(KM_EXIT, tid, id >> 32, (__s32)nr, 2, stamp());
 	if (!r.s)
 		return 0;
 	struct km_hdr *h = hdr(&r);
-	h->ret = (__s64)ctx[1];
+	h->ret = ret;
 	/* The argument registers still hold the arguments (execve aside: it copies nothing at exit). */
 	read_args(regs, h->args);
 	if (p && retry) {
@@ -749,10 +895,55 @@ int km_sys_exit(unsigned long long *ctx)
 	return 0;
 }
 
+/*
+ * The same two tracepoints when -e trace= shows no call and none is sent
+ * for its descriptors (-e none, as strace's signal tests run): only the
+ * command's exec and numbers no syscall has (shown whatever trace= says,
+ * as plain records: they have no memory to copy).  A fraction of the full
+ * programs' instructions to verify: a run starts in far less time (user
+ * space loads one pair or the other).
+ */
+SEC("tp_btf/sys_enter")
+int km_sys_enter_none(unsigned long long *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct km_task *t = task_of((__u32)id);
+	if (!t)
+		return 0;
+	long nr = (long)ctx[1];
+	if ((t->state & KM_STATE) == KM_PENDING) {
+		if (nr != 59 && nr != 322)
+			return 0;
+		t->state = KM_ACTIVE;
+	}
+	__u32 key = (__u32)nr;
+	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
+	if (p && !p->traced)
+		return 0;
+	send_plain(KM_ENTER, id, nr, (struct pt_regs *)ctx[0], 0, stamp(), 0);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int km_sys_exit_none(unsigned long long *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct km_task *t = task_of((__u32)id);
+	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
+		return 0;
+	long nr = ((struct pt_regs *)ctx[0])->orig_ax;
+	__u32 key = (__u32)nr;
+	struct km_plan *p = bpf_map_lookup_elem(&plans, &key);
+	if (p && !p->traced)
+		return 0;
+	send_plain(KM_EXIT, id, nr, NULL, (__s64)ctx[1], stamp(), 0);
+	return 0;
+}
+
 SEC("tp_btf/sched_process_fork")
 int km_fork(unsigned long long *ctx)
 {
-	if (!cfg_follow)
+	if (!cfg_follow && !cfg_pidns)
 		return 0;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
@@ -761,7 +952,17 @@ int km_fork(unsigned long long *ctx)
 		return 0;
 	struct task_struct *child = (struct task_struct *)ctx[1];
 	__u32 ctid = child->pid;
+	/* The child's ids before the fork's return (its pid) prints: it may be gone by then. */
+	if (cfg_pidns)
+		send_pids(child, ctid, child->tgid);
+	if (!cfg_follow)
+		return 0;
 	task_add(ctid, KM_ACTIVE);
+	if (cfg_pidns) {
+		struct km_task *c = task_of(ctid);
+		if (c)
+			c->pids_key = pids_key(child);
+	}
 	struct rec r = start(KM_FORK, tid, id >> 32, 0, 0, stamp());
 	if (!r.s)
 		return 0;
@@ -781,9 +982,13 @@ int km_exec(unsigned long long *ctx)
 	if (!t || (t->state & KM_STATE) != KM_ACTIVE)
 		return 0;
 	if (old != tid) {
-		/* A thread exec'd: it carries on with the leader's id. */
+		/* A thread exec'd: it carries on with the leader's id, in its execve. */
+		__s32 nr = t->nr;
 		task_del(old);
 		task_add(tid, KM_ACTIVE);
+		struct km_task *n = task_of(tid);
+		if (n)
+			n->nr = nr;
 	}
 	struct rec r = start(KM_EXEC, tid, id >> 32, 0, 0, stamp());
 	if (!r.s)
@@ -806,7 +1011,19 @@ int km_task_exit(unsigned long long *ctx)
 	if (state != KM_ACTIVE)
 		return 0;
 	struct task_struct *task = (struct task_struct *)ctx[0];
-	struct rec r = start(KM_GONE, tid, id >> 32, 0, 0, stamp());
+	/* A leader's end, as ptrace says it: replaced by an execve, or later, with its group. */
+	__s32 how = KM_GONE_EXIT;
+	if (tid == id >> 32) {
+		struct signal_struct *sig = BPF_CORE_READ(task, signal);
+		struct task_struct *exec_task = NULL;
+		if (bpf_core_field_exists(sig->group_exec_task))
+			exec_task = BPF_CORE_READ(sig, group_exec_task);
+		if (exec_task && exec_task != task)
+			how = KM_GONE_SUPERSEDED;
+		else if (BPF_CORE_READ(sig, live.counter) > 0)
+			how = KM_GONE_LEADER_FIRST;
+	}
+	struct rec r = start(KM_GONE, tid, id >> 32, how, 0, stamp());
 	if (!r.s)
 		return 0;
 	hdr(&r)->ret = task->exit_code;

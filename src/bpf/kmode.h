@@ -50,7 +50,7 @@ struct km_task {
 	__u32 tid;		/* the slot's owner, 0: free */
 	__u32 state;		/* enum km_task_state */
 	__s32 nr;
-	__u32 pad;
+	__u32 pids_key;		/* with --pidns-translation: the ids last sent as KM_PIDS, hashed */
 	__u64 ts;
 	__u64 args[6];
 };
@@ -132,7 +132,7 @@ enum km_type {
 	KM_ENTER = 1,		/* args valid */
 	KM_EXIT,		/* ret valid; with KM_RETRY also the entry's regions (when 1) */
 	KM_FORK,		/* args[0] child tid, args[1] child tgid */
-	KM_GONE,		/* the task exited: ret is its exit_code */
+	KM_GONE,		/* the task exited: ret is its exit_code; nr: enum km_gone */
 	KM_SIGNAL,		/* nr is the signal; one region: the kernel_siginfo */
 	KM_EXEC,		/* a traced task became a new program: args[0] its former tid */
 	KM_CALL,		/* a whole call: ts its entry, exit_ts its exit, regions of both sides */
@@ -140,6 +140,41 @@ enum km_type {
 	KM_STALLED,		/* a KM_CALL's entry read from struct km_task, no regions */
 	KM_CALL_ENTRY,		/* a KM_CALL split around other tasks' records: its entry, */
 	KM_CALL_EXIT,		/* and its exit (ts: the exit's) */
+	/* The program's again: */
+	KM_PIDS,		/* the task's ids in each PID namespace: one region, struct km_pids */
+};
+
+/* KM_GONE's nr: how the task went, where ptrace would say it otherwise than at its exit. */
+enum km_gone {
+	KM_GONE_EXIT = 0,
+	KM_GONE_NOCODE = -1,		/* the ftrace source: no exit code in the event */
+	KM_GONE_SUPERSEDED = -2,	/* a leader killed by another thread's execve (KM_EXEC follows) */
+	KM_GONE_LEADER_FIRST = -3,	/* a leader gone while threads of its group live on */
+};
+
+/*
+ * A call's return value when a SIGKILL was pending as it returned (the group
+ * dies, or another thread's execve replaces it): ptrace reports no exit of
+ * that call, strace prints "= ?".
+ */
+#define KM_RET_KILLED ((__s64)-0x4000000000000000LL)
+
+#define KM_PIDNS_DEPTH 8	/* PID namespace levels sent, the task's own first */
+
+/*
+ * --pidns-translation: a task's ids as the namespaces from its own up see
+ * them, sent before its first record and whenever they change (setpgid,
+ * setsid, a thread's exec), and for a child at fork.  User space translates
+ * a pid with them when its line prints, which may be after the process has
+ * gone from /proc, where the ptrace mode looks.
+ */
+struct km_pids {
+	__u32 levels;		/* entries of lv used */
+	__u32 pad;
+	struct {
+		__u32 ns;	/* the namespace's inode number (/proc/PID/ns/pid) */
+		__s32 id[4];	/* TID, TGID, PGID, SID there; 0: none there */
+	} lv[KM_PIDNS_DEPTH];
 };
 
 struct km_hdr {

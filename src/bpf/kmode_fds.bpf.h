@@ -121,13 +121,7 @@ struct unix_sock {
 	struct sock *peer;
 } __attribute__((preserve_access_index));
 
-struct upid {
-	int nr;
-} __attribute__((preserve_access_index));
-
-struct pid {
-	struct upid numbers[1];
-} __attribute__((preserve_access_index));
+/* struct pid and struct upid: kmode.bpf.c's (--pidns-translation reads them too). */
 
 #define S_IFMT 0170000
 #define S_IFSOCK 0140000

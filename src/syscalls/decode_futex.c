@@ -154,14 +154,8 @@ static bool p_waiter(struct sc_call *c, const void *elem, size_t size, void *dat
 	return true;
 }
 
-static size_t waiters_len(const struct sc_call *c)
-{
-	unsigned n = (unsigned)c->args[1];
-	return (n > FUTEX_WAITV_MAX_ + 1 ? FUTEX_WAITV_MAX_ + 1 : n) * sizeof(struct futex_waitv_);
-}
-
-SC_DECODER(futex_waitv, MEM_FN(0, SC_MEM_BUF, SC_AT_ENTRY, waiters_len),
-	   MEM_STRUCT_IN(3, struct timespec))
+/* The array as an array of args[1] waiters: the kernel mode copies it by that count too. */
+SC_DECODER(futex_waitv, MEM_ARRAY_IN(0, struct futex_waitv_, 1), MEM_STRUCT_IN(3, struct timespec))
 {
 	unsigned n = (unsigned)c->args[1], count = 0;
 	pn_array(c, c->args[0], n, sizeof(struct futex_waitv_), p_waiter, &count);

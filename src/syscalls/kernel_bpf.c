@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "kernel_bpf.h"
+#include "table.h"
 #include "bpf/kmode.skel.h"
 #include "util/die.h"
 
@@ -58,8 +59,9 @@ static void failed(enum km_bpf_fail *why, int e, const char *what, char *err, si
 	snprintf(err, errlen, "%s: %s%s%s", what, strerror(e), last_msg[0] ? "; libbpf: " : "", last_msg);
 }
 
-struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock, bool fds, size_t ring_bytes,
-			   enum km_bpf_fail *why, char *err, size_t errlen)
+struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock, bool fds,
+			   bool pidns, size_t ring_bytes, enum km_bpf_fail *why, char *err,
+			   size_t errlen)
 {
 	libbpf_set_print(keep_message);
 	last_msg[0] = '\0';
@@ -73,6 +75,7 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock,
 	b->skel->rodata->cfg_follow = follow;
 	b->skel->rodata->cfg_clock = clock;
 	b->skel->rodata->cfg_fds = fds;
+	b->skel->rodata->cfg_pidns = pidns;
 	/* For tests: fewer slots, so that tasks share them and spill (a power of two). */
 	const char *slots = getenv("TRACEKIT_KM_SLOTS");
 	unsigned long nslots = slots ? strtoul(slots, NULL, 10) : KM_SLOTS;
@@ -81,6 +84,17 @@ struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock,
 	b->slot_mask = (uint32_t)nslots - 1;
 	b->skel->rodata->cfg_slot_mask = b->slot_mask;
 	b->skel->rodata->cfg_wake_at = ring_bytes / 4;
+	/*
+	 * A plan that sends no call a syscall has (only numbers without one):
+	 * the small pair of syscall programs (kmode.bpf.c's *_none).
+	 */
+	bool sends = pidns;
+	for (uint32_t nr = 0; nr < KM_NR_MAX && !sends; nr++)
+		sends = plans[nr].traced && sc_by_nr(nr) && sc_by_nr(nr)->name;
+	bpf_program__set_autoload(b->skel->progs.km_sys_enter, sends);
+	bpf_program__set_autoload(b->skel->progs.km_sys_exit, sends);
+	bpf_program__set_autoload(b->skel->progs.km_sys_enter_none, !sends);
+	bpf_program__set_autoload(b->skel->progs.km_sys_exit_none, !sends);
 	int e = bpf_map__set_max_entries(b->skel->maps.rb, (uint32_t)ring_bytes);
 	if (e) {
 		failed(why, -e, "ring buffer size", err, errlen);
@@ -119,6 +133,7 @@ int km_bpf_add_task(struct km_bpf *b, pid_t tid, bool pending, char *err, size_t
 	/* As the program's task_add: the slot if it is free (or already ours), else the spill map. */
 	if (__atomic_load_n(&slot->tid, __ATOMIC_ACQUIRE) == key ||
 	    __atomic_compare_exchange_n(&slot->tid, &none, key, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&slot->pids_key, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&slot->state, state, __ATOMIC_RELEASE);
 		return 0;
 	}

@@ -28,9 +28,11 @@ enum km_bpf_fail {
  * a page).  clock: records carry CLOCK_MONOTONIC times; without, order
  * numbers (kmode.bpf.c's stamp()), for output that shows no time.  fds:
  * records carry what their descriptors were (-y; kmode.h's struct km_fdinfo).
+ * pidns: KM_PIDS records say the tasks' ids in each PID namespace.
  */
-struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock, bool fds, size_t ring_bytes,
-			   enum km_bpf_fail *why, char *err, size_t errlen);
+struct km_bpf *km_bpf_open(const struct km_plan *plans, bool follow, bool clock, bool fds,
+			   bool pidns, size_t ring_bytes, enum km_bpf_fail *why, char *err,
+			   size_t errlen);
 /* The newest order number given (without clock): every record stamped up to it has happened. */
 uint64_t km_bpf_stamps(const struct km_bpf *b);
 /* Trace tid from now (pending: from its next execve on). */

@@ -21,6 +21,7 @@
 #include "kernel_events.h"
 #include "kernel_fds.h"
 #include "output.h"
+#include "print_pid.h"
 #include "print_signal.h"
 #include "summary.h"
 #include "tracee/fdpath.h"
@@ -39,6 +40,9 @@ struct thread {
 	uint64_t start_ns;
 	uint64_t end_ns;	/* the last call's exit */
 	struct strbuf held;	/* signal lines waiting for the call in flight to end */
+	/* A leader gone before its group (KM_GONE_LEADER_FIRST): its exit line, said with the group's end. */
+	bool leader_gone;
+	struct km_hdr gone;
 };
 
 struct km_printer {
@@ -294,6 +298,9 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		return;
 	bool first = !th->seen;
 	th->seen = true;
+	/* Returned to a pending SIGKILL: ptrace never saw it return, the call ends "= ?" when the task goes. */
+	if (h->ret == KM_RET_KILLED)
+		return;
 	if (!th->cs.in_call) {
 		/* A new task's return from clone/fork is not a call it made; an attached one's is. */
 		if (first && th->attached)
@@ -333,6 +340,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	struct regions rg = { { h, NULL }, SC_AT_EXIT };
 	sc_mem_fetch(c, SC_AT_EXIT, read_regions, &rg);
 	sc_mem_uncut(c);
+	sc_pid_reaped(c);
 	sc_decode_exit(c);
 	if (p->fds)
 		km_fds_update(p->fds, th->cs.tgid, c);
@@ -446,21 +454,57 @@ static void exit_line(struct km_printer *p, struct thread *th, pid_t tid, const 
 	sb_free(&text);
 }
 
+static bool shows_exits(const struct km_printer *p)
+{
+	return p->o->summary != 1 && p->o->quiet < 2 && !(p->o->quiet_set & SC_QUIET_EXIT);
+}
+
+/* A leader that went first is said once the last other thread of its group has gone. */
+static void leader_after_group(struct km_printer *p, pid_t tgid)
+{
+	struct thread *lt = tidmap_get(&p->threads, tgid);
+	if (!lt || !lt->leader_gone)
+		return;
+	tidmap_foreach(&p->threads, slot) {
+		const struct thread *th = slot->val;
+		if (slot->tid != tgid && th->cs.tgid == tgid)
+			return;
+	}
+	out_set_lead(p->w, lt->cs.call.nr, SC_IP_UNKNOWN);
+	if (shows_exits(p))
+		exit_line(p, lt, tgid, &lt->gone);
+	if (p->fds)
+		km_fds_gone(p->fds, tgid);
+	km_printer_forget(p, tgid);
+}
+
 static void on_gone(struct km_printer *p, const struct km_hdr *h)
 {
 	pid_t tid = (pid_t)h->tid;
 	struct thread *th = tidmap_get(&p->threads, tid);
-	if (!th)
+	/* Killed by another thread's execve: the exec says it, as ptrace does (on_exec). */
+	if (!th || h->nr == KM_GONE_SUPERSEDED)
 		return;
 	set_multi(p);
 	cut_short(p, th);
 	flush_held(p, th, h->ts);
+	if (h->nr == KM_GONE_LEADER_FIRST) {
+		/* As wait() reports a leader: once its group is gone (or an execve replaced it). */
+		th->cs.in_call = false;
+		th->leader_gone = true;
+		th->gone = *h;
+		th->gone.nr = KM_GONE_EXIT;
+		return;
+	}
 	out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);
-	if (p->o->summary != 1 && p->o->quiet < 2 && !(p->o->quiet_set & SC_QUIET_EXIT))
+	if (shows_exits(p))
 		exit_line(p, th, tid, h);
-	if (p->fds && tid == th->cs.tgid)
+	pid_t tgid = th->cs.tgid;
+	if (p->fds && tid == tgid)
 		km_fds_gone(p->fds, tid);
 	km_printer_forget(p, tid);
+	if (tid != tgid)
+		leader_after_group(p, tgid);
 }
 
 /* For the ftrace source's exit codes: a signal that kills unless handled. */
@@ -480,7 +524,8 @@ static void on_signal(struct km_printer *p, const struct km_hdr *h)
 		return;
 	if (fatal_by_default(h->nr))
 		th->last_sig = h->nr;
-	if (p->o->summary == 1 || !sc_filter_signal(p->o->filter, h->nr))
+	/* SIGKILL has no delivery ptrace could show: the task just goes. */
+	if (h->nr == SIGKILL || p->o->summary == 1 || !sc_filter_signal(p->o->filter, h->nr))
 		return;
 	siginfo_t si;
 	memset(&si, 0, sizeof(si));
@@ -510,13 +555,55 @@ static void on_exec(struct km_printer *p, const struct km_hdr *h)
 		km_fds_exec(p->fds, (pid_t)h->tgid);
 	if (old == tid)
 		return;
-	/* The exec'ing thread became the leader: its call in flight moves with it. */
+	/*
+	 * The exec'ing thread became the leader, as the ptrace mode says it: the
+	 * leader's call cut short, the execve's line "<pid changed to ...>", the
+	 * leader superseded; the exec'ing thread's call in flight moves with it.
+	 */
+	struct thread *leader = tidmap_get(&p->threads, tid), *execing = tidmap_get(&p->threads, old);
+	set_multi(p);
+	if (execing && execing->deferred && execing->cs.in_call) {
+		/* Its entry waited for memory the exec has replaced: shown now, with what was read. */
+		struct km_hdr *d = execing->deferred;
+		execing->deferred = NULL;
+		count_faults(p, d, SC_AT_ENTRY);
+		decode_entry(p, execing, d, NULL, true);
+		free(d);
+	}
+	if (leader)
+		cut_short(p, leader);
+	if (p->o->summary != 1 && !p->o->json) {
+		out_call_pid_changed(p->w, old, tid);
+		if (!(p->o->quiet_set & SC_QUIET_THREAD_EXECVE)) {
+			char text[64];
+			struct timespec real = real_of(p, h->ts), mono = ts_of(h->ts);
+			snprintf(text, sizeof(text), "+++ superseded by execve in pid %d +++", (int)old);
+			out_set_lead(p->w, leader ? leader->cs.call.nr : 0, SC_IP_UNKNOWN);
+			out_event(p->w, tid, &real, &mono, text);
+		}
+	}
 	km_printer_forget(p, tid);
 	struct thread *th = tidmap_del(&p->threads, old);
 	if (th) {
 		th->cs.call.tid = tid;
 		tidmap_put(&p->threads, tid, th);
 	}
+}
+
+/* --pidns-translation: the task's ids as its call saw them (see print_pid.h). */
+static void on_pids(const struct km_hdr *h)
+{
+	struct km_pids k;
+	if (!h->nregions || first_region(h)->len < sizeof(k))
+		return;
+	memcpy(&k, first_region(h) + 1, sizeof(k));
+	struct sc_pid_level lv[KM_PIDNS_DEPTH];
+	size_t n = k.levels < KM_PIDNS_DEPTH ? k.levels : KM_PIDNS_DEPTH;
+	for (size_t i = 0; i < n; i++) {
+		lv[i].ns = k.lv[i].ns;
+		memcpy(lv[i].id, k.lv[i].id, sizeof(lv[i].id));
+	}
+	sc_pid_learn((pid_t)h->tid, lv, n);
 }
 
 void km_printer_record(struct km_printer *p, const struct km_hdr *h)
@@ -555,6 +642,9 @@ void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 		break;
 	case KM_EXEC:
 		on_exec(p, h);
+		break;
+	case KM_PIDS:
+		on_pids(h);
 		break;
 	}
 	p->fdrec = NULL;

@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -321,6 +322,26 @@ static bool finished(struct run *r)
 	return km_printer_live(r->pr) <= 0;
 }
 
+/*
+ * Whether every task traced is gone, its exit record queued: the command is
+ * reaped and each task the printer knows, or a queued fork makes known, has
+ * its exit in the queue.  Then no record can come later (a BPF record is in
+ * the ring before its task goes on, and these tasks are gone): the rest is
+ * printed without waiting out the reorder window, which a run of a short
+ * command would otherwise spend idle.
+ */
+static bool all_gone(const struct run *r)
+{
+	if (!r->bpf || !r->o->argv || !r->child_done)
+		return false;
+	long n = km_printer_live(r->pr);
+	for (size_t i = r->q.head; i < r->q.n; i++) {
+		uint32_t type = r->q.rec[i]->h.type;
+		n += type == KM_FORK ? 1 : type == KM_GONE ? -1 : 0;
+	}
+	return n <= 0;
+}
+
 static void loop(struct run *r)
 {
 	uint64_t last_arrival = mono_now();
@@ -340,6 +361,10 @@ static void loop(struct run *r)
 			km_printer_flush(r->pr);
 		if (r->o->argv)
 			reap_all(r);
+		if (r->child_done && all_gone(r)) {
+			src_poll(r, 0, queue_record, &r->q);
+			drain(r, UINT64_MAX);
+		}
 		/* Only once everything that arrived is printed and the ring has been quiet a while. */
 		if (r->child_done && r->q.head == r->q.n && now - last_arrival > QUIET_NS) {
 			last_arrival = now;
@@ -481,8 +506,9 @@ static int open_source(struct run *r, const struct km_plan *plans, char *err, si
 	if (o->ksource != SC_KS_FTRACE) {
 		r->clock = wants_clock(o);
 		bool fds = (o->fmt.yflag || o->fmt.decode_fds) && o->summary != 1;
-		r->bpf = km_bpf_open(plans, o->follow, r->clock, fds, ring_bytes(o->buffer_kb), &why, err,
-				     errlen);
+		r->bpf = km_bpf_open(plans, o->follow, r->clock, fds,
+				     o->fmt.decode_pids & SC_DPID_PIDNS, ring_bytes(o->buffer_kb), &why,
+				     err, errlen);
 		if (r->bpf)
 			return 0;
 		if (o->ksource == SC_KS_BPF || why == KM_FAIL_PERM)
@@ -497,14 +523,32 @@ static int open_source(struct run *r, const struct km_plan *plans, char *err, si
 	return r->ft ? 0 : -1;
 }
 
+/*
+ * The kernel names tasks by the initial PID namespace's numbers (BPF's ids,
+ * ftrace's pids): tracekit in a namespace of its own (a container, unshare
+ * -p) would trace and print the wrong tasks, or none.  Its inode is fixed
+ * (PROC_PID_INIT_INO).
+ */
+static bool in_initial_pidns(void)
+{
+	struct stat st;
+	return stat("/proc/self/ns/pid", &st) < 0 || st.st_ino == 0xEFFFFFFCu;
+}
+
 int sc_run_kernel(struct sc_options *o)
 {
 	char err[512] = "";
 	struct run r = { .o = o, .go = -1, .exec_err = -1 };
 	static struct km_plan plans[KM_NR_MAX];
+	if (!in_initial_pidns()) {
+		errmsg("--kernel: tracekit runs in a PID namespace of its own, and the kernel numbers "
+		       "tasks by the initial one's: run it there, or without --kernel");
+		return 1;
+	}
 	km_plan_build(plans, o->filter, &o->fmt, o->summary == 1, o->npaths > 0);
 	/* First: a Ctrl-C from here on ends the run through the cleanup below. */
 	catch_stop_signals(on_stop);
+	default_sigchld();
 	if (open_source(&r, plans, err, sizeof(err)) < 0) {
 		errmsg("--kernel: %s", err);
 		return 1;

@@ -206,6 +206,13 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 {
 	memset(plans, 0, sizeof(*plans) * KM_NR_MAX);
 	bool dumps = sc_filter_dumps(f);
+	/*
+	 * -e none (strace's signal tests): no line shows a descriptor, none need
+	 * be followed (numbers no syscall has still show, with raw arguments).
+	 */
+	bool shows_calls = false;
+	for (int nr = 0; nr < KM_NR_MAX && !shows_calls; nr++)
+		shows_calls = sc_filter_traced(f, nr) && sc_by_nr(nr) && sc_by_nr(nr)->name;
 	for (int nr = 0; nr < KM_NR_MAX; nr++) {
 		struct km_plan *p = &plans[nr];
 		/* -c alone prints no arguments: nothing to copy (-P still needs the paths). */
@@ -215,7 +222,7 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 		 * decodes later calls (-y's paths, netlink sockets' protocols) once
 		 * the process is gone.
 		 */
-		p->traced = sc_filter_traced(f, nr) || (!counts_only && km_fds_tracks(nr));
+		p->traced = sc_filter_traced(f, nr) || (shows_calls && !counts_only && km_fds_tracks(nr));
 		const struct sc_entry *e = sc_by_nr(nr);
 		if (p->traced && e && e->dec && !counts_only) {
 			bool first_strv = true;

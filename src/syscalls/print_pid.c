@@ -13,18 +13,24 @@
  * /proc may be mounted from an outer namespace than the tracer's (a tracer
  * run under unshare -p without a new /proc): then its numbers differ from
  * ours too, and "ours" is the outermost level the ioctl lets us reach.
+ *
+ * The kernel mode prints a call after the fact, when a short-lived process
+ * may be gone from /proc: its BPF program tells a task's ids at its calls
+ * (sc_pid_learn), and those are asked first.
  */
 #include "print_pid.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/nsfs.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "session.h"
@@ -124,6 +130,57 @@ static int try_proc(int proc, unsigned long from_ns, int id, enum sc_pid_type ty
 	return 0;
 }
 
+/*
+ * What the trace told (sc_pid_learn): an id in a namespace -> ours, and a
+ * task -> its namespace.  Direct-mapped, so bounded: a fact pushed out by
+ * another is asked of /proc again, as without them.
+ */
+#define LEARNED 4096
+static struct learned {
+	unsigned long ns;
+	int id, type, ours;
+} learned[LEARNED];
+static struct learned_task {
+	pid_t tid;
+	unsigned long ns;
+} learned_task[LEARNED];
+
+static struct learned *learned_slot(unsigned long ns, int id, enum sc_pid_type type)
+{
+	return &learned[(ns * 31 + (unsigned long)id * 4 + type) % LEARNED];
+}
+
+void sc_pid_learn(pid_t tid, const struct sc_pid_level *lv, size_t n)
+{
+	size_t o = 0;
+	while (o < n && lv[o].ns != our_ns())
+		o++;
+	if (o == n || tid <= 0)
+		return;
+	learned_task[(size_t)tid % LEARNED] = (struct learned_task){ tid, lv[0].ns };
+	for (size_t l = 0; l < o; l++)
+		for (int t = SC_PT_TID; t <= SC_PT_SID; t++)
+			if (lv[l].id[t] > 0 && lv[o].id[t] > 0)
+				*learned_slot(lv[l].ns, lv[l].id[t], t) =
+					(struct learned){ lv[l].ns, lv[l].id[t], t, lv[o].id[t] };
+}
+
+static int learned_id(unsigned long ns, int id, enum sc_pid_type type)
+{
+	const struct learned *f = learned_slot(ns, id, type);
+	return f->ns == ns && f->id == id && f->type == (int)type ? f->ours : 0;
+}
+
+/* The process ours (its leader's tid) was reaped: its TID and TGID facts go. */
+static void unlearn(pid_t ours)
+{
+	for (size_t i = 0; i < LEARNED; i++)
+		if (learned[i].ours == ours && (learned[i].type == SC_PT_TID || learned[i].type == SC_PT_TGID))
+			learned[i] = (struct learned){ 0 };
+	if (learned_task[(size_t)ours % LEARNED].tid == ours)
+		learned_task[(size_t)ours % LEARNED] = (struct learned_task){ 0 };
+}
+
 /* Last finds, so that a pid printed again costs two reads, not a /proc scan. */
 static struct found {
 	unsigned long ns;
@@ -171,8 +228,12 @@ static int translate(unsigned long from_ns, int hint, int id, enum sc_pid_type t
 		*proc = id;
 		return id;
 	}
+	int r = learned_id(from_ns, id, type);
+	if (r) {
+		*proc = proc_is_ours() ? r : 0;
+		return r;
+	}
 	struct found *f = slot(from_ns, id, type);
-	int r = 0;
 	if (f->ns == from_ns && f->id == id && f->type == (int)type)
 		r = try_proc(*proc = f->proc, from_ns, id, type);
 	if (!r && hint)
@@ -189,6 +250,11 @@ static int translate(unsigned long from_ns, int hint, int id, enum sc_pid_type t
 static unsigned long tracee_ns(pid_t tid, int *proc)
 {
 	static struct { pid_t tid; int proc; unsigned long ns; } seen[64];
+	const struct learned_task *lt = &learned_task[(size_t)tid % LEARNED];
+	if (tid > 0 && lt->tid == tid) {
+		*proc = proc_is_ours() ? tid : 0;
+		return lt->ns;
+	}
 	size_t i = (size_t)tid % (sizeof(seen) / sizeof(seen[0]));
 	if (seen[i].tid == tid && seen[i].ns) {
 		*proc = seen[i].proc;
@@ -209,6 +275,37 @@ static int translate_for(pid_t tracee, int id, enum sc_pid_type type, int *proc)
 	int tracee_proc;
 	unsigned long ns = tracee_ns(tracee, &tracee_proc);
 	return translate(ns, tracee_proc, id, type, proc);
+}
+
+/* The child a wait call reaped, in the waiter's numbers; 0: none. */
+static int reaped_child(struct sc_call *c)
+{
+	const char *name = c->ent ? c->ent->name : "";
+	if (!strcmp(name, "wait4") && (int64_t)c->ret > 0) {
+		int st;
+		if (sc_mem_read(c, c->args[1], &st, sizeof(st)) == 0)
+			return WIFEXITED(st) || WIFSIGNALED(st) ? (int)c->ret : 0;
+		return c->args[2] & (WUNTRACED | WCONTINUED) ? 0 : (int)c->ret;
+	}
+	if (!strcmp(name, "waitid") && c->ret == 0 && !(c->args[3] & WNOWAIT)) {
+		siginfo_t si;
+		if (sc_mem_read(c, c->args[2], &si, sizeof(si)) < 0)
+			return 0;
+		if (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
+			return si.si_pid;
+	}
+	return 0;
+}
+
+void sc_pid_reaped(struct sc_call *c)
+{
+	if (!c->fmt || !(c->fmt->decode_pids & SC_DPID_PIDNS))
+		return;
+	int child = reaped_child(c), proc;
+	unsigned long ns = child > 0 ? tracee_ns(c->tid, &proc) : 0;
+	int ours = ns ? learned_id(ns, child, SC_PT_TGID) : 0;
+	if (ours)
+		unlearn(ours);
 }
 
 pid_t sc_pid_proc(pid_t tid)

@@ -18,6 +18,26 @@ enum sc_pid_type { SC_PT_TID, SC_PT_TGID, SC_PT_PGID, SC_PT_SID };
  */
 int sc_pid_translate(pid_t tracee, int id, enum sc_pid_type type);
 
+/* A task's ids at one PID namespace level (the namespace's inode number). */
+struct sc_pid_level {
+	unsigned long ns;
+	int id[4];		/* by enum sc_pid_type; 0: none at this level */
+};
+
+/*
+ * What the trace said of task tid's ids (the kernel mode's BPF program reads
+ * them at its calls), lv[0] at its own level, then up: pids are translated
+ * from these first, so a process gone from /proc by the time its line prints
+ * still is.  The latest word on an id wins.
+ */
+void sc_pid_learn(pid_t tid, const struct sc_pid_level *lv, size_t n);
+/*
+ * A wait4/waitid that returned (its exit memory fetched) reaped a child: what
+ * sc_pid_learn said of it is forgotten, as /proc forgets it, so the lines
+ * are the ptrace mode's (which looks when the call returns).
+ */
+void sc_pid_reaped(struct sc_call *c);
+
 /* The number /proc knows tid (ours) by: they differ when /proc is an outer namespace's. */
 pid_t sc_pid_proc(pid_t tid);
 

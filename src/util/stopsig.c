@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 /* The signals tracekit takes over, and how it found each (restored for its commands). */
-static const int taken[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+static const int taken[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
 #define NTAKEN (sizeof(taken) / sizeof(taken[0]))
 static struct sigaction first[NTAKEN];
 static bool saved[NTAKEN];
@@ -21,6 +21,11 @@ static void take(unsigned i, void (*handler)(int))
 void ignore_sigpipe(void)
 {
 	take(3, SIG_IGN);
+}
+
+void default_sigchld(void)
+{
+	take(4, SIG_DFL);
 }
 
 void catch_stop_signals(void (*fn)(int))

@@ -16,6 +16,13 @@ void catch_stop_signals(void (*fn)(int));
 void ignore_sigpipe(void);
 
 /*
+ * SIGCHLD at its default in tracekit, its first disposition remembered for
+ * the commands it runs: inherited ignored (SIG_IGN, SA_NOCLDWAIT), children
+ * would be reaped by the kernel and a wait for the command never return.
+ */
+void default_sigchld(void);
+
+/*
  * In a forked child before it execs a user's command: the signals tracekit
  * ignores for itself back as tracekit found them (an ignored signal stays
  * ignored across exec, so `tracekit record -- yes | head` would never see its

@@ -339,6 +339,60 @@ def not_root(tmp):
 
 
 @case
+def refused_in_a_pid_namespace(tmp):
+    # The kernel numbers tasks by the initial PID namespace: in another, --kernel says so.
+    need_kernel_mode()
+    rc, _, _ = run(['unshare', '-pf', 'true'])
+    if rc != 0:
+        raise Skip('unshare -pf is not permitted here')
+    rc, _, err = run(['unshare', '-pf'] + tracekit('true'))
+    expect(rc == 1, 'in a PID namespace of its own --kernel is exit 1, got %d' % rc)
+    expect(len(err.splitlines()) == 1 and 'PID namespace of its own' in err,
+           'one line says why: %r' % err)
+
+
+@case
+def sigchld_ignored(tmp):
+    # Inherited ignored, SIGCHLD would let the kernel reap the command and the run wait forever;
+    # the command still inherits it ignored (strace's sigign).
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    script = 'import signal, sys; sys.exit(signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN and 7 or 0)'
+    try:
+        p = subprocess.run(tracekit('-e', 'none', '-o', out, sys.executable, '-c', script), timeout=60,
+                           preexec_fn=lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    except subprocess.TimeoutExpired:
+        raise Fail('the run did not end within 60 s: the command was reaped by the kernel')
+    expect(p.returncode == 7, 'the command ran with SIGCHLD ignored and its status came back, got %d: %s'
+           % (p.returncode, p.stderr))
+    expect(lines(out) == ['+++ exited with 7 +++'], 'its exit line: %r' % lines(out))
+
+
+@case
+def thread_execve_as_strace(tmp):
+    # A thread's execve (tests/progs/thread_exec.c): the others' SIGKILL is no line, the leader's
+    # call ends '= ?', '<pid changed to N ...>' and '+++ superseded by execve in pid N +++', as strace.
+    # The thread's execve reads strings from pages nothing touched yet, which BPF cannot fault in
+    # (docs/syscalls.md): its arguments are left out of the comparison.
+    need_kernel_mode()
+    if not shutil.which('strace'):
+        raise Skip('strace is not installed')
+    out = []
+    for argv in (['strace'], tracekit()):
+        log = os.path.join(tmp, 'log')
+        rc, _, err = run(argv + ['-f', '-e', 'trace=execve,nanosleep,clock_nanosleep', '-o', log,
+                                 prog('thread_exec')])
+        expect(rc == 0, '%s: exit %d: %s' % (argv[0], rc, err))
+        # pids of any width made equal, and the return column they push about
+        out.append([re.sub(r'execve\((ADDR|"/proc).*, NULL', 'execve(...', re.sub(
+                        r' {2,}= ', ' = ', re.sub(r'\b\d{2,}\b', 'N', re.sub(r'^\d+ +', 'N ', re.sub(r'0x[0-9a-f]+', 'ADDR', l)))))
+                    for l in lines(log)])
+    expect(out[0] == out[1], 'lines differ from strace\'s:\n  strace: %r\n  --kernel: %r' % tuple(out))
+    expect(any('superseded by execve in pid' in l for l in out[1]), 'no superseded line: %r' % out[1])
+
+
+@case
 def nothing_left_loaded(tmp):
     need_kernel_mode()
     out = os.path.join(tmp, 't')

@@ -108,6 +108,12 @@ procs@*--kernel*)
 	# execve reads its path and argv from pages the child has not touched yet,
 	# which BPF cannot fault in, so that one line prints addresses.
 	min=0.99 ;;
+pidns@*--kernel*)
+	# One line: --kernel knows the audit socket's protocol from its socket()
+	# call and decodes the sendto's message by it; strace asks
+	# /proc/PID/net/netlink, which lists a netlink socket only once it is bound,
+	# and sendto binds it after strace has printed the message (NLMSG_???).
+	min=0.98 ;;
 esac
 
 case ${1:-} in
