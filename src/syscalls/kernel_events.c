@@ -133,6 +133,8 @@ static void count_faults(struct km_printer *p, const struct km_hdr *h, unsigned 
 		p->unreadable += r->fault && r->when == when;
 }
 
+static void learn_new_fd(struct km_printer *p, const struct km_hdr *h, const struct sc_call *c, pid_t tgid);
+
 static struct timespec ts_of(uint64_t ns)
 {
 	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u),
@@ -344,6 +346,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	sc_decode_exit(c);
 	if (p->fds)
 		km_fds_update(p->fds, th->cs.tgid, c);
+	learn_new_fd(p, h, c, th->cs.tgid);
 
 	struct strbuf *ret = &p->tmp;
 	sb_reset(ret);
@@ -778,6 +781,21 @@ static int fd_at_call(struct km_printer *p, const struct km_hdr *h, int fd, char
 		if ((int)h->args[i] == fd)
 			return -1;
 	return ret && h->ret == fd ? -1 : -2;
+}
+
+/*
+ * -y: a new descriptor the record looked up (bpf's maps, KVM's vCPUs, io_uring's
+ * rings, which no open() names) is remembered, for later calls that hold it
+ * in memory (bpf's attr, io_uring_register's arrays): only arguments and the
+ * return value are looked up in the kernel.
+ */
+static void learn_new_fd(struct km_printer *p, const struct km_hdr *h, const struct sc_call *c, pid_t tgid)
+{
+	char buf[PATH_MAX];
+	if (!p->fds || p->o->fmt.yflag != 1 || c->rv != SC_RV_FD || c->ret < 0 || c->ret >= (1 << 20))
+		return;
+	if (fd_at_call(p, h, (int)c->ret, buf, sizeof(buf)) > 0)
+		km_fds_learn(p->fds, tgid, (int)c->ret, buf);
 }
 
 /* -y: what the trace saw the descriptor made from, else /proc while the process lives. */
