@@ -129,6 +129,12 @@ static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, c
 		 */
 		k->op = KM_OP_DEEP;
 		k->cap = deep_cap(d, m->arg);
+		/* Arrays the walk prints (io_uring_register's): -s elements and the one that says "...". */
+		if (m->size && m->len_src != SC_LEN_ARG) {
+			unsigned elems = verbose ? SC_VEC_MAX + 1 : fmt->strsize + 1;
+			if (elems * m->size > k->cap)
+				k->cap = min_u(elems * m->size, 8192);
+		}
 		/*
 		 * A walk that starts from args[len_arg] bytes (bpf's attr): those only,
 		 * not deep_cap's worth of whatever follows them on the caller's stack,
