@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <limits.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <string.h>
 #include <time.h>
@@ -497,6 +498,13 @@ static void on_gone(struct km_printer *p, const struct km_hdr *h)
 		th->leader_gone = true;
 		th->gone = *h;
 		th->gone.nr = KM_GONE_EXIT;
+		/*
+		 * After exit_group the group's code is the leader's: threads the
+		 * trace does not follow (KVM's user worker, threads without -f) add
+		 * nothing to say, and no record says when they go.
+		 */
+		if (th->cs.call.nr == SYS_exit_group)
+			leader_after_group(p, tid);
 		return;
 	}
 	out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);

@@ -6,6 +6,7 @@
  * mode wherever the plan covered its reads.
  */
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "decoder.h"
 #include "kernel_fds.h"
@@ -238,6 +239,11 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 		 * the process is gone.
 		 */
 		p->traced = sc_filter_traced(f, nr) || (shows_calls && !counts_only && km_fds_tracks(nr));
+		/*
+		 * exit_group too: after it a leader's exit line need not wait for
+		 * threads the trace does not follow (kernel_events.c's on_gone).
+		 */
+		p->traced |= shows_calls && !counts_only && nr == SYS_exit_group;
 		const struct sc_entry *e = sc_by_nr(nr);
 		if (p->traced && e && e->dec && !counts_only) {
 			bool first_strv = true;
