@@ -20,7 +20,7 @@
 #define KM_BUF_SIZE 32768	/* the per-CPU scratch a record is built in */
 #define KM_STRV_MAX 128		/* argv/envp pointers followed */
 #define KM_IOV_MAX 16		/* iovec entries followed */
-#define KM_MMSG_MAX 8		/* sendmmsg/recvmmsg entries followed */
+#define KM_MMSG_MAX 33		/* sendmmsg/recvmmsg entries followed: -s 32 of them and the one that says "..." */
 #define KM_ARG_SP 7		/* SC_ARG_SP: the user stack pointer, not an argument */
 
 /* Task states in the tasks map. */

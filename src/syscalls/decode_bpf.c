@@ -935,8 +935,11 @@ SC_DECODER(bpf, { .arg = 1, .kind = SC_MEM_BUF, .when = SC_AT_ENTRY, .len_src = 
 	   { .arg = 1, .off = offsetof(union bpf_attr, info.info), .kind = SC_MEM_DEREF,
 	     .when = SC_AT_ENTRY | SC_AT_EXIT, .len_src = SC_LEN_FN, .len_fn = bpf_info_len,
 	     .size = BPF_ATTR_CAP },
-	   { .arg = 1, .kind = SC_MEM_WALK, .when = SC_AT_EXIT, .walk_fn = bpf_walk_info },
-	   { .arg = 1, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY, .walk_fn = bpf_walk })
+	   /* The walks start from the attr, args[2] bytes of it (bpf_attr_len): --kernel follows no more. */
+	   { .arg = 1, .kind = SC_MEM_WALK, .when = SC_AT_EXIT, .len_src = SC_LEN_ARG, .len_arg = 2,
+	     .size = BPF_ATTR_CAP, .walk_fn = bpf_walk_info },
+	   { .arg = 1, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY, .len_src = SC_LEN_ARG, .len_arg = 2,
+	     .size = BPF_ATTR_CAP, .walk_fn = bpf_walk })
 {
 	unsigned cmd = (unsigned)c->args[0];
 	uint64_t addr = c->args[1], size = (unsigned)c->args[2];

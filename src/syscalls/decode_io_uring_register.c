@@ -540,7 +540,9 @@ static void ur_exit(struct sc_call *c, unsigned op, uint64_t arg, unsigned n)
 }
 
 SC_DECODER(io_uring_register,
-	   { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY, .walk_fn = ur_walk_entry },
+	   /* .size: the largest element of the arrays the walk reads at the argument. */
+	   { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_ENTRY, .size = sizeof(struct io_uring_rsrc_update),
+	     .walk_fn = ur_walk_entry },
 	   { .arg = 2, .kind = SC_MEM_WALK, .when = SC_AT_EXIT, .walk_fn = ur_walk_exit })
 {
 	unsigned op = (unsigned)c->args[1], n = (unsigned)c->args[3];

@@ -370,7 +370,7 @@ static void p_setsockopt_val(struct sc_call *c, unsigned level, unsigned name, u
 }
 
 SC_DECODER(setsockopt, MEM_NBUF_IN(3, 4, OPTVAL_MAX),
-	   { .arg = 3, .off = offsetof(struct sock_fprog, filter), .kind = SC_MEM_DEREF, .user_only = true,
+	   { .arg = 3, .off = offsetof(struct sock_fprog, filter), .kind = SC_MEM_DEREF, .guess = true,
 	     .when = SC_AT_ENTRY, .size = BPF_MAX_INSNS * BPF_INSN_SIZE, .len_fn = fprog_insns_len })
 {
 	p_fd_level_name(c, false);

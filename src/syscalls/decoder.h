@@ -83,9 +83,9 @@ struct sc_mem_spec {
 	unsigned char when;	/* enum sc_when bits */
 	unsigned char len_src;	/* enum sc_len_src */
 	unsigned char len_arg;	/* for SC_LEN_ARG and SC_LEN_ARGPTR */
-	bool user_only;		/* --kernel does not follow it: only some calls hold a pointer there */
-	unsigned int size;	/* FIXED length; element size for arrays; else a cap (0: -s for
-				   buffers, 64 KiB for SC_LEN_FN) */
+	bool guess;		/* only some calls hold a pointer there: --kernel copies it if it reads */
+	unsigned int size;	/* FIXED length; element size for arrays (a walk's: the largest it
+				   prints); else a cap (0: -s for buffers, 64 KiB for SC_LEN_FN) */
 	size_t (*len_fn)(const struct sc_call *c);
 	void (*walk_fn)(struct sc_walk *w, const struct sc_call *c);
 };

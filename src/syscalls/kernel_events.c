@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <limits.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <string.h>
 #include <time.h>
@@ -132,6 +133,8 @@ static void count_faults(struct km_printer *p, const struct km_hdr *h, unsigned 
 	for (unsigned i = 0; i < h->nregions; i++, r = next_region(r))
 		p->unreadable += r->fault && r->when == when;
 }
+
+static void learn_new_fd(struct km_printer *p, const struct km_hdr *h, const struct sc_call *c, pid_t tgid);
 
 static struct timespec ts_of(uint64_t ns)
 {
@@ -344,6 +347,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	sc_decode_exit(c);
 	if (p->fds)
 		km_fds_update(p->fds, th->cs.tgid, c);
+	learn_new_fd(p, h, c, th->cs.tgid);
 
 	struct strbuf *ret = &p->tmp;
 	sb_reset(ret);
@@ -494,6 +498,13 @@ static void on_gone(struct km_printer *p, const struct km_hdr *h)
 		th->leader_gone = true;
 		th->gone = *h;
 		th->gone.nr = KM_GONE_EXIT;
+		/*
+		 * After exit_group the group's code is the leader's: threads the
+		 * trace does not follow (KVM's user worker, threads without -f) add
+		 * nothing to say, and no record says when they go.
+		 */
+		if (th->cs.call.nr == SYS_exit_group)
+			leader_after_group(p, tid);
 		return;
 	}
 	out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);
@@ -778,6 +789,21 @@ static int fd_at_call(struct km_printer *p, const struct km_hdr *h, int fd, char
 		if ((int)h->args[i] == fd)
 			return -1;
 	return ret && h->ret == fd ? -1 : -2;
+}
+
+/*
+ * -y: a new descriptor the record looked up (bpf's maps, KVM's vCPUs, io_uring's
+ * rings, which no open() names) is remembered, for later calls that hold it
+ * in memory (bpf's attr, io_uring_register's arrays): only arguments and the
+ * return value are looked up in the kernel.
+ */
+static void learn_new_fd(struct km_printer *p, const struct km_hdr *h, const struct sc_call *c, pid_t tgid)
+{
+	char buf[PATH_MAX];
+	if (!p->fds || p->o->fmt.yflag != 1 || c->rv != SC_RV_FD || c->ret < 0 || c->ret >= (1 << 20))
+		return;
+	if (fd_at_call(p, h, (int)c->ret, buf, sizeof(buf)) > 0)
+		km_fds_learn(p->fds, tgid, (int)c->ret, buf);
 }
 
 /* -y: what the trace saw the descriptor made from, else /proc while the process lives. */

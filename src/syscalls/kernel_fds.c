@@ -231,6 +231,13 @@ void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *call)
 	}
 }
 
+void km_fds_learn(struct km_fds *t, pid_t tgid, int fd, const char *path)
+{
+	struct fdtab *f = tab(t, tgid);
+	/* socket() told the netlink protocol already: a name does not change it. */
+	set_sock(f, fd, path, false, known_sock(f, fd));
+}
+
 void km_fds_seed(struct km_fds *t, pid_t tgid)
 {
 	char dir[64];

@@ -29,6 +29,11 @@ void km_fds_free(struct km_fds *t);
 bool km_fds_tracks(int nr);
 /* After a finished call of process tgid: the descriptors it made or closed. */
 void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *c);
+/*
+ * -y: fd, a new descriptor a call returned, is path (as the call's record
+ * looked it up): later calls that name it in memory print it so, the process gone or not.
+ */
+void km_fds_learn(struct km_fds *t, pid_t tgid, int fd, const char *path);
 /* What /proc shows of tgid's descriptors now (a held command, a process attached to). */
 void km_fds_seed(struct km_fds *t, pid_t tgid);
 void km_fds_fork(struct km_fds *t, pid_t parent, pid_t child);

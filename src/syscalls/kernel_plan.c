@@ -6,6 +6,7 @@
  * mode wherever the plan covered its reads.
  */
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "decoder.h"
 #include "kernel_fds.h"
@@ -106,14 +107,14 @@ static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, c
 		k->cap = first_strv || verbose ? strsize + 2 : 0;
 		break;
 	case SC_MEM_DEREF:
-		/* only some calls hold the pointer (setsockopt's filter): not followed here */
-		if (m->user_only)
-			return false;
 		/* A pointer in the first bytes of an argument the deep copy follows (bpf's pathname). */
 		if (walks_from(d, m->arg) && m->off + sizeof(uint64_t) <= KM_DEEP_WORDS * sizeof(uint64_t))
 			return false;
-		if (m->len_src == SC_LEN_FN) {
-			/* Only some requests hold a pointer there (ioctl's): a guess, unless the deep copy has it. */
+		/*
+		 * Only some requests hold a pointer there (ioctl's, setsockopt's
+		 * filter): a guess, unless the deep copy has it.
+		 */
+		if (m->len_src == SC_LEN_FN || m->guess) {
 			if (walks_from(d, m->arg))
 				return false;
 			k->flags = KM_QUIET;
@@ -129,6 +130,21 @@ static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, c
 		 */
 		k->op = KM_OP_DEEP;
 		k->cap = deep_cap(d, m->arg);
+		/* Arrays the walk prints (io_uring_register's): -s elements and the one that says "...". */
+		if (m->size && m->len_src != SC_LEN_ARG) {
+			unsigned elems = verbose ? SC_VEC_MAX + 1 : fmt->strsize + 1;
+			if (elems * m->size > k->cap)
+				k->cap = min_u(elems * m->size, 8192);
+		}
+		/*
+		 * A walk that starts from args[len_arg] bytes (bpf's attr): those only,
+		 * not deep_cap's worth of whatever follows them on the caller's stack,
+		 * whose pointer-shaped words would fill the record before -y's lookups.
+		 */
+		if (m->len_src == SC_LEN_ARG) {
+			k->len_src = KM_LEN_ARG;
+			k->elem = 1;
+		}
 		k->cap1 = min_u(KM_REG_CAP, strsize + 1 > DEEP_CAP1 ? strsize + 1 : DEEP_CAP1);
 		k->cap2 = min_u(KM_REG_CAP, strsize + 1 > 64 ? strsize + 1 : 64);
 		break;
@@ -223,6 +239,11 @@ void km_plan_build(struct km_plan *plans, const struct sc_filter *f, const struc
 		 * the process is gone.
 		 */
 		p->traced = sc_filter_traced(f, nr) || (shows_calls && !counts_only && km_fds_tracks(nr));
+		/*
+		 * exit_group too: after it a leader's exit line need not wait for
+		 * threads the trace does not follow (kernel_events.c's on_gone).
+		 */
+		p->traced |= shows_calls && !counts_only && nr == SYS_exit_group;
 		const struct sc_entry *e = sc_by_nr(nr);
 		if (p->traced && e && e->dec && !counts_only) {
 			bool first_strv = true;

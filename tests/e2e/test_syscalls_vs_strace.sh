@@ -57,6 +57,10 @@ sysapi-xraw|sysapi-xverbose)
 	# Only the program's own calls: how libc's start-up calls print under -X is
 	# the everyday decoders' business (files, memory).
 	need_prog; set -- "--tracer-args=-X ${case_name#sysapi-x}" --only "$sysapi_calls" -- "$prog" ;;
+sockets-v)
+	# Structures behind pointers in full: setsockopt's BPF filter, every
+	# entry of a sendmmsg batch.
+	need_prog; set -- "--tracer-args=-v" --only setsockopt,sendmmsg,recvmmsg -- "$prog" ;;
 sockets-xraw|sockets-xverbose)
 	# Socket addresses of every family the program uses, as bytes (-X raw) or
 	# bytes with the readable form in comments (-X verbose).

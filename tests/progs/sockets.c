@@ -2,7 +2,9 @@
  * sockets: a TCP conversation over 127.0.0.1 inside one process (listen,
  * connect, accept4, then both ends talk), socket options and names, and an
  * AF_UNIX socketpair carrying a sendmsg/recvmsg, and datagrams in batches
- * (sendmmsg/recvmmsg, as resolvers send them).  The port is chosen by the
+ * (sendmmsg/recvmmsg, as resolvers send them; a batch of 12 past --kernel's
+ * first entries), a classic BPF filter attached (its instructions are behind
+ * a pointer in the option's struct).  The port is chosen by the
  * kernel (bind to port 0), so nothing collides with other tests.  Last,
  * connect(-1, ...) with an address of each less common family: the call
  * fails (EBADF) but the address prints.
@@ -20,6 +22,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <linux/filter.h>
 #include <linux/if_alg.h>
 #include <linux/if_xdp.h>
 #include <linux/mctp.h>
@@ -116,6 +119,45 @@ static void datagram_batches(void)
 	close(sv[1]);
 }
 
+/* More datagrams in one sendmmsg than --kernel once followed (8). */
+static void datagram_big_batch(void)
+{
+	enum { N = 12 };
+	int sv[2];
+	char data[N][4];
+	struct iovec out[N];
+	struct mmsghdr send[N];
+
+	check(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == 0, "socketpair");
+	memset(send, 0, sizeof(send));
+	for (int i = 0; i < N; i++) {
+		snprintf(data[i], sizeof(data[i]), "d%02d", i);
+		out[i] = (struct iovec){ data[i], 3 };
+		send[i].msg_hdr.msg_iov = &out[i];
+		send[i].msg_hdr.msg_iovlen = 1;
+	}
+	check(sendmmsg(sv[0], send, N, 0) == N, "sendmmsg");
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* A classic BPF filter: setsockopt's struct sock_fprog points at the instructions. */
+static void socket_filter(void)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_LEN, 0),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 64, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+		BPF_STMT(BPF_RET | BPF_A, 0),
+	};
+	struct sock_fprog prog = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
+	int fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+
+	check(fd >= 0, "socket");
+	check(setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) == 0, "setsockopt");
+	close(fd);
+}
+
 static void connect_bad(const void *addr, socklen_t len)
 {
 	check(connect(-1, addr, len) == -1, "connect(-1)");
@@ -180,6 +222,8 @@ int main(void)
 	tcp_loopback();
 	unix_pair();
 	datagram_batches();
+	datagram_big_batch();
+	socket_filter();
 	foreign_addresses();
 	return 0;
 }
