@@ -349,7 +349,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	sb_reset(ret);
 	sc_format_ret(c, ret, false);
 	if (p->o->show_time)
-		sb_printf(ret, " <%.6f>", took);
+		sc_format_took(ret, ts - th->start_ns, p->o->time_width);
 	struct timespec start = real_of(p, th->start_ns), smono = ts_of(th->start_ns);
 	struct timespec real = real_of(p, ts), mono = ts_of(ts);
 	if (!p->o->json) {
@@ -833,9 +833,13 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 		free(p);
 		return NULL;
 	}
-	if (o->summary)
+	if (o->summary) {
 		p->sum = sc_summary_new();
-	if (o->summary && o->sort && sc_summary_set_sort(p->sum, o->sort, err, errlen) < 0) {
+		if (o->overhead_ns >= 0)
+			sc_summary_set_overhead(p->sum, (uint64_t)o->overhead_ns);
+	}
+	if (o->summary && ((o->columns && sc_summary_set_columns(p->sum, o->columns, err, errlen) < 0) ||
+			   (o->sort && sc_summary_set_sort(p->sum, o->sort, err, errlen) < 0))) {
 		out_close(p->w);
 		sc_summary_free(p->sum);
 		free(p);

@@ -87,14 +87,6 @@ static void thread_free(struct thread *th)
 	free(th);
 }
 
-static long pow10i(int n)
-{
-	long v = 1;
-	while (n-- > 0)
-		v *= 10;
-	return v;
-}
-
 /*
  * inject=...:poke_enter=@argN=HEX: the bytes go where argument N points;
  * true when each wrote some.  As strace: what fits before unmapped memory is
@@ -279,15 +271,8 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 		sb_add(ret, " (INJECTED)");
 	if (th->delayed)
 		sb_add(ret, " (DELAYED)");
-	if (s->o->show_time) {
-		long long ns = (long long)(took * 1e9);
-		long sec = (long)(ns / 1000000000), frac = (long)(ns % 1000000000) /
-			(1000000000L / pow10i(s->o->time_width));
-		if (s->o->time_width)
-			sb_printf(ret, " <%ld.%0*ld>", sec, s->o->time_width, frac);
-		else
-			sb_printf(ret, " <%ld>", sec);
-	}
+	if (s->o->show_time)
+		sc_format_took(ret, (uint64_t)(took * 1e9), s->o->time_width);
 
 	if (!s->o->json) {
 		out_set_multi(s->w, !tracer_single(t));
