@@ -892,6 +892,17 @@ void km_printer_stopped(struct km_printer *p, pid_t tid, int sig)
 	sb_free(&text);
 }
 
+void km_printer_event(struct km_printer *p, pid_t tid, const char *text)
+{
+	if (p->o->summary == 1 || p->o->json)
+		return;
+	struct timespec r, m;
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	set_multi(p);
+	out_event(p->w, tid, &r, &m, text);
+}
+
 void km_printer_flush(struct km_printer *p)
 {
 	out_flush(p->w);
