@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <limits.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <string.h>
 #include <time.h>
@@ -341,6 +342,9 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	sc_mem_fetch(c, SC_AT_EXIT, read_regions, &rg);
 	sc_mem_uncut(c);
 	sc_pid_reaped(c);
+	/* A pidfd clone made prints at its own exit (parent_tid=[3<anon_inode:[pidfd]>]). */
+	if (p->fds && c->nr == SYS_clone)
+		km_fds_update(p->fds, th->cs.tgid, c);
 	sc_decode_exit(c);
 	if (p->fds)
 		km_fds_update(p->fds, th->cs.tgid, c);
