@@ -647,5 +647,7 @@ out:
 		signal(stop_requested, SIG_DFL);
 		raise(stop_requested);
 	}
+	if (o->argv && r.child_done && WIFSIGNALED(r.status) && status == 128 + WTERMSIG(r.status))
+		die_of_signal(WTERMSIG(r.status));
 	return status;
 }

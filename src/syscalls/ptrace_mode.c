@@ -30,6 +30,7 @@
 #include "tracee/spawn.h"
 #include "tracee/unwind.h"
 #include "util/die.h"
+#include "util/stopsig.h"
 #include "util/tidmap.h"
 
 struct thread {
@@ -500,24 +501,6 @@ static int seccomp_list(struct sc_options *o, int **nrs)
 	return sc_filter_traced_list(o->filter, *nrs, n);
 }
 
-/*
- * The command was killed by sig: so are we, as strace does, so that whoever
- * waits for us sees the same death (without a core dump of our own).
- */
-static void die_of(int sig)
-{
-	struct rlimit no_core = { 0, 0 };
-	sigset_t set;
-	fflush(NULL);
-	setrlimit(RLIMIT_CORE, &no_core);
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	/* a signal that does not kill (SIGCHLD...): the exit status says it */
-}
-
 int sc_run_ptrace(struct sc_options *o)
 {
 	char err[4096 + 512] = "";	/* room for a whole path in the message */
@@ -641,6 +624,6 @@ out:
 		raise(fatal_signal);
 	}
 	if (term_signal && status == 128 + term_signal)
-		die_of(term_signal);
+		die_of_signal(term_signal);
 	return status;
 }
