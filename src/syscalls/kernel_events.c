@@ -41,6 +41,17 @@ struct thread {
 	uint64_t start_ns;
 	uint64_t end_ns;	/* the last call's exit */
 	struct strbuf held;	/* signal lines waiting for the call in flight to end */
+	bool stopped;		/* in a group stop: its SIGSTOP was delivered */
+	/*
+	 * The SIGCONT that woke it, default-ignored so dropped at generation:
+	 * ptrace reports it when dequeued, after the lower signals pending, so
+	 * it waits for the thread's next record (a lower one that kills the
+	 * thread first, as the SIGHUP of an orphaned process group, leaves it
+	 * unsaid: waking_passed).
+	 */
+	struct strbuf waking;
+	uint64_t waking_ts;
+	bool waking_passed;
 	/* A leader gone before its group (KM_GONE_LEADER_FIRST): its exit line, said with the group's end. */
 	bool leader_gone;
 	struct km_hdr gone;
@@ -58,6 +69,7 @@ struct km_printer {
 	bool hold_entry;
 	int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	int live;
+	bool stops;		/* a thread stopped once: records look for a held SIGCONT */
 	uint64_t unreadable;
 };
 
@@ -166,6 +178,7 @@ static void thread_free(struct thread *th)
 		return;
 	sc_callstate_free(&th->cs);
 	sb_free(&th->held);
+	sb_free(&th->waking);
 	free(th->deferred);
 	free(th);
 }
@@ -482,6 +495,19 @@ static void leader_after_group(struct km_printer *p, pid_t tgid)
 	km_printer_forget(p, tgid);
 }
 
+/* The SIGCONT held while the thread was stopped, said now: the thread runs on. */
+static void flush_waking(struct km_printer *p, struct thread *th)
+{
+	th->stopped = false;
+	if (!th->waking.len)
+		return;
+	struct timespec real = real_of(p, th->waking_ts), mono = ts_of(th->waking_ts);
+	set_multi(p);
+	out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);
+	out_event(p->w, th->cs.call.tid, &real, &mono, sb_str(&th->waking));
+	sb_reset(&th->waking);
+}
+
 static void on_gone(struct km_printer *p, const struct km_hdr *h)
 {
 	pid_t tid = (pid_t)h->tid;
@@ -492,6 +518,9 @@ static void on_gone(struct km_printer *p, const struct km_hdr *h)
 	set_multi(p);
 	cut_short(p, th);
 	flush_held(p, th, h->ts);
+	if (th->waking_passed)
+		sb_reset(&th->waking);	/* the lower signal delivered since killed it */
+	flush_waking(p, th);
 	if (h->nr == KM_GONE_LEADER_FIRST) {
 		/* As wait() reports a leader: once its group is gone (or an execve replaced it). */
 		th->cs.in_call = false;
@@ -544,10 +573,25 @@ static void on_signal(struct km_printer *p, const struct km_hdr *h)
 		/* Ignored, so never delivered: ptrace reports it when the call returns; so do we. */
 		sb_add(&th->held, sb_str(&text));
 		sb_addc(&th->held, '\0');
+	} else if (th->stopped && h->nr == SIGCONT) {
+		th->stopped = false;
+		sb_reset(&th->waking);
+		sb_add(&th->waking, sb_str(&text));
+		th->waking_ts = h->ts;
+		th->waking_passed = false;
 	} else {
+		if (h->nr > SIGCONT)
+			flush_waking(p, th);	/* dequeued after it */
+		else if (th->waking.len)
+			th->waking_passed = true;
 		set_multi(p);
 		out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);
 		out_event(p->w, (pid_t)h->tid, &real, &mono, sb_str(&text));
+		if (h->nr == SIGSTOP) {
+			/* Delivered, SIGSTOP stops the thread (it cannot be caught): ptrace's group stop. */
+			out_event(p->w, (pid_t)h->tid, &real, &mono, "--- stopped by SIGSTOP ---");
+			th->stopped = p->stops = true;
+		}
 	}
 	sb_free(&text);
 }
@@ -613,6 +657,11 @@ static void on_pids(const struct km_hdr *h)
 void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 {
 	p->fdrec = h;
+	if (p->stops && h->type != KM_SIGNAL && h->type != KM_GONE) {
+		struct thread *th = tidmap_get(&p->threads, (pid_t)h->tid);
+		if (th && (th->stopped || th->waking.len))
+			flush_waking(p, th);
+	}
 	switch (h->type) {
 	case KM_ENTER:
 		on_enter(p, h);
