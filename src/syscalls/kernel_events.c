@@ -128,6 +128,15 @@ static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len)
 	return got ? (long)got : -1;
 }
 
+/* Whether regions were left out of the records (KM_DATA_LIMIT): their copies end anywhere. */
+static bool regions_cut(const struct regions *rg)
+{
+	for (int i = 0; i < 2; i++)
+		if (rg->h[i] && (rg->h[i]->truncated & KM_HDR_CUT))
+			return true;
+	return false;
+}
+
 /* Whether h holds regions copied at when (an exit's retry of its entry's copies). */
 static bool has_regions(const struct km_hdr *h, unsigned when)
 {
@@ -252,7 +261,7 @@ static void decode_entry_from(struct km_printer *p, struct thread *th, uint64_t 
 {
 	struct sc_call *c = &th->cs.call;
 	sc_mem_fetch(c, SC_AT_ENTRY, read, ctx);
-	sc_mem_uncut(c);
+	sc_mem_uncut(c, read != read_regions || !regions_cut(ctx));
 	if (sc_filter_in(p->o->filter, SC_QUAL_RAW, c->nr))
 		sc_decode_entry_raw(c);
 	else
@@ -353,7 +362,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		goto held;
 	struct regions rg = { { h, NULL }, SC_AT_EXIT };
 	sc_mem_fetch(c, SC_AT_EXIT, read_regions, &rg);
-	sc_mem_uncut(c);
+	sc_mem_uncut(c, !regions_cut(&rg));
 	sc_pid_reaped(c);
 	/* A pidfd clone made prints at its own exit (parent_tid=[3<anon_inode:[pidfd]>]). */
 	if (p->fds && c->nr == SYS_clone)
