@@ -387,7 +387,7 @@ def stop_and_continue_as_strace(tmp):
     rc, _, err = run(tracekit('-f', '-e', 'trace=none', '-e', 'signal=!SIGCHLD', '-o', out,
                               sys.executable, '-c', script))
     expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
-    got = [re.sub(r' \{.*\} ---$', ' ---', re.sub(r'^\d+ ', '', l)) for l in lines(out)]
+    got = [re.sub(r' \{.*\} ---$', ' ---', re.sub(r'^\d+ +', '', l)) for l in lines(out)]
     want = ['--- SIGSTOP ---', '--- stopped by SIGSTOP ---', '--- SIGCONT ---', '+++ exited with 3 +++',
             '+++ exited with 0 +++']
     expect(got == want, 'the child stopped, continued and exited as strace says it: %r' % lines(out))
