@@ -262,8 +262,13 @@ long sc_mem_peek(struct sc_call *c, uint64_t addr, size_t len, const unsigned ch
 
 /* True when the copy holding addr stopped at unreadable tracee memory. */
 bool sc_mem_cut(struct sc_call *c, uint64_t addr);
-/* For an engine whose copies stop at their cap, not only at unreadable memory (--kernel). */
-void sc_mem_uncut(struct sc_call *c);
+/*
+ * For an engine whose copies stop at their cap, not only at unreadable memory
+ * (--kernel): copies that came short are not cut, but with keep_page_ends those
+ * that end at a page's end (the kernel's reads stop there at unmapped memory,
+ * and no cap of a record that was not truncated ends there short).
+ */
+void sc_mem_uncut(struct sc_call *c, bool keep_page_ends);
 
 /* ---- the engine side: fill the snapshot from a spec ---------------------- */
 

@@ -93,6 +93,18 @@ const char *sc_errdesc(int err)
 	return strerror(err);
 }
 
+void sc_format_took(struct strbuf *sb, uint64_t ns, int width)
+{
+	unsigned long long sec = ns / 1000000000, frac = ns % 1000000000;
+	if (!width) {
+		sb_printf(sb, " <%llu>", sec);
+		return;
+	}
+	for (int i = width; i < 9; i++)
+		frac /= 10;	/* truncated, as strace does */
+	sb_printf(sb, " <%llu.%0*llu>", sec, width, frac);
+}
+
 void sc_format_ret(const struct sc_call *c, struct strbuf *sb, bool injected)
 {
 	if (c->rv == SC_RV_NONE || !c->has_ret) {

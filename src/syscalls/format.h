@@ -18,6 +18,8 @@ void sc_decode_entry_raw(struct sc_call *c);
 void sc_decode_exit(struct sc_call *c);
 /* " = 3", " = -1 ENOENT (No such file or directory)", " = ?" ... into sb. */
 void sc_format_ret(const struct sc_call *c, struct strbuf *sb, bool injected);
+/* -T: " <1.000079>", the time a call took with --syscall-times' WIDTH decimals (0-9). */
+void sc_format_took(struct strbuf *sb, uint64_t ns, int width);
 /* The text after "= -1 ENOENT " for an errno: "(No such file or directory)". */
 const char *sc_errdesc(int err);
 

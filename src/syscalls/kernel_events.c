@@ -41,6 +41,17 @@ struct thread {
 	uint64_t start_ns;
 	uint64_t end_ns;	/* the last call's exit */
 	struct strbuf held;	/* signal lines waiting for the call in flight to end */
+	bool stopped;		/* in a group stop: its SIGSTOP was delivered */
+	/*
+	 * The SIGCONT that woke it, default-ignored so dropped at generation:
+	 * ptrace reports it when dequeued, after the lower signals pending, so
+	 * it waits for the thread's next record (a lower one that kills the
+	 * thread first, as the SIGHUP of an orphaned process group, leaves it
+	 * unsaid: waking_passed).
+	 */
+	struct strbuf waking;
+	uint64_t waking_ts;
+	bool waking_passed;
 	/* A leader gone before its group (KM_GONE_LEADER_FIRST): its exit line, said with the group's end. */
 	bool leader_gone;
 	struct km_hdr gone;
@@ -58,6 +69,7 @@ struct km_printer {
 	bool hold_entry;
 	int64_t real_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	int live;
+	bool stops;		/* a thread stopped once: records look for a held SIGCONT */
 	uint64_t unreadable;
 };
 
@@ -116,6 +128,15 @@ static long read_regions(void *ctx, uint64_t addr, void *buf, size_t len)
 	return got ? (long)got : -1;
 }
 
+/* Whether regions were left out of the records (KM_DATA_LIMIT): their copies end anywhere. */
+static bool regions_cut(const struct regions *rg)
+{
+	for (int i = 0; i < 2; i++)
+		if (rg->h[i] && (rg->h[i]->truncated & KM_HDR_CUT))
+			return true;
+	return false;
+}
+
 /* Whether h holds regions copied at when (an exit's retry of its entry's copies). */
 static bool has_regions(const struct km_hdr *h, unsigned when)
 {
@@ -168,6 +189,7 @@ static void thread_free(struct thread *th)
 		return;
 	sc_callstate_free(&th->cs);
 	sb_free(&th->held);
+	sb_free(&th->waking);
 	free(th->deferred);
 	free(th);
 }
@@ -241,7 +263,7 @@ static void decode_entry_from(struct km_printer *p, struct thread *th, uint64_t 
 {
 	struct sc_call *c = &th->cs.call;
 	sc_mem_fetch(c, SC_AT_ENTRY, read, ctx);
-	sc_mem_uncut(c);
+	sc_mem_uncut(c, read != read_regions || !regions_cut(ctx));
 	if (sc_filter_in(p->o->filter, SC_QUAL_RAW, c->nr))
 		sc_decode_entry_raw(c);
 	else
@@ -342,8 +364,11 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 		goto held;
 	struct regions rg = { { h, NULL }, SC_AT_EXIT };
 	sc_mem_fetch(c, SC_AT_EXIT, read_regions, &rg);
-	sc_mem_uncut(c);
+	sc_mem_uncut(c, !regions_cut(&rg));
 	sc_pid_reaped(c);
+	/* A pidfd clone made prints at its own exit (parent_tid=[3<anon_inode:[pidfd]>]). */
+	if (p->fds && c->nr == SYS_clone)
+		km_fds_update(p->fds, th->cs.tgid, c);
 	sc_decode_exit(c);
 	if (p->fds)
 		km_fds_update(p->fds, th->cs.tgid, c);
@@ -353,7 +378,7 @@ static void on_exit_rec(struct km_printer *p, const struct km_hdr *h, uint64_t t
 	sb_reset(ret);
 	sc_format_ret(c, ret, false);
 	if (p->o->show_time)
-		sb_printf(ret, " <%.6f>", took);
+		sc_format_took(ret, ts - th->start_ns, p->o->time_width);
 	struct timespec start = real_of(p, th->start_ns), smono = ts_of(th->start_ns);
 	struct timespec real = real_of(p, ts), mono = ts_of(ts);
 	if (!p->o->json) {
@@ -482,6 +507,19 @@ static void leader_after_group(struct km_printer *p, pid_t tgid)
 	km_printer_forget(p, tgid);
 }
 
+/* The SIGCONT held while the thread was stopped, said now: the thread runs on. */
+static void flush_waking(struct km_printer *p, struct thread *th)
+{
+	th->stopped = false;
+	if (!th->waking.len)
+		return;
+	struct timespec real = real_of(p, th->waking_ts), mono = ts_of(th->waking_ts);
+	set_multi(p);
+	out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);
+	out_event(p->w, th->cs.call.tid, &real, &mono, sb_str(&th->waking));
+	sb_reset(&th->waking);
+}
+
 static void on_gone(struct km_printer *p, const struct km_hdr *h)
 {
 	pid_t tid = (pid_t)h->tid;
@@ -492,6 +530,9 @@ static void on_gone(struct km_printer *p, const struct km_hdr *h)
 	set_multi(p);
 	cut_short(p, th);
 	flush_held(p, th, h->ts);
+	if (th->waking_passed)
+		sb_reset(&th->waking);	/* the lower signal delivered since killed it */
+	flush_waking(p, th);
 	if (h->nr == KM_GONE_LEADER_FIRST) {
 		/* As wait() reports a leader: once its group is gone (or an execve replaced it). */
 		th->cs.in_call = false;
@@ -551,10 +592,25 @@ static void on_signal(struct km_printer *p, const struct km_hdr *h)
 		/* Ignored, so never delivered: ptrace reports it when the call returns; so do we. */
 		sb_add(&th->held, sb_str(&text));
 		sb_addc(&th->held, '\0');
+	} else if (th->stopped && h->nr == SIGCONT) {
+		th->stopped = false;
+		sb_reset(&th->waking);
+		sb_add(&th->waking, sb_str(&text));
+		th->waking_ts = h->ts;
+		th->waking_passed = false;
 	} else {
+		if (h->nr > SIGCONT)
+			flush_waking(p, th);	/* dequeued after it */
+		else if (th->waking.len)
+			th->waking_passed = true;
 		set_multi(p);
 		out_set_lead(p->w, th->cs.call.nr, SC_IP_UNKNOWN);
 		out_event(p->w, (pid_t)h->tid, &real, &mono, sb_str(&text));
+		if (h->nr == SIGSTOP) {
+			/* Delivered, SIGSTOP stops the thread (it cannot be caught): ptrace's group stop. */
+			out_event(p->w, (pid_t)h->tid, &real, &mono, "--- stopped by SIGSTOP ---");
+			th->stopped = p->stops = true;
+		}
 	}
 	sb_free(&text);
 }
@@ -620,6 +676,11 @@ static void on_pids(const struct km_hdr *h)
 void km_printer_record(struct km_printer *p, const struct km_hdr *h)
 {
 	p->fdrec = h;
+	if (p->stops && h->type != KM_SIGNAL && h->type != KM_GONE) {
+		struct thread *th = tidmap_get(&p->threads, (pid_t)h->tid);
+		if (th && (th->stopped || th->waking.len))
+			flush_waking(p, th);
+	}
 	switch (h->type) {
 	case KM_ENTER:
 		on_enter(p, h);
@@ -859,9 +920,13 @@ struct km_printer *km_printer_new(struct sc_options *o, char *err, size_t errlen
 		free(p);
 		return NULL;
 	}
-	if (o->summary)
+	if (o->summary) {
 		p->sum = sc_summary_new();
-	if (o->summary && o->sort && sc_summary_set_sort(p->sum, o->sort, err, errlen) < 0) {
+		if (o->overhead_ns >= 0)
+			sc_summary_set_overhead(p->sum, (uint64_t)o->overhead_ns);
+	}
+	if (o->summary && ((o->columns && sc_summary_set_columns(p->sum, o->columns, err, errlen) < 0) ||
+			   (o->sort && sc_summary_set_sort(p->sum, o->sort, err, errlen) < 0))) {
 		out_close(p->w);
 		sc_summary_free(p->sum);
 		free(p);
@@ -912,6 +977,17 @@ void km_printer_stopped(struct km_printer *p, pid_t tid, int sig)
 	set_multi(p);
 	out_event(p->w, tid, &r, &m, sb_str(&text));
 	sb_free(&text);
+}
+
+void km_printer_event(struct km_printer *p, pid_t tid, const char *text)
+{
+	if (p->o->summary == 1 || p->o->json)
+		return;
+	struct timespec r, m;
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	set_multi(p);
+	out_event(p->w, tid, &r, &m, text);
 }
 
 void km_printer_flush(struct km_printer *p)

@@ -29,6 +29,8 @@ void km_printer_task(struct km_printer *p, pid_t tid, pid_t tgid, bool attached)
 void km_printer_stopped(struct km_printer *p, pid_t tid, int sig);
 /* One record, in time order. */
 void km_printer_record(struct km_printer *p, const struct km_hdr *h);
+/* A line of tracekit's own about tid ("+++ exited with 1 +++"), now; none with -c or --json. */
+void km_printer_event(struct km_printer *p, pid_t tid, const char *text);
 /* Write out what is printed so far, a call's entry waiting for its end too. */
 void km_printer_flush(struct km_printer *p);
 /* Tasks traced and not gone yet. */

@@ -1,6 +1,7 @@
 /* Descriptor paths from the trace itself, for -y in kernel mode; see kernel_fds.h. */
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,17 @@ static void opened(struct fdtab *f, pid_t tgid, struct sc_call *c, long dirfd, u
 	set(f, c->ret, buf, cloexec);
 }
 
+/* clone(CLONE_PIDFD): the kernel stored the new pidfd at parent_tid (x86_64's third argument). */
+static void pidfd_made(struct fdtab *f, struct sc_call *c)
+{
+	const unsigned char *p;
+	int fd;
+	if (!(c->args[0] & CLONE_PIDFD) || sc_mem_peek(c, c->args[2], sizeof(fd), &p) < (long)sizeof(fd))
+		return;
+	memcpy(&fd, p, sizeof(fd));
+	set(f, fd, "anon_inode:[pidfd]", true);
+}
+
 bool km_fds_tracks(int nr)
 {
 	switch (nr) {
@@ -223,6 +235,9 @@ void km_fds_update(struct km_fds *t, pid_t tgid, const struct sc_call *call)
 		break;
 	case SYS_fchdir:
 		set_cwd(f, known(f, a[0]));
+		break;
+	case SYS_clone:
+		pidfd_made(f, c);
 		break;
 	case SYS_close_range:
 		for (uint64_t fd = (unsigned)c->args[0]; fd <= (unsigned)c->args[1] && fd < (uint64_t)f->n; fd++)

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -470,6 +471,26 @@ static int release(struct run *r)
 	return e;
 }
 
+/*
+ * As strace when the command cannot be executed: its failed execve shows,
+ * not the calls the held child makes on its way out (strace shows nothing
+ * before a first exec succeeds but the exec), then strace's words and the
+ * exit it reports (its child exits 1).
+ */
+static void exec_failed(struct run *r, int e)
+{
+	src_poll(r, 0, queue_record, &r->q);
+	for (size_t i = r->q.head; i < r->q.n; i++) {
+		const struct km_hdr *h = &r->q.rec[i]->h;
+		if (h->nr == SYS_execve || h->nr == SYS_execveat)
+			km_printer_record(r->pr, h);
+	}
+	km_printer_flush(r->pr);
+	errmsg("exec: %s", strerror(e));
+	if (!(r->o->quiet_set & SC_QUIET_EXIT))
+		km_printer_event(r->pr, r->child, "+++ exited with 1 +++");
+}
+
 static void report_losses(struct run *r)
 {
 	uint64_t lost = r->ft ? km_ftrace_lost(r->ft) : km_bpf_lost(r->bpf);
@@ -584,6 +605,11 @@ int sc_run_kernel(struct sc_options *o)
 		int e = release(&r);
 		if (e) {
 			reap(&r, 0);
+			if (o->as_strace) {
+				exec_failed(&r, e);
+				status = 1;
+				goto out;
+			}
 			errmsg("cannot run '%s': %s", o->argv[0], strerror(e));
 			status = 127;
 			goto out;
@@ -621,5 +647,7 @@ out:
 		signal(stop_requested, SIG_DFL);
 		raise(stop_requested);
 	}
+	if (o->argv && r.child_done && WIFSIGNALED(r.status) && status == 128 + WTERMSIG(r.status))
+		die_of_signal(WTERMSIG(r.status));
 	return status;
 }

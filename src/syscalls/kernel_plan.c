@@ -174,11 +174,12 @@ static bool translate(const struct sc_decoder *d, const struct sc_mem_spec *m, c
  * Calls that are always sent as two records: the memory of exec's arguments
  * is gone at its exit, exit never returns, clone adds a task that runs
  * before the call ends, sigreturn and restart_syscall rewrite the registers
- * the arguments are read from.
+ * the arguments are read from; capset's input header gets the version the
+ * kernel prefers written into it when the call refuses the caller's.
  */
 static const char *const two_records[] = {
 	"execve", "execveat", "exit", "exit_group", "clone", "clone3", "fork", "vfork",
-	"rt_sigreturn", "restart_syscall",
+	"rt_sigreturn", "restart_syscall", "capset",
 };
 
 /*

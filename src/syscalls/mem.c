@@ -347,10 +347,15 @@ long sc_mem_peek(struct sc_call *c, uint64_t addr, size_t len, const unsigned ch
 	return -1;
 }
 
-void sc_mem_uncut(struct sc_call *c)
+void sc_mem_uncut(struct sc_call *c, bool keep_page_ends)
 {
-	for (size_t i = 0; i < c->mem.n; i++)
-		c->mem.r[i].short_read = false;
+	for (size_t i = 0; i < c->mem.n; i++) {
+		struct sc_region *r = &c->mem.r[i];
+		/* Stopped at a page's end: at unmapped memory, as a process_vm_readv that came short. */
+		if (keep_page_ends && r->short_read && r->len && (r->addr + r->len) % PAGE == 0)
+			continue;
+		r->short_read = false;
+	}
 }
 
 bool sc_mem_cut(struct sc_call *c, uint64_t addr)

@@ -30,6 +30,7 @@
 #include "tracee/spawn.h"
 #include "tracee/unwind.h"
 #include "util/die.h"
+#include "util/stopsig.h"
 #include "util/tidmap.h"
 
 struct thread {
@@ -85,14 +86,6 @@ static void thread_free(struct thread *th)
 	sc_callstate_free(&th->cs);
 	sc_inject_counts_free(th->inj_counts);
 	free(th);
-}
-
-static long pow10i(int n)
-{
-	long v = 1;
-	while (n-- > 0)
-		v *= 10;
-	return v;
 }
 
 /*
@@ -279,15 +272,8 @@ static void on_exit_stop(struct session *s, struct tracer *t, const struct tr_ev
 		sb_add(ret, " (INJECTED)");
 	if (th->delayed)
 		sb_add(ret, " (DELAYED)");
-	if (s->o->show_time) {
-		long long ns = (long long)(took * 1e9);
-		long sec = (long)(ns / 1000000000), frac = (long)(ns % 1000000000) /
-			(1000000000L / pow10i(s->o->time_width));
-		if (s->o->time_width)
-			sb_printf(ret, " <%ld.%0*ld>", sec, s->o->time_width, frac);
-		else
-			sb_printf(ret, " <%ld>", sec);
-	}
+	if (s->o->show_time)
+		sc_format_took(ret, (uint64_t)(took * 1e9), s->o->time_width);
 
 	if (!s->o->json) {
 		out_set_multi(s->w, !tracer_single(t));
@@ -515,24 +501,6 @@ static int seccomp_list(struct sc_options *o, int **nrs)
 	return sc_filter_traced_list(o->filter, *nrs, n);
 }
 
-/*
- * The command was killed by sig: so are we, as strace does, so that whoever
- * waits for us sees the same death (without a core dump of our own).
- */
-static void die_of(int sig)
-{
-	struct rlimit no_core = { 0, 0 };
-	sigset_t set;
-	fflush(NULL);
-	setrlimit(RLIMIT_CORE, &no_core);
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	/* a signal that does not kill (SIGCHLD...): the exit status says it */
-}
-
 int sc_run_ptrace(struct sc_options *o)
 {
 	char err[4096 + 512] = "";	/* room for a whole path in the message */
@@ -656,6 +624,6 @@ out:
 		raise(fatal_signal);
 	}
 	if (term_signal && status == 128 + term_signal)
-		die_of(term_signal);
+		die_of_signal(term_signal);
 	return status;
 }

@@ -3,6 +3,8 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <sys/resource.h>
 
 /* The signals tracekit takes over, and how it found each (restored for its commands). */
 static const int taken[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
@@ -40,4 +42,17 @@ void child_signals_as_inherited(void)
 	for (unsigned i = 0; i < NTAKEN; i++)
 		if (saved[i])
 			sigaction(taken[i], &first[i], NULL);
+}
+
+void die_of_signal(int sig)
+{
+	struct rlimit no_core = { 0, 0 };
+	sigset_t set;
+	fflush(NULL);
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 }

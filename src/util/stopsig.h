@@ -30,4 +30,11 @@ void default_sigchld(void);
  */
 void child_signals_as_inherited(void);
 
+/*
+ * The command was killed by sig: so are we, as strace does, so that whoever
+ * waits for us sees the same death (without a core dump of our own).  Returns
+ * for a signal that does not kill (SIGCHLD...): the exit status says it then.
+ */
+void die_of_signal(int sig);
+
 #endif

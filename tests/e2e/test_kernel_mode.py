@@ -370,6 +370,30 @@ def sigchld_ignored(tmp):
 
 
 @case
+def stop_and_continue_as_strace(tmp):
+    # Nothing stops under --kernel, yet the lines are ptrace's: a delivered SIGSTOP is followed by
+    # "--- stopped by SIGSTOP ---", and the SIGCONT that wakes the thread (dropped at generation:
+    # ignored by default) shows once, when ptrace would report it.
+    need_kernel_mode()
+    out = os.path.join(tmp, 't')
+    script = ('import os, signal\n'
+              'pid = os.fork()\n'
+              'if pid == 0:\n'
+              '    os.kill(os.getpid(), signal.SIGSTOP)\n'
+              '    os._exit(3)\n'
+              'os.waitpid(pid, os.WUNTRACED)\n'
+              'os.kill(pid, signal.SIGCONT)\n'
+              'os.waitpid(pid, 0)\n')
+    rc, _, err = run(tracekit('-f', '-e', 'trace=none', '-e', 'signal=!SIGCHLD', '-o', out,
+                              sys.executable, '-c', script))
+    expect(rc == 0, 'exit 0, got %d: %r' % (rc, err))
+    got = [re.sub(r' \{.*\} ---$', ' ---', re.sub(r'^\d+ +', '', l)) for l in lines(out)]
+    want = ['--- SIGSTOP ---', '--- stopped by SIGSTOP ---', '--- SIGCONT ---', '+++ exited with 3 +++',
+            '+++ exited with 0 +++']
+    expect(got == want, 'the child stopped, continued and exited as strace says it: %r' % lines(out))
+
+
+@case
 def thread_execve_as_strace(tmp):
     # A thread's execve (tests/progs/thread_exec.c): the others' SIGKILL is no line, the leader's
     # call ends '= ?', '<pid changed to N ...>' and '+++ superseded by execve in pid N +++', as strace.
