@@ -12,7 +12,9 @@ for try in 1 2 3; do
 	kill -0 $LPID 2>/dev/null && break
 	cat listen.out
 done
-trap 'kill -INT -- -$LPID 2>/dev/null' EXIT
+# TERM, not INT: a background job of a script starts with SIGINT ignored, and trace-cmd
+# listen stayed (one left listening per run).
+trap 'kill -TERM -- -$LPID 2>/dev/null; sleep 1; kill -KILL -- -$LPID 2>/dev/null' EXIT
 kill -0 $LPID 2>/dev/null || fail "trace-cmd listen did not start"
 signal listening "$port"
 await recorded 600
