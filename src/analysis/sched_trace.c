@@ -49,6 +49,8 @@ struct st_loader {
 	struct tep_format_field *softirq_vec;
 	int ncpus;
 	signed char *in_hrtimer, *softirq_vec_now;	/* per CPU; vec -1: none */
+	bool *cut_ahead;	/* per CPU: its next loss of events was cut before it came */
+	int ncut;
 };
 
 /* The context events, in ctx_id's order. */
@@ -351,16 +353,48 @@ int st_waker_of(struct st_loader *l, const struct tf_event *ev)
 	return waker(l, ev, tep_data_pid(tf_reader_tep(l->r), (struct tep_record *)ev->record));
 }
 
+/*
+ * A task switched in here while it still runs on another CPU for all we know, and
+ * that CPU's next record comes after a loss of events: its switch-out there is in
+ * the gap.  The gap is cut now (its slice there ends at that CPU's last event), not
+ * when that CPU's next record is read: else it would be drawn running there up to
+ * this switch-in, inside the gap.
+ */
+static void cut_gap_ahead(struct st_loader *l, const struct sa_event *e)
+{
+	uint64_t ts;
+	if (e->kind != SA_SWITCH || e->pid2 <= 0)
+		return;
+	const struct sa_task *t = sa_task_find(&l->t->a, e->pid2);
+	if (!t || t->state != SA_RUNNING || t->cpu < 0 || t->cpu == e->cpu ||
+	    !tf_reader_gap_ahead(l->r, t->cpu, &ts) || ts < e->ts)
+		return;
+	if (t->cpu >= l->ncut) {
+		int n = t->cpu + 1;
+		l->cut_ahead = xrealloc(l->cut_ahead, (size_t)n * sizeof(*l->cut_ahead));
+		memset(l->cut_ahead + l->ncut, 0, (size_t)(n - l->ncut) * sizeof(*l->cut_ahead));
+		l->ncut = n;
+	}
+	sa_lost(&l->t->a, t->cpu, ts);
+	l->cut_ahead[t->cpu] = true;
+}
+
 void st_feed(struct st_loader *l, const struct tf_event *ev)
 {
+	/* The CPU's first event after a gap cut ahead carries the loss: cut already. */
+	bool cut = ev->cpu >= 0 && ev->cpu < l->ncut && l->cut_ahead[ev->cpu];
+	if (cut)
+		l->cut_ahead[ev->cpu] = false;
 	if (ev->missed) {
 		l->t->lost += ev->missed > 0 ? ev->missed : 1;
-		sa_lost(&l->t->a, ev->cpu, ev->ts);
+		if (!cut)
+			sa_lost(&l->t->a, ev->cpu, ev->ts);
 	}
 	struct sa_event e;
 	if (!ev->event || !decode(l, ev, &e))
 		return;
 	match_command(l, &e);
+	cut_gap_ahead(l, &e);
 	sa_feed(&l->t->a, &e);
 }
 
@@ -369,6 +403,7 @@ void st_end(struct st_loader *l, uint64_t last)
 	sa_finish(&l->t->a, last);
 	tf_syscall_map_free(&l->sys);
 	free(l->in_hrtimer);
+	free(l->cut_ahead);
 	free(l->softirq_vec_now);
 	free(l);
 }

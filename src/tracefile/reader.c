@@ -582,6 +582,20 @@ static int next_any(struct tf_reader *r, struct tf_event *ev, char *err, size_t 
 	return 1;
 }
 
+bool tf_reader_gap_ahead(const struct tf_reader *r, int cpu, uint64_t *ts)
+{
+	if (!r->started || cpu < 0 || cpu >= r->ncpu)
+		return false;
+	const struct cpu_state *c = &r->cpu[cpu];
+	if (c->done || !c->selected)
+		return false;
+	const struct tep_record *next = r->why_generic ? c->next : (cpu == r->last ? NULL : &c->rec);
+	if (!next || !next->missed_events)
+		return false;
+	*ts = next->ts;
+	return true;
+}
+
 /* A loss belongs to the next event handed out on its CPU, filtered or not. */
 static void carry_missed(long long *acc, long long missed)
 {

@@ -606,6 +606,54 @@ def dropped_gaps(dat):
     return gaps
 
 
+def nothing_running_in_drops(dat, d):
+    """No CPU and no task drawn running in the middle of a drop of 20 us or more."""
+    gaps = [g for g in dropped_gaps(dat) if g[2] - g[1] > 20e-6]
+    expect(gaps, 'no drop of 20 us or more in the recording')
+    for cpu, a, b in gaps:
+        mid = (a + b) / 2 * 1e9 - d['t0']
+        cs = d['cpuSpans']
+        inside = [cs[i + 3] for i in range(0, len(cs), 4)
+                  if cs[i] == cpu and cs[i + 1] < mid < cs[i + 2]]
+        expect(not inside, 'CPU %d drawn running %r inside the drop %.6f..%.6f' %
+               (cpu, inside, a, b))
+        for pid, sp in d['taskSpans'].items():
+            for i in range(0, len(sp), 4):
+                expect(not (sp[i + 2] == 1 and sp[i + 3] == cpu and sp[i] < mid < sp[i + 1]),
+                       'task %s drawn running on CPU %d inside the drop %.6f..%.6f' %
+                       (pid, cpu, a, b))
+
+
+LOST_MIGRATE_FIXTURE = os.path.join(HERE, '..', 'fixtures', 'lost-migrate.dat')
+
+
+@case
+def view_lost_migrate_not_drawn_across(_):
+    """A task current on CPU 1 when its events were lost, switched in on CPU 0 before
+    CPU 1's next record (tests/fixtures/lost-migrate.dat): its run on CPU 1 ends at
+    CPU 1's last record, not at the switch-in on CPU 0, inside the gap.  Read by
+    libtracecmd (the fixture is zstd-compressed) and by our page reader (converted)."""
+    if not shutil.which('trace-cmd'):
+        raise Skip('trace-cmd not found (scripts/install-deps.sh): it tells where the drops are')
+    env = Env()
+    try:
+        zstd, plain = env.path('zstd.dat'), env.path('plain.dat')
+        shutil.copy(LOST_MIGRATE_FIXTURE, zstd)
+        rc, _, err = run(['trace-cmd', 'convert', '-i', zstd, '--file-version', '7',
+                          '--compression', 'none', '-o', plain], timeout=120)
+        expect(rc == 0, 'trace-cmd convert: %s' % err[-500:])
+        for dat in (zstd, plain):
+            nothing_running_in_drops(dat, page_data(env.view(dat, '--max-events', '100000000')))
+            rc, js, err = run([tracekit(), 'sched', '--json', '-i', dat])
+            expect(rc == 0, 'sched --json: %s' % err)
+            for p in json.loads(js)['processes']:
+                for t in p['threads_detail']:
+                    expect(t['parallelism'] <= 1 + 1e-9, 'thread %d above one CPU: %.4f' %
+                           (t['tid'], t['parallelism']))
+    finally:
+        env.close()
+
+
 @case
 def view_lost_events_said_and_cut(_):
     """A burst into a one-page buffer (record -b 4): sched and the page say how many events
@@ -638,20 +686,7 @@ def view_lost_events_said_and_cut(_):
         html = env.view(dat, '--max-events', '100000000')
         d = page_data(html)
         expect(d['lostEvents'] == lost, 'the page says %r lost, sched %d' % (d['lostEvents'], lost))
-        gaps = [g for g in dropped_gaps(dat) if g[2] - g[1] > 20e-6]
-        expect(gaps, 'no drop of 20 us or more in the recording')
-        for cpu, a, b in gaps:
-            mid = (a + b) / 2 * 1e9 - d['t0']
-            cs = d['cpuSpans']
-            inside = [cs[i + 3] for i in range(0, len(cs), 4)
-                      if cs[i] == cpu and cs[i + 1] < mid < cs[i + 2]]
-            expect(not inside, 'CPU %d drawn running %r inside the drop %.6f..%.6f' %
-                   (cpu, inside, a, b))
-            for pid, sp in d['taskSpans'].items():
-                for i in range(0, len(sp), 4):
-                    expect(not (sp[i + 2] == 1 and sp[i + 3] == cpu and sp[i] < mid < sp[i + 1]),
-                           'task %s drawn running on CPU %d inside the drop %.6f..%.6f' %
-                           (pid, cpu, a, b))
+        nothing_running_in_drops(dat, d)
         browser_ready()
         rc, out, err = run(['node', os.path.join(HERE, 'view_notice.mjs'), 'file://' + html],
                            timeout=120)
