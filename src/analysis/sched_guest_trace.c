@@ -207,8 +207,9 @@ static void print_guest_text(const struct tf_machine *g, const struct tf_machine
 	if (!g->vcpu_map_from) {
 		fprintf(out, "  no vCPU-to-thread map: the host's GUEST option has no thread ids "
 			"(a guest reached over the network) and the host recording has no qemu\n"
-			"  'CPU N/TCG' or 'CPU N/KVM' threads; the time tasks waited for their vCPUs "
-			"is not known\n");
+			"  'CPU N/TCG' or 'CPU N/KVM' threads, or those of more than one qemu (which "
+			"runs this guest is unknown:\n  record -A with --guest-pid QEMU-PID); the time "
+			"tasks waited for their vCPUs is not known\n");
 		return;
 	}
 	fprintf(out, "  vCPU map from the %s\n", g->vcpu_map_from);

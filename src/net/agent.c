@@ -26,8 +26,12 @@
 
 /* A host that connected and says nothing this long is dropped. */
 #define REQ_WAIT_MS 10000
-/* The time-sync connection is made right after TRACE_RESP. */
-#define TSYNC_ACCEPT_MS 15000
+/*
+ * The host connects for the time sync after TRACE_RESP, once its own recording is set up:
+ * seconds on a slow machine (a sanitizer build in an emulated guest took more than 15).  It
+ * is awaited beside the recording, until it ends or this long.
+ */
+#define TSYNC_ACCEPT_MS (10 * 60 * 1000)
 
 /* After the recording, the host's last sample and STOP come at once; a host that never sends them
  * is not waited for longer than this. */
@@ -36,8 +40,9 @@
 struct tsync_thread {
 	pthread_t t;
 	bool running;
-	atomic_int done;
-	int fd;
+	atomic_int done, connected;
+	int lfd, fd;
+	const struct net_allow *allow;
 	struct tsync_clock *clk;
 	volatile int stop;
 	struct tsync_guest_stats st;
@@ -123,7 +128,11 @@ static void *tsync_main(void *arg)
 {
 	struct tsync_thread *t = arg;
 
-	tsync_guest_serve(t->fd, t->clk, &t->stop, &t->st);
+	t->fd = accept_allowed(t->lfd, t->allow, TSYNC_ACCEPT_MS, &t->stop);
+	if (t->fd >= 0) {
+		atomic_store(&t->connected, 1);
+		tsync_guest_serve(t->fd, t->clk, &t->stop, &t->st);
+	}
 	atomic_store(&t->done, 1);
 	return NULL;
 }
@@ -164,6 +173,10 @@ static void say_sync(const struct net_agent_session *s, const struct tsync_threa
 {
 	if (!t->running)
 		return;
+	if (t->fd < 0) {
+		fprintf(stderr, "tracekit: agent: %s did not connect for the time sync\n", s->host);
+		return;
+	}
 	fprintf(stderr, "tracekit: agent: %s: time sync (ptp): %u samples", s->host,
 		t->st.samples);
 	if (t->st.best_rtt >= 0)
@@ -247,22 +260,24 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 		goto out;
 	}
 	if (resp->tsync_proto[0]) {
-		t.fd = accept_allowed(tsync_listen, &o->allow, TSYNC_ACCEPT_MS, o->stop);
-		if (t.fd < 0)
-			fprintf(stderr, "tracekit: agent: %s did not connect for the time sync\n",
-				host);
-		else if (pthread_create(&t.t, NULL, tsync_main, &t) == 0)
+		t.lfd = tsync_listen;
+		t.allow = &o->allow;
+		if (pthread_create(&t.t, NULL, tsync_main, &t) == 0)
 			t.running = true;
 		else
-			close(t.fd);
+			fprintf(stderr, "tracekit: agent: %s: no time sync: cannot start its "
+				"thread\n", host);
 	}
 	fprintf(stderr, "tracekit: agent: %s: recording for it (%d CPUs, data ports %u-%u)\n",
 		host, s.cpus, s.ports[0], s.ports[s.cpus - 1]);
 	o->record(&s, o->arg);
 	if (t.running) {
-		/* the host's STOP ends it; a stop asked here, or a host that never says it, too */
+		/*
+		 * the host's STOP ends it; a stop asked here, a host that never says it, or one
+		 * that never connected, too
+		 */
 		for (int waited = 0; waited < TSYNC_END_WAIT_MS && !atomic_load(&t.done) &&
-		     !*o->stop; waited += 50)
+		     atomic_load(&t.connected) && !*o->stop; waited += 50)
 			usleep(50000);
 		t.stop = 1;
 		pthread_join(t.t, NULL);

@@ -140,8 +140,12 @@ static int vcpu_of_name(const char *comm)
 	return n;
 }
 
-/* pids[N] = the thread named "CPU N/..." in path's sched_switch events; *n the most N + 1. */
-static int scan_vcpu_threads(const char *path, int *pids, int *n, char *err, size_t errlen)
+/*
+ * pids[N] = the thread named "CPU N/..." in path's sched_switch events; *n the most N + 1;
+ * *two_qemus when a name is two threads' (then that vCPU's pid is 0).
+ */
+static int scan_vcpu_threads(const char *path, int *pids, int *n, bool *two_qemus, char *err,
+			     size_t errlen)
 {
 	static const char *const only_switch[] = { "sched_switch" };
 	struct tf_reader *r = tf_reader_open(path, err, errlen);
@@ -156,6 +160,7 @@ static int scan_vcpu_threads(const char *path, int *pids, int *n, char *err, siz
 		return 0;	/* no sched_switch: no vCPU thread to find */
 	}
 	struct tep_format_field *f[2] = { NULL, NULL }, *p[2] = { NULL, NULL };
+	bool shared[256] = { false };
 	while ((rc = tf_reader_next(r, &ev, err, errlen)) == 1) {
 		if (!ev.event)
 			continue;
@@ -176,12 +181,21 @@ static int scan_vcpu_threads(const char *path, int *pids, int *n, char *err, siz
 			int v = vcpu_of_name(comm);
 			if (v < 0 || v >= 256)
 				continue;
+			if (pids[v] && pids[v] != (int)pid)
+				shared[v] = true;
 			pids[v] = (int)pid;
 			if (v + 1 > *n)
 				*n = v + 1;
 		}
 	}
 	tf_reader_close(r);
+	/* Two qemus: their threads share the names, and which runs this guest is unknown. */
+	*two_qemus = false;
+	for (int v = 0; v < *n; v++)
+		if (shared[v]) {
+			pids[v] = 0;
+			*two_qemus = true;
+		}
 	return rc;
 }
 
@@ -191,9 +205,17 @@ static int map_from_events(struct tf_merge *m, int g, int h, char *err, size_t e
 	int pids[256] = { 0 }, n;
 	struct tf_machine *x = &m->m[g];
 
-	if (scan_vcpu_threads(m->m[h].path, pids, &n, err, errlen) < 0)
+	bool two_qemus;
+
+	if (scan_vcpu_threads(m->m[h].path, pids, &n, &two_qemus, err, errlen) < 0)
 		return -1;
-	if (!n || !pids[0])
+	if (n && two_qemus && x->host < 0) {
+		/* h runs qemus, so it is the host; but no map: sched says why. */
+		x->host = h;
+		m->m[h].name = "host";
+		return 0;
+	}
+	if (!n || !pids[0] || two_qemus)
 		return 0;
 	if (!x->nvcpu)
 		x->nvcpu = n;

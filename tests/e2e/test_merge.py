@@ -264,34 +264,43 @@ def view_groups_lanes_by_machine(tmp):
 
 
 # A thread named as qemu names a vCPU thread ("CPU 0/TCG"), recorded on this machine.
-VCPU_THREAD = r"""
-import ctypes, threading, time
+# Threads named as qemu names its vCPU threads, at nice 7 (prio 127): the record below keeps
+# no other "CPU ..." thread (the kernel lab's qemu may run meanwhile, under the same name).
+VCPU_THREADS = r"""
+import ctypes, os, sys, threading, time
 libc = ctypes.CDLL(None)
 def vcpu():
+    os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 7)
     libc.prctl(15, b"CPU 0/TCG", 0, 0, 0)
     end = time.time() + 0.3
     while time.time() < end:
         time.sleep(0.001)
-t = threading.Thread(target=vcpu)
-t.start()
-t.join()
+ts = [threading.Thread(target=vcpu) for _ in range(int(sys.argv[1]))]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
 """
+OURS_ONLY = ('!(prev_comm ~ "CPU *" && prev_prio != 127) && '
+             '!(next_comm ~ "CPU *" && next_prio != 127)')
 
 
-def record_vcpu_thread(tmp):
-    """A host file whose only vCPU-like thread is "CPU 0/TCG" (tracekit record on the
-    running kernel, its own instance), and that thread's tid."""
+def record_vcpu_thread(tmp, threads=1):
+    """A host file whose only vCPU-like threads are ours, named "CPU 0/TCG" (tracekit
+    record on the running kernel, its own instance), and their tids."""
     host = os.path.join(tmp, 'host.dat')
-    rc, _, err = run([tracekit(), 'record', '-e', 'sched:sched_switch', '-o', host, '--',
-                      sys.executable, '-c', VCPU_THREAD], timeout=120)
+    rc, _, err = run([tracekit(), 'record', '-e', 'sched:sched_switch', '-f', OURS_ONLY, '-o',
+                      host, '--', sys.executable, '-c', VCPU_THREADS, str(threads)], timeout=120)
     if rc != 0 and ('tracefs' in err or 'permission' in err.lower()):
         raise Skip('tracekit record cannot run here: %s' % err.strip())
     expect(rc == 0, 'record: %s' % err.strip())
     _, out, _ = tk('report', '--json', '-F', 'sched_switch', '-i', host)
-    tids = {json.loads(l)['fields']['prev_pid'] for l in out.splitlines()
-            if json.loads(l)['fields']['prev_comm'] == 'CPU 0/TCG'}
-    expect(len(tids) == 1, 'the "CPU 0/TCG" thread in the recording: %s' % tids)
-    return host, tids.pop()
+    tids = set()
+    for line in out.splitlines():
+        f = json.loads(line)['fields']
+        tids |= {f[k + '_pid'] for k in ('prev', 'next') if f[k + '_comm'] == 'CPU 0/TCG'}
+    expect(len(tids) == threads, 'the "CPU 0/TCG" threads in the recording: %s' % tids)
+    return host, tids
 
 
 @case
@@ -301,7 +310,8 @@ def vcpu_map_from_qemu_thread_names(tmp):
     thread as vCPU 0's.  The guest here is the fixture's (another machine's clock): the
     two recordings do not overlap, which sched says instead of charging waits; the page
     still places guest vCPU 0's lane under the thread's."""
-    host, tid = record_vcpu_thread(tmp)
+    host, tids = record_vcpu_thread(tmp)
+    tid = tids.pop()
     guest = pair()[1]
     _, out, _ = tk('sched', '-i', host, '-i', guest)
     expect('vCPU map from the thread names' in out, 'no map from the names:\n' + out[-1500:])
@@ -320,6 +330,17 @@ def vcpu_map_from_qemu_thread_names(tmp):
     i = vcpu[0]
     expect(i > 0 and labels[i - 1] == 'host: CPU 0/TCG %d' % tid,
            'vCPU lane not under its host thread: %s' % labels)
+
+
+@case
+def vcpu_map_not_guessed_between_two_qemus(tmp):
+    """Two host threads named "CPU 0/TCG" (two qemus): which runs the guest is unknown, so
+    sched makes no map from the names and says how to give one."""
+    host, _ = record_vcpu_thread(tmp, threads=2)
+    _, out, _ = tk('sched', '-i', host, '-i', pair()[1])
+    expect('vCPU map from the thread names' not in out, 'a map guessed:\n' + out[-1500:])
+    expect('no vCPU-to-thread map' in out and 'more than one qemu' in out and
+           '--guest-pid' in out, 'the missing map is not said:\n' + out[-1500:])
 
 
 # ---- export: Perfetto's protobuf, read back by Perfetto's field numbers ----
