@@ -1,12 +1,13 @@
 # The host's end of net-record-to-tracecmd-listen: trace-cmd listen (3.1.6) takes the guest's
 # tracekit record -N -t; its file has every one of the 3000 getppid calls, read alike by
 # trace-cmd report and tracekit report.  (trace-cmd listen takes no port 0: a free one is
-# picked, and another if someone else got it first.)  It forks a process per client: it runs
-# in a process group of its own, stopped whole at the end.
+# picked, and another if someone else got it first.)  It forks a process per client: it and
+# its children are stopped at the end; it stays in this script's process group, so the lab's
+# kill of that group (a host part past its time) takes it too.
 mkdir got
 for try in 1 2 3; do
 	port=$(free_port)
-	setsid trace-cmd listen -p "$port" -d got >listen.out 2>&1 &
+	trace-cmd listen -p "$port" -d got >listen.out 2>&1 &
 	LPID=$!
 	sleep 2
 	kill -0 $LPID 2>/dev/null && break
@@ -14,7 +15,8 @@ for try in 1 2 3; do
 done
 # TERM, not INT: a background job of a script starts with SIGINT ignored, and trace-cmd
 # listen stayed (one left listening per run).
-trap 'kill -TERM -- -$LPID 2>/dev/null; sleep 1; kill -KILL -- -$LPID 2>/dev/null' EXIT
+trap 'pkill -TERM -P $LPID; kill -TERM $LPID 2>/dev/null; sleep 1;
+	pkill -KILL -P $LPID; kill -KILL $LPID 2>/dev/null' EXIT
 kill -0 $LPID 2>/dev/null || fail "trace-cmd listen did not start"
 signal listening "$port"
 await recorded 600
