@@ -49,7 +49,9 @@ struct st_loader {
 	struct tep_format_field *softirq_vec;
 	int ncpus;
 	signed char *in_hrtimer, *softirq_vec_now;	/* per CPU; vec -1: none */
-	bool *cut_ahead;	/* per CPU: its next loss of events was cut before it came */
+	/* per CPU: its next loss of events was cut (and counted) before it came */
+	bool *cut_ahead;
+	long long *cut_missed;	/* ... that loss as counted then (-1: not counted) */
 	int ncut;
 };
 
@@ -360,41 +362,52 @@ int st_waker_of(struct st_loader *l, const struct tf_event *ev)
  * when that CPU's next record is read: else it would be drawn running there up to
  * this switch-in, inside the gap.
  */
-static void cut_gap_ahead(struct st_loader *l, const struct sa_event *e)
+static void cut_gap_ahead(struct st_loader *l, const struct tf_event *ev,
+			  const struct sa_event *e)
 {
 	uint64_t ts;
-	if (e->kind != SA_SWITCH || e->pid2 <= 0)
+	long long missed;
+	/* Instance buffers share CPU numbers with the top-level one, whose gaps alone are seen. */
+	if (e->kind != SA_SWITCH || e->pid2 <= 0 || ev->buffer || tf_reader_ninstances(l->r))
 		return;
 	const struct sa_task *t = sa_task_find(&l->t->a, e->pid2);
 	if (!t || t->state != SA_RUNNING || t->cpu < 0 || t->cpu == e->cpu ||
-	    !tf_reader_gap_ahead(l->r, t->cpu, &ts) || ts < e->ts)
+	    !tf_reader_gap_ahead(l->r, t->cpu, &ts, &missed) || ts < e->ts)
 		return;
 	if (t->cpu >= l->ncut) {
 		int n = t->cpu + 1;
 		l->cut_ahead = xrealloc(l->cut_ahead, (size_t)n * sizeof(*l->cut_ahead));
+		l->cut_missed = xrealloc(l->cut_missed, (size_t)n * sizeof(*l->cut_missed));
 		memset(l->cut_ahead + l->ncut, 0, (size_t)(n - l->ncut) * sizeof(*l->cut_ahead));
 		l->ncut = n;
 	}
+	/* Counted now: a --to or a filter may stop before the record that carries it. */
+	l->t->lost += missed > 0 ? missed : 1;
 	sa_lost(&l->t->a, t->cpu, ts);
 	l->cut_ahead[t->cpu] = true;
+	l->cut_missed[t->cpu] = missed;
 }
 
 void st_feed(struct st_loader *l, const struct tf_event *ev)
 {
 	/* The CPU's first event after a gap cut ahead carries the loss: cut already. */
-	bool cut = ev->cpu >= 0 && ev->cpu < l->ncut && l->cut_ahead[ev->cpu];
+	bool cut = !ev->buffer && ev->cpu >= 0 && ev->cpu < l->ncut && l->cut_ahead[ev->cpu];
 	if (cut)
 		l->cut_ahead[ev->cpu] = false;
-	if (ev->missed) {
+	if (ev->missed && cut) {
+		/* a filter may have carried more losses onto it than the record seen ahead had */
+		long long was = l->cut_missed[ev->cpu];
+		if (was > 0 && ev->missed > was)
+			l->t->lost += ev->missed - was;
+	} else if (ev->missed) {
 		l->t->lost += ev->missed > 0 ? ev->missed : 1;
-		if (!cut)
-			sa_lost(&l->t->a, ev->cpu, ev->ts);
+		sa_lost(&l->t->a, ev->cpu, ev->ts);
 	}
 	struct sa_event e;
 	if (!ev->event || !decode(l, ev, &e))
 		return;
 	match_command(l, &e);
-	cut_gap_ahead(l, &e);
+	cut_gap_ahead(l, ev, &e);
 	sa_feed(&l->t->a, &e);
 }
 
@@ -404,6 +417,7 @@ void st_end(struct st_loader *l, uint64_t last)
 	tf_syscall_map_free(&l->sys);
 	free(l->in_hrtimer);
 	free(l->cut_ahead);
+	free(l->cut_missed);
 	free(l->softirq_vec_now);
 	free(l);
 }

@@ -582,7 +582,7 @@ static int next_any(struct tf_reader *r, struct tf_event *ev, char *err, size_t 
 	return 1;
 }
 
-bool tf_reader_gap_ahead(const struct tf_reader *r, int cpu, uint64_t *ts)
+bool tf_reader_gap_ahead(const struct tf_reader *r, int cpu, uint64_t *ts, long long *missed)
 {
 	if (!r->started || cpu < 0 || cpu >= r->ncpu)
 		return false;
@@ -593,6 +593,7 @@ bool tf_reader_gap_ahead(const struct tf_reader *r, int cpu, uint64_t *ts)
 	if (!next || !next->missed_events)
 		return false;
 	*ts = next->ts;
+	*missed = next->missed_events;
 	return true;
 }
 

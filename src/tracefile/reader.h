@@ -116,11 +116,12 @@ bool tf_reader_fast(const struct tf_reader *r, const char **why);
 
 /*
  * Whether the record the reader holds next for CPU cpu (top-level buffer) comes after
- * events the kernel lost there; then *ts is its time.  The gap is known before the
- * other CPUs' events from during it are handed out.  False when not known yet (the
- * CPU of the event handed out last, on the fast path).
+ * events the kernel lost there; then *ts is its time and *missed the loss (-1: not
+ * counted).  The gap is known before the other CPUs' events from during it are handed
+ * out.  False when not known yet (the CPU of the event handed out last, on the fast
+ * path; a record a filter will skip carries its loss to the next one, unseen here).
  */
-bool tf_reader_gap_ahead(const struct tf_reader *r, int cpu, uint64_t *ts);
+bool tf_reader_gap_ahead(const struct tf_reader *r, int cpu, uint64_t *ts, long long *missed);
 
 /* The next event in time order: 1 and *ev filled, 0 at the end, -1 and err on error. */
 int tf_reader_next(struct tf_reader *r, struct tf_event *ev, char *err, size_t errlen);
