@@ -197,7 +197,7 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 	struct tsync_thread t = { .fd = -1 };
 	char err[512];
 	unsigned first = o->first_port ? o->first_port : NET_AGENT_FIRST_PORT, next = first;
-	int tsync_listen = -1, r;
+	int tsync_listen = -1, r, rc;
 	const char *clock;
 
 	snprintf(s.host, sizeof(s.host), "%s", host);
@@ -262,21 +262,30 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 	if (resp->tsync_proto[0]) {
 		t.lfd = tsync_listen;
 		t.allow = &o->allow;
-		if (pthread_create(&t.t, NULL, tsync_main, &t) == 0)
+		if (pthread_create(&t.t, NULL, tsync_main, &t) == 0) {
 			t.running = true;
-		else
+		} else {
 			fprintf(stderr, "tracekit: agent: %s: no time sync: cannot start its "
 				"thread\n", host);
+			close(tsync_listen);	/* the host's connection is refused, not left waiting */
+			tsync_listen = -1;
+		}
 	}
-	fprintf(stderr, "tracekit: agent: %s: recording for it (%d CPUs, data ports %u-%u)\n",
-		host, s.cpus, s.ports[0], s.ports[s.cpus - 1]);
-	o->record(&s, o->arg);
+	if (*o->stop) {
+		/* a Ctrl-C while the request came: the recording would reset it and run on */
+		fprintf(stderr, "tracekit: agent: %s: stopped before recording\n", host);
+		rc = 1;
+	} else {
+		fprintf(stderr, "tracekit: agent: %s: recording for it (%d CPUs, data ports "
+			"%u-%u)\n", host, s.cpus, s.ports[0], s.ports[s.cpus - 1]);
+		rc = o->record(&s, o->arg);
+	}
 	if (t.running) {
 		/*
-		 * the host's STOP ends it; a stop asked here, a host that never says it, or one
-		 * that never connected, too
+		 * the host's STOP ends it; a stop asked here, a host that never says it, one
+		 * that never connected, or a recording that did not happen, too
 		 */
-		for (int waited = 0; waited < TSYNC_END_WAIT_MS && !atomic_load(&t.done) &&
+		for (int waited = 0; waited < TSYNC_END_WAIT_MS && !rc && !atomic_load(&t.done) &&
 		     atomic_load(&t.connected) && !*o->stop; waited += 50)
 			usleep(50000);
 		t.stop = 1;

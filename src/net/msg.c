@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/die.h"
@@ -143,16 +144,30 @@ static int wait_in(int fd, int timeout_ms)
 	return r;
 }
 
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000LL + t.tv_nsec / 1000000;
+}
+
 int net_read_full(int fd, void *buf, size_t len, int timeout_ms, char *err, size_t errlen)
 {
+	/* One deadline for the whole: a peer that sends a byte now and then is as stuck. */
+	long long end = now_ms() + timeout_ms;
 	size_t done = 0;
 
 	while (done < len) {
-		int w = wait_in(fd, timeout_ms);
+		long long left = end - now_ms();
+		int w = left > 0 ? wait_in(fd, (int)left) : 0;
 		ssize_t r;
 
 		if (w < 0)
 			return fail(err, errlen, "poll: %s", strerror(errno));
+		if (w == 0 && done)
+			return fail(err, errlen, "the peer sent %zu of %zu bytes in %d s", done, len,
+				    timeout_ms / 1000);
 		if (w == 0)
 			return fail(err, errlen, "the peer sent nothing for %d s", timeout_ms / 1000);
 		r = read(fd, (char *)buf + done, len - done);
@@ -175,11 +190,24 @@ int net_write_full(int fd, const void *buf, size_t len)
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t w = send(fd, (const char *)buf + done, len - done, MSG_NOSIGNAL);
+		/* A peer that takes nothing for this long is gone (or means us harm). */
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		int r = poll(&p, 1, NET_WRITE_STALL_MS);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		ssize_t w = send(fd, (const char *)buf + done, len - done,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (w < 0 && errno == ENOTSOCK)
 			w = write(fd, (const char *)buf + done, len - done);
-		if (w < 0 && errno == EINTR)
+		if (w < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (w < 0)
 			return -1;

@@ -137,8 +137,10 @@ int net_greet_client(int fd, int timeout_ms, char *err, size_t errlen);
 /* Client: the same from the other side.  -1 with err. */
 int net_greet_listener(int fd, int timeout_ms, char *err, size_t errlen);
 
-/* Read exactly len bytes within timeout_ms each wait; 0, 1 at EOF before any, -1 with err. */
+/* Read exactly len bytes within timeout_ms in all; 0, 1 at EOF before any, -1 with err. */
 int net_read_full(int fd, void *buf, size_t len, int timeout_ms, char *err, size_t errlen);
+/* Write all of buf; -1 and errno (ETIMEDOUT: the peer took nothing for NET_WRITE_STALL_MS). */
+#define NET_WRITE_STALL_MS 60000
 int net_write_full(int fd, const void *buf, size_t len);
 
 #endif

@@ -63,6 +63,7 @@ struct rec_guest {
 	struct tsync_host *ts;
 	pthread_t ts_thread;
 	bool ts_running;
+	bool keep;		/* finishing failed: the pieces stay for the user */
 	atomic_int ts_stop;
 	char ts_err[256];
 	uint8_t *guest_opt;
@@ -344,15 +345,18 @@ static void join_readers(struct rec_guest *g)
 	}
 }
 
-static void say_sync(const struct rec_guest *g)
+/* shifted: the file got its TIME_SHIFT option (every vCPU has a sample, same byte order). */
+static void say_sync(const struct rec_guest *g, bool shifted)
 {
 	const int64_t *ts, *off;
 	int n = g->ts ? tsync_host_samples(g->ts, 0, &ts, &off) : 0;
 	int64_t e = g->ts ? tsync_host_error(g->ts) : -1;
 
-	if (!n) {
+	if (!n || !shifted) {
 		fprintf(stderr, "tracekit: record: guest %s: no time sync (%s): its times are its "
-			"own clock's\n", g->name, g->ts_err[0] ? g->ts_err : "no sample");
+			"own clock's\n", g->name, g->ts_err[0] ? g->ts_err :
+			!n ? "no sample" : g->mi.swap ? "its file's byte order is not this machine's" :
+			"a vCPU without a sample");
 		return;
 	}
 	fprintf(stderr, "tracekit: record: guest %s: time sync ptp, %d sample%s per vCPU, "
@@ -455,16 +459,20 @@ int rec_guest_stop(struct rec_guest *g, char *err, size_t errlen)
 			snprintf(why, sizeof(why), "CPU %d's data connection: %s", i,
 				 strerror(r->error));
 	}
-	if (g->ts)
+	/* Our writer swaps no option's contents: a file of the other byte order goes without. */
+	if (g->ts && !g->mi.swap)
 		shift = tsync_host_time_shift(g->ts, g->o.trace_id, &shift_len);
 	opt.data = shift;
 	opt.len = (uint32_t)shift_len;
 	if (net_meta_finish_with(g->meta_fd, &g->mi, files, g->cpus, &opt, shift ? 1 : 0, err,
-				 errlen) < 0)
+				 errlen) < 0) {
+		g->keep = true;
 		goto out;
+	}
 	if (rename(g->part, g->file) < 0) {
-		snprintf(err, errlen, "cannot rename %s to %s: %s", g->part, g->file,
-			 strerror(errno));
+		snprintf(err, errlen, "cannot rename %s to %s (the whole file is there): %s",
+			 g->part, g->file, strerror(errno));
+		g->keep = true;
 		goto out;
 	}
 	make_guest_option(g);
@@ -474,7 +482,7 @@ int rec_guest_stop(struct rec_guest *g, char *err, size_t errlen)
 	if (!close_ok && !why[0])
 		fprintf(stderr, "tracekit: record: guest %s: the agent did not confirm the end: "
 			"its last pages may be missing\n", g->name);
-	say_sync(g);
+	say_sync(g, shift != NULL);
 	ret = 0;
 out:
 	free(shift);
@@ -510,12 +518,17 @@ void rec_guest_free(struct rec_guest *g)
 		if (g->r[i].fd >= 0)
 			close(g->r[i].fd);
 		cpu_path(g, i, path, sizeof(path));
-		unlink(path);
+		if (!g->keep)
+			unlink(path);
 	}
 	if (g->meta_fd >= 0) {
 		close(g->meta_fd);
-		unlink(g->part);	/* gone already when the file was written */
+		if (!g->keep)
+			unlink(g->part);	/* gone already when the file was written */
 	}
+	if (g->keep)
+		fprintf(stderr, "tracekit: record: guest %s: its file could not be finished: what "
+			"was received is kept in %s and beside it (.cpuN)\n", g->name, g->part);
 	if (g->ctl >= 0)
 		close(g->ctl);
 	tsync_host_free(g->ts);

@@ -379,6 +379,36 @@ def agent_survives_hostile_hosts(tmp):
     no_leftovers(tmp)
 
 
+@case
+def agent_drops_a_trickling_host(tmp):
+    """A host that sends its request a byte every 2 s: the agent gives the whole message
+    10 s (not 10 s per byte, which kept it, and every host behind it, for hours)."""
+    tracefs()
+    A = Agent('--sessions', '1')
+    s = socket.create_connection(('127.0.0.1', A.port), timeout=20)
+    req = netlib.msg(TRACE_REQ, struct.pack('>IIQ', 0, 0, 1), b'x' * 200)
+    start, closed = time.monotonic(), False
+    for b in req[:60]:
+        try:
+            s.sendall(bytes([b]))
+        except OSError:
+            closed = True
+            break
+        s.settimeout(2)
+        try:
+            if s.recv(100) == b'':
+                closed = True
+                break
+        except socket.timeout:
+            pass
+    took = time.monotonic() - start
+    s.close()
+    expect(closed, 'the agent still read a byte every 2 s after %.0f s' % took)
+    aerr = A.end()
+    expect('sent 12 of' in aerr or 'sent nothing' in aerr or 'bytes in' in aerr,
+           'the agent said: %s' % aerr)
+
+
 def setup(argv):
     if '--progs' in argv:
         OPTIONS['progs'] = argv[argv.index('--progs') + 1]
