@@ -100,10 +100,14 @@ def report(path):
 
 def loop_pid(host):
     """The command's pid, from the host's file (the agent's file has no name for it: its
-    metadata, the comms among it, is sent before the command runs -- trace-cmd's agent too)."""
-    m = re.search(r'\bloop-(\d+) .*sys_enter_getppid', report(host))
-    expect(m, 'no getppid call of the command in %s' % host)
-    return m.group(1)
+    metadata, the comms among it, is sent before the command runs -- trace-cmd's agent too).
+    The host records with -F: its getppid calls are the command's.  Its name may be "<...>":
+    the kernel's saved_cmdlines keeps 128 names, and a busy machine can push it out first."""
+    out = report(host)
+    pids = set(re.findall(r'-(\d+) +\[\d+\].*sys_enter_getppid', out))
+    expect(len(pids) == 1, 'getppid calls of %d processes in %s (wanted the command\'s): %s' %
+           (len(pids), host, out[-1500:]))
+    return pids.pop()
 
 
 def getppid(path, pid):
