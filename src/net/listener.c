@@ -365,14 +365,6 @@ static int on_udp_data(struct client *c, struct cpu_conn *p)
 	return save(c, p, c->buf, (size_t)r);
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /*
  * Until CLOSE (or the client or a signal ends it): control messages and pages.
  * Then the pages still on their way: TCP connections to their end, UDP until
@@ -389,8 +381,8 @@ static int stream(struct client *c)
 		bool waiting = false;
 
 		if (!drain_until && (c->closed || c->lost_ctl || stopping(c->L)))
-			drain_until = now_ms() + quiet_ms;
-		if (drain_until && now_ms() >= drain_until)
+			drain_until = net_now_ms() + quiet_ms;
+		if (drain_until && net_now_ms() >= drain_until)
 			break;
 		if (!drain_until) {
 			pf[n].fd = c->ctl;
@@ -416,7 +408,7 @@ static int stream(struct client *c)
 		if (r <= 0)
 			continue;
 		if (!c->tcp && drain_until)	/* UDP: quiet for a while after the last page */
-			drain_until = now_ms() + quiet_ms;
+			drain_until = net_now_ms() + quiet_ms;
 		for (int k = 0; k < n && ret == 0; k++) {
 			if (!pf[k].revents)
 				continue;

@@ -133,9 +133,10 @@ int net_msg_parse(const uint8_t *bytes, size_t len, struct net_msg *m, char *err
 	return 0;
 }
 
-static int wait_in(int fd, int timeout_ms)
+/* poll() for events on fd, a signal not ending the wait: >0 ready, 0 timed out, -1 error. */
+static int wait_for(int fd, short events, int timeout_ms)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct pollfd p = { .fd = fd, .events = events };
 	int r;
 
 	do
@@ -144,7 +145,7 @@ static int wait_in(int fd, int timeout_ms)
 	return r;
 }
 
-static long long now_ms(void)
+long long net_now_ms(void)
 {
 	struct timespec t;
 
@@ -155,12 +156,12 @@ static long long now_ms(void)
 int net_read_full(int fd, void *buf, size_t len, int timeout_ms, char *err, size_t errlen)
 {
 	/* One deadline for the whole: a peer that sends a byte now and then is as stuck. */
-	long long end = now_ms() + timeout_ms;
+	long long end = net_now_ms() + timeout_ms;
 	size_t done = 0;
 
 	while (done < len) {
-		long long left = end - now_ms();
-		int w = left > 0 ? wait_in(fd, (int)left) : 0;
+		long long left = end - net_now_ms();
+		int w = left > 0 ? wait_for(fd, POLLIN, (int)left) : 0;
 		ssize_t r;
 
 		if (w < 0)
@@ -191,11 +192,8 @@ int net_write_full(int fd, const void *buf, size_t len)
 
 	while (done < len) {
 		/* A peer that takes nothing for this long is gone (or means us harm). */
-		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		int r = poll(&p, 1, NET_WRITE_STALL_MS);
+		int r = wait_for(fd, POLLOUT, NET_WRITE_STALL_MS);
 
-		if (r < 0 && errno == EINTR)
-			continue;
 		if (r < 0)
 			return -1;
 		if (r == 0) {

@@ -142,5 +142,7 @@ int net_read_full(int fd, void *buf, size_t len, int timeout_ms, char *err, size
 /* Write all of buf; -1 and errno (ETIMEDOUT: the peer took nothing for NET_WRITE_STALL_MS). */
 #define NET_WRITE_STALL_MS 60000
 int net_write_full(int fd, const void *buf, size_t len);
+/* CLOCK_MONOTONIC in milliseconds, for deadlines. */
+long long net_now_ms(void);
 
 #endif
