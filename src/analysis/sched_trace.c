@@ -49,9 +49,11 @@ struct st_loader {
 	struct tep_format_field *softirq_vec;
 	int ncpus;
 	signed char *in_hrtimer, *softirq_vec_now;	/* per CPU; vec -1: none */
-	/* per CPU: its next loss of events was cut (and counted) before it came */
-	bool *cut_ahead;
-	long long *cut_missed;	/* ... that loss as counted then (-1: not counted) */
+	/*
+	 * per CPU: its next loss of events, cut and counted before its record came, as
+	 * counted then (-1: the file did not count it); 0: none
+	 */
+	long long *cut_ahead;
 	int ncut;
 };
 
@@ -362,13 +364,12 @@ int st_waker_of(struct st_loader *l, const struct tf_event *ev)
  * when that CPU's next record is read: else it would be drawn running there up to
  * this switch-in, inside the gap.
  */
-static void cut_gap_ahead(struct st_loader *l, const struct tf_event *ev,
-			  const struct sa_event *e)
+static void cut_gap_ahead(struct st_loader *l, const struct sa_event *e)
 {
 	uint64_t ts;
 	long long missed;
 	/* Instance buffers share CPU numbers with the top-level one, whose gaps alone are seen. */
-	if (e->kind != SA_SWITCH || e->pid2 <= 0 || ev->buffer || tf_reader_ninstances(l->r))
+	if (e->kind != SA_SWITCH || e->pid2 <= 0 || tf_reader_ninstances(l->r))
 		return;
 	const struct sa_task *t = sa_task_find(&l->t->a, e->pid2);
 	if (!t || t->state != SA_RUNNING || t->cpu < 0 || t->cpu == e->cpu ||
@@ -377,26 +378,23 @@ static void cut_gap_ahead(struct st_loader *l, const struct tf_event *ev,
 	if (t->cpu >= l->ncut) {
 		int n = t->cpu + 1;
 		l->cut_ahead = xrealloc(l->cut_ahead, (size_t)n * sizeof(*l->cut_ahead));
-		l->cut_missed = xrealloc(l->cut_missed, (size_t)n * sizeof(*l->cut_missed));
 		memset(l->cut_ahead + l->ncut, 0, (size_t)(n - l->ncut) * sizeof(*l->cut_ahead));
 		l->ncut = n;
 	}
 	/* Counted now: a --to or a filter may stop before the record that carries it. */
 	l->t->lost += missed > 0 ? missed : 1;
 	sa_lost(&l->t->a, t->cpu, ts);
-	l->cut_ahead[t->cpu] = true;
-	l->cut_missed[t->cpu] = missed;
+	l->cut_ahead[t->cpu] = missed;	/* never 0: the record follows a loss */
 }
 
 void st_feed(struct st_loader *l, const struct tf_event *ev)
 {
 	/* The CPU's first event after a gap cut ahead carries the loss: cut already. */
-	bool cut = !ev->buffer && ev->cpu >= 0 && ev->cpu < l->ncut && l->cut_ahead[ev->cpu];
-	if (cut)
-		l->cut_ahead[ev->cpu] = false;
-	if (ev->missed && cut) {
+	long long was = ev->cpu >= 0 && ev->cpu < l->ncut ? l->cut_ahead[ev->cpu] : 0;
+	if (was)
+		l->cut_ahead[ev->cpu] = 0;
+	if (ev->missed && was) {
 		/* a filter may have carried more losses onto it than the record seen ahead had */
-		long long was = l->cut_missed[ev->cpu];
 		if (was > 0 && ev->missed > was)
 			l->t->lost += ev->missed - was;
 	} else if (ev->missed) {
@@ -407,7 +405,7 @@ void st_feed(struct st_loader *l, const struct tf_event *ev)
 	if (!ev->event || !decode(l, ev, &e))
 		return;
 	match_command(l, &e);
-	cut_gap_ahead(l, ev, &e);
+	cut_gap_ahead(l, &e);
 	sa_feed(&l->t->a, &e);
 }
 
@@ -417,7 +415,6 @@ void st_end(struct st_loader *l, uint64_t last)
 	tf_syscall_map_free(&l->sys);
 	free(l->in_hrtimer);
 	free(l->cut_ahead);
-	free(l->cut_missed);
 	free(l->softirq_vec_now);
 	free(l);
 }
