@@ -263,7 +263,6 @@ def view_groups_lanes_by_machine(tmp):
     expect(checked, 'no guest task of sched\'s processes on the page')
 
 
-# A thread named as qemu names a vCPU thread ("CPU 0/TCG"), recorded on this machine.
 # Threads named as qemu names its vCPU threads, at nice 7 (prio 127): the record below keeps
 # no other "CPU ..." thread (the kernel lab's qemu may run meanwhile, under the same name).
 VCPU_THREADS = r"""
