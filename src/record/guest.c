@@ -1,10 +1,11 @@
 /*
  * record -A (see guest.h).  The order is trace-cmd's, so that trace-cmd's
  * agent sees what it expects: TRACE_REQ, TRACE_RESP, the time-sync
- * connection and a first sample of every vCPU, the metadata, then the data
- * connections; at the end CLOSE, a last sample and STOP, CLOSE_RESP.  The
- * agent is a peer on the network: every message is bounded (the metadata by
- * GUEST_MAX_META), every wait by a timeout.
+ * connection (a thread takes the samples from then on, the first of every
+ * vCPU while the metadata comes), the metadata, then the data connections;
+ * at the end CLOSE, a last sample and STOP, CLOSE_RESP.  The agent is a peer
+ * on the network: every message is bounded (the metadata by GUEST_MAX_META),
+ * every wait by a timeout.
  */
 #include "guest.h"
 
@@ -110,12 +111,19 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The samples: the first at once, then one each tsync_interval_ms (none more without it).
+ * In a thread from the first on: the agent sends its metadata meanwhile, and a slow first
+ * round (339 probes, a loaded machine) must not leave it writing to a host that reads nothing.
+ */
 static void *tsync_loop(void *arg)
 {
 	struct rec_guest *g = arg;
 
-	for (;;) {
-		for (int waited = 0; waited < g->o.tsync_interval_ms; waited += 10) {
+	for (bool first = true;; first = false) {
+		if (!first && g->o.tsync_interval_ms <= 0)
+			return NULL;
+		for (int waited = 0; !first && waited < g->o.tsync_interval_ms; waited += 10) {
 			if (atomic_load(&g->ts_stop))
 				return NULL;
 			usleep(10000);
@@ -188,10 +196,10 @@ static void start_tsync(struct rec_guest *g)
 		return;
 	}
 	g->ts = tsync_host_new(fd, (int)g->resp.cpus, g->clk);
-	if (tsync_host_round(g->ts, g->ts_err, sizeof(g->ts_err)) < 0)
-		return;
-	if (g->o.tsync_interval_ms > 0 && pthread_create(&g->ts_thread, NULL, tsync_loop, g) == 0)
+	if (pthread_create(&g->ts_thread, NULL, tsync_loop, g) == 0)
 		g->ts_running = true;
+	else
+		tsync_host_round(g->ts, g->ts_err, sizeof(g->ts_err));	/* one sample, here */
 }
 
 /* SEND_DATA ... FIN_DATA into the guest file's first part. */

@@ -21,6 +21,7 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -30,7 +31,7 @@ import netlib  # noqa: E402
 
 OPTIONS = {}
 CALLS = 5000
-TRACE_REQ, TRACE_RESP, TIME_SYNC = 6, 7, 9
+TRACE_REQ, TRACE_RESP, CLOSE_RESP, TIME_SYNC = 6, 7, 8, 9
 
 
 def loop():
@@ -175,6 +176,104 @@ def agent_record_a_both_tracekit(tmp):
     gn = sum(1 for line in out.splitlines()
              if re.match(r'\s*host-g\.dat:', line) and mine.search(line))
     expect(hn == CALLS and gn == CALLS, 'merged: %d host and %d guest events' % (hn, gn))
+    no_leftovers(tmp)
+
+
+class SlowSyncAgent(threading.Thread):
+    """An agent (in Python) that holds the host's first time-sync probe unanswered and sends
+    its metadata meanwhile, then waits for the host's data connections: a host that reads the
+    metadata only after its first sample never comes (the agent's own write would block once
+    the metadata outgrew the socket's buffers, and a slow first sample then stalled it).
+    After the data connections it closes the time-sync connection and serves the pages of a
+    real recording."""
+
+    def __init__(self, meta, pages, cpus):
+        super().__init__(daemon=True)
+        self.meta, self.pages, self.cpus = meta, pages, cpus
+        self.held = None
+        self.error = None
+        self.ctl = socket.create_server(('127.0.0.1', 0))
+        self.port = self.ctl.getsockname()[1]
+
+    def run(self):
+        try:
+            self.serve()
+        except Exception as e:          # said by the test, not lost in a thread
+            self.error = '%s: %s' % (type(e).__name__, e)
+
+    def serve(self):
+        ts_l = socket.create_server(('127.0.0.1', 0))
+        data_l = [socket.create_server(('127.0.0.1', 0)) for _ in range(self.cpus)]
+        self.ctl.settimeout(60)
+        c, _ = self.ctl.accept()
+        c.settimeout(60)
+        cmd, _, _ = netlib.recv_msg(c)
+        assert cmd == TRACE_REQ, 'TRACE_REQ expected, got %d' % cmd
+        body = struct.pack('>IIIQ16sI', 0, self.cpus, 4096, 42, b'ptp',
+                           ts_l.getsockname()[1])
+        ports = b''.join(b'%d\0' % d.getsockname()[1] for d in data_l)
+        c.sendall(netlib.msg(TRACE_RESP, body, ports))
+        ts_l.settimeout(30)
+        ts, _ = ts_l.accept()
+        ts.settimeout(30)
+        cmd, _, _ = netlib.recv_msg(ts)     # the host's first probe: no answer yet
+        assert cmd == TIME_SYNC, 'TIME_SYNC expected, got %d' % cmd
+        # the metadata (megabytes: kallsyms) and the data connections within 15 s
+        deadline, data = time.monotonic() + 15, []
+        try:
+            for i in range(0, len(self.meta), 8000):
+                c.settimeout(max(deadline - time.monotonic(), 0.01))
+                c.sendall(netlib.msg(netlib.SEND_DATA, b'', self.meta[i:i + 8000]))
+            c.sendall(netlib.msg(netlib.FIN_DATA))
+            for d in data_l:
+                d.settimeout(max(deadline - time.monotonic(), 0.01))
+                data.append(d.accept()[0])
+            self.held = False
+        except socket.timeout:
+            self.held = True
+            return
+        finally:
+            ts.close()                      # no sample: the host says so and records on
+        c.settimeout(60)
+        for cpu, d in enumerate(data):
+            d.sendall(self.pages.get(cpu, b''))
+        cmd = None
+        while cmd != netlib.CLOSE:
+            cmd, _, _ = netlib.recv_msg(c)
+        for d in data:
+            d.close()
+        c.sendall(netlib.msg(CLOSE_RESP))
+        c.close()
+
+
+@case
+def agent_metadata_read_while_time_sync_waits(tmp):
+    """record -A takes the agent's metadata while its first time-sync sample is pending (the
+    sample runs in its own thread): an agent slow to sample is not left writing megabytes of
+    metadata to a host that reads nothing (in the kernel lab, under ASan, tracekit's agent gave up after 60 s
+    of that and closed the connection)."""
+    tracefs()
+    src = os.path.join(tmp, 'src.dat')
+    rc, _, err = run([tracekit(), 'record', '-q', '-o', src, '-e', 'syscalls:sys_enter_getppid',
+                      '-F', loop(), 'getppid', '100'], timeout=120)
+    expect(rc == 0, 'record failed: %s' % err)
+    meta, pages = netlib.split_trace(src)
+    os.unlink(src)
+    A = SlowSyncAgent(meta, pages, len(os.listdir(os.path.join(tracefs(), 'per_cpu'))))
+    A.start()
+    rc, _, err = run([tracekit(), 'record', '-o', os.path.join(tmp, 'host.dat'), '-e',
+                      'syscalls:sys_enter_getppid', '-F', '-A', '127.0.0.1:%d' % A.port,
+                      '--name', 'g', loop(), 'getppid', '10'], timeout=180)
+    A.join(60)
+    expect(not A.error, 'the Python agent: %s' % A.error)
+    expect(A.held is False, 'the host did not take the metadata and connect for the data in '
+           '15 s while its first time-sync sample waited (it reads them only after the sample)')
+    expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
+    expect(re.search(r'guest g: (no time sync|.*time-sync connection)', err),
+           'the missing sample is not said: %s' % err)
+    out = report(os.path.join(tmp, 'host-g.dat'))
+    n = len(re.findall(r'sys_enter_getppid', out))
+    expect(n == 100, 'host-g.dat has %d of the recording\'s 100 getppid events' % n)
     no_leftovers(tmp)
 
 

@@ -9,6 +9,7 @@
 #   lacks REGEX      it has none
 #   count REGEX N    it has exactly N matching lines
 #   fail MESSAGE     fail the case
+#   show_on_fail FILE...  files (a background tool's log) that a failure prints
 #   tk ARGS...       the tracekit under test ($TRACEKIT)
 #   module_oops_decoded VERDICT  examples/kernel/oops's report in the last JSON output
 #   need_module NAME KO=the path of examples/kernel/NAME/NAME.ko built for
@@ -32,8 +33,18 @@
 
 OUT="$CASE_DIR/.out"
 
+SHOW_ON_FAIL=
+
+show_on_fail() {
+	SHOW_ON_FAIL="$SHOW_ON_FAIL $*"
+}
+
 fail() {
 	echo "FAIL: $*"
+	for _f in $SHOW_ON_FAIL; do
+		echo "== $_f"
+		cat "$_f" 2>&1
+	done
 	[ -n "${LAB_NET_PORTS:-}" ] && : >"$LAB_SHARED/$CASE.$LAB_SIDE.failed"
 	exit 1
 }

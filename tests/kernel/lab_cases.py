@@ -109,9 +109,9 @@ def lab_conf(kernel, build, net=False):
         if k in os.environ:
             env[k] = os.environ[k]
     if 'ASAN_OPTIONS' in env:
-        # meson's fast_unwind_on_malloc=0 unwinds every malloc the slow way: on the guest's
-        # emulated CPU that made a sanitizer build of the agent minutes slow (net-agent-tk-both
-        # ran past its time twice in CI); the frame-pointer unwinder is enough there.
+        # ASan's fast unwinder in the guest even when the caller's options turn it off (some of
+        # our unit tests do): unwinding every malloc the slow way on the emulated CPU makes a
+        # sanitizer build minutes slow; the frame-pointer unwinder is enough there.
         env['ASAN_OPTIONS'] += ':fast_unwind_on_malloc=1'
     return ''.join('export %s=%s\n' % (k, shlex.quote(v)) for k, v in env.items())
 

@@ -10,6 +10,7 @@ for try in 1 2 3; do
 	cat agent.out
 done
 trap 'kill $APID 2>/dev/null' EXIT
+show_on_fail agent.out
 grep -qs listening agent.out || fail "tracekit agent did not start"
 signal agent "$port"
 await serving 240

@@ -10,6 +10,7 @@ ip link set lo up 2>/dev/null || busybox ip link set lo up
 LOOP=$LAB_BUILD/tests/progs/loop
 tk agent -p 1701 --sessions 1 >agent.out 2>&1 &
 APID=$!
+show_on_fail agent.out
 for i in 1 2 3 4 5 6 7 8 9 10; do grep -q listening agent.out && break; sleep 0.5; done
 ok trace-cmd record -C mono -e syscalls:sys_enter_getppid -A 127.0.0.1:1701 \
 	-e sched:sched_switch -e syscalls:sys_enter_getppid "$LOOP" getppid 2000

@@ -6,6 +6,7 @@ ip link set lo up 2>/dev/null || busybox ip link set lo up
 LOOP=$LAB_BUILD/tests/progs/loop
 tk agent -p 1702 --sessions 1 >agent.out 2>&1 &
 APID=$!
+show_on_fail agent.out
 for i in 1 2 3 4 5 6 7 8 9 10; do grep -q listening agent.out && break; sleep 0.5; done
 ok tk record -C local --tsync-interval 200 -e syscalls:sys_enter_getppid -o host.dat \
 	-A 127.0.0.1:1702 --name g -e syscalls:sys_enter_getppid "$LOOP" getppid 2000

@@ -8,6 +8,7 @@ ip link set lo up 2>/dev/null || busybox ip link set lo up
 LOOP=$LAB_BUILD/tests/progs/loop
 trace-cmd agent -N 127.0.0.1 -p 1700 >agent.out 2>&1 &
 APID=$!
+show_on_fail agent.out
 sleep 2
 ok tk record -e syscalls:sys_enter_getppid -o host.dat -A 127.0.0.1:1700 --name g \
 	-e sched:sched_switch -e syscalls:sys_enter_getppid "$LOOP" getppid 2000

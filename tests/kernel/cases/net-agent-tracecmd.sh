@@ -10,6 +10,7 @@ last=${LAB_NET_PORTS#*-}
 SPID=$!
 trace-cmd agent -N "$LAB_NET_HOST" -p $((last - 1)) >agent.out 2>&1 &
 APID=$!
+show_on_fail agent.out serve.out
 trap 'kill $SPID $APID 2>/dev/null' EXIT
 for i in $(seq 100); do
 	grep -qs serving serve.out && ss -ltn | grep -q ":$((last - 1)) " && break

@@ -10,6 +10,7 @@ last=${LAB_NET_PORTS#*-}
 SPID=$!
 tk agent -p $((last - 1)) --address 0.0.0.0 -N "$LAB_NET_HOST" --sessions 1 >agent.out 2>&1 &
 APID=$!
+show_on_fail agent.out serve.out
 trap 'kill $SPID $APID 2>/dev/null' EXIT
 for i in $(seq 100); do
 	grep -qs serving serve.out && grep -qs listening agent.out && break
