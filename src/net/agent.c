@@ -44,7 +44,7 @@ struct tsync_thread {
 	int lfd, fd;
 	const struct net_allow *allow;
 	struct tsync_clock *clk;
-	volatile int stop;
+	atomic_int stop;	/* set by the session's thread, read by this one */
 	struct tsync_guest_stats st;
 };
 
@@ -78,9 +78,9 @@ static int listen_from(const char *addr, unsigned *next, unsigned *port)
 }
 
 /* Accept one connection from an allowed peer within ms; -1 on timeout or *stop. */
-static int accept_allowed(int lfd, const struct net_allow *allow, int ms, volatile int *stop)
+static int accept_allowed(int lfd, const struct net_allow *allow, int ms, atomic_int *stop)
 {
-	for (int waited = 0; waited < ms && !(stop && *stop); waited += 100) {
+	for (int waited = 0; waited < ms && !(stop && atomic_load(stop)); waited += 100) {
 		struct pollfd p = { .fd = lfd, .events = POLLIN };
 		struct sockaddr_storage ss;
 		socklen_t len = sizeof(ss);
@@ -288,7 +288,7 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 		for (int waited = 0; waited < TSYNC_END_WAIT_MS && !rc && !atomic_load(&t.done) &&
 		     atomic_load(&t.connected) && !*o->stop; waited += 50)
 			usleep(50000);
-		t.stop = 1;
+		atomic_store(&t.stop, 1);
 		pthread_join(t.t, NULL);
 		say_sync(&s, &t);
 	}

@@ -251,7 +251,7 @@ static bool pin(int cpu, cpu_set_t *old)
 	return sched_setaffinity(0, sizeof(one), &one) == 0;
 }
 
-void tsync_guest_serve(int fd, struct tsync_clock *clk, volatile int *stop,
+void tsync_guest_serve(int fd, struct tsync_clock *clk, atomic_int *stop,
 		       struct tsync_guest_stats *st)
 {
 	struct net_msg *m = xmalloc(sizeof(*m));
@@ -263,7 +263,7 @@ void tsync_guest_serve(int fd, struct tsync_clock *clk, volatile int *stop,
 	st->best_rtt = -1;
 	st->last_offset = 0;
 	st->error[0] = '\0';
-	while (!*stop) {
+	while (!atomic_load(stop)) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		cpu_set_t old;
 		bool pinned;
@@ -292,7 +292,7 @@ void tsync_guest_serve(int fd, struct tsync_clock *clk, volatile int *stop,
 		if (r)
 			break;
 	}
-	if (*stop && !st->error[0])
+	if (atomic_load(stop) && !st->error[0])
 		snprintf(st->error, sizeof(st->error), "stopped before the host's STOP");
 	close(fd);
 	free(g);

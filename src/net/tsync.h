@@ -21,6 +21,7 @@
 #ifndef TRACEKIT_NET_TSYNC_H
 #define TRACEKIT_NET_TSYNC_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -101,7 +102,7 @@ struct tsync_guest_stats {
  * Serve the host's requests on fd until STOP, the end of the connection or
  * *stop; each sample pinned to the CPU asked for.  fd is closed.
  */
-void tsync_guest_serve(int fd, struct tsync_clock *clk, volatile int *stop,
+void tsync_guest_serve(int fd, struct tsync_clock *clk, atomic_int *stop,
 		       struct tsync_guest_stats *st);
 
 /* ---- the host's side (tracekit record -A) ---- */

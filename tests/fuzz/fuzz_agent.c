@@ -52,7 +52,7 @@ static int peer_says(const uint8_t *data, size_t size)
 static void guest_side(const uint8_t *data, size_t size)
 {
 	struct tsync_guest_stats st;
-	volatile int stop = 0;
+	atomic_int stop = 0;
 
 	tsync_guest_serve(peer_says(data, size), mono(), &stop, &st);
 	if (st.best_rtt < -1 || strnlen(st.error, sizeof(st.error)) >= sizeof(st.error))
