@@ -108,11 +108,15 @@ def lab_conf(kernel, build, net=False):
     for k in PASS_ENV:
         if k in os.environ:
             env[k] = os.environ[k]
-    if 'ASAN_OPTIONS' in env:
-        # ASan's fast unwinder in the guest even when the caller's options turn it off (some of
-        # our unit tests do): unwinding every malloc the slow way on the emulated CPU makes a
-        # sanitizer build minutes slow; the frame-pointer unwinder is enough there.
-        env['ASAN_OPTIONS'] += ':fast_unwind_on_malloc=1'
+    # A sanitizer build in the guest (the options are ignored by a plain one): ASan's fast
+    # unwinder even when the caller's options turn it off (some of our unit tests do), since
+    # unwinding every malloc the slow way on the emulated CPU makes it minutes slow; and a
+    # quarantine of 32 MB, not 256: tracekit under ASan grew to 340 MB (30 MB without), two
+    # of them (net-agent-tk-both) pressed the guest's memory until its kernel stalled in
+    # reclaim for minutes (soft lockups in a tracekit process; a 450 MB guest OOM-killed one).
+    asan = ['fast_unwind_on_malloc=1', 'quarantine_size_mb=32']
+    env['ASAN_OPTIONS'] = ':'.join(([env['ASAN_OPTIONS']] if env.get('ASAN_OPTIONS') else []) +
+                                   asan)
     return ''.join('export %s=%s\n' % (k, shlex.quote(v)) for k, v in env.items())
 
 
