@@ -1090,11 +1090,41 @@ def rgb(hexcol):
     return [int(hexcol[i:i + 2], 16) for i in (1, 3, 5)]
 
 
+def nesting_rows(dat):
+    """How deep the calls of dat nest as their events come, per task: an exit closes the
+    latest open entry of its function and depth (the ones opened after it lost their exits).
+    Usually the kernel's depth field + 1, and so the call tree's depth; but an interrupt taken
+    while a call returns is recorded inside it (the kernel pops the call's depth before it
+    records the exit, so the interrupt's calls carry the call's own depth): one row deeper."""
+    rc, out, err = run([tracekit(), 'report', '--json', '-i', dat], timeout=120)
+    expect(rc == 0, 'report --json failed (%d): %s' % (rc, err))
+    stacks, rows = {}, 0
+    for line in out.splitlines():
+        e = json.loads(line)
+        g = e.get('graph')
+        if not g:
+            continue
+        key = (e['fields'].get('func'), g['depth'])
+        s = stacks.setdefault(e['pid'], [])
+        if g['type'] == 'entry':
+            s.append(key)
+            continue
+        for i in range(len(s) - 1, -1, -1):
+            if s[i] == key:
+                rows = max(rows, i + 1)
+                del s[i:]
+                break
+        else:                           # entered before the recording
+            rows = max(rows, g['depth'] + 1)
+            s.clear()
+    return rows
+
+
 def check_flame(dat, html, shot=None):
     """
     The flame chart of a function_graph recording as drawn, against `tracekit calls`
     on the same file: a calls lane under the task's lane, a row per depth as deep as
-    the call tree; each call wide enough drawn in its function's colour at its depth,
+    the calls nest (nesting_rows); each call wide enough drawn in its function's colour at its depth,
     inside its caller's slice, its tooltip naming it with the kernel's duration (the
     one calls adds up); a column of the outermost call where it ran its own code blank
     one row down.
@@ -1106,14 +1136,18 @@ def check_flame(dat, html, shot=None):
 
     def depth(nodes):
         return max((1 + depth(n.get('children', [])) for n in nodes), default=0)
-    want_rows = max(depth(proc.get('children', [])) for proc in calls['tree'])
+    tree_depth = max(depth(proc.get('children', [])) for proc in calls['tree'])
+    want_rows = nesting_rows(dat)
+    expect(want_rows >= tree_depth, 'the events nest %d deep, the call tree %d' %
+           (want_rows, tree_depth))
     seen = calls_drawn(html, *(['--screenshot', shot] if shot else []))
     kinds = [(lane['kind'], lane.get('pid')) for lane in seen['lanes']]
     k = next((i for i, kp in enumerate(kinds) if kp[0] == 'calls'), -1)
     expect(k > 0 and kinds[k - 1] == ('task', kinds[k][1]),
            'no calls lane right under its task lane: %s' % kinds)
     expect(seen['rows'] == min(want_rows, 24),
-           '%d rows drawn, the call tree is %d deep' % (seen['rows'], want_rows))
+           '%d rows drawn, the calls nest %d deep (the call tree: %d)' %
+           (seen['rows'], want_rows, tree_depth))
     expect('function calls (function_graph)' in seen['legend'], 'legend: %r' % seen['legend'])
     drawn = seen['calls']
     expect(len(drawn) >= 10 and len({c['depth'] for c in drawn}) >= 3,
