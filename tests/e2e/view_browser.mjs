@@ -356,12 +356,19 @@ async function story(page, shots) {
 			if (src < 0)
 				src = v.lanes.findIndex((l) => l.kind === 'cpu' && l.cpu === w[1]);
 			const y = v.laneY(li) + 11, ys = v.laneY(src) + 11;
-			return { x: v.xOf((a + b) / 2), xa: v.xOf(a), y: y, ym: (y + ys) / 2 };
+			return { x: v.xOf((a + b) / 2), xa: v.xOf(a), y: y, ys: ys };
 		}, [pick.li, pick.a, pick.b]);
+		// Five points down the arrow's path (a lane between may have a slice's dark label
+		// under one of them before the arrow is drawn), the darker of the two columns at each.
 		const darkest = async () => {
-			const p = [await px(page, Math.floor(pos.xa), pos.ym),
-				await px(page, Math.ceil(pos.xa), pos.ym)];
-			return p.reduce((m, q) => (q[0] + q[1] + q[2] < m[0] + m[1] + m[2] ? q : m));
+			const out = [];
+			for (const f of [0.3, 0.4, 0.5, 0.6, 0.7]) {
+				const y = pos.y + (pos.ys - pos.y) * f;
+				const p = [await px(page, Math.floor(pos.xa), y),
+					await px(page, Math.ceil(pos.xa), y)];
+				out.push(p.reduce((m, q) => (q[0] + q[1] + q[2] < m[0] + m[1] + m[2] ? q : m)));
+			}
+			return out;
 		};
 		const before = await darkest();
 		await page.mouse.move(box.x + pos.x, box.y + pos.y - 5);
