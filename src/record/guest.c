@@ -120,16 +120,15 @@ static void *tsync_loop(void *arg)
 {
 	struct rec_guest *g = arg;
 
-	for (bool first = true;; first = false) {
-		if (!first && g->o.tsync_interval_ms <= 0)
+	for (;;) {
+		if (tsync_host_round(g->ts, g->ts_err, sizeof(g->ts_err)) < 0 ||
+		    g->o.tsync_interval_ms <= 0)
 			return NULL;
-		for (int waited = 0; !first && waited < g->o.tsync_interval_ms; waited += 10) {
+		for (int waited = 0; waited < g->o.tsync_interval_ms; waited += 10) {
 			if (atomic_load(&g->ts_stop))
 				return NULL;
 			usleep(10000);
 		}
-		if (tsync_host_round(g->ts, g->ts_err, sizeof(g->ts_err)) < 0)
-			return NULL;
 	}
 }
 
