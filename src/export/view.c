@@ -342,6 +342,13 @@ static bool kernel_function(struct tf_event *e, struct tep_format_field *f, stru
 	return true;
 }
 
+/* The events that wake a task: sched_wake_idle_without_ipi shares their prefix, not their meaning. */
+static bool is_wakeup(const char *name)
+{
+	return !strcmp(name, "sched_waking") || !strcmp(name, "sched_wakeup") ||
+	       !strcmp(name, "sched_wakeup_new");
+}
+
 /* The event as the page's "[time,cpu,pid,type,fields...]", appended to sb. */
 static void event_json(struct view *v, struct strbuf *sb, struct tf_event *e, int pid)
 {
@@ -375,8 +382,7 @@ static void event_json(struct view *v, struct strbuf *sb, struct tf_event *e, in
 	 * A wakeup says who made it after its fields (task, timer, hardirq, softirq,
 	 * idle): the task its interrupt hit is not its waker.
 	 */
-	int wk = v->sl && e->event && !strncmp(e->event->name, "sched_wak", 9) ?
-		st_waker_of(v->sl, e) : 0;
+	int wk = v->sl && e->event && is_wakeup(e->event->name) ? st_waker_of(v->sl, e) : 0;
 	if (wk > 0 && wk <= SA_WK_N)
 		sb_printf(sb, ",\"%s\"", sa_waker_name((enum sa_waker_kind)(wk - 1)));
 	sb_addc(sb, ']');

@@ -557,10 +557,15 @@ def view_wakers_by_kind(_):
         d = page_data(html)
         types = [t[0] for t in d['types']]
         fields = [t[1] for t in d['types']]
-        timer = sorted(e[0] for e in d['events'] if types[e[3]].startswith('sched:sched_wak') and
+        # by name: sched_wake_idle_without_ipi shares the prefix and has no pid
+        wakes = ('sched:sched_waking', 'sched:sched_wakeup', 'sched:sched_wakeup_new')
+        timer = sorted(e[0] for e in d['events'] if types[e[3]] in wakes and
                        e[4 + fields[e[3]].index('pid')] == cycler and
                        len(e) > 4 + len(fields[e[3]]) and e[4 + len(fields[e[3]])] == 'timer')
         expect(len(timer) >= 8, 'the page has %d timer wakeups of the cycler' % len(timer))
+        named = sorted({types[e[3]] for e in d['events'] if len(e) > 4 + len(fields[e[3]])})
+        expect(set(named) <= set(wakes), 'waker kinds given to events other than wakeups: %r' %
+               named)
         k = 7
         i = min(range(len(timer) - k), key=lambda j: timer[j + k] - timer[j])
         w = max(timer[i + k] - timer[i], 100000)

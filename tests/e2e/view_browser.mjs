@@ -335,7 +335,7 @@ async function story(page, shots) {
 					continue;
 				// a task's wakeup (a timer's or an interrupt's has a marker, no arrow)
 				const woke = d.events.some((e) => e[0] === sp[i] && e[2] !== lanes[li].pid &&
-					/sched_wak/.test(d.types[e[3]][0]) &&
+					/^sched:sched_wak(ing|eup|eup_new)$/.test(d.types[e[3]][0]) &&
 					(e[4 + d.types[e[3]][1].length] || 'task') === 'task');
 				if (woke && (!best || sp[i + 1] - sp[i] > best.b - best.a))
 					best = { li: li, a: sp[i], b: sp[i + 1] };
@@ -351,7 +351,8 @@ async function story(page, shots) {
 		// The arrow runs from the waker's lane (or the CPU lane of the wakeup) to this one.
 		const pos = await page.evaluate(([li, a, b]) => {
 			const v = window.tracekitView, d = v.data;
-			const w = d.events.find((e) => e[0] === a && /sched_wak/.test(d.types[e[3]][0]));
+			const w = d.events.find((e) => e[0] === a &&
+				/^sched:sched_wak(ing|eup|eup_new)$/.test(d.types[e[3]][0]));
 			let src = v.lanes.findIndex((l) => l.kind === 'task' && l.pid === w[2]);
 			if (src < 0)
 				src = v.lanes.findIndex((l) => l.kind === 'cpu' && l.cpu === w[1]);

@@ -75,7 +75,8 @@ try {
 		for (let i = 0; i + 3 < sp.length; i += 4) {
 			if (sp[i + 2] !== 2 || sp[i] < a || sp[i] > b)
 				continue;
-			const e = evs.find((e) => e[0] === sp[i] && /sched_wak/.test(d.types[e[3]][0]) &&
+			const e = evs.find((e) => e[0] === sp[i] &&
+				/^sched:sched_wak(ing|eup|eup_new)$/.test(d.types[e[3]][0]) &&
 				e[4 + d.types[e[3]][1].indexOf('pid')] === pid);
 			if (!e)
 				continue;

@@ -1022,7 +1022,7 @@
 	function wakeupAt(pid, t) {
 		for (let i = lowerBound(evT, t); i < ev.length && ev[i][0] === t; i++) {
 			const ty = types[ev[i][3]];
-			if (ty && /^sched_wak/.test(ty.short) && fieldsOf(i).pid === pid)
+			if (ty && /^sched_wak(ing|eup|eup_new)$/.test(ty.short) && fieldsOf(i).pid === pid)
 				return i;
 		}
 		return -1;
