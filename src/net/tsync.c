@@ -131,13 +131,34 @@ void tsync_socket_setup(int fd)
 	ack_at_once(fd);
 }
 
+/*
+ * Wait up to TSYNC_WAIT_MS for fd to have data, looking at *stop (if given) every
+ * 200 ms: a Ctrl-C in the middle of an exchange does not wait out a silent peer.
+ */
+static int wait_readable(int fd, atomic_int *stop, char *err, size_t errlen)
+{
+	for (int waited = 0; stop && waited < TSYNC_WAIT_MS; waited += 200) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (atomic_load(stop)) {
+			snprintf(err, errlen, "stopped in a time-sync sample the host left unanswered");
+			return -1;
+		}
+		if (poll(&p, 1, 200) > 0)
+			return 0;
+	}
+	return 0;	/* net_msg_read's own wait says a silent peer */
+}
+
 /* Receive one TIME_SYNC message of protocol proto (or fail saying what came). */
-static int recv_tsync(int fd, struct net_msg *m, struct net_tsync *t, const char *proto,
-		      char *err, size_t errlen)
+static int recv_tsync(int fd, atomic_int *stop, struct net_msg *m, struct net_tsync *t,
+		      const char *proto, char *err, size_t errlen)
 {
 	int r;
 
 	ack_at_once(fd);
+	if (wait_readable(fd, stop, err, errlen) < 0)
+		return -1;
 	r = net_msg_read(fd, m, TSYNC_WAIT_MS, err, errlen);
 
 	if (r == 1) {
@@ -171,8 +192,9 @@ struct guest_round {
 	struct ptp_result host;
 };
 
-static int guest_exchange(int fd, struct tsync_clock *clk, struct guest_round *g,
-			  struct tsync_guest_stats *st, char *err, size_t errlen)
+static int guest_exchange(int fd, atomic_int *stop, struct tsync_clock *clk,
+			  struct guest_round *g, struct tsync_guest_stats *st, char *err,
+			  size_t errlen)
 {
 	struct net_msg *m = xmalloc(sizeof(*m));
 	struct net_tsync t;
@@ -184,7 +206,7 @@ static int guest_exchange(int fd, struct tsync_clock *clk, struct guest_round *g
 	put32(start, ++g->series);
 	put32(start + 4, PTP_FLAG_FASTEST | PTP_FLAG_MARKER);
 	if (send_ptp(fd, PTP_START, start, sizeof(start), err, errlen) < 0 ||
-	    recv_tsync(fd, m, &t, TSYNC_PROTO_PTP, err, errlen))
+	    recv_tsync(fd, stop, m, &t, TSYNC_PROTO_PTP, err, errlen))
 		goto out;
 	if (t.id != PTP_START) {
 		snprintf(err, errlen, "ptp message %u where START's answer was due", t.id);
@@ -196,7 +218,7 @@ static int guest_exchange(int fd, struct tsync_clock *clk, struct guest_round *g
 		put32(cnt, (uint32_t)i);
 		tsync_clock_mark(clk, 2 * i - 1, &stamps[2 * i - 2]);
 		if (send_ptp(fd, PTP_PROBE, cnt, 4, err, errlen) < 0 ||
-		    recv_tsync(fd, m, &t, TSYNC_PROTO_PTP, err, errlen))
+		    recv_tsync(fd, stop, m, &t, TSYNC_PROTO_PTP, err, errlen))
 			goto out;
 		tsync_clock_mark(clk, 2 * i, &stamps[2 * i - 1]);
 		if (t.id != PTP_PROBE || t.payload_len < 4 || be32_at(t.payload) != (uint32_t)i) {
@@ -213,7 +235,7 @@ static int guest_exchange(int fd, struct tsync_clock *clk, struct guest_round *g
 		g->back[i] = stamps[2 * i + 1];
 	}
 	if (send_ptp(fd, PTP_END, NULL, 0, err, errlen) < 0 ||
-	    recv_tsync(fd, m, &t, TSYNC_PROTO_PTP, err, errlen))
+	    recv_tsync(fd, stop, m, &t, TSYNC_PROTO_PTP, err, errlen))
 		goto out;
 	if (t.id != PTP_PROBES) {
 		snprintf(err, errlen, "ptp message %u where PROBES was due", t.id);
@@ -274,7 +296,7 @@ void tsync_guest_serve(int fd, struct tsync_clock *clk, atomic_int *stop,
 		r = poll(&p, 1, 200);
 		if (r == 0 || (r < 0 && errno == EINTR))
 			continue;
-		r = recv_tsync(fd, m, &t, TSYNC_PROTO_NONE, st->error, sizeof(st->error));
+		r = recv_tsync(fd, stop, m, &t, TSYNC_PROTO_NONE, st->error, sizeof(st->error));
 		if (r)
 			break;
 		if (t.id == TSYNC_CMD_STOP)
@@ -286,7 +308,7 @@ void tsync_guest_serve(int fd, struct tsync_clock *clk, atomic_int *stop,
 		if (t.payload_len >= 2)
 			memcpy(&cpu, t.payload, 2);
 		pinned = pin(cpu, &old);
-		r = guest_exchange(fd, clk, g, st, st->error, sizeof(st->error));
+		r = guest_exchange(fd, stop, clk, g, st, st->error, sizeof(st->error));
 		if (pinned)
 			sched_setaffinity(0, sizeof(old), &old);
 		if (r)
@@ -353,7 +375,7 @@ static int host_exchange(struct tsync_host *h, struct vcpu_samples *v, char *err
 	uint32_t ids[PTP_LOOP];
 	int n = 0, ret = -1;
 
-	if (recv_tsync(h->fd, m, &t, TSYNC_PROTO_PTP, err, errlen))
+	if (recv_tsync(h->fd, NULL, m, &t, TSYNC_PROTO_PTP, err, errlen))
 		goto out;
 	if (t.id != PTP_START || t.payload_len < 8) {
 		snprintf(err, errlen, "ptp message %u (%u bytes) where START was due", t.id,
@@ -367,7 +389,7 @@ static int host_exchange(struct tsync_host *h, struct vcpu_samples *v, char *err
 	for (;;) {
 		uint32_t count;
 
-		if (recv_tsync(h->fd, m, &t, TSYNC_PROTO_PTP, err, errlen))
+		if (recv_tsync(h->fd, NULL, m, &t, TSYNC_PROTO_PTP, err, errlen))
 			goto out;
 		if (t.id == PTP_END)
 			break;
@@ -410,7 +432,7 @@ static int host_exchange(struct tsync_host *h, struct vcpu_samples *v, char *err
 	res->count = (uint32_t)n;
 	ptp_result_encode(res, out);
 	if (send_ptp(h->fd, PTP_PROBES, out, PTP_RESULT_LEN, err, errlen) < 0 ||
-	    recv_tsync(h->fd, m, &t, TSYNC_PROTO_PTP, err, errlen))
+	    recv_tsync(h->fd, NULL, m, &t, TSYNC_PROTO_PTP, err, errlen))
 		goto out;
 	if (t.id != PTP_OFFSET || t.payload_len < 16) {
 		snprintf(err, errlen, "ptp message %u where OFFSET was due", t.id);

@@ -382,6 +382,67 @@ def agent_killed_mid_recording(tmp):
     no_leftovers(tmp)
 
 
+def drain(s):
+    """Read and drop what s sends until it closes (the agent's metadata, its pages)."""
+    try:
+        while s.recv(65536):
+            pass
+    except OSError:
+        pass
+
+
+@case
+def agent_ctrl_c_during_a_time_sync_sample(tmp):
+    """A host that asks for a time-sync sample and then answers nothing: Ctrl-C ends the agent
+    at once, not after its 60 s wait for the host's next message, and its recording is not
+    left in tracefs."""
+    root = tracefs()
+    A = Agent('--sessions', '1')
+    socks = []
+    try:
+        c = send_req(A.port, req_params([b'-e', b'sched:sched_switch']))
+        socks.append(c)
+        cmd, body, data = netlib.recv_msg(c)
+        expect(cmd == TRACE_RESP, 'no TRACE_RESP: %d' % cmd)
+        cpus, = struct.unpack('>I', body[4:8])
+        proto = body[20:36].rstrip(b'\0')
+        tport, = struct.unpack('>I', body[36:40])
+        expect(proto == b'ptp' and tport > 0, 'time sync offered: %r port %d' % (proto, tport))
+        ports = [int(p) for p in data.split(b'\0')[:cpus]]
+        ts = socket.create_connection(('127.0.0.1', tport), timeout=20)
+        socks.append(ts)
+        for p in ports:
+            socks.append(socket.create_connection(('127.0.0.1', p), timeout=20))
+        for d in [c] + socks[2:]:
+            threading.Thread(target=drain, args=(d,), daemon=True).start()
+        # a sample on CPU 0; the agent leads it with its ptp START, left unanswered
+        ts.sendall(netlib.msg(TIME_SYNC, b'none'.ljust(16, b'\0') + struct.pack('>I', 1),
+                              struct.pack('=H', 0)))
+        cmd, body, _ = netlib.recv_msg(ts)
+        expect(cmd == TIME_SYNC and body[:3] == b'ptp' and
+               struct.unpack('>I', body[16:20])[0] == 1,
+               'the agent did not start a ptp sample: %d %r' % (cmd, body))
+        time.sleep(0.5)
+        start = time.monotonic()
+        A.p.send_signal(signal.SIGINT)
+        try:
+            _, err = A.p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            raise Fail('the agent did not end 20 s after Ctrl-C in a time-sync sample')
+        took = time.monotonic() - start
+    finally:
+        for s in socks:
+            s.close()
+        if A.p.poll() is None:
+            A.p.kill()
+            A.p.wait()
+    expect(took < 10, 'the agent took %.1f s to end after Ctrl-C' % took)
+    expect(not instances_of(root, A.p.pid), 'the agent left instances: %r' %
+           instances_of(root, A.p.pid))
+    expect('time-sync sample the host left unanswered' in err,
+           'the unfinished sample is not said: %s' % err)
+
+
 @case
 def agent_refuses_host_not_allowed(tmp):
     """An agent allowing only another network refuses the host: record -A says so, no files."""
