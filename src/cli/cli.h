@@ -67,6 +67,8 @@ void help_agent(FILE *f);
 /* record's options (argv[0] is the verb); -1 after one error line. */
 struct rec_options;
 int cli_record_parse(struct rec_options *o, int argc, char **argv);
+/* What cli_record_parse allocated in o. */
+void cli_record_options_free(struct rec_options *o);
 
 /* Probe definitions (SPECs) of probe add/trace and record --probe: -1 after one line if one does not parse. */
 int cli_probe_specs_parse(char *const *specs, int n);

@@ -76,7 +76,7 @@ static int record_for(struct net_agent_session *s, void *arg)
 	err_set_verb("agent");
 	if (cli_record_parse(&o, s->req.argc + 1, argv) < 0)
 		goto out;
-	if (o.argv || o.output || o.net || o.agent || o.recover) {
+	if (o.argv || o.output || o.net || o.nguests || o.recover) {
 		errmsg("%s asked for a COMMAND, -o, -N, -A or --recover: an agent records the "
 		       "system for the host only", s->host);
 		goto out;
@@ -92,14 +92,7 @@ out:
 	if (status && !s->close_seen)
 		fprintf(stderr, "tracekit: agent: %s: no recording (exit status %d); the host is "
 			"told by the connection's end\n", s->host, status);
-	free(o.events);
-	free(o.probes);
-	free(o.pids);
-	free(o.func.filters);
-	free(o.func.notrace);
-	free(o.func.graph);
-	free(o.func.opts);
-	free(o.guest_argv);
+	cli_record_options_free(&o);
 	free(argv);
 	return status;
 }

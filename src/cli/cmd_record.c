@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "net/addr.h"
+#include "record/guest.h"
 #include "record/record.h"
 #include "util/die.h"
 
@@ -52,9 +53,10 @@ void help_record(FILE *f)
 	      "                     instead of a file; over UDP as trace-cmd, unless -t\n"
 	      "  -t                 with -N: TCP, so nothing is lost on the way (docs/net.md)\n"
 	      "  -A HOST[:PORT]     an agent (tracekit agent, trace-cmd agent) records a guest too;\n"
-	      "                     the options after -A are the guest's; its file is\n"
-	      "                     trace-NAME.dat, on the host's clock by ptp time sync\n"
-	      "                     (TCP only: @CID, a vsock guest, is not supported)\n"
+	      "                     the options after -A (up to the next -A) are the guest's;\n"
+	      "                     its file is trace-NAME.dat, on the host's clock by ptp\n"
+	      "                     time sync; one -A per guest, up to 16 (TCP only: @CID, a\n"
+	      "                     vsock guest, is not supported)\n"
 	      "      --name NAME    after -A: the guest's name (default: HOST)\n"
 	      "      --guest-pid PID  after -A: the process running the guest (qemu): its vCPU\n"
 	      "                     threads go into the host file's GUEST option\n"
@@ -130,64 +132,64 @@ static bool takes_value(const char *tok)
 	return false;
 }
 
+/* Guests one recording takes (trace-cmd has no limit; each is a connection and a thread per CPU). */
+#define MAX_GUESTS 16
+
 /*
- * trace-cmd's form: the options after -A HOST:PORT are the guest's (--name
- * its name), up to the COMMAND; what stays is the host's.  The guest's
- * options go to the agent as they were written.
+ * trace-cmd's form: the options after -A HOST:PORT are that guest's (--name
+ * its name), up to the next -A or the COMMAND; what stays is the host's.  The
+ * guest's options go to its agent as they were written.
  */
 static int split_guest(struct rec_options *o, int *argc, char **argv)
 {
 	int i = 1, out = 1, n = *argc;
 	char **host = xcalloc((size_t)n + 1, sizeof(char *));
+	struct rec_guest_arg *g = NULL;		/* the guest being read */
 
 	host[0] = argv[0];
 	for (; i < n; i++) {
 		const char *t = argv[i];
 		if (!strcmp(t, "--") || t[0] != '-' || !t[1])
 			break;
-		if (!strcmp(t, "-A") || !strncmp(t, "-A", 2)) {
-			if (o->agent) {
-				errmsg("-A is given twice: one guest a recording (run one record per "
-				       "guest)");
-				free(host);
-				return -1;
-			}
-			if (t[2])
-				o->agent = t + 2;
-			else if (i + 1 < n)
-				o->agent = argv[++i];
-			else {
+		if (!strncmp(t, "-A", 2)) {
+			const char *addr = t[2] ? t + 2 : i + 1 < n ? argv[++i] : NULL;
+			if (!addr) {
 				errmsg("-A needs HOST:PORT (the agent's address)");
-				free(host);
-				return -1;
+				goto fail;
 			}
-			o->guest_argv = xcalloc((size_t)n, sizeof(char *));
+			if (o->nguests == MAX_GUESTS) {
+				errmsg("-A %s: %d guests at most in one recording", addr, MAX_GUESTS);
+				goto fail;
+			}
+			o->guests = xrealloc(o->guests, sizeof(*o->guests) * (size_t)(o->nguests + 1));
+			g = &o->guests[o->nguests++];
+			*g = (struct rec_guest_arg){ .agent = addr };
+			g->argv = xcalloc((size_t)n, sizeof(char *));
 			continue;
 		}
-		if (o->agent && !strcmp(t, "--name") && i + 1 < n) {
-			o->guest_name = argv[++i];
+		if (g && !strcmp(t, "--name") && i + 1 < n) {
+			g->name = argv[++i];
 			continue;
 		}
-		if (o->agent && !strncmp(t, "--name=", 7)) {
-			o->guest_name = t + 7;
+		if (g && !strncmp(t, "--name=", 7)) {
+			g->name = t + 7;
 			continue;
 		}
-		if (o->agent && !strcmp(t, "--guest-pid") && i + 1 < n) {
+		if (g && !strcmp(t, "--guest-pid") && i + 1 < n) {
 			char *end;
 			long v = strtol(argv[++i], &end, 10);
 			if (!*argv[i] || *end || v <= 0 || v > INT_MAX) {
 				errmsg("--guest-pid %s: the pid of the process running the guest",
 				       argv[i]);
-				free(host);
-				return -1;
+				goto fail;
 			}
-			o->guest_pid = (int)v;
+			g->pid = (int)v;
 			continue;
 		}
-		if (o->agent) {
-			o->guest_argv[o->guest_argc++] = argv[i];
+		if (g) {
+			g->argv[g->argc++] = argv[i];
 			if (takes_value(t) && i + 1 < n)
-				o->guest_argv[o->guest_argc++] = argv[++i];
+				g->argv[g->argc++] = argv[++i];
 			continue;
 		}
 		host[out++] = argv[i];
@@ -200,6 +202,56 @@ static int split_guest(struct rec_options *o, int *argc, char **argv)
 	argv[out] = NULL;
 	*argc = out;
 	free(host);
+	return 0;
+fail:
+	free(host);
+	return -1;
+}
+
+void cli_record_options_free(struct rec_options *o)
+{
+	free(o->events);
+	free(o->probes);
+	free(o->pids);
+	free(o->func.filters);
+	free(o->func.notrace);
+	free(o->func.graph);
+	free(o->func.opts);
+	for (int i = 0; i < o->nguests; i++)
+		free(o->guests[i].argv);
+	free(o->guests);
+}
+
+/* Guest i's address, pid and name: each guest its own file (trace-NAME.dat). */
+static int check_guest(const struct rec_options *o, int i)
+{
+	const struct rec_guest_arg *g = &o->guests[i];
+	char name[128], other[128];
+
+	if (g->agent[0] == '@') {
+		errmsg("-A %s: a vsock guest (@CID) is not supported (this tracekit speaks the "
+		       "agent protocol over TCP only: -A HOST:PORT with 'tracekit agent' or "
+		       "'trace-cmd agent -N' in the guest)", g->agent);
+		return -1;
+	}
+	if (strchr(g->agent, '@')) {
+		errmsg("-A %s: NAME@CID is a vsock guest, not supported here (-A HOST:PORT "
+		       "--name NAME over TCP)", g->agent);
+		return -1;
+	}
+	if (g->pid && kill(g->pid, 0) < 0 && errno == ESRCH) {
+		errmsg("--guest-pid %d: no such process (the guest's qemu)", g->pid);
+		return -1;
+	}
+	rec_guest_name(g->agent, g->name, name, sizeof(name));
+	for (int j = 0; j < i; j++) {
+		rec_guest_name(o->guests[j].agent, o->guests[j].name, other, sizeof(other));
+		if (!strcmp(name, other)) {
+			errmsg("-A %s: a second guest named '%s' (each guest's file is named after "
+			       "it: give each -A its own --name)", g->agent, name);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -346,26 +398,14 @@ static int parse(struct rec_options *o, int argc, char **argv)
 		errmsg("give a COMMAND or -P PID, not both");
 		return -1;
 	}
-	if (o->agent && (o->net || o->recover)) {
+	if (o->nguests && (o->net || o->recover)) {
 		errmsg("-A records a guest beside a local file: -N and --recover do not go with it");
 		return -1;
 	}
-	if (o->agent && o->agent[0] == '@') {
-		errmsg("-A %s: a vsock guest (@CID) is not supported (this tracekit speaks the "
-		       "agent protocol over TCP only: -A HOST:PORT with 'tracekit agent' or "
-		       "'trace-cmd agent -N' in the guest)", o->agent);
-		return -1;
-	}
-	if (o->agent && strchr(o->agent, '@')) {
-		errmsg("-A %s: NAME@CID is a vsock guest, not supported here (-A HOST:PORT "
-		       "--name NAME over TCP)", o->agent);
-		return -1;
-	}
-	if (o->guest_pid && kill(o->guest_pid, 0) < 0 && errno == ESRCH) {
-		errmsg("--guest-pid %d: no such process (the guest's qemu)", o->guest_pid);
-		return -1;
-	}
-	if (o->tsync_interval_ms && !o->agent) {
+	for (int i = 0; i < o->nguests; i++)
+		if (check_guest(o, i) < 0)
+			return -1;
+	if (o->tsync_interval_ms && !o->nguests) {
 		errmsg("--tsync-interval is for a guest's time sync: give -A HOST:PORT too");
 		return -1;
 	}
@@ -379,13 +419,6 @@ int cmd_record(int argc, char **argv)
 	int status = 2;
 	if (parse(&o, argc, argv) == 0)
 		status = rec_run(&o);
-	free(o.events);
-	free(o.probes);
-	free(o.pids);
-	free(o.func.filters);
-	free(o.func.notrace);
-	free(o.func.graph);
-	free(o.func.opts);
-	free(o.guest_argv);
+	cli_record_options_free(&o);
 	return status;
 }

@@ -69,7 +69,36 @@ struct rec_guest {
 	char ts_err[256];
 	uint8_t *guest_opt;
 	size_t guest_opt_len;
+	bool close_sent;	/* CLOSE went (or failed with close_errno) */
+	int close_errno;
 };
+
+/* HOST:PORT, or HOST alone (trace-cmd's port); 0, or -1 and err. */
+static int split_agent(const char *hostport, char *host, size_t hostlen, unsigned *port,
+		       char *err, size_t errlen)
+{
+	const char *colon = strrchr(hostport, ':');
+
+	if (!colon || strchr(colon, ']')) {
+		snprintf(host, hostlen, "%s", hostport);
+		*port = DEFAULT_AGENT_PORT;
+		return 0;
+	}
+	return net_split_hostport(hostport, host, hostlen, port, err, errlen);
+}
+
+void rec_guest_name(const char *hostport, const char *name, char *buf, size_t len)
+{
+	char host[256], err[256];
+	unsigned port;
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else if (split_agent(hostport, host, sizeof(host), &port, err, sizeof(err)) == 0)
+		snprintf(buf, len, "%s", host);
+	else
+		snprintf(buf, len, "%s", hostport);	/* its start says what is wrong */
+}
 
 void rec_guest_file(const char *output, const char *name, char *buf, size_t len)
 {
@@ -274,17 +303,11 @@ static int connect_data(struct rec_guest *g, char *err, size_t errlen)
 struct rec_guest *rec_guest_start(const struct rec_guest_opts *o, char *err, size_t errlen)
 {
 	struct rec_guest *g = xcalloc(1, sizeof(*g));
-	const char *colon = strrchr(o->hostport, ':');
 
 	g->o = *o;
 	g->ctl = g->meta_fd = -1;
-	if (!colon || strchr(colon, ']')) {	/* HOST alone: trace-cmd's port */
-		snprintf(g->host, sizeof(g->host), "%s", o->hostport);
-		g->port = DEFAULT_AGENT_PORT;
-	} else if (net_split_hostport(o->hostport, g->host, sizeof(g->host), &g->port, err,
-				      errlen) < 0) {
+	if (split_agent(o->hostport, g->host, sizeof(g->host), &g->port, err, errlen) < 0)
 		goto fail;
-	}
 	snprintf(g->name, sizeof(g->name), "%.127s", o->name ? o->name : g->host);
 	rec_guest_file(o->output, g->name, g->file, sizeof(g->file));
 	snprintf(g->part, sizeof(g->part), "%.4190s.part", g->file);
@@ -430,6 +453,15 @@ static void make_guest_option(struct rec_guest *g)
 	}
 }
 
+void rec_guest_ask_close(struct rec_guest *g)
+{
+	if (g->close_sent)
+		return;
+	g->close_sent = true;
+	if (net_send_cmd(g->ctl, NET_CLOSE) < 0)
+		g->close_errno = errno ? errno : EPIPE;
+}
+
 int rec_guest_stop(struct rec_guest *g, char *err, size_t errlen)
 {
 	struct net_cpu_file *files = xcalloc((size_t)g->cpus, sizeof(*files));
@@ -440,8 +472,9 @@ int rec_guest_stop(struct rec_guest *g, char *err, size_t errlen)
 	char why[512] = "";
 	int ret = -1, close_ok;
 
-	if (net_send_cmd(g->ctl, NET_CLOSE) < 0)
-		snprintf(why, sizeof(why), "the agent went away: %s", strerror(errno));
+	rec_guest_ask_close(g);
+	if (g->close_errno)
+		snprintf(why, sizeof(why), "the agent went away: %s", strerror(g->close_errno));
 	if (g->ts_running) {
 		atomic_store(&g->ts_stop, 1);
 		pthread_join(g->ts_thread, NULL);

@@ -35,9 +35,12 @@ struct rec_guest_opts {
 
 /* Connect, ask, sync, take the metadata, connect the data ports.  NULL with err. */
 struct rec_guest *rec_guest_start(const struct rec_guest_opts *o, char *err, size_t errlen);
+/* Tell the agent to stop recording (CLOSE), without waiting: several guests stop together. */
+void rec_guest_ask_close(struct rec_guest *g);
 /*
- * End the guest's recording and write its file; a line on stderr says what
- * it holds and how well the clocks agree.  0, or -1 with err.
+ * End the guest's recording (CLOSE, if rec_guest_ask_close did not send it) and write
+ * its file; a line on stderr says what it holds and how well the clocks agree.  0, or -1
+ * with err.
  */
 int rec_guest_stop(struct rec_guest *g, char *err, size_t errlen);
 /*
@@ -51,6 +54,9 @@ void rec_guest_free(struct rec_guest *g);
 
 /* The thread of pid named "CPU cpu/..." (qemu's vCPU threads), or -1. */
 int rec_guest_vcpu_thread(int pid, int cpu);
+
+/* A guest's name: --name's, else the host part of HOST:PORT (as trace-cmd names it). */
+void rec_guest_name(const char *hostport, const char *name, char *buf, size_t len);
 
 /* trace-cmd's guest file name: "trace.dat" and "g" give "trace-g.dat". */
 void rec_guest_file(const char *output, const char *name, char *buf, size_t len);

@@ -479,11 +479,11 @@ int rec_run(const struct rec_options *o)
 	catch_stop_signals(on_stop);
 	struct ft_session *s = NULL;
 	struct rec_net *net = NULL;
-	struct rec_guest *guest = NULL;
+	struct rec_guest **guests = o->nguests ? xcalloc((size_t)o->nguests, sizeof(*guests)) : NULL;
 	uint64_t trace_id = 0;
-	struct tf_option opts[2];
+	/* TRACEID and a GUEST per guest */
+	struct tf_option *opts = xcalloc((size_t)o->nguests + 1, sizeof(*opts));
 	int nopts = 0;
-	size_t glen = 0;
 	char spool[128];
 	if (!o->net && rec_check_output(output, err, sizeof(err)) < 0)
 		goto fail;
@@ -593,20 +593,21 @@ int rec_run(const struct rec_options *o)
 			 "a killed run's %.200s.cpuN)", output, strerror(errno), output);
 		goto fail;
 	}
-	if (o->agent) {
-		struct rec_guest_opts go = {
-			.hostport = o->agent, .name = o->guest_name, .argv = o->guest_argv,
-			.argc = o->guest_argc, .clock = o->clock ? o->clock : "mono",
-			.output = output, .tsync_interval_ms = o->tsync_interval_ms,
-			.guest_pid = o->guest_pid,
-			.quiet = o->quiet,
-		};
+	if (o->nguests) {
 		if (getrandom(&trace_id, sizeof(trace_id), 0) != sizeof(trace_id))
 			trace_id = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
-		go.trace_id = trace_id;
 		opts[nopts++] = (struct tf_option){ TF_OPT_TRACEID, &trace_id, 8 };
-		guest = rec_guest_start(&go, err, sizeof(err));
-		if (!guest)
+	}
+	for (int i = 0; i < o->nguests; i++) {
+		const struct rec_guest_arg *ga = &o->guests[i];
+		struct rec_guest_opts go = {
+			.hostport = ga->agent, .name = ga->name, .argv = ga->argv, .argc = ga->argc,
+			.clock = o->clock ? o->clock : "mono", .trace_id = trace_id,
+			.output = output, .tsync_interval_ms = o->tsync_interval_ms,
+			.guest_pid = ga->pid, .quiet = o->quiet,
+		};
+		guests[i] = rec_guest_start(&go, err, sizeof(err));
+		if (!guests[i])
 			goto fail;
 	}
 	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), net ? spool : output,
@@ -659,12 +660,18 @@ int rec_run(const struct rec_options *o)
 		}
 		goto out;
 	}
-	if (guest && rec_guest_stop(guest, err, sizeof(err)) < 0) {
-		errmsg("%s", err);
-		status = status ? status : 1;
-	} else if (guest) {
+	/* every guest stops recording at once, then each is read to its end */
+	for (int i = 0; i < o->nguests; i++)
+		rec_guest_ask_close(guests[i]);
+	for (int i = 0; i < o->nguests; i++) {
+		size_t glen = 0;
+		if (rec_guest_stop(guests[i], err, sizeof(err)) < 0) {
+			errmsg("%s", err);
+			status = status ? status : 1;
+			continue;
+		}
 		opts[nopts].id = TF_OPT_GUEST;
-		opts[nopts].data = rec_guest_option(guest, &glen);
+		opts[nopts].data = rec_guest_option(guests[i], &glen);
 		opts[nopts++].len = (uint32_t)glen;
 	}
 	if (write_trace(s, o, r, u, opts, nopts, output, command_pid, maps, err,
@@ -715,7 +722,10 @@ out:
 		close(child.failed);
 	rec_free(r, false);
 	rec_net_free(net);
-	rec_guest_free(guest);
+	for (int i = 0; i < o->nguests; i++)
+		rec_guest_free(guests[i]);
+	free(guests);
+	free(opts);
 	ust_rec_free(u, false);
 	ft_session_destroy(s);
 	/* After the instance: an event still enabled in it cannot be removed. */

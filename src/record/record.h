@@ -19,6 +19,15 @@ struct rec_event {
 	const char *filter;	/* -f after this -e, or NULL */
 };
 
+/* One -A HOST:PORT and what follows it up to the next -A: a guest (trace-cmd's form). */
+struct rec_guest_arg {
+	const char *agent;		/* HOST:PORT */
+	const char *name;		/* --name */
+	char **argv;			/* the options after -A, for the guest */
+	int argc;
+	int pid;			/* --guest-pid: qemu's pid, for the vCPU threads */
+};
+
 struct rec_options {
 	struct rec_event *events;	/* none: the scheduling set */
 	int nevents;
@@ -42,13 +51,10 @@ struct rec_options {
 	struct ft_func_options func;	/* -p function|function_graph, -l, -n, -g, -O */
 	const char *net;		/* -N HOST:PORT: stream to a listener, no local file */
 	bool net_tcp;			/* -t: the pages over TCP (else UDP, as trace-cmd) */
-	/* -A HOST:PORT: an agent records a guest beside this recording (guest.h) */
-	const char *agent;
-	const char *guest_name;		/* --name */
-	char **guest_argv;		/* the options after -A, for the guest */
-	int guest_argc;
+	/* each -A HOST:PORT: an agent records a guest beside this recording (guest.h) */
+	struct rec_guest_arg *guests;
+	int nguests;
 	int tsync_interval_ms;		/* --tsync-interval */
-	int guest_pid;			/* --guest-pid: qemu's pid, for the vCPU threads */
 	/* tracekit agent: record for this host instead of a file (net/agent.h) */
 	struct net_agent_session *agent_link;
 };

@@ -278,6 +278,55 @@ def agent_metadata_read_while_time_sync_waits(tmp):
 
 
 @case
+def agent_two_guests_one_recording(tmp):
+    """record -A twice, as trace-cmd takes several guests: two agents record, each with the
+    options after its own -A; the host's file names both (a GUEST option each), both guest
+    files hold the command's calls, and the three merge on one clock."""
+    root = tracefs()
+    A1, A2 = Agent('--sessions', '1'), Agent('--sessions', '1')
+    rc, _, err = run([tracekit(), 'record', '-o', os.path.join(tmp, 'host.dat'), '-e',
+                      'syscalls:sys_enter_getppid', '-e', 'sched:sched_switch', '-F',
+                      '-A', '127.0.0.1:%d' % A1.port, '--name', 'g1', '-e',
+                      'syscalls:sys_enter_getppid',
+                      '-A', '127.0.0.1:%d' % A2.port, '--name', 'g2', '-e',
+                      'syscalls:sys_enter_getppid', '-e', 'sched:sched_switch',
+                      loop(), 'getppid', str(CALLS)], timeout=180)
+    expect(rc == 0, 'record -A -A failed (%d): %s' % (rc, err))
+    for name in ('g1', 'g2'):
+        expect(re.search(r'guest %s \(127\.0\.0\.1:\d+\): \S*host-%s\.dat' % (name, name), err),
+               'guest %s not said: %s' % (name, err))
+    A1.end()
+    A2.end()
+    host = os.path.join(tmp, 'host.dat')
+    g1, g2 = os.path.join(tmp, 'host-g1.dat'), os.path.join(tmp, 'host-g2.dat')
+    pid = loop_pid(host)
+    for g in (g1, g2):
+        expect(getppid(g, pid) == CALLS, '%s: %d of the %d getppid calls' %
+               (g, getppid(g, pid), CALLS))
+    # each guest recorded its own -A's options only
+    expect('sched_switch' not in report(g1) and 'sched_switch' in report(g2),
+           'the guests\' events are not their own -A\'s')
+    rc, dump, e = run(['trace-cmd', 'dump', '--options', host], timeout=60)
+    expect(rc == 0, 'trace-cmd dump: %s' % e)
+    guests = re.findall(r'^(\S+) \[Guest name\]$', dump, re.M)
+    expect(sorted(guests) == ['g1', 'g2'], 'GUEST options of host.dat: %r\n%s' %
+           (guests, dump[-1500:]))
+    for reader in ([tracekit(), 'report'], ['trace-cmd', 'report']):
+        rc, out, e = run(reader + ['-i', host, '-i', g1, '-i', g2], timeout=120)
+        expect(rc == 0, '%s of the three files: %s' % (' '.join(reader), e))
+        files = set(re.findall(r'\b(host(?:-g1|-g2)?\.dat): .* sys_enter_getppid', out))
+        expect(files == {'host.dat', 'host-g1.dat', 'host-g2.dat'}, '%s of the three files '
+               'has the getppid calls of %r' % (' '.join(reader), files))
+    # g2 paired with the host by the GUEST option naming its trace id (g1 has no sched_switch)
+    rc, out, e = run([tracekit(), 'sched', '-i', host, '-i', g2], timeout=120)
+    expect(rc == 0, 'sched of the host and g2: %s' % e)
+    expect(re.search(r'^Guest g2 \(', out, re.M), 'sched pairs no guest g2:\n%s' % out[-2000:])
+    expect(not instances_of(root, A1.p.pid) and not instances_of(root, A2.p.pid),
+           'agent instances left')
+    no_leftovers(tmp)
+
+
+@case
 def agent_tsync_interval_samples(tmp):
     """--tsync-interval: samples every so often between the first and the last, each vCPU."""
     tracefs()
@@ -460,12 +509,21 @@ def agent_refuses_host_not_allowed(tmp):
 
 @case
 def agent_record_a_refusals(tmp):
-    """record -A: a vsock guest, no agent there, two guests: one line each, exit 2 or 1."""
+    """record -A: a vsock guest, no agent there, two guests of one name, too many guests: one
+    line each, exit 2 or 1."""
     port = free_port()
+    many = []
+    for i in range(17):
+        many += ['-A', '127.0.0.1:%d' % port, '--name', 'g%d' % i]
     for args, code, words in [
             (['-A', '@3:823'], 2, 'vsock'),
             (['-A', 'guest@3', '-e', 'sched'], 2, 'vsock'),
-            (['-A', '127.0.0.1:%d' % port, '-A', '127.0.0.1:%d' % port], 2, 'twice'),
+            (['-A', '127.0.0.1:%d' % port, '-A', '127.0.0.1:%d' % port], 2,
+             "a second guest named '127.0.0.1'"),
+            (['-A', '127.0.0.1:1', '--name', 'vm', '-A', '127.0.0.2:1', '--name', 'vm'], 2,
+             "a second guest named 'vm'"),
+            (many, 2, '16 guests at most'),
+            (['-A', '127.0.0.1:1', '--name', 'a', '-A', '@3:823'], 2, 'vsock'),
             (['--name', 'g', '-A', '127.0.0.1:1'], 2, 'after -A'),
             (['--tsync-interval', '5'], 2, 'give -A'),
             (['-N', '127.0.0.1:1', '-A', '127.0.0.1:1'], 2, '-N'),
