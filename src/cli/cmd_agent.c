@@ -18,7 +18,7 @@
 void help_agent(FILE *f)
 {
 	fputs("usage: tracekit agent [-p PORT] [-N HOST] [--address ADDR] [--allow CIDR]...\n"
-	      "                      [--sessions N] [--ports-from N]\n"
+	      "                      [--sessions N] [--ports-from N] [--json]\n"
 	      "\n"
 	      "Record this machine for a host that runs 'tracekit record -A' or 'trace-cmd record\n"
 	      "-A HOST:PORT' (trace-cmd's agent protocol, over TCP): the host sends the record\n"
@@ -36,6 +36,8 @@ void help_agent(FILE *f)
 	      "  -n, --sessions N    stop after N hosts (default: run until Ctrl-C)\n"
 	      "  -P, --ports-from N  the data and time-sync ports: the first free ones from N up\n"
 	      "                      (default 1500, trace-cmd's)\n"
+	      "  -j, --json          one JSON object a line on stdout for each step (listening,\n"
+	      "                      refused, recording, done); only problems on stderr\n"
 	      "\n"
 	      "The host's options may be: -e, -f, -b, -C, -T, --user-stack, -P, -p/-l/-n/-g/-O\n"
 	      "(function tracers), --probe, --file-version, -q; a COMMAND, -o, -N and -A are\n"
@@ -50,6 +52,7 @@ static const struct option longopts[] = {
 	{ "allow", required_argument, NULL, 'A' },
 	{ "sessions", required_argument, NULL, 'n' },
 	{ "ports-from", required_argument, NULL, 'P' },
+	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -106,7 +109,7 @@ int cmd_agent(int argc, char **argv)
 	int c;
 
 	err_set_verb("agent");
-	while ((c = getopt_long(argc, argv, "p:N:a:A:n:P:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:N:a:A:n:P:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (cli_number("-p", optarg, 1, 65535, &v) < 0)
@@ -137,6 +140,9 @@ int cmd_agent(int argc, char **argv)
 			if (cli_number("--ports-from", optarg, 1, 65535, &v) < 0)
 				return 2;
 			o.first_port = (unsigned)v;
+			break;
+		case 'j':
+			o.json = true;
 			break;
 		case 'h':
 			help_agent(stdout);

@@ -23,6 +23,7 @@
 
 #include "net/tsync.h"
 #include "util/die.h"
+#include "util/json.h"
 
 /* A host that connected and says nothing this long is dropped. */
 #define REQ_WAIT_MS 10000
@@ -169,6 +170,47 @@ static bool offers(const struct net_trace_req *r, const char *proto)
 	return false;
 }
 
+void net_agent_recorded(struct net_agent_session *s, unsigned long long events,
+			unsigned long long lost, unsigned long long pages_sent)
+{
+	s->recorded = true;
+	s->events = events;
+	s->lost = lost;
+	s->pages_sent = pages_sent;
+}
+
+/* --json: the session's end, one line: what was sent and how the clocks were synced. */
+static void done_json(const struct net_agent_session *s, const struct tsync_thread *t)
+{
+	fputs("{\"event\":\"done\",\"host\":", stdout);
+	json_fputs(stdout, s->host);
+	if (s->recorded)
+		printf(",\"events\":%llu,\"lost\":%llu,\"pages_sent\":%llu", s->events, s->lost,
+		       s->pages_sent);
+	else
+		fputs(",\"events\":null,\"lost\":null,\"pages_sent\":null", stdout);
+	fputs(",\"time_sync\":", stdout);
+	if (!t->running) {
+		fputs("null", stdout);
+	} else {
+		printf("{\"connected\":%s,\"samples\":%u", t->fd >= 0 ? "true" : "false",
+		       t->st.samples);
+		if (t->st.best_rtt >= 0)
+			printf(",\"offset_ns\":%lld,\"round_trip_ns\":%lld",
+			       (long long)t->st.last_offset, (long long)t->st.best_rtt);
+		else
+			fputs(",\"offset_ns\":null,\"round_trip_ns\":null", stdout);
+		fputs(",\"error\":", stdout);
+		if (t->st.error[0])
+			json_fputs(stdout, t->st.error);
+		else
+			fputs("null", stdout);
+		fputc('}', stdout);
+	}
+	fputs("}\n", stdout);
+	fflush(stdout);
+}
+
 static void say_sync(const struct net_agent_session *s, const struct tsync_thread *t)
 {
 	if (!t->running)
@@ -188,6 +230,35 @@ static void say_sync(const struct net_agent_session *s, const struct tsync_threa
 	fputc('\n', stderr);
 }
 
+/* The recording starts: a line on stderr, or the JSON one. */
+static void say_recording(const struct net_agent_opts *o, const struct net_agent_session *s,
+			  const struct net_trace_resp *resp)
+{
+	if (!o->json) {
+		fprintf(stderr, "tracekit: agent: %s: recording for it (%d CPUs, data ports "
+			"%u-%u)\n", s->host, s->cpus, s->ports[0], s->ports[s->cpus - 1]);
+		return;
+	}
+	fputs("{\"event\":\"recording\",\"host\":", stdout);
+	json_fputs(stdout, s->host);
+	printf(",\"cpus\":%d,\"data_ports\":[", s->cpus);
+	for (int i = 0; i < s->cpus; i++)
+		printf("%s%u", i ? "," : "", s->ports[i]);
+	fputs("],\"time_sync\":", stdout);
+	if (resp->tsync_proto[0])
+		printf("{\"protocol\":\"ptp\",\"port\":%u}", resp->tsync_port);
+	else
+		fputs("null", stdout);
+	fputs(",\"options\":[", stdout);
+	for (int i = 0; i < s->req.argc; i++) {
+		if (i)
+			fputc(',', stdout);
+		json_fputs(stdout, s->req.argv[i]);
+	}
+	fputs("]}\n", stdout);
+	fflush(stdout);
+}
+
 /* One host, from its TRACE_REQ to CLOSE_RESP. */
 static void session(const struct net_agent_opts *o, int ctl, const char *host)
 {
@@ -198,6 +269,7 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 	char err[512];
 	unsigned first = o->first_port ? o->first_port : NET_AGENT_FIRST_PORT, next = first;
 	int tsync_listen = -1, r, rc;
+	bool started = false;	/* "recording" said: "done" follows */
 	const char *clock;
 
 	snprintf(s.host, sizeof(s.host), "%s", host);
@@ -276,10 +348,13 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 		fprintf(stderr, "tracekit: agent: %s: stopped before recording\n", host);
 		rc = 1;
 	} else {
-		fprintf(stderr, "tracekit: agent: %s: recording for it (%d CPUs, data ports "
-			"%u-%u)\n", host, s.cpus, s.ports[0], s.ports[s.cpus - 1]);
+		say_recording(o, &s, resp);
+		started = true;
 		rc = o->record(&s, o->arg);
 	}
+	if (s.recorded && !o->json)
+		fprintf(stderr, "tracekit: agent: %s: %llu events, %llu lost in the kernel, %llu "
+			"pages sent\n", host, s.events, s.lost, s.pages_sent);
 	if (t.running) {
 		/*
 		 * the host's STOP ends it; a stop asked here, a host that never says it, one
@@ -290,8 +365,11 @@ static void session(const struct net_agent_opts *o, int ctl, const char *host)
 			usleep(50000);
 		atomic_store(&t.stop, 1);
 		pthread_join(t.t, NULL);
-		say_sync(&s, &t);
+		if (!o->json)
+			say_sync(&s, &t);
 	}
+	if (o->json && started)
+		done_json(&s, &t);
 out:
 	if (tsync_listen >= 0)
 		close(tsync_listen);
@@ -318,8 +396,15 @@ int net_agent_run(const struct net_agent_opts *o)
 		fprintf(stderr, "tracekit: agent: %s\n", err);
 		return 1;
 	}
-	fprintf(stderr, "tracekit: agent: listening on %s port %u\n",
-		o->addr ? o->addr : "127.0.0.1", o->port ? o->port : NET_AGENT_PORT);
+	if (o->json) {
+		fputs("{\"event\":\"listening\",\"address\":", stdout);
+		json_fputs(stdout, o->addr ? o->addr : "127.0.0.1");
+		printf(",\"port\":%u}\n", o->port ? o->port : NET_AGENT_PORT);
+		fflush(stdout);
+	} else {
+		fprintf(stderr, "tracekit: agent: listening on %s port %u\n",
+			o->addr ? o->addr : "127.0.0.1", o->port ? o->port : NET_AGENT_PORT);
+	}
 	while (!*o->stop && (!o->sessions || served < o->sessions)) {
 		struct pollfd p = { .fd = lfd, .events = POLLIN };
 		struct sockaddr_storage ss;
@@ -334,6 +419,12 @@ int net_agent_run(const struct net_agent_opts *o)
 			continue;
 		net_numeric_host((struct sockaddr *)&ss, host, sizeof(host));
 		if (!net_allowed(&o->allow, (struct sockaddr *)&ss)) {
+			if (o->json) {
+				fputs("{\"event\":\"refused\",\"host\":", stdout);
+				json_fputs(stdout, host);
+				fputs(",\"why\":\"not allowed\"}\n", stdout);
+				fflush(stdout);
+			}
 			fprintf(stderr, "tracekit: agent: refused %s (not allowed: -N HOST or "
 				"--allow CIDR lets it in)\n", host);
 			close(fd);

@@ -38,6 +38,9 @@ struct net_agent_session {
 	const char *addr;		/* where they listen */
 	char clock[32];			/* -C in the request, or "" */
 	bool close_seen;		/* the host's CLOSE (or its end) arrived */
+	/* what the recording sent, set when it ends (net_agent_recorded) */
+	bool recorded;
+	unsigned long long events, lost, pages_sent;
 };
 
 /*
@@ -53,6 +56,8 @@ struct net_agent_opts {
 	struct net_allow allow;		/* who may connect (-N and --allow) */
 	int sessions;			/* stop after N hosts (0: until a signal) */
 	unsigned first_port;		/* data and time-sync ports from here up (0: 1500) */
+	bool json;			/* --json: a JSON line on stdout for each step, only
+					 * problems on stderr */
 	volatile int *stop;
 	net_agent_record_fn record;
 	void *arg;
@@ -60,6 +65,10 @@ struct net_agent_opts {
 
 /* Serve hosts until stopped; 0, or 1 after an error line (the port taken...). */
 int net_agent_run(const struct net_agent_opts *o);
+
+/* The recording for s ended having sent this: said when the session ends. */
+void net_agent_recorded(struct net_agent_session *s, unsigned long long events,
+			unsigned long long lost, unsigned long long pages_sent);
 
 /* Whether the host asked for the end (CLOSE) or went away; never blocks. */
 bool net_agent_close_asked(struct net_agent_session *s);

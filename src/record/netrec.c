@@ -22,7 +22,7 @@ struct rec_net {
 	char dir[64];
 	char hostport[256];
 	bool tcp;
-	bool agent;
+	struct net_agent_session *agent;	/* recording for an agent's host */
 };
 
 /* The trace file up to its data, in a memory file: fd, or -1 with err. */
@@ -101,7 +101,7 @@ static struct rec_net *start(struct ft_session *s, const char *hostport, bool tc
 		close(fd);
 		goto fail;
 	}
-	n->agent = a != NULL;
+	n->agent = a;
 	n->c = a ? net_client_agent(a)
 		 : net_client_open(hostport, tcp, ft_cpu_count(s), (unsigned)sysconf(_SC_PAGESIZE),
 				   err, errlen);
@@ -147,9 +147,8 @@ int rec_net_finish(struct rec_net *n, unsigned long long events, unsigned long l
 	int ret = net_client_finish(n->c, &st, err, errlen);
 
 	(void)quiet;
-	if (n->agent) {
-		fprintf(stderr, "tracekit: agent: %s: %llu events, %llu lost in the kernel, %llu "
-			"pages sent\n", n->hostport, events, lost, (unsigned long long)st.pages_sent);
+	if (n->agent) {		/* the agent says it with the rest of the session */
+		net_agent_recorded(n->agent, events, lost, st.pages_sent);
 		return ret;
 	}
 	fprintf(stderr, "tracekit: record: %s (%s): %llu events, %llu lost in the kernel, "

@@ -12,6 +12,7 @@ trace-cmd as a peer (trace-cmd agent, trace-cmd record -A) runs in the kernel la
 its record cannot run on this machine (no function tracer).
 """
 
+import json
 import os
 import random
 import re
@@ -490,6 +491,60 @@ def agent_ctrl_c_during_a_time_sync_sample(tmp):
            instances_of(root, A.p.pid))
     expect('time-sync sample the host left unanswered' in err,
            'the unfinished sample is not said: %s' % err)
+
+
+@case
+def agent_json_lines(tmp):
+    """agent --json: a JSON line on stdout for each step (listening, a refused host,
+    recording with the host's options, done); "done" counts the events the guest's file
+    holds, as trace-cmd report reads it, and the time-sync samples the host took."""
+    root = tracefs()
+    port = free_port()
+    p = subprocess.Popen([tracekit(), 'agent', '-p', str(port), '--json', '--allow',
+                          '127.0.0.1/32', '--sessions', '1', '--ports-from',
+                          str(random.randrange(20000, 40000))], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(p.stdout.readline())
+        expect(first == {'event': 'listening', 'address': '127.0.0.1', 'port': port},
+               'first line: %r' % first)
+        # a host from 127.0.0.2, outside --allow
+        s = socket.socket()
+        s.bind(('127.0.0.2', 0))
+        s.settimeout(20)
+        s.connect(('127.0.0.1', port))
+        refused = json.loads(p.stdout.readline())
+        s.close()
+        expect(refused == {'event': 'refused', 'host': '127.0.0.2', 'why': 'not allowed'},
+               'refusal: %r' % refused)
+        rc, _, err = record_a(tmp, port, calls=300)
+        expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
+        out, aerr = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    expect(p.returncode == 0, 'agent exited %d: %s' % (p.returncode, aerr))
+    lines = [json.loads(l) for l in out.splitlines()]
+    expect([l['event'] for l in lines] == ['recording', 'done'], 'events: %r' % lines)
+    rec, done = lines
+    expect(rec['host'] == '127.0.0.1' and rec['cpus'] == len(rec['data_ports']) ==
+           len(os.listdir(os.path.join(root, 'per_cpu'))) and
+           rec['time_sync']['protocol'] == 'ptp' and
+           rec['options'][-2:] == ['-e', 'syscalls:sys_enter_getppid'], 'recording: %r' % rec)
+    rc, rep, e = run(['trace-cmd', 'report', os.path.join(tmp, 'host-g.dat')], timeout=120)
+    expect(rc == 0, 'trace-cmd report: %s' % e)
+    in_file = len(re.findall(r'sys_enter_getppid:', rep))
+    ts = done['time_sync']
+    expect(done['host'] == '127.0.0.1' and done['events'] == in_file >= 300 and
+           done['lost'] == 0 and done['pages_sent'] > 0, 'done %r, the file has %d events' %
+           (done, in_file))
+    # the host samples at the start and the end, each vCPU: 2 per CPU
+    expect(ts['connected'] and ts['samples'] == 2 * rec['cpus'] and ts['error'] is None and
+           ts['round_trip_ns'] > 0, 'time sync: %r' % ts)
+    expect(aerr.count('\n') == 1 and 'refused 127.0.0.2' in aerr,
+           'stderr has more than the refusal: %r' % aerr)
+    no_leftovers(tmp)
 
 
 @case
