@@ -13,6 +13,7 @@
 #include "analysis/sched_guest.h"
 #include "analysis/sched_trace.h"
 #include "tracefile/merge.h"
+#include "util/die.h"
 #include "util/json.h"
 
 /* The sched events a guest's or host's formats give, by name. */
@@ -150,35 +151,42 @@ static void feed_guest(struct guest_pass *p, const struct tf_event *ev)
 	}
 }
 
-/* Guest machine `guest` of the files (pairing and map from gm, the caller's merge). */
-static int run_pass(const char *const *paths, int n, const struct tf_machine *gm, int guest,
-		    struct guest_pass *p, char *err, size_t errlen)
+/* Set up the pass of guest machine `guest` of m (its pairing and vCPU map from m). */
+static int pass_init(struct tf_merge *m, int guest, struct guest_pass *p, char *err,
+		     size_t errlen)
 {
-	struct tf_merge *m = tf_merge_open(paths, n, err, errlen);
-	struct tf_event ev;
-	int rc;
+	const struct tf_machine *gm = tf_merge_machine(m, guest);
 
-	if (!m)
-		return -1;
 	p->machine = guest;
 	p->host = gm->host;
 	if (sg_init(&p->g, gm->vcpu_pid ? gm->nvcpu : 0, gm->vcpu_pid) < 0) {
-		tf_merge_close(m);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	find_formats(tf_reader_tep(tf_merge_machine(m, guest)->r), &p->gf);
 	find_formats(tf_reader_tep(tf_merge_machine(m, gm->host)->r), &p->hf);
+	return 0;
+}
+
+/* Every guest's pass in one read of the merged files: each event to the passes it concerns. */
+static int run_passes(struct tf_merge *m, struct guest_pass *p, int np, char *err,
+		      size_t errlen)
+{
+	struct tf_event ev;
+	int rc;
+
 	while ((rc = tf_merge_next(m, &ev, err, errlen)) == 1) {
 		if (!ev.event)
 			continue;
-		if (ev.machine == p->host)
-			feed_host(p, &ev);
-		else if (ev.machine == guest)
-			feed_guest(p, &ev);
+		for (int i = 0; i < np; i++) {
+			if (ev.machine == p[i].host)
+				feed_host(&p[i], &ev);
+			else if (ev.machine == p[i].machine)
+				feed_guest(&p[i], &ev);
+		}
 	}
-	sg_end(&p->g, p->last, p->host_last);
-	tf_merge_close(m);
+	for (int i = 0; i < np; i++)
+		sg_end(&p[i].g, p[i].last, p[i].host_last);
 	return rc;
 }
 
@@ -372,26 +380,31 @@ int sg_report(const struct st_options *o, const char *const *paths, int n, FILE 
 	}
 	if (o->json && rc == 0)
 		fputs("],\"guests\":[", out);
+	struct guest_pass *passes = xcalloc((size_t)n, sizeof(*passes));
 	int ng = 0;
 	for (int i = 0; i < n && rc == 0; i++) {
-		const struct tf_machine *g = tf_merge_machine(m, i);
-		struct guest_pass p = { 0 };
-		if (g->host < 0)
+		if (tf_merge_machine(m, i)->host < 0)
 			continue;
-		rc = run_pass(paths, n, g, i, &p, err, errlen);
-		if (rc == 0) {
-			const struct tf_machine *h = tf_merge_machine(m, g->host);
-			if (o->json) {
-				if (ng)
-					fputc(',', out);
-				print_guest_json(g, h, &p, o, out);
-			} else {
-				print_guest_text(g, h, &p, o, out);
-			}
+		rc = pass_init(m, i, &passes[ng], err, errlen);
+		if (rc == 0)
 			ng++;
-		}
-		sg_free(&p.g);
 	}
+	if (rc == 0 && ng)
+		rc = run_passes(m, passes, ng, err, errlen);
+	for (int i = 0; i < ng && rc == 0; i++) {
+		const struct tf_machine *g = tf_merge_machine(m, passes[i].machine);
+		const struct tf_machine *h = tf_merge_machine(m, g->host);
+		if (!o->json)
+			print_guest_text(g, h, &passes[i], o, out);
+		else {
+			if (i)
+				fputc(',', out);
+			print_guest_json(g, h, &passes[i], o, out);
+		}
+	}
+	for (int i = 0; i < ng; i++)
+		sg_free(&passes[i].g);
+	free(passes);
 	if (o->json && rc == 0)
 		fputs("]}\n", out);
 	else if (rc == 0 && !ng)

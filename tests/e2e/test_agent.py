@@ -288,9 +288,10 @@ def agent_two_guests_one_recording(tmp):
     rc, _, err = run([tracekit(), 'record', '-o', os.path.join(tmp, 'host.dat'), '-e',
                       'syscalls:sys_enter_getppid', '-e', 'sched:sched_switch', '-F',
                       '-A', '127.0.0.1:%d' % A1.port, '--name', 'g1', '-e',
-                      'syscalls:sys_enter_getppid',
-                      '-A', '127.0.0.1:%d' % A2.port, '--name', 'g2', '-e',
                       'syscalls:sys_enter_getppid', '-e', 'sched:sched_switch',
+                      '-A', '127.0.0.1:%d' % A2.port, '--name', 'g2', '-e',
+                      'syscalls:sys_enter_getppid', '-e', 'sched:sched_switch', '-e',
+                      'sched:sched_process_exec',
                       loop(), 'getppid', str(CALLS)], timeout=180)
     expect(rc == 0, 'record -A -A failed (%d): %s' % (rc, err))
     for name in ('g1', 'g2'):
@@ -305,7 +306,8 @@ def agent_two_guests_one_recording(tmp):
         expect(getppid(g, pid) == CALLS, '%s: %d of the %d getppid calls' %
                (g, getppid(g, pid), CALLS))
     # each guest recorded its own -A's options only
-    expect('sched_switch' not in report(g1) and 'sched_switch' in report(g2),
+    # (the command runs once the guests record: g2 saw its exec)
+    expect('sched_process_exec' not in report(g1) and 'sched_process_exec' in report(g2),
            'the guests\' events are not their own -A\'s')
     rc, dump, e = run(['trace-cmd', 'dump', '--options', host], timeout=60)
     expect(rc == 0, 'trace-cmd dump: %s' % e)
@@ -318,10 +320,13 @@ def agent_two_guests_one_recording(tmp):
         files = set(re.findall(r'\b(host(?:-g1|-g2)?\.dat): .* sys_enter_getppid', out))
         expect(files == {'host.dat', 'host-g1.dat', 'host-g2.dat'}, '%s of the three files '
                'has the getppid calls of %r' % (' '.join(reader), files))
-    # g2 paired with the host by the GUEST option naming its trace id (g1 has no sched_switch)
-    rc, out, e = run([tracekit(), 'sched', '-i', host, '-i', g2], timeout=120)
-    expect(rc == 0, 'sched of the host and g2: %s' % e)
-    expect(re.search(r'^Guest g2 \(', out, re.M), 'sched pairs no guest g2:\n%s' % out[-2000:])
+    # each guest paired with the host by the GUEST option naming its trace id
+    rc, out, e = run([tracekit(), 'sched', '-i', host, '-i', g1, '-i', g2], timeout=120)
+    expect(rc == 0, 'sched of the three files: %s' % e)
+    for name in ('g1', 'g2'):
+        expect(re.search(r'^Guest %s \(.*host-%s\.dat\) on host host \(.*host\.dat\)' %
+                         (name, name), out, re.M),
+               'sched pairs no guest %s:\n%s' % (name, out[-2000:]))
     expect(not instances_of(root, A1.p.pid) and not instances_of(root, A2.p.pid),
            'agent instances left')
     no_leftovers(tmp)
