@@ -174,6 +174,27 @@ void sg_guest_sleep(struct sg_guest *g, int pid, uint64_t ts)
 		detach(g, t, ts, ts);
 }
 
+void sg_window_start(struct sg_guest *g, uint64_t ts)
+{
+	for (int i = 0; i < g->nvcpu; i++) {
+		struct sg_vcpu *v = &g->vcpu[i];
+		if (v->known && ts > v->since)
+			vcpu_set(v, v->on, ts);
+		v->on_total = v->off_total = 0;
+		v->snap = false;
+		if (v->known)
+			v->first = ts;
+	}
+	for (int i = 0; i < g->ntask; i++) {
+		struct sg_task *t = &g->task[i];
+		t->waited = t->attached = 0;
+		if (t->vcpu >= 0) {
+			t->mark = 0;	/* its vCPU's off total from ts: 0 */
+			t->attached_at = ts;
+		}
+	}
+}
+
 void sg_end(struct sg_guest *g, uint64_t ts, uint64_t host_end)
 {
 	for (int i = 0; i < g->ntask; i++)

@@ -74,6 +74,11 @@ void sg_guest_seen(struct sg_guest *g, uint64_t ts);
 /* pid sleeps or exits at ts: off every vCPU. */
 void sg_guest_sleep(struct sg_guest *g, int pid, uint64_t ts);
 /*
+ * --from: the window starts at ts (every transition before it given, none after): the
+ * states stay, the times counted so far are dropped, so that only time from ts counts.
+ */
+void sg_window_start(struct sg_guest *g, uint64_t ts);
+/*
  * The end of the recordings at ts, the host's at host_end (its last event): what is still
  * attached is counted up to ts, its vCPU's off time up to host_end (beyond it the host
  * says nothing).

@@ -98,6 +98,14 @@ struct guest_pass {
 	struct sg_formats gf, hf;
 	uint64_t first, last, host_first, host_last;
 	bool seen, host_seen;
+	bool started;			/* the --from window has begun */
+	bool guest_past, host_past;	/* an event after --to */
+};
+
+/* --from/--to on the merged clock (the host's): [from, to]. */
+struct window {
+	bool has_from, has_to;
+	uint64_t from, to;
 };
 
 static void feed_host(struct guest_pass *p, const struct tf_event *ev)
@@ -168,9 +176,26 @@ static int pass_init(struct tf_merge *m, int guest, struct guest_pass *p, char *
 	return 0;
 }
 
-/* Every guest's pass in one read of the merged files: each event to the passes it concerns. */
-static int run_passes(struct tf_merge *m, struct guest_pass *p, int np, char *err,
-		      size_t errlen)
+/* After --to: which recordings go on past it (their time is then counted up to it). */
+static bool note_past(struct guest_pass *p, int np, const struct tf_event *ev)
+{
+	bool all = true;
+
+	for (int i = 0; i < np; i++) {
+		p[i].host_past |= ev->machine == p[i].host;
+		p[i].guest_past |= ev->machine == p[i].machine;
+		all &= p[i].host_past && p[i].guest_past;
+	}
+	return all;
+}
+
+/*
+ * Every guest's pass in one read of the merged files: each event to the passes it
+ * concerns.  Events before --from set the states; the window's start drops the time
+ * counted until then, and after --to nothing is fed.
+ */
+static int run_passes(struct tf_merge *m, struct guest_pass *p, int np,
+		      const struct window *w, char *err, size_t errlen)
 {
 	struct tf_event ev;
 	int rc;
@@ -178,16 +203,31 @@ static int run_passes(struct tf_merge *m, struct guest_pass *p, int np, char *er
 	while ((rc = tf_merge_next(m, &ev, err, errlen)) == 1) {
 		if (!ev.event)
 			continue;
+		if (w->has_to && ev.ts > w->to) {
+			if (note_past(p, np, &ev))
+				break;
+			continue;
+		}
 		for (int i = 0; i < np; i++) {
+			if (w->has_from && !p[i].started && ev.ts >= w->from) {
+				sg_window_start(&p[i].g, w->from);
+				p[i].started = true;
+			}
 			if (ev.machine == p[i].host)
 				feed_host(&p[i], &ev);
 			else if (ev.machine == p[i].machine)
 				feed_guest(&p[i], &ev);
 		}
 	}
-	for (int i = 0; i < np; i++)
-		sg_end(&p[i].g, p[i].last, p[i].host_last);
-	return rc;
+	if (rc < 0)
+		return rc;
+	for (int i = 0; i < np; i++) {
+		if (w->has_from && !p[i].started)	/* nothing at or after --from */
+			sg_window_start(&p[i].g, w->from);
+		sg_end(&p[i].g, p[i].guest_past ? w->to : p[i].last,
+		       p[i].host_past ? w->to : p[i].host_last);
+	}
+	return 0;
 }
 
 static int by_waited(const void *a, const void *b)
@@ -265,7 +305,11 @@ static void print_guest_text(const struct tf_machine *g, const struct tf_machine
 	if (!shown)
 		fprintf(out, "  no task waited for its vCPU on the host\n");
 	fprintf(out, "  (counted from the host's first switch of each vCPU thread to its last "
-		"event: a lower bound)\n");
+		"event%s: a lower bound)\n", o->has_from || o->has_to ?
+		", within --from/--to on the host's clock" : "");
+	if (o->nfilters)
+		fprintf(out, "  (-F does not apply here: the vCPU accounting reads every sched "
+			"event of the files)\n");
 }
 
 static void print_guest_json(const struct tf_machine *g, const struct tf_machine *h,
@@ -280,6 +324,17 @@ static void print_guest_json(const struct tf_machine *g, const struct tf_machine
 	fputs(",\"vcpu_map\":", out);
 	if (g->vcpu_map_from)
 		json_fputs(out, g->vcpu_map_from);
+	else
+		fputs("null", out);
+	/* --from/--to on the host's clock, each null when not given */
+	fputs(",\"from_ns\":", out);
+	if (o->has_from)
+		fprintf(out, "%llu", (unsigned long long)st_ns_of_seconds(o->from));
+	else
+		fputs("null", out);
+	fputs(",\"to_ns\":", out);
+	if (o->has_to)
+		fprintf(out, "%llu", (unsigned long long)st_ns_of_seconds(o->to));
 	else
 		fputs("null", out);
 	fputs(",\"vcpus\":[", out);
@@ -389,8 +444,11 @@ int sg_report(const struct st_options *o, const char *const *paths, int n, FILE 
 		if (rc == 0)
 			ng++;
 	}
+	struct window w = { .has_from = o->has_from, .has_to = o->has_to,
+			    .from = o->has_from ? st_ns_of_seconds(o->from) : 0,
+			    .to = o->has_to ? st_ns_of_seconds(o->to) : UINT64_MAX };
 	if (rc == 0 && ng)
-		rc = run_passes(m, passes, ng, err, errlen);
+		rc = run_passes(m, passes, ng, &w, err, errlen);
 	for (int i = 0; i < ng && rc == 0; i++) {
 		const struct tf_machine *g = tf_merge_machine(m, passes[i].machine);
 		const struct tf_machine *h = tf_merge_machine(m, g->host);

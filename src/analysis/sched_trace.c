@@ -303,7 +303,7 @@ static void match_command(struct st_loader *l, const struct sa_event *e)
 		l->t->command_pid = e->pid;
 }
 
-static uint64_t to_ns(double secs)
+uint64_t st_ns_of_seconds(double secs)
 {
 	if (secs <= 0)
 		return 0;
@@ -346,7 +346,7 @@ struct st_loader *st_begin(struct st_trace *t, const struct st_options *o, struc
 	t->cpus = tf_reader_info(r)->cpus;
 	if (tf_reader_info(r)->user_cpu >= 0)
 		t->cpus = tf_reader_info(r)->user_cpu;	/* the kernel's CPUs only */
-	sa_init(&t->a, o->has_from ? to_ns(o->from) : 0, o->has_to ? to_ns(o->to) : 0);
+	sa_init(&t->a, o->has_from ? st_ns_of_seconds(o->from) : 0, o->has_to ? st_ns_of_seconds(o->to) : 0);
 	return l;
 }
 
@@ -422,7 +422,7 @@ void st_end(struct st_loader *l, uint64_t last)
 int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t errlen)
 {
 	struct tf_event ev;
-	uint64_t to = o->has_to ? to_ns(o->to) : UINT64_MAX, last = 0;
+	uint64_t to = o->has_to ? st_ns_of_seconds(o->to) : UINT64_MAX, last = 0;
 	int rc = -1;
 
 	memset(t, 0, sizeof(*t));

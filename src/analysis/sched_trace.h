@@ -51,6 +51,9 @@ extern const char *const st_event_names[ST_NEVENTS];
 void st_command_name(const char *command, char *buf, size_t len);
 
 /* 0, or -1 with a one-line message in err. */
+/* --from/--to's seconds as the trace's nanoseconds (clamped). */
+uint64_t st_ns_of_seconds(double secs);
+
 /* 0; -1 and err; -2 and err when a -F filter does not fit the file (a usage error). */
 int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t errlen);
 

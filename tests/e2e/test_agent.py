@@ -358,6 +358,8 @@ def agent_guest_name_default(tmp):
     expect(os.path.exists(os.path.join(tmp, 'host-127.0.0.1.dat')), 'files: %r' % os.listdir(tmp))
 
 
+# A stand-in qemu: N threads named as qemu's vCPU threads; with 'busy', each runs and
+# sleeps in turns (on and off its CPU, as a vCPU thread is), else it sleeps.
 FAKE_QEMU = r'''
 import os, sys, threading, time
 ready = []
@@ -365,6 +367,12 @@ def vcpu(n):
     with open('/proc/self/task/%d/comm' % threading.get_native_id(), 'w') as f:
         f.write('CPU %d/TCG' % n)
     ready.append('%d:%d' % (n, threading.get_native_id()))
+    end = time.monotonic() + 60
+    while sys.argv[2:] == ['busy'] and time.monotonic() < end:
+        t = time.monotonic() + 0.003
+        while time.monotonic() < t:
+            pass
+        time.sleep(0.002)
     time.sleep(60)
 for n in range(int(sys.argv[1])):
     threading.Thread(target=vcpu, args=(n,), daemon=True).start()
@@ -400,6 +408,64 @@ def agent_guest_option_vcpu_threads(tmp):
     rc, _, err = run([tracekit(), 'record', '-A', '127.0.0.1:1', '--guest-pid', '999999999',
                       'true'], timeout=30)
     expect(rc == 2 and 'guest-pid' in err, 'a bad --guest-pid: %d %r' % (rc, err))
+
+
+def guest_figures(js):
+    """sched --json's guest section as {('task', pid): (wait, on), ('vcpu', n): (on, off)}."""
+    g = json.loads(js)['guests'][0]
+    got = {('task', t['pid']): (t['vcpu_wait_ns'], t['on_vcpu_ns']) for t in g['tasks']}
+    got.update({('vcpu', v['vcpu']): (v['on_ns'], v['off_ns']) for v in g['vcpus']})
+    return g, got
+
+
+@case
+def agent_sched_window_splits_the_vcpu_waits(tmp):
+    """sched's vCPU section takes --from/--to on the host's clock: the waits and the vCPU
+    threads' on/off times of a recording split at its middle add up, task by task, to the
+    whole recording's.  Host and guest are this machine (an agent on loopback), the vCPUs
+    the threads of a stand-in qemu that run and sleep in turns."""
+    tracefs()
+    cpus = os.cpu_count()
+    q = subprocess.Popen([sys.executable, '-c', FAKE_QEMU, str(cpus), 'busy'],
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        expect(len(q.stdout.readline().split()) == cpus, 'the stand-in qemu did not start')
+        A = Agent('--sessions', '1')
+        S = ['-e', 'sched:sched_switch', '-e', 'sched:sched_waking']
+        rc, _, err = run([tracekit(), 'record', '-o', os.path.join(tmp, 'host.dat')] + S +
+                         ['-A', '127.0.0.1:%d' % A.port, '--name', 'g', '--guest-pid',
+                          str(q.pid)] + S + [os.path.join(OPTIONS['progs'], 'sched4'), '40'],
+                         timeout=180)
+        expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
+        A.end()
+    finally:
+        q.kill()
+        q.wait()
+    files = ['-i', os.path.join(tmp, 'host.dat'), '-i', os.path.join(tmp, 'host-g.dat')]
+    rc, js, e = run([tracekit(), 'sched', '--json'] + files, timeout=120)
+    expect(rc == 0, 'sched: %s' % e)
+    g, whole = guest_figures(js)
+    expect(g['vcpu_map'] and g['from_ns'] is None and g['to_ns'] is None, 'guest: %r' %
+           {k: g[k] for k in g if k != 'tasks'})
+    waited = sum(v[0] for k, v in whole.items() if k[0] == 'task')
+    expect(waited > 0, 'no task waited for its vCPU: %r' % g)
+    rc, rep, e = run([tracekit(), 'report', files[1]], timeout=120)
+    stamps = [float(t) for t in re.findall(r'\] +(\d+\.\d+):', rep)]
+    expect(rc == 0 and len(stamps) > 100, 'host report: %s' % e)
+    mid = '%.9f' % ((stamps[0] + stamps[-1]) / 2)
+    _, before = guest_figures(run([tracekit(), 'sched', '--json', '--to', mid] + files,
+                                  timeout=120)[1])
+    gafter, after = guest_figures(run([tracekit(), 'sched', '--json', '--from', mid] + files,
+                                      timeout=120)[1])
+    expect(gafter['from_ns'] == round(float(mid) * 1e9), 'from_ns %r for --from %s' %
+           (gafter['from_ns'], mid))
+    wrong = {k: (whole[k], before.get(k, (0, 0)), after.get(k, (0, 0))) for k in whole
+             if tuple(a + b for a, b in zip(before.get(k, (0, 0)), after.get(k, (0, 0)))) !=
+             whole[k]}
+    expect(not wrong, 'split at %s, the halves do not add up to the whole (whole, before, '
+           'after): %r' % (mid, dict(list(wrong.items())[:5])))
+    expect(0 < sum(v[0] for k, v in before.items() if k[0] == 'task') < waited,
+           'the first half has none or all of the waits')
 
 
 @case

@@ -2,6 +2,7 @@
  * The vCPU accounting of sched_guest.h on hand-built transitions whose answers are worked
  * out in the comments.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "analysis/sched_guest.h"
@@ -14,6 +15,44 @@ static const struct sg_task *find(const struct sg_guest *g, int pid)
 			return &g->task[i];
 	return NULL;
 }
+
+/* One transition of a scripted recording: host switch, guest run/queue/sleep. */
+struct step {
+	char what;		/* 'h' host switch a->b, 'r' run, 'q' queue, 's' sleep */
+	int a, b;		/* prev and next pid; or pid and vCPU */
+	uint64_t ts;
+};
+
+/*
+ * Feed steps in order, starting the window at from (0: none) before the first step at or
+ * after it, and stopping before the first step after to (0: none).
+ */
+static void replay(struct sg_guest *g, const struct step *st, int n, uint64_t from,
+		   uint64_t to)
+{
+	bool started = !from;
+
+	for (int i = 0; i < n && (!to || st[i].ts <= to); i++) {
+		if (!started && st[i].ts >= from) {
+			sg_window_start(g, from);
+			started = true;
+		}
+		switch (st[i].what) {
+		case 'h': sg_host_switch(g, st[i].a, st[i].b, st[i].ts); break;
+		case 'r': sg_guest_run(g, st[i].a, "app", st[i].b, st[i].ts); break;
+		case 'q': sg_guest_queue(g, st[i].a, "app", st[i].b, st[i].ts); break;
+		case 's': sg_guest_sleep(g, st[i].a, st[i].ts); break;
+		}
+	}
+}
+
+/* The first test's transitions (its comment), for the windows' tests. */
+static const struct step first_case[] = {
+	{ 'h', 1, 501, 1000 }, { 'r', 7, 0, 2000 }, { 'h', 501, 1, 3000 },
+	{ 'h', 1, 501, 4500 }, { 'q', 7, 0, 5000 }, { 'h', 501, 1, 6000 },
+	{ 'q', 7, 1, 6400 }, { 's', 7, 0, 7000 },
+};
+#define FIRST_CASE_N ((int)(sizeof(first_case) / sizeof(first_case[0])))
 
 /*
  * Two vCPUs run by host threads 501 and 502; guest task 7 on vCPU 0:
@@ -34,14 +73,7 @@ static void test_task_waits_while_its_vcpu_thread_is_off(void)
 	struct sg_guest g;
 
 	CHECK(sg_init(&g, 2, pids) == 0);
-	sg_host_switch(&g, 1, 501, 1000);
-	sg_guest_run(&g, 7, "app", 0, 2000);
-	sg_host_switch(&g, 501, 1, 3000);
-	sg_host_switch(&g, 1, 501, 4500);
-	sg_guest_queue(&g, 7, "app", 0, 5000);
-	sg_host_switch(&g, 501, 1, 6000);
-	sg_guest_queue(&g, 7, "app", 1, 6400);
-	sg_guest_sleep(&g, 7, 7000);
+	replay(&g, first_case, FIRST_CASE_N, 0, 0);
 	sg_end(&g, 8000, 8000);
 	const struct sg_task *t = find(&g, 7);
 	CHECK(t != NULL);
@@ -137,7 +169,60 @@ static void test_queued_tasks_each_see_the_off_time_while_queued(void)
 	sg_free(&g);
 }
 
+/*
+ * The first test's transitions with --from 4000: before it the states are set (vCPU 0's
+ * thread off since 3000, 7 on vCPU 0 since 2000), from it the times count:
+ *   4000-4500  off while 7 is on it      500
+ *   6000-6400  off while 7 queued there  400
+ * 7 waited 900; it was attached 3000 (4000-6400 on vCPU 0, 6400-7000 queued on vCPU 1,
+ * whose thread's state is unknown); vCPU 0's thread: on 4500-6000, off 4000-4500 and
+ * 6000-8000.
+ */
+static void test_window_start_keeps_states_drops_earlier_time(void)
+{
+	static const int pids[2] = { 501, 502 };
+	struct sg_guest g;
+
+	CHECK(sg_init(&g, 2, pids) == 0);
+	replay(&g, first_case, FIRST_CASE_N, 4000, 0);
+	sg_end(&g, 8000, 8000);
+	const struct sg_task *t = find(&g, 7);
+	CHECK(t != NULL);
+	CHECK_INT(t->waited, 900);
+	CHECK_INT(t->attached, 3000);
+	CHECK_INT(g.vcpu[0].on_total, 1500);
+	CHECK_INT(g.vcpu[0].off_total, 500 + 2000);
+	sg_free(&g);
+}
+
+/*
+ * Split at 5500 (--to 5500, then --from 5500) the first test's figures add up to the
+ * whole: waited 1500 before and 400 after (1900), attached 3500 and 1500 (5000).
+ */
+static void test_windows_split_add_up(void)
+{
+	static const int pids[2] = { 501, 502 };
+	struct sg_guest a, b;
+
+	CHECK(sg_init(&a, 2, pids) == 0);
+	replay(&a, first_case, FIRST_CASE_N, 0, 5500);
+	sg_end(&a, 5500, 5500);				/* --to 5500: both go on past it */
+	CHECK_INT(find(&a, 7)->waited, 1500);
+	CHECK_INT(find(&a, 7)->attached, 3500);
+	CHECK(sg_init(&b, 2, pids) == 0);
+	replay(&b, first_case, FIRST_CASE_N, 5500, 0);
+	sg_end(&b, 8000, 8000);
+	CHECK_INT(find(&b, 7)->waited, 400);
+	CHECK_INT(find(&b, 7)->attached, 1500);
+	CHECK_INT(a.vcpu[0].off_total + b.vcpu[0].off_total, 3500);
+	CHECK_INT(a.vcpu[0].on_total + b.vcpu[0].on_total, 3500);
+	sg_free(&a);
+	sg_free(&b);
+}
+
 TK_MAIN(TK_CASE(test_task_waits_while_its_vcpu_thread_is_off),
+	 TK_CASE(test_window_start_keeps_states_drops_earlier_time),
+	 TK_CASE(test_windows_split_add_up),
 	 TK_CASE(test_off_time_stops_where_the_host_recording_ends),
 	 TK_CASE(test_host_time_past_the_guest_is_not_charged),
 	 TK_CASE(test_idle_and_unmapped_vcpus_count_nothing),
