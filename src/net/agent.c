@@ -262,7 +262,8 @@ static void say_recording(const struct net_agent_opts *o, const struct net_agent
 /* One host, from its TRACE_REQ to CLOSE_RESP. */
 static void session(const struct net_agent_opts *o, int ctl, const char *host)
 {
-	struct net_agent_session s = { .ctl = ctl, .allow = &o->allow, .addr = o->addr };
+	struct net_agent_session s = { .ctl = ctl, .allow = &o->allow, .addr = o->addr,
+					.stop = o->stop };
 	struct net_trace_resp *resp = xcalloc(1, sizeof(*resp));
 	struct net_msg *m = xmalloc(sizeof(*m));
 	struct tsync_thread t = { .fd = -1 };

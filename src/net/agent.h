@@ -38,6 +38,8 @@ struct net_agent_session {
 	const char *addr;		/* where they listen */
 	char clock[32];			/* -C in the request, or "" */
 	bool close_seen;		/* the host's CLOSE (or its end) arrived */
+	volatile int *stop;		/* the agent's Ctrl-C: one taken before the recording
+					 * caught the signals itself ends it too */
 	/* what the recording sent, set when it ends (net_agent_recorded) */
 	bool recorded;
 	unsigned long long events, lost, pages_sent;

@@ -278,7 +278,8 @@ static int wait_for_end(const struct rec_options *o, struct held_child *c, struc
 				break;
 			}
 		}
-		if (stop_requested) {
+		if (stop_requested || (o->agent_link && o->agent_link->stop &&
+				       *o->agent_link->stop)) {
 			why = 1;
 			break;
 		}
