@@ -186,6 +186,12 @@ static int split_guest(struct rec_options *o, int *argc, char **argv)
 			g->pid = (int)v;
 			continue;
 		}
+		if (g && (!strcmp(t, "--tsync-interval") || !strncmp(t, "--tsync-interval=", 17))) {
+			host[out++] = argv[i];		/* the host's, for every guest */
+			if (!t[16] && i + 1 < n)
+				host[out++] = argv[++i];
+			continue;
+		}
 		if (g) {
 			g->argv[g->argc++] = argv[i];
 			if (takes_value(t) && i + 1 < n)
@@ -222,7 +228,34 @@ void cli_record_options_free(struct rec_options *o)
 	free(o->guests);
 }
 
-/* Guest i's address, pid and name: each guest its own file (trace-NAME.dat). */
+/*
+ * A guest's options through record's own parser, as its agent will take them: a typo is
+ * said here in one line, not by the agent on its machine while the host sees its
+ * connection close.
+ */
+static int check_guest_options(const struct rec_guest_arg *g)
+{
+	char **argv = xcalloc((size_t)g->argc + 2, sizeof(char *));
+	struct rec_options go = { .user_wait_ms = -1 };
+	char verb[300];
+	int rc;
+
+	argv[0] = "record";
+	memcpy(argv + 1, g->argv, sizeof(char *) * (size_t)g->argc);
+	snprintf(verb, sizeof(verb), "record: the guest options after -A %.200s", g->agent);
+	err_set_verb(verb);
+	rc = parse(&go, g->argc + 1, argv);
+	if (rc == 0 && (go.output || go.net || go.recover)) {
+		errmsg("-o, -N and --recover are the host's: give them before the first -A");
+		rc = -1;
+	}
+	err_set_verb("record");
+	cli_record_options_free(&go);
+	free(argv);
+	return rc;
+}
+
+/* Guest i's address, options, pid and name: each guest its own file (trace-NAME.dat). */
 static int check_guest(const struct rec_options *o, int i)
 {
 	const struct rec_guest_arg *g = &o->guests[i];
@@ -243,6 +276,8 @@ static int check_guest(const struct rec_options *o, int i)
 		errmsg("--guest-pid %d: no such process (the guest's qemu)", g->pid);
 		return -1;
 	}
+	if (check_guest_options(g) < 0)
+		return -1;
 	rec_guest_name(g->agent, g->name, name, sizeof(name));
 	for (int j = 0; j < i; j++) {
 		rec_guest_name(o->guests[j].agent, o->guests[j].name, other, sizeof(other));

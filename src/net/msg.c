@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,16 +134,39 @@ int net_msg_parse(const uint8_t *bytes, size_t len, struct net_msg *m, char *err
 	return 0;
 }
 
-/* poll() for events on fd, a signal not ending the wait: >0 ready, 0 timed out, -1 error. */
+/* Set: waits look at it every 200 ms and end when it is (net_set_interrupt). */
+static volatile sig_atomic_t *interrupt_flag;
+
+void net_set_interrupt(volatile sig_atomic_t *flag)
+{
+	interrupt_flag = flag;
+}
+
+/*
+ * poll() for events on fd, a signal not ending the wait (the flag of net_set_interrupt
+ * does): >0 ready, 0 timed out, -1 error (EINTR: interrupted).
+ */
 static int wait_for(int fd, short events, int timeout_ms)
 {
 	struct pollfd p = { .fd = fd, .events = events };
-	int r;
+	long long end = net_now_ms() + timeout_ms;
 
-	do
-		r = poll(&p, 1, timeout_ms);
-	while (r < 0 && errno == EINTR);
-	return r;
+	for (;;) {
+		long long left = end - net_now_ms();
+		int slice = left > 0 ? (int)left : 0, r;
+
+		if (interrupt_flag && *interrupt_flag) {
+			errno = EINTR;
+			return -1;
+		}
+		if (interrupt_flag && slice > 200)
+			slice = 200;	/* the signal may have gone to another thread */
+		r = poll(&p, 1, slice);
+		if (r > 0 || (r < 0 && errno != EINTR))
+			return r;
+		if (r == 0 && net_now_ms() >= end)
+			return 0;
+	}
 }
 
 long long net_now_ms(void)
@@ -164,6 +188,8 @@ int net_read_full(int fd, void *buf, size_t len, int timeout_ms, char *err, size
 		int w = left > 0 ? wait_for(fd, POLLIN, (int)left) : 0;
 		ssize_t r;
 
+		if (w < 0 && errno == EINTR)
+			return fail(err, errlen, "interrupted");
 		if (w < 0)
 			return fail(err, errlen, "poll: %s", strerror(errno));
 		if (w == 0 && done)

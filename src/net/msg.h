@@ -8,6 +8,7 @@
 #ifndef TRACEKIT_NET_MSG_H
 #define TRACEKIT_NET_MSG_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -136,6 +137,12 @@ int net_send_tsync(int fd, const char *proto, uint32_t id, const void *payload, 
 int net_greet_client(int fd, int timeout_ms, char *err, size_t errlen);
 /* Client: the same from the other side.  -1 with err. */
 int net_greet_listener(int fd, int timeout_ms, char *err, size_t errlen);
+
+/*
+ * While *flag is set (a Ctrl-C handler sets it), every wait here ends at once with
+ * "interrupted" (EINTR); NULL: none.  record sets it while it connects its guests.
+ */
+void net_set_interrupt(volatile sig_atomic_t *flag);
 
 /* Read exactly len bytes within timeout_ms in all; 0, 1 at EOF before any, -1 with err. */
 int net_read_full(int fd, void *buf, size_t len, int timeout_ms, char *err, size_t errlen);

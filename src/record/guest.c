@@ -240,7 +240,11 @@ static int receive_meta(struct rec_guest *g, char *err, size_t errlen)
 	for (;;) {
 		int r = net_msg_read(g->ctl, m, GUEST_WAIT_MS, why, sizeof(why));
 
-		if (r == 1)
+		if (r == 1 && !g->meta_size)	/* it took the request, then did not record */
+			snprintf(why, sizeof(why), "it closed the connection before recording (the "
+				 "agent's own output says why: an event or option its machine "
+				 "lacks?)");
+		else if (r == 1)
 			snprintf(why, sizeof(why), "it closed the connection during the metadata");
 		if (r)
 			goto out;

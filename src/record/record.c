@@ -31,6 +31,7 @@
 #include "meta.h"
 #include "guest.h"
 #include "net/agent.h"
+#include "net/msg.h"
 #include "netrec.h"
 #include "output.h"
 #include "recover.h"
@@ -196,8 +197,10 @@ static int setup_events(struct ft_session *s, const struct rec_options *o, char 
 		add_waker_events(s, o);
 		return 0;
 	}
+	/* streamed (-N, an agent's recording): no program's own tracepoints, every -e a kernel one */
+	bool streamed = o->net || o->agent_link;
 	for (int i = 0; i < o->nevents; i++) {
-		if (ust_is_user_spec(s, o->events[i].spec))
+		if (!streamed && ust_is_user_spec(s, o->events[i].spec))
 			continue;	/* the program's own: see ust.c */
 		if (ft_enable_events(s, o->events[i].spec, err, errlen) < 0)
 			return -1;
@@ -515,7 +518,7 @@ int rec_run(const struct rec_options *o)
 		try_option(s, "userstacktrace", true);
 
 	/* Before the command: it finds the user-event session in its environment. */
-	if (!o->net)	/* user events are not streamed: they need the local file */
+	if (!o->net && !o->agent_link)	/* user events are not streamed: they need the local file */
 		u = ust_rec_start(s, o->events, o->nevents, o->pids, o->npids, o->clock, output,
 			  o->buffer_kb, o->user_wait_ms, err, sizeof(err));
 	if (!u && err[0])
@@ -599,6 +602,8 @@ int rec_run(const struct rec_options *o)
 			trace_id = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
 		opts[nopts++] = (struct tf_option){ TF_OPT_TRACEID, &trace_id, 8 };
 	}
+	/* a Ctrl-C while an agent is slow to answer ends the wait (record's own is set up) */
+	net_set_interrupt(&stop_requested);
 	for (int i = 0; i < o->nguests; i++) {
 		const struct rec_guest_arg *ga = &o->guests[i];
 		struct rec_guest_opts go = {
@@ -608,9 +613,12 @@ int rec_run(const struct rec_options *o)
 			.guest_pid = ga->pid, .quiet = o->quiet,
 		};
 		guests[i] = rec_guest_start(&go, err, sizeof(err));
-		if (!guests[i])
+		if (!guests[i]) {
+			net_set_interrupt(NULL);
 			goto fail;
+		}
 	}
+	net_set_interrupt(NULL);
 	r = rec_start(ft_instance_dir(s), ft_cpu_count(s), net ? spool : output,
 		      (unsigned)sysconf(_SC_PAGESIZE), o->max_bytes, err, sizeof(err));
 	if (!r || (net && rec_net_stream(net, err, sizeof(err)) < 0) ||

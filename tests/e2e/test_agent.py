@@ -334,10 +334,11 @@ def agent_two_guests_one_recording(tmp):
 
 @case
 def agent_tsync_interval_samples(tmp):
-    """--tsync-interval: samples every so often between the first and the last, each vCPU."""
+    """--tsync-interval: samples every so often between the first and the last, each vCPU.
+    Given after -A with the guest's options (where --name goes), it is still the host's."""
     tracefs()
     A = Agent('--sessions', '1')
-    rc, _, err = record_a(tmp, A.port, host_args=('--tsync-interval', '100'), calls=300000)
+    rc, _, err = record_a(tmp, A.port, extra=('--tsync-interval', '100'), calls=300000)
     expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
     A.end()
     m = re.search(r'time sync ptp, (\d+) samples per vCPU', err)
@@ -619,6 +620,37 @@ def agent_json_lines(tmp):
 
 
 @case
+def agent_silent_ctrl_c_ends_the_wait(tmp):
+    """An "agent" that takes the connection and answers nothing: Ctrl-C on record -A ends its
+    wait at once (not after the 30 s it gives a silent agent), one line, no files left."""
+    srv = socket.create_server(('127.0.0.1', 0))
+    port = srv.getsockname()[1]
+    p = subprocess.Popen([tracekit(), 'record', '-o', os.path.join(tmp, 'h.dat'), '-e',
+                          'sched:sched_switch', '-A', '127.0.0.1:%d' % port, '--name', 'g',
+                          'true'], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        srv.settimeout(60)
+        c, _ = srv.accept()
+        time.sleep(1)
+        start = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=25)
+        took = time.monotonic() - start
+    except subprocess.TimeoutExpired:
+        raise Fail('record -A did not end 25 s after Ctrl-C while the agent was silent')
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        srv.close()
+    c.close()
+    expect(took < 10, 'record -A took %.1f s to end after Ctrl-C' % took)
+    expect(p.returncode == 1 and err == 'tracekit: record: agent 127.0.0.1:%d: interrupted\n' %
+           port, 'record -A said (%d): %r' % (p.returncode, err))
+    expect(not os.listdir(tmp), 'files left: %r' % os.listdir(tmp))
+
+
+@case
 def agent_refuses_host_not_allowed(tmp):
     """An agent allowing only another network refuses the host: record -A says so, no files."""
     tracefs()
@@ -650,6 +682,12 @@ def agent_record_a_refusals(tmp):
              "a second guest named 'vm'"),
             (many, 2, '16 guests at most'),
             (['-A', '127.0.0.1:1', '--name', 'a', '-A', '@3:823'], 2, 'vsock'),
+            # the guest's options through record's parser on the host, not found wrong by
+            # the agent on its machine while the host sees its connection close
+            (['-A', '127.0.0.1:1', '--name', 'g', '--nmae', 'x'], 2,
+             "the guest options after -A 127.0.0.1:1: unknown option '--nmae'"),
+            (['-A', '127.0.0.1:1', '-f', 'x'], 2, 'the guest options after -A 127.0.0.1:1: -f'),
+            (['-A', '127.0.0.1:1', '-o', 'g.dat'], 2, "are the host's: give them before"),
             (['--name', 'g', '-A', '127.0.0.1:1'], 2, 'after -A'),
             (['--tsync-interval', '5'], 2, 'give -A'),
             (['-N', '127.0.0.1:1', '-A', '127.0.0.1:1'], 2, '-N'),
