@@ -340,9 +340,17 @@ static void print_guest_json(const struct tf_machine *g, const struct tf_machine
 	fputs(",\"vcpus\":[", out);
 	for (int i = 0; i < p->g.nvcpu; i++) {
 		const struct sg_vcpu *v = &p->g.vcpu[i];
-		fprintf(out, "%s{\"vcpu\":%d,\"host_pid\":%d,\"seen\":%s,\"on_ns\":%llu,"
-			"\"off_ns\":%llu}", i ? "," : "", i, v->host_pid, v->known ? "true" : "false",
-			(unsigned long long)v->on_total, (unsigned long long)v->off_total);
+		/* not known is null, not 0 (pid 0 is the idle task, 0 ns a figure) */
+		fprintf(out, "%s{\"vcpu\":%d,\"host_pid\":", i ? "," : "", i);
+		if (v->host_pid)
+			fprintf(out, "%d", v->host_pid);
+		else
+			fputs("null", out);
+		if (v->known)
+			fprintf(out, ",\"seen\":true,\"on_ns\":%llu,\"off_ns\":%llu}",
+				(unsigned long long)v->on_total, (unsigned long long)v->off_total);
+		else
+			fputs(",\"seen\":false,\"on_ns\":null,\"off_ns\":null}", out);
 	}
 	fputs("],\"tasks\":[", out);
 	qsort(p->g.task, (size_t)p->g.ntask, sizeof(*p->g.task), by_waited);

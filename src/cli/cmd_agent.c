@@ -33,7 +33,7 @@ void help_agent(FILE *f)
 	      "                      over its network needs its own address or 0.0.0.0)\n"
 	      "  -A, --allow CIDR    hosts allowed from there (repeatable; default: loopback\n"
 	      "                      only, 127.0.0.0/8 and ::1)\n"
-	      "  -n, --sessions N    stop after N hosts (default: run until Ctrl-C)\n"
+	      "  -n, --sessions N    stop after N hosts recorded for (default: run until Ctrl-C)\n"
 	      "  -P, --ports-from N  the data and time-sync ports: the first free ones from N up\n"
 	      "                      (default 1500, trace-cmd's)\n"
 	      "  -j, --json          one JSON object a line on stdout for each step (listening,\n"
@@ -109,7 +109,8 @@ int cmd_agent(int argc, char **argv)
 	int c;
 
 	err_set_verb("agent");
-	while ((c = getopt_long(argc, argv, "p:N:a:A:n:P:jh", longopts, NULL)) != -1) {
+	opterr = 0;	/* one line of ours, not getopt's and ours */
+	while ((c = getopt_long(argc, argv, ":p:N:a:A:n:P:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (cli_number("-p", optarg, 1, 65535, &v) < 0)
@@ -148,7 +149,7 @@ int cmd_agent(int argc, char **argv)
 			help_agent(stdout);
 			return 0;
 		default:
-			errmsg("see 'tracekit agent --help'");
+			cli_getopt_error("agent", c, argv);
 			return 2;
 		}
 	}

@@ -99,7 +99,7 @@ int cmd_listen(int argc, char **argv)
 			break;
 		case 'A':
 			if (net_allow_add(&o.allow, optarg, err, sizeof(err)) < 0) {
-				errmsg("%s", err);
+				errmsg("--allow %s", err);
 				return 2;
 			}
 			allow_given = true;

@@ -153,7 +153,7 @@ static int split_guest(struct rec_options *o, int *argc, char **argv)
 			break;
 		if (!strncmp(t, "-A", 2)) {
 			const char *addr = t[2] ? t + 2 : i + 1 < n ? argv[++i] : NULL;
-			if (!addr) {
+			if (!addr || addr[0] == '-' || !addr[0]) {
 				errmsg("-A needs HOST:PORT (the agent's address)");
 				goto fail;
 			}
@@ -278,6 +278,12 @@ static int check_guest(const struct rec_options *o, int i)
 	}
 	if (check_guest_options(g) < 0)
 		return -1;
+	if (g->name && (!g->name[0] || g->name[0] == '-' || g->name[0] == '.' ||
+			strchr(g->name, '/'))) {
+		errmsg("--name '%s': a guest's name is in its file's name (trace-NAME.dat): give "
+		       "one that is not empty and has no '/' nor a leading '-' or '.'", g->name);
+		return -1;
+	}
 	rec_guest_name(g->agent, g->name, name, sizeof(name));
 	for (int j = 0; j < i; j++) {
 		rec_guest_name(o->guests[j].agent, o->guests[j].name, other, sizeof(other));

@@ -25,9 +25,9 @@ int net_allow_add(struct net_allow *a, const char *text, char *err, size_t errle
 	int max;
 
 	if (a->n >= NET_MAX_ALLOW)
-		return fail(err, errlen, "--allow %s: too many (32 at most)", text);
+		return fail(err, errlen, "%s: too many (32 at most)", text);
 	if (hl >= sizeof(host))
-		return fail(err, errlen, "--allow %s: not an address (e.g. 10.0.0.0/8, ::1)", text);
+		return fail(err, errlen, "%s: not a numeric address (e.g. 10.0.2.2, 10.0.0.0/8, ::1)", text);
 	memcpy(host, text, hl);
 	host[hl] = '\0';
 	if (inet_pton(AF_INET, host, c.addr) == 1) {
@@ -37,7 +37,7 @@ int net_allow_add(struct net_allow *a, const char *text, char *err, size_t errle
 		c.family = AF_INET6;
 		max = 128;
 	} else {
-		return fail(err, errlen, "--allow %s: not an address (e.g. 10.0.0.0/8, ::1)", text);
+		return fail(err, errlen, "%s: not a numeric address (e.g. 10.0.2.2, 10.0.0.0/8, ::1)", text);
 	}
 	c.bits = max;
 	if (slash) {
@@ -45,7 +45,7 @@ int net_allow_add(struct net_allow *a, const char *text, char *err, size_t errle
 		long b = strtol(slash + 1, &end, 10);
 
 		if (!slash[1] || *end || b < 0 || b > max)
-			return fail(err, errlen, "--allow %s: bad prefix length", text);
+			return fail(err, errlen, "%s: bad prefix length", text);
 		c.bits = (int)b;
 	}
 	a->cidr[a->n++] = c;

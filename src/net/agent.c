@@ -259,8 +259,8 @@ static void say_recording(const struct net_agent_opts *o, const struct net_agent
 	fflush(stdout);
 }
 
-/* One host, from its TRACE_REQ to CLOSE_RESP. */
-static void session(const struct net_agent_opts *o, int ctl, const char *host)
+/* One host, from its TRACE_REQ to CLOSE_RESP: whether it got to a recording. */
+static bool session(const struct net_agent_opts *o, int ctl, const char *host)
 {
 	struct net_agent_session s = { .ctl = ctl, .allow = &o->allow, .addr = o->addr,
 					.stop = o->stop };
@@ -384,6 +384,7 @@ out:
 	free(resp);
 	free(m);
 	close(ctl);
+	return started;
 }
 
 int net_agent_run(const struct net_agent_opts *o)
@@ -431,8 +432,9 @@ int net_agent_run(const struct net_agent_opts *o)
 			close(fd);
 			continue;
 		}
-		session(o, fd, host);
-		served++;
+		/* a connection that never asked for a recording (a port check) is no host served */
+		if (session(o, fd, host))
+			served++;
 	}
 	close(lfd);
 	return 0;

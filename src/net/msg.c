@@ -200,6 +200,8 @@ int net_read_full(int fd, void *buf, size_t len, int timeout_ms, char *err, size
 		r = read(fd, (char *)buf + done, len - done);
 		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
+		if (r < 0 && errno == ECONNRESET)
+			r = 0;	/* the peer's end too: it closed with our bytes unread */
 		if (r < 0)
 			return fail(err, errlen, "read: %s", strerror(errno));
 		if (r == 0) {

@@ -187,8 +187,9 @@ static int receive_response(struct rec_guest *g, char *err, size_t errlen)
 	int r = net_msg_read(g->ctl, m, GUEST_WAIT_MS, why, sizeof(why));
 
 	if (r == 1)
-		snprintf(why, sizeof(why), "it closed the connection (did it refuse the options "
-			 "given after -A? its own output says)");
+		snprintf(why, sizeof(why), "it closed the connection before answering (does it "
+			 "allow this host? tracekit agent takes loopback only unless -N HOST or "
+			 "--allow CIDR; its own output says)");
 	if (!r && m->cmd == NET_NOT_SUPP) {
 		snprintf(why, sizeof(why), "it does not take this request (NOT_SUPP)");
 		r = -1;

@@ -415,7 +415,7 @@ def guest_figures(js):
     """sched --json's guest section as {('task', pid): (wait, on), ('vcpu', n): (on, off)}."""
     g = json.loads(js)['guests'][0]
     got = {('task', t['pid']): (t['vcpu_wait_ns'], t['on_vcpu_ns']) for t in g['tasks']}
-    got.update({('vcpu', v['vcpu']): (v['on_ns'], v['off_ns']) for v in g['vcpus']})
+    got.update({('vcpu', v['vcpu']): (v['on_ns'] or 0, v['off_ns'] or 0) for v in g['vcpus']})
     return g, got
 
 
@@ -688,6 +688,10 @@ def agent_record_a_refusals(tmp):
              "the guest options after -A 127.0.0.1:1: unknown option '--nmae'"),
             (['-A', '127.0.0.1:1', '-f', 'x'], 2, 'the guest options after -A 127.0.0.1:1: -f'),
             (['-A', '127.0.0.1:1', '-o', 'g.dat'], 2, "are the host's: give them before"),
+            (['-A', '--'], 2, '-A needs HOST:PORT'),
+            (['-A', '127.0.0.1:1', '--name', '--'], 2, "--name '--': a guest's name"),
+            (['-A', '127.0.0.1:1', '--name', 'a/b'], 2, "--name 'a/b': a guest's name"),
+            (['-A', '127.0.0.1:1', '--name', ''], 2, "--name '': a guest's name"),
             (['--name', 'g', '-A', '127.0.0.1:1'], 2, 'after -A'),
             (['--tsync-interval', '5'], 2, 'give -A'),
             (['-N', '127.0.0.1:1', '-A', '127.0.0.1:1'], 2, '-N'),
@@ -722,9 +726,10 @@ def req_params(args, protos=(b'ptp',)):
 @case
 def agent_survives_hostile_hosts(tmp):
     """Hosts that send junk, lie about sizes, ask for a command or vanish: the agent says so,
-    sends nothing it should not, and the next host is served."""
+    sends nothing it should not, and the next host is served.  Only the two that got to a
+    recording count against --sessions (a port check is no host served)."""
     tracefs()
-    A = Agent('--sessions', '7')
+    A = Agent('--sessions', '2')
     hostile = [
         b'\xff' * 12,                                               # a header of 4 GB
         netlib.msg(TRACE_REQ, struct.pack('>IIQ', 0, 0, 1),
@@ -790,6 +795,10 @@ def agent_drops_a_trickling_host(tmp):
     took = time.monotonic() - start
     s.close()
     expect(closed, 'the agent still read a byte every 2 s after %.0f s' % took)
+    # no recording: not one of its --sessions; it serves on until stopped
+    time.sleep(0.5)
+    expect(A.p.poll() is None, 'the agent ended on a host it never recorded for')
+    A.p.send_signal(signal.SIGINT)
     aerr = A.end()
     expect('sent 12 of' in aerr or 'sent nothing' in aerr or 'bytes in' in aerr,
            'the agent said: %s' % aerr)
