@@ -37,7 +37,7 @@ void help_agent(FILE *f)
 	      "  -P, --ports-from N  the data and time-sync ports: the first free ones from N up\n"
 	      "                      (default 1500, trace-cmd's)\n"
 	      "  -j, --json          one JSON object a line on stdout for each step (listening,\n"
-	      "                      refused, recording, done); only problems on stderr\n"
+	      "                      refused, failed, recording, done); problems on stderr too\n"
 	      "\n"
 	      "The host's options may be: -e, -f, -b, -C, -T, --user-stack, -P, -p/-l/-n/-g/-O\n"
 	      "(function tracers), --probe, --file-version, -q; a COMMAND, -o, -N and -A are\n"

@@ -230,6 +230,20 @@ static void say_sync(const struct net_agent_session *s, const struct tsync_threa
 	fputc('\n', stderr);
 }
 
+/* A session ended before it recorded: a line on stderr, and with --json a "failed" one. */
+static void say_failed(const struct net_agent_opts *o, const char *host, const char *why)
+{
+	fprintf(stderr, "tracekit: agent: %s: %s\n", host, why);
+	if (!o->json)
+		return;
+	fputs("{\"event\":\"failed\",\"host\":", stdout);
+	json_fputs(stdout, host);
+	fputs(",\"why\":", stdout);
+	json_fputs(stdout, why);
+	fputs("}\n", stdout);
+	fflush(stdout);
+}
+
 /* The recording starts: a line on stderr, or the JSON one. */
 static void say_recording(const struct net_agent_opts *o, const struct net_agent_session *s,
 			  const struct net_trace_resp *resp)
@@ -271,6 +285,7 @@ static bool session(const struct net_agent_opts *o, int ctl, const char *host)
 	unsigned first = o->first_port ? o->first_port : NET_AGENT_FIRST_PORT, next = first;
 	int tsync_listen = -1, r, rc;
 	bool started = false;	/* "recording" said: "done" follows */
+	char why[600] = "";	/* or why it was not: said at the end */
 	const char *clock;
 
 	snprintf(s.host, sizeof(s.host), "%s", host);
@@ -284,15 +299,15 @@ static bool session(const struct net_agent_opts *o, int ctl, const char *host)
 		r = -1;
 	}
 	if (r || net_trace_req_decode(m, &s.req, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tracekit: agent: %s: %s\n", host, err);
+		snprintf(why, sizeof(why), "%s", err);
 		goto out;
 	}
 	clock = net_agent_req_clock(&s.req);
 	snprintf(s.clock, sizeof(s.clock), "%s", clock ? clock : "");
 	s.cpus = count_cpus();
 	if (s.cpus < 1 || s.cpus > NET_MAX_CPUS) {
-		fprintf(stderr, "tracekit: agent: %d CPUs: trace-cmd's protocol takes 1 to %d\n",
-			s.cpus, NET_MAX_CPUS);
+		snprintf(why, sizeof(why), "%d CPUs here: trace-cmd's protocol takes 1 to %d",
+			 s.cpus, NET_MAX_CPUS);
 		goto out;
 	}
 	s.page_size = (unsigned)sysconf(_SC_PAGESIZE);
@@ -303,8 +318,8 @@ static bool session(const struct net_agent_opts *o, int ctl, const char *host)
 	for (int i = 0; i < s.cpus; i++) {
 		s.data_fds[i] = listen_from(o->addr, &next, &s.ports[i]);
 		if (s.data_fds[i] < 0) {
-			fprintf(stderr, "tracekit: agent: no free port from %u up for CPU %d's data\n",
-				first, i);
+			snprintf(why, sizeof(why), "no free port from %u up for CPU %d's data "
+				 "(--ports-from)", first, i);
 			goto out;
 		}
 	}
@@ -329,7 +344,7 @@ static bool session(const struct net_agent_opts *o, int ctl, const char *host)
 	for (int i = 0; i < s.cpus; i++)
 		resp->ports[i] = s.ports[i];
 	if (net_send_trace_resp(ctl, resp) < 0) {
-		fprintf(stderr, "tracekit: agent: %s: cannot answer: %s\n", host, strerror(errno));
+		snprintf(why, sizeof(why), "cannot answer: %s", strerror(errno));
 		goto out;
 	}
 	if (resp->tsync_proto[0]) {
@@ -346,7 +361,7 @@ static bool session(const struct net_agent_opts *o, int ctl, const char *host)
 	}
 	if (*o->stop) {
 		/* a Ctrl-C while the request came: the recording would reset it and run on */
-		fprintf(stderr, "tracekit: agent: %s: stopped before recording\n", host);
+		snprintf(why, sizeof(why), "stopped before recording");
 		rc = 1;
 	} else {
 		say_recording(o, &s, resp);
@@ -372,6 +387,8 @@ static bool session(const struct net_agent_opts *o, int ctl, const char *host)
 	if (o->json && started)
 		done_json(&s, &t);
 out:
+	if (why[0])
+		say_failed(o, host, why);
 	if (tsync_listen >= 0)
 		close(tsync_listen);
 	tsync_clock_close(t.clk);

@@ -567,9 +567,10 @@ def agent_ctrl_c_during_a_time_sync_sample(tmp):
 
 @case
 def agent_json_lines(tmp):
-    """agent --json: a JSON line on stdout for each step (listening, a refused host,
-    recording with the host's options, done); "done" counts the events the guest's file
-    holds, as trace-cmd report reads it, and the time-sync samples the host took."""
+    """agent --json: a JSON line on stdout for each step (listening, a refused host, a
+    connection that asked nothing, recording with the host's options, done); "done" counts
+    the events the guest's file holds, as trace-cmd report reads it, and the time-sync
+    samples the host took."""
     root = tracefs()
     port = free_port()
     p = subprocess.Popen([tracekit(), 'agent', '-p', str(port), '--json', '--allow',
@@ -589,6 +590,12 @@ def agent_json_lines(tmp):
         s.close()
         expect(refused == {'event': 'refused', 'host': '127.0.0.2', 'why': 'not allowed'},
                'refusal: %r' % refused)
+        # a port check: said, and not one of the agent's --sessions
+        socket.create_connection(('127.0.0.1', port), timeout=20).close()
+        failed = json.loads(p.stdout.readline())
+        expect(failed['event'] == 'failed' and failed['host'] == '127.0.0.1' and
+               'before its request' in failed['why'], 'a connection that asked nothing: %r' %
+               failed)
         rc, _, err = record_a(tmp, port, calls=300)
         expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
         out, aerr = p.communicate(timeout=60)
@@ -614,8 +621,8 @@ def agent_json_lines(tmp):
     # the host samples at the start and the end, each vCPU: 2 per CPU
     expect(ts['connected'] and ts['samples'] == 2 * rec['cpus'] and ts['error'] is None and
            ts['round_trip_ns'] > 0, 'time sync: %r' % ts)
-    expect(aerr.count('\n') == 1 and 'refused 127.0.0.2' in aerr,
-           'stderr has more than the refusal: %r' % aerr)
+    expect(aerr.count('\n') == 2 and 'refused 127.0.0.2' in aerr and
+           'before its request' in aerr, 'stderr has more than the two problems: %r' % aerr)
     no_leftovers(tmp)
 
 
