@@ -718,7 +718,10 @@ void sa_feed(struct sa_analysis *a, const struct sa_event *e)
 	if (!a->started) {
 		a->started = true;
 		a->start = e->ts > a->from ? e->ts : a->from;
+		a->first_ts = e->ts;
 	}
+	if (e->ts > a->last_ts)
+		a->last_ts = e->ts;
 	cpu_get(a, e->cpu)->last_ts = e->ts;
 	if (e->ts > a->end)
 		a->end = e->ts;

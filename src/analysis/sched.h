@@ -216,6 +216,7 @@ struct sa_analysis {
 	const struct sa_hooks *hooks;	/* NULL: none (set after sa_init) */
 	uint64_t from, to;		/* the window asked for (0, UINT64_MAX: all) */
 	uint64_t start, end;		/* the window seen: first event (or from) .. end */
+	uint64_t first_ts, last_ts;	/* the recording's first and last events, window or not */
 	bool started;
 	struct tidmap tasks;
 	struct sa_task *task_list;

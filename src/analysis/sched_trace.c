@@ -436,17 +436,26 @@ int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t er
 	struct st_loader *l = st_begin(t, o, r, err, errlen);
 	if (!l)
 		goto out;
+	uint64_t after_to = 0;	/* the first event, when it comes after --to */
+	bool fed = false;
 	while ((rc = tf_reader_next(r, &ev, err, errlen)) == 1) {
 		if (ev.ts > to) {
 			/* The trace goes on past --to: every state seen lasts until then. */
 			last = to;
+			after_to = fed ? 0 : ev.ts;
 			break;
 		}
 		last = ev.ts;
+		fed = true;
 		st_feed(l, &ev);
 	}
 	st_end(l, last);
 	rc = rc < 0 ? -1 : 0;
+	if (rc == 0 && after_to) {
+		snprintf(err, errlen, "--to %.6f: %s's events start at %.6f s, after it (see "
+			 "tracekit report --stat)", o->to, o->input, (double)after_to / 1e9);
+		rc = -1;
+	}
 out:
 	tf_reader_close(r);
 	return rc;
