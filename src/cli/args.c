@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "tracefile/reader.h"
@@ -92,6 +93,18 @@ int cli_input_files(int argc, char **argv, int first, struct cli_inputs *in)
 			return -1;
 	if (!in->n)
 		in->v[in->n++] = "trace.dat";
+	/* one recording twice would be merged with itself: every event twice */
+	for (int i = 1; i < in->n; i++) {
+		struct stat a, b;
+		if (stat(in->v[i], &a) < 0)
+			continue;	/* said when it is opened */
+		for (int j = 0; j < i; j++)
+			if (stat(in->v[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+				errmsg("-i %s and -i %s: the same file twice (give each trace file "
+				       "once)", in->v[j], in->v[i]);
+				return -1;
+			}
+	}
 	return 0;
 }
 

@@ -167,6 +167,10 @@ static int split_guest(struct rec_options *o, int *argc, char **argv)
 			g->argv = xcalloc((size_t)n, sizeof(char *));
 			continue;
 		}
+		if (g && (!strcmp(t, "--name") || !strncmp(t, "--name=", 7)) && g->name) {
+			errmsg("--name given twice for -A %s (one name a guest)", g->agent);
+			goto fail;
+		}
 		if (g && !strcmp(t, "--name") && i + 1 < n) {
 			g->name = argv[++i];
 			continue;
@@ -177,7 +181,13 @@ static int split_guest(struct rec_options *o, int *argc, char **argv)
 		}
 		if (g && !strcmp(t, "--guest-pid") && i + 1 < n) {
 			char *end;
-			long v = strtol(argv[++i], &end, 10);
+			long v;
+			if (g->pid) {
+				errmsg("--guest-pid %s: given twice for -A %s (one qemu runs a guest)",
+				       argv[i + 1], g->agent);
+				goto fail;
+			}
+			v = strtol(argv[++i], &end, 10);
 			if (!*argv[i] || *end || v <= 0 || v > INT_MAX) {
 				errmsg("--guest-pid %s: the pid of the process running the guest",
 				       argv[i]);

@@ -169,6 +169,12 @@ def report_bad_inputs(_):
     expect(rc == 2 and 'both ways' in err, '-i and a FILE: rc %d %r' % (rc, err))
     rc, _, err = run([tracekit(), 'view', '--serve'] + inputs(pair()))
     expect(rc == 2 and 'one trace file' in err, 'view --serve with two files: rc %d %r' % (rc, err))
+    # one recording twice (by another path too) would be merged with itself
+    for verb in ('report', 'sched', 'view', 'export'):
+        rc, out, err = run([tracekit(), verb, '-i', host, '-i',
+                            os.path.join(os.path.dirname(host), '.', os.path.basename(host))])
+        expect(rc == 2 and 'the same file twice' in err and err.count('\n') == 1,
+               '%s of one file twice: rc %d %r' % (verb, rc, err))
 
 
 @case
