@@ -180,10 +180,12 @@ void net_agent_recorded(struct net_agent_session *s, unsigned long long events,
 }
 
 /* --json: the session's end, one line: what was sent and how the clocks were synced. */
-static void done_json(const struct net_agent_session *s, const struct tsync_thread *t)
+static void done_json(const struct net_agent_session *s, const struct tsync_thread *t,
+		      int status)
 {
 	fputs("{\"event\":\"done\",\"host\":", stdout);
 	json_fputs(stdout, s->host);
+	printf(",\"status\":%d", status);	/* the recording's exit status, as record's */
 	if (s->recorded)
 		printf(",\"events\":%llu,\"lost\":%llu,\"pages_sent\":%llu", s->events, s->lost,
 		       s->pages_sent);
@@ -385,7 +387,7 @@ static bool session(const struct net_agent_opts *o, int ctl, const char *host)
 			say_sync(&s, &t);
 	}
 	if (o->json && started)
-		done_json(&s, &t);
+		done_json(&s, &t, rc);
 out:
 	if (why[0])
 		say_failed(o, host, why);

@@ -615,9 +615,9 @@ def agent_json_lines(tmp):
     expect(rc == 0, 'trace-cmd report: %s' % e)
     in_file = len(re.findall(r'sys_enter_getppid:', rep))
     ts = done['time_sync']
-    expect(done['host'] == '127.0.0.1' and done['events'] == in_file >= 300 and
-           done['lost'] == 0 and done['pages_sent'] > 0, 'done %r, the file has %d events' %
-           (done, in_file))
+    expect(done['host'] == '127.0.0.1' and done['status'] == 0 and
+           done['events'] == in_file >= 300 and done['lost'] == 0 and done['pages_sent'] > 0,
+           'done %r, the file has %d events' % (done, in_file))
     # the host samples at the start and the end, each vCPU: 2 per CPU
     expect(ts['connected'] and ts['samples'] == 2 * rec['cpus'] and ts['error'] is None and
            ts['round_trip_ns'] > 0, 'time sync: %r' % ts)
