@@ -116,7 +116,9 @@ static int pair_by_names(struct tf_merge *m)
 	    !strcmp(m->m[1].name, "host"))
 		return 0;
 	for (int h = 0; h < 2; h++) {
-		if (!vcpu_thread(m->m[h].r->tep, 0) || vcpu_thread(m->m[1 - h].r->tep, 0))
+		/* a guest's file (TIME_SHIFT) is no host here: its own is not among the files */
+		if (m->m[h].time_shift || !vcpu_thread(m->m[h].r->tep, 0) ||
+		    vcpu_thread(m->m[1 - h].r->tep, 0))
 			continue;
 		struct tf_machine *g = &m->m[1 - h];
 		if (map_by_names(g, m->m[h].r->tep) < 0)
@@ -245,9 +247,12 @@ int tf_merge_find_vcpus(struct tf_merge *m, char *err, size_t errlen)
 	}
 	if (paired || m->n != 2)
 		return 0;
-	/* Two files, no GUEST option: the one with qemu's vCPU threads is the host. */
+	/*
+	 * Two files, no GUEST option: the one with qemu's vCPU threads is the host, unless it
+	 * is itself a guest's (TIME_SHIFT: its host is another, not among the files).
+	 */
 	for (int h = 0; h < 2 && m->m[0].host < 0 && m->m[1].host < 0; h++)
-		if (map_from_events(m, 1 - h, h, err, errlen) < 0)
+		if (!m->m[h].time_shift && map_from_events(m, 1 - h, h, err, errlen) < 0)
 			return -1;
 	return 0;
 }

@@ -467,6 +467,16 @@ def agent_sched_window_splits_the_vcpu_waits(tmp):
            'after): %r' % (mid, dict(list(wrong.items())[:5])))
     expect(0 < sum(v[0] for k, v in before.items() if k[0] == 'task') < waited,
            'the first half has none or all of the waits')
+    # the guest's file has "CPU N/TCG" threads in it too, but it is a guest's (TIME_SHIFT):
+    # beside a recording without such threads it is taken for no host
+    plain = os.path.join(tmp, 'plain.dat')
+    rc, _, e = run([tracekit(), 'record', '-q', '-o', plain, '-e', 'sched:sched_switch', '-F',
+                    'true'], timeout=60)
+    expect(rc == 0, 'record: %s' % e)
+    rc, out, e = run([tracekit(), 'sched', '-i', plain, '-i', files[3]], timeout=120)
+    expect(rc == 0 and 'No guest among the files' in out and 'on host' not in out,
+           'a guest\'s file taken for the host of an unrelated one (%d %s):\n%s' %
+           (rc, e, out[-800:]))
 
 
 @case
