@@ -1000,16 +1000,6 @@ static void print_json(struct st_trace *t, struct sel *s, FILE *f)
 int st_print(struct st_trace *t, const struct st_options *o, FILE *out, char *err, size_t errlen)
 {
 	struct sel s = { 0 };
-	const struct sa_analysis *a = &t->a;
-
-	/* a window that misses every event: said, not printed as a negative span */
-	if ((o->has_from || o->has_to) && a->started &&
-	    ((o->has_from && a->from > a->last_ts) || (o->has_to && a->to < a->first_ts))) {
-		snprintf(err, errlen, "--from/--to: %s's events are from %.6f to %.6f s, outside the "
-			 "window asked for (see tracekit report --stat)", o->input,
-			 (double)a->first_ts / 1e9, (double)a->last_ts / 1e9);
-		return -1;
-	}
 
 	if (choose(t, o, &s, err, errlen) < 0) {
 		free(s.p);

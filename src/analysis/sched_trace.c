@@ -456,6 +456,12 @@ int st_load(struct st_trace *t, const struct st_options *o, char *err, size_t er
 			 "tracekit report --stat)", o->to, o->input, (double)after_to / 1e9);
 		rc = -1;
 	}
+	/* the file ended before --from (a window in a quiet stretch inside it is no error) */
+	if (rc == 0 && o->has_from && fed && last < to && t->a.last_ts < t->a.from) {
+		snprintf(err, errlen, "--from %.6f: %s's events end at %.6f s, before it (see "
+			 "tracekit report --stat)", o->from, o->input, (double)t->a.last_ts / 1e9);
+		rc = -1;
+	}
 out:
 	tf_reader_close(r);
 	return rc;
