@@ -473,6 +473,15 @@ def sigterm_on_attach(tmp):
         sleeper.wait()
 
 
+def in_sleep_call(pid):
+    """pid is blocked in nanosleep or clock_nanosleep (x86-64: 35, 230)."""
+    try:
+        with open('/proc/%d/syscall' % pid) as f:
+            return f.read().split()[0] in ('35', '230')
+    except (OSError, IndexError):
+        return False
+
+
 @case
 def restart_after_attach(tmp):
     """A call interrupted by the attach resumes as restart_syscall, printed as
@@ -483,6 +492,11 @@ def restart_after_attach(tmp):
     m = re.search(r'`restart_syscall` after attaching prints `([^`]+)`', doc)
     expect(m, 'docs/syscalls.md does not say how restart_syscall prints after an attach')
     sleeper = subprocess.Popen(['sleep', '30'], start_new_session=True)
+    # attached once it sleeps: attached sooner (a loaded machine starts sleep slowly), the
+    # tracer sees clock_nanosleep begin and names it when it resumes
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not in_sleep_call(sleeper.pid):
+        time.sleep(0.02)
     tr = subprocess.Popen(tracer('-p', str(sleeper.pid)), stderr=subprocess.PIPE, text=True,
                           start_new_session=True)
     try:
