@@ -642,8 +642,20 @@ def verbose_set(tmp):
 def thread_execve(tmp):
     """A thread's execve: <pid changed to ...> and +++ superseded by execve ... +++, as strace."""
     tracekit_only()
+    # The thread waits for the leader to sleep in clock_nanosleep (230): caught between
+    # calls as the execve kills it, the leader gets a stray "???(" line from strace.
     prog = ('import os, threading, time\n'
-            'threading.Thread(target=lambda: os.execv("/bin/true", ["true"])).start()\n'
+            'def leader_sleeps():\n'
+            '    task = "/proc/self/task/%d/" % os.getpid()\n'
+            '    with open(task + "stat") as f:\n'
+            '        state = f.read().rsplit(")", 1)[1].split()[0]\n'
+            '    with open(task + "syscall") as f:\n'
+            '        return state == "S" and f.read().split()[0] == "230"\n'
+            'def go():\n'
+            '    while not leader_sleeps():\n'
+            '        time.sleep(0.01)\n'
+            '    os.execv("/bin/true", ["true"])\n'
+            'threading.Thread(target=go).start()\n'
             'time.sleep(10)\n')
     ref, ours = (pids_masked(x) for x in both(tmp, '-f', '-qq', '-e', 'trace=execve',
                                               sys.executable, '-c', prog))

@@ -5,15 +5,48 @@
  * the new image just exits.
  */
 #include <pthread.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "progs.h"
 
 static char *self;
 
+/*
+ * Whether the leader sleeps in pause().  Until it does, a tracer may catch it
+ * between calls as the execve kills it, and strace then prints a stray
+ * "???(" for it: the output would differ from run to run.
+ */
+static int leader_paused(void)
+{
+	char path[64], buf[512];
+	FILE *f;
+	char *state;
+	long nr = -1;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)getpid());
+	f = fopen(path, "r");
+	check(f != NULL, path);
+	state = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	if (!state || state[1] != ' ' || state[2] != 'S')
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)getpid());
+	f = fopen(path, "r");
+	check(f != NULL, path);
+	if (fscanf(f, "%ld", &nr) != 1)
+		nr = -1;
+	fclose(f);
+	return nr == SYS_pause;
+}
+
 static void *exec_self(void *arg)
 {
 	(void)arg;
+	while (!leader_paused())
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
 	char *argv[] = { self, "again", NULL };
 	execve("/proc/self/exe", argv, NULL);
 	check(0, "execve");
