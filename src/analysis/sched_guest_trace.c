@@ -313,7 +313,8 @@ static void print_guest_text(const struct tf_machine *g, const struct tf_machine
 }
 
 static void print_guest_json(const struct tf_machine *g, const struct tf_machine *h,
-			     struct guest_pass *p, const struct st_options *o, FILE *out)
+			     struct guest_pass *p, const struct st_options *o,
+			     const struct window *w, FILE *out)
 {
 	fputs("{\"guest\":", out);
 	json_fputs(out, g->name);
@@ -328,13 +329,13 @@ static void print_guest_json(const struct tf_machine *g, const struct tf_machine
 		fputs("null", out);
 	/* --from/--to on the host's clock, each null when not given */
 	fputs(",\"from_ns\":", out);
-	if (o->has_from)
-		fprintf(out, "%llu", (unsigned long long)st_ns_of_seconds(o->from));
+	if (w->has_from)
+		fprintf(out, "%llu", (unsigned long long)w->from);
 	else
 		fputs("null", out);
 	fputs(",\"to_ns\":", out);
-	if (o->has_to)
-		fprintf(out, "%llu", (unsigned long long)st_ns_of_seconds(o->to));
+	if (w->has_to)
+		fprintf(out, "%llu", (unsigned long long)w->to);
 	else
 		fputs("null", out);
 	fputs(",\"vcpus\":[", out);
@@ -465,7 +466,7 @@ int sg_report(const struct st_options *o, const char *const *paths, int n, FILE 
 		else {
 			if (i)
 				fputc(',', out);
-			print_guest_json(g, h, &passes[i], o, out);
+			print_guest_json(g, h, &passes[i], o, &w, out);
 		}
 	}
 	for (int i = 0; i < ng; i++)
