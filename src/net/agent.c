@@ -198,10 +198,12 @@ static void done_json(const struct net_agent_session *s, const struct tsync_thre
 		printf("{\"connected\":%s,\"samples\":%u", t->fd >= 0 ? "true" : "false",
 		       t->st.samples);
 		if (t->st.best_rtt >= 0)
-			printf(",\"offset_ns\":%lld,\"round_trip_ns\":%lld",
-			       (long long)t->st.last_offset, (long long)t->st.best_rtt);
+			printf(",\"offset_ns\":%lld,\"round_trip_ns\":%lld,"
+			       "\"longest_round_trip_ns\":%lld", (long long)t->st.last_offset,
+			       (long long)t->st.best_rtt, (long long)t->st.worst_rtt);
 		else
-			fputs(",\"offset_ns\":null,\"round_trip_ns\":null", stdout);
+			fputs(",\"offset_ns\":null,\"round_trip_ns\":null,"
+			      "\"longest_round_trip_ns\":null", stdout);
 		fputs(",\"error\":", stdout);
 		if (t->st.error[0])
 			json_fputs(stdout, t->st.error);
@@ -224,9 +226,10 @@ static void say_sync(const struct net_agent_session *s, const struct tsync_threa
 	fprintf(stderr, "tracekit: agent: %s: time sync (ptp): %u samples", s->host,
 		t->st.samples);
 	if (t->st.best_rtt >= 0)
-		fprintf(stderr, ", offset %lld ns, shortest round trip %lld ns (the offset is "
-			"within +-%lld ns)", (long long)t->st.last_offset,
-			(long long)t->st.best_rtt, (long long)(t->st.best_rtt / 2));
+		fprintf(stderr, ", offset %lld ns, shortest round trip %lld ns, longest %lld ns "
+			"(each sample's offset is within half its round trip: +-%lld ns)",
+			(long long)t->st.last_offset, (long long)t->st.best_rtt,
+			(long long)t->st.worst_rtt, (long long)(t->st.worst_rtt / 2));
 	if (t->st.error[0])
 		fprintf(stderr, "; %s", t->st.error);
 	fputc('\n', stderr);

@@ -246,6 +246,8 @@ static int guest_exchange(int fd, atomic_int *stop, struct tsync_clock *clk,
 	if (ptp_fastest(g->sent, g->back, PTP_LOOP, &g->host, &offset, &ts, &rtt) == 0) {
 		if (st->best_rtt < 0 || rtt < st->best_rtt)
 			st->best_rtt = rtt;
+		if (rtt > st->worst_rtt)
+			st->worst_rtt = rtt;
 		st->last_offset = offset;
 	}
 	/* no complete probe: offset 0, which trace-cmd's host drops as no sample */
@@ -283,6 +285,7 @@ void tsync_guest_serve(int fd, struct tsync_clock *clk, atomic_int *stop,
 	tsync_socket_setup(fd);
 	st->samples = 0;
 	st->best_rtt = -1;
+	st->worst_rtt = -1;
 	st->last_offset = 0;
 	st->error[0] = '\0';
 	while (!atomic_load(stop)) {
@@ -333,7 +336,7 @@ struct tsync_host {
 	int vcpus;
 	struct tsync_clock *clk;
 	struct vcpu_samples *v;
-	int64_t best_gap;
+	int64_t worst_gap;	/* the longest of each sample's shortest gap, -1: none */
 	struct net_msg m;
 };
 
@@ -346,7 +349,7 @@ struct tsync_host *tsync_host_new(int fd, int vcpus, struct tsync_clock *clk)
 	h->vcpus = vcpus;
 	h->clk = clk;
 	h->v = xcalloc((size_t)vcpus, sizeof(*h->v));
-	h->best_gap = -1;
+	h->worst_gap = -1;
 	return h;
 }
 
@@ -371,7 +374,7 @@ static int host_exchange(struct tsync_host *h, struct vcpu_samples *v, char *err
 	struct net_tsync t;
 	struct ptp_result *res = xcalloc(1, sizeof(*res));
 	uint8_t *out = xmalloc(PTP_RESULT_LEN);
-	int64_t stamps[PTP_LOOP], prev_echo = 0;
+	int64_t stamps[PTP_LOOP], prev_echo = 0, shortest = -1;
 	uint32_t ids[PTP_LOOP];
 	int n = 0, ret = -1;
 
@@ -412,13 +415,17 @@ static int host_exchange(struct tsync_host *h, struct vcpu_samples *v, char *err
 		snprintf(err, errlen, "cannot read the trace clock's marks back");
 		goto out;
 	}
-	/* the gaps between an echo and the next probe: the guest's round trips, about */
+	/*
+	 * The gaps between an echo and the next probe: the guest's round trips, about.  The
+	 * guest takes its offset at the fastest probe, so this sample is as sure as its
+	 * shortest gap.
+	 */
 	for (int i = 0; i < n; i++) {
 		if (i && ids[i] == ids[i - 1] + 1) {
 			int64_t gap = stamps[i] - prev_echo;
 
-			if (gap > 0 && (h->best_gap < 0 || gap < h->best_gap))
-				h->best_gap = gap;
+			if (gap > 0 && (shortest < 0 || gap < shortest))
+				shortest = gap;
 		}
 		prev_echo = stamps[i];
 	}
@@ -442,8 +449,11 @@ static int host_exchange(struct tsync_host *h, struct vcpu_samples *v, char *err
 		int64_t ts = be64_at(t.payload), offset = be64_at(t.payload + 8);
 
 		/* trace-cmd keeps no sample of offset or time 0: the guest found no probe */
-		if (ts && offset)
+		if (ts && offset) {
 			keep_sample(v, ts, offset);
+			if (shortest > h->worst_gap)
+				h->worst_gap = shortest;
+		}
 	}
 	ret = 0;
 out:
@@ -489,7 +499,7 @@ int tsync_host_samples(const struct tsync_host *h, int cpu, const int64_t **ts,
 
 int64_t tsync_host_error(const struct tsync_host *h)
 {
-	return h->best_gap < 0 ? -1 : h->best_gap / 2;
+	return h->worst_gap < 0 ? -1 : h->worst_gap / 2;
 }
 
 uint8_t *tsync_host_time_shift(const struct tsync_host *h, uint64_t peer_trace_id, size_t *len)

@@ -94,6 +94,7 @@ void tsync_socket_setup(int fd);
 struct tsync_guest_stats {
 	uint32_t samples;	/* ptp exchanges answered */
 	int64_t best_rtt;	/* the shortest round trip seen, ns (-1: none) */
+	int64_t worst_rtt;	/* the longest round trip a sample was taken at (-1: none) */
 	int64_t last_offset;	/* host - guest, ns */
 	char error[256];	/* why it ended early, "" if by STOP */
 };
@@ -125,9 +126,10 @@ int tsync_host_samples(const struct tsync_host *h, int cpu, const int64_t **ts,
  */
 uint8_t *tsync_host_time_shift(const struct tsync_host *h, uint64_t peer_trace_id, size_t *len);
 /*
- * The estimated error of the offsets, ns: half the shortest time the guest
- * took between the host's echo and its next probe (an upper bound of half
- * the round trip), -1 if unknown.
+ * The estimated error of the offsets, ns: for each sample, the shortest time
+ * the guest took between the host's echo and its next probe (an upper bound
+ * of the round trip its offset was taken at); half the longest of those, as
+ * the merge uses every sample.  -1 if unknown.
  */
 int64_t tsync_host_error(const struct tsync_host *h);
 void tsync_host_free(struct tsync_host *h);

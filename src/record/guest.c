@@ -398,8 +398,8 @@ static void say_sync(const struct rec_guest *g, bool shifted)
 		"offset %lld ns (guest to host)", g->name, n, n == 1 ? "" : "s",
 		(long long)off[n - 1]);
 	if (e >= 0)
-		fprintf(stderr, ", estimated error +-%lld ns (half the shortest round trip)",
-			(long long)e);
+		fprintf(stderr, ", estimated error +-%lld ns (half the round trip of its least "
+			"sure sample)", (long long)e);
 	if (g->ts_err[0])
 		fprintf(stderr, "; %s", g->ts_err);
 	fputc('\n', stderr);

@@ -55,7 +55,8 @@ static void guest_side(const uint8_t *data, size_t size)
 	atomic_int stop = 0;
 
 	tsync_guest_serve(peer_says(data, size), mono(), &stop, &st);
-	if (st.best_rtt < -1 || strnlen(st.error, sizeof(st.error)) >= sizeof(st.error))
+	if (st.best_rtt < -1 || st.worst_rtt < st.best_rtt ||
+	    strnlen(st.error, sizeof(st.error)) >= sizeof(st.error))
 		abort();
 }
 

@@ -29,7 +29,8 @@ estimated offset error of the merge (how far the guest's merged times run
 ahead of the host's), half the width its uncertainty (about half a round trip).
 The error itself lies in (-hi, -lo) for sure: messages take no negative time.
 
-A time sync states its own error (ptp: half its shortest round trip, B); when
+A time sync states its own error (ptp: half the round trip of its least sure
+sample, B); when
 the rounds are out of order but (-hi, -lo) meets [-B, B], the merge is as good
 as its sync says, only not good enough for these rounds: --bound B accepts
 that, and says so.

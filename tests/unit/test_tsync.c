@@ -2,7 +2,8 @@
  * The host-guest time sync's pieces from fixed inputs: the ptp PROBES message
  * both ways, the guest's choice of the fastest probe and the offset's sign,
  * the host's side of one exchange scripted over a socket pair and the
- * TIME_SHIFT option it makes (trace-cmd.dat.v7's layout), and the guest
+ * TIME_SHIFT option it makes (trace-cmd.dat.v7's layout), the error it states
+ * (its least sure sample's, as the merge uses every sample), and the guest
  * file's name as trace-cmd makes it.
  */
 #include <assert.h>
@@ -10,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 
@@ -142,6 +145,78 @@ static void test_host_exchange_and_time_shift(void)
 	tsync_clock_close(clk);
 }
 
+/* One whole message the host sent (a 4-byte total size first), dropped. */
+static void skip_msg(int fd)
+{
+	uint8_t buf[9000];
+	uint32_t size;
+
+	assert(read(fd, &size, 4) == 4);
+	size = ntohl(size);
+	assert(size >= 4 && size - 4 <= sizeof(buf));
+	for (size_t got = 0; got < size - 4;) {
+		ssize_t r = read(fd, buf, size - 4 - got);
+
+		assert(r > 0);
+		got += (size_t)r;
+	}
+}
+
+/*
+ * A scripted guest of two samples: the first answers at once, the second waits 30 ms
+ * after the host's echo of its first probe, so that sample is sure to 15 ms at best.
+ */
+static void *slow_second_sample(void *arg)
+{
+	int fd = *(int *)arg;
+	uint8_t msg[256], start[8] = { 0, 0, 0, 1, 0, 0, 0, 3 }, cnt[4] = { 0 }, off[16];
+
+	for (int sample = 0; sample < 2; sample++) {
+		size_t n = tsync_msg(msg, "ptp", PTP_START, start, 8);
+
+		cnt[3] = 1;
+		n += tsync_msg(msg + n, "ptp", PTP_PROBE, cnt, 4);
+		assert(write(fd, msg, n) == (ssize_t)n);
+		if (sample == 1) {
+			for (int i = 0; i < 3; i++)	/* the host's PROBE command, START, probe 1 */
+				skip_msg(fd);
+			nanosleep(&(struct timespec){ .tv_nsec = 30000000 }, NULL);
+		}
+		cnt[3] = 2;
+		n = tsync_msg(msg, "ptp", PTP_PROBE, cnt, 4);
+		n += tsync_msg(msg + n, "ptp", PTP_END, NULL, 0);
+		put_be64(off, 1000 * (sample + 1));
+		put_be64(off + 8, -5);
+		n += tsync_msg(msg + n, "ptp", PTP_OFFSET, off, 16);
+		assert(write(fd, msg, n) == (ssize_t)n);
+		if (sample == 0)
+			for (int i = 0; i < 5; i++)	/* PROBE command, START, 2 probes, PROBES */
+				skip_msg(fd);
+	}
+	return NULL;
+}
+
+static void test_error_is_the_least_sure_samples(void)
+{
+	char err[256];
+	int sv[2];
+	pthread_t guest;
+	struct tsync_clock *clk = tsync_clock_open("mono", err, sizeof(err));
+
+	assert(clk && socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	struct tsync_host *h = tsync_host_new(sv[0], 1, clk);
+	assert(pthread_create(&guest, NULL, slow_second_sample, &sv[1]) == 0);
+	assert(tsync_host_round(h, err, sizeof(err)) == 0);
+	assert(tsync_host_error(h) >= 0);
+	assert(tsync_host_round(h, err, sizeof(err)) == 0);
+	/* the merge interpolates between both samples: the error is the second's, not the first's */
+	assert(tsync_host_error(h) >= 15000000);
+	assert(pthread_join(guest, NULL) == 0);
+	tsync_host_free(h);
+	close(sv[1]);
+	tsync_clock_close(clk);
+}
+
 static void test_no_sample_no_time_shift(void)
 {
 	char err[256];
@@ -177,6 +252,7 @@ int main(void)
 	test_result_round_trip();
 	test_fastest();
 	test_host_exchange_and_time_shift();
+	test_error_is_the_least_sure_samples();
 	test_no_sample_no_time_shift();
 	test_guest_file_names();
 	printf("tsync: ok\n");

@@ -22,7 +22,7 @@ wait $APID 2>/dev/null
 cat agent.out
 cp host.dat host-g.dat /run/lab/ 2>/dev/null
 # One machine: the true offset is zero, so the one found is within the error estimated (half
-# the shortest round trip; doubled, and 1 ms, for TCG's noise).
+# the least sure sample's round trip; doubled, and 1 ms, for TCG's noise).
 [ "${off#-}" -le $((2 * err + 1000000)) ] || fail "offset $off ns between a clock and itself (error +-$err ns)"
 ok trace-cmd dump --options -i host-g.dat
 has 'Option TimeShift'
