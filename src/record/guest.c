@@ -434,8 +434,11 @@ int rec_guest_vcpu_thread(int pid, int cpu)
 	return found;
 }
 
-static void make_guest_option(struct rec_guest *g)
+/* The GUEST option; how many vCPUs --guest-pid has no named thread for. */
+static int make_guest_option(struct rec_guest *g)
 {
+	int unnamed = 0;
+
 	size_t nlen = strlen(g->name) + 1;
 	uint32_t cpus = g->resp.cpus;
 	uint8_t *p;
@@ -452,10 +455,12 @@ static void make_guest_option(struct rec_guest *g)
 		/* a TCP agent's vCPU threads are known only from --guest-pid */
 		int32_t pid = g->o.guest_pid > 0 ? rec_guest_vcpu_thread(g->o.guest_pid, (int)i) : -1;
 
+		unnamed += g->o.guest_pid > 0 && pid < 0;
 		memcpy(p, &i, 4);
 		memcpy(p + 4, &pid, 4);
 		p += 8;
 	}
+	return unnamed;
 }
 
 void rec_guest_ask_close(struct rec_guest *g)
@@ -475,7 +480,7 @@ int rec_guest_stop(struct rec_guest *g, char *err, size_t errlen)
 	size_t shift_len = 0;
 	uint64_t bytes = 0;
 	char why[512] = "";
-	int ret = -1, close_ok;
+	int ret = -1, close_ok, unnamed;
 
 	rec_guest_ask_close(g);
 	if (g->close_errno)
@@ -520,7 +525,7 @@ int rec_guest_stop(struct rec_guest *g, char *err, size_t errlen)
 		g->keep = true;
 		goto out;
 	}
-	make_guest_option(g);
+	unnamed = make_guest_option(g);
 	fprintf(stderr, "tracekit: record: guest %s (%s:%u): %s, %llu KB of %d CPUs%s%s\n", g->name,
 		g->host, g->port, g->file, (unsigned long long)(bytes / 1024), g->cpus,
 		close_ok && !why[0] ? "" : "; ", close_ok && !why[0] ? "" : why);
@@ -528,6 +533,12 @@ int rec_guest_stop(struct rec_guest *g, char *err, size_t errlen)
 		fprintf(stderr, "tracekit: record: guest %s: the agent did not confirm the end: "
 			"its last pages may be missing\n", g->name);
 	say_sync(g, shift != NULL);
+	/* qemu names its vCPU threads only when told to; without names sched cannot pair them */
+	if (unnamed)
+		fprintf(stderr, "tracekit: record: guest %s: --guest-pid %d has no thread named "
+			"'CPU N/KVM' or 'CPU N/TCG' for %d of its %d vCPUs (qemu names them with -name "
+			"NAME,debug-threads=on): the GUEST option says -1 for those\n", g->name,
+			g->o.guest_pid, unnamed, (int)g->resp.cpus);
 	ret = 0;
 out:
 	free(shift);

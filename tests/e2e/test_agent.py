@@ -387,7 +387,8 @@ time.sleep(60)
 @case
 def agent_guest_option_vcpu_threads(tmp):
     """--guest-pid: the GUEST option maps each vCPU to the thread of that process named
-    'CPU N/TCG' (qemu's), for the page's vCPU lanes; without it, -1 as trace-cmd writes."""
+    'CPU N/TCG' (qemu's), for the page's vCPU lanes; without it, -1 as trace-cmd writes, and
+    -1 said on stderr for a process without such threads."""
     tracefs()
     cpus = os.cpu_count()
     q = subprocess.Popen([sys.executable, '-c', FAKE_QEMU, str(cpus)], stdout=subprocess.PIPE,
@@ -406,9 +407,26 @@ def agent_guest_option_vcpu_threads(tmp):
     pairs = dict(re.findall(r'^  (\d+) (-?\d+) \[guest cpu, host pid\]', dump, re.M))
     expect(pairs == tids, 'GUEST maps vCPUs to %r, the threads named CPU N/TCG are %r' %
            (pairs, tids))
+    expect('no thread named' not in err, 'every vCPU has its thread: %r' % err)
     rc, _, err = run([tracekit(), 'record', '-A', '127.0.0.1:1', '--guest-pid', '999999999',
                       'true'], timeout=30)
     expect(rc == 2 and 'guest-pid' in err, 'a bad --guest-pid: %d %r' % (rc, err))
+    # a process without named vCPU threads (qemu without debug-threads=on): -1 each, and said
+    other = subprocess.Popen(['sleep', '60'])
+    try:
+        A = Agent('--sessions', '1')
+        rc, _, err = record_a(tmp, A.port, calls=10, extra=('--guest-pid', str(other.pid)))
+        expect(rc == 0, 'record -A failed (%d): %s' % (rc, err))
+        A.end()
+    finally:
+        other.kill()
+        other.wait()
+    expect(re.search(r"guest g: --guest-pid %d has no thread named 'CPU N/KVM' or 'CPU N/TCG' "
+                     r"for %d of its %d vCPUs \(qemu names them with -name NAME,debug-threads=on\)"
+                     % (other.pid, cpus, cpus), err), 'not said: %r' % err)
+    pairs = re.findall(r'^  \d+ (-?\d+) \[guest cpu, host pid\]',
+                       options(os.path.join(tmp, 'host.dat')), re.M)
+    expect(pairs == ['-1'] * cpus, 'GUEST maps vCPUs to %r' % pairs)
 
 
 def guest_figures(js):
