@@ -437,12 +437,16 @@ def stdio_released(tmp):
     """The tracer holds no end of the command's stdin: the writer sees EPIPE at once."""
     yes = subprocess.Popen(['yes'], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                            start_new_session=True)
-    tr = subprocess.Popen(tracer('-o', os.devnull, 'sh', '-c', 'exec <&-; sleep 3'),
+    tr = subprocess.Popen(tracer('-o', os.devnull, 'sh', '-c', 'exec <&-; sleep 30'),
                           stdin=yes.stdout, stderr=subprocess.DEVNULL, start_new_session=True)
     yes.stdout.close()
     try:
+        # Once sleep sleeps the shell has closed its stdin: the tracer's copy alone would
+        # keep the writer blocked.  (A fixed 2 s from the start was too short for an ASan
+        # tracer on a loaded machine to bring the shell that far.)
+        wait_traced_sleep(tr)
         try:
-            yes.wait(timeout=2)
+            yes.wait(timeout=10)
         except subprocess.TimeoutExpired:
             raise Fail('the writer into the command\'s stdin still runs: the tracer holds the pipe')
         expect(tr.poll() is None, 'the command was still running')
@@ -480,6 +484,36 @@ def in_sleep_call(pid):
             return f.read().split()[0] in ('35', '230')
     except (OSError, IndexError):
         return False
+
+
+def wait_traced_sleep(tr, timeout=30):
+    """Wait until the `sleep` the tracer tr runs (its child, or a child's child) sleeps in its
+    sleep call: the tracer has seen the call begin and let it run, so the tracer's setup, its
+    signal handling included, is done.  A fixed pause is not enough: on a loaded machine an
+    ASan tracer takes over a second to trace sleep's startup."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and tr.poll() is None:
+        todo, seen = [tr.pid], []
+        while todo:
+            pid = todo.pop()
+            try:
+                with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
+                    kids = [int(k) for k in f.read().split()]
+            except OSError:
+                kids = []
+            todo += kids
+            seen += kids
+        for pid in seen:
+            try:
+                with open('/proc/%d/stat' % pid) as f:
+                    comm, rest = f.read().rsplit(')', 1)
+            except OSError:
+                continue
+            # S, not t: a call the tracer holds at its entry stop shows in /proc too
+            if comm.endswith('(sleep') and rest.split()[0] == 'S' and in_sleep_call(pid):
+                return pid
+        time.sleep(0.02)
+    raise Fail('the traced sleep did not reach its sleep call within %d s' % timeout)
 
 
 @case
@@ -523,7 +557,8 @@ def interruptible_never(tmp):
     tr = subprocess.Popen(tracer('-I', 'never', '-o', os.devnull, 'sleep', '2'),
                           start_new_session=True)
     try:
-        time.sleep(0.7)
+        # a SIGINT before the tracer set its signals up would end it: send it once tracing runs
+        wait_traced_sleep(tr)
         tr.send_signal(signal.SIGINT)
         rc = tr.wait(timeout=10)
         expect(rc == 0, 'the tracer ignored SIGINT and the command ran to its end (rc %d)' % rc)
@@ -546,7 +581,9 @@ def status_detached(tmp):
     tr = subprocess.Popen(tracer('-o', log, '-I2', '-e', 'status=detached', 'sleep', '3'),
                           stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        time.sleep(1)
+        # SIGTERM once sleep is in its call: sooner, the call held is one of its startup's
+        # (or the tracer is still setting up and dies of it)
+        wait_traced_sleep(tr)
         tr.send_signal(signal.SIGTERM)
         tr.wait(timeout=10)
     finally:
