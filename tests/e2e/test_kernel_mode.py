@@ -15,6 +15,7 @@ with CI=true it fails.  The binary is $TRACEKIT.
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -182,6 +183,17 @@ def attach_never_stops(tmp):
         pid = int(target.stdout.readline())
         tr = subprocess.Popen(tracekit('-p', str(pid), '-o', out), stdin=subprocess.DEVNULL,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        # The second watched starts at the attach: loading the programs can take longer than
+        # a second on a loaded machine (ASan), and a SIGINT meanwhile ends the run at once.
+        attached, deadline = b'', time.monotonic() + 60
+        while b'Process %d attached' % pid not in attached:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([tr.stderr], [], [], left)[0]:
+                raise Fail('no attach within 60 s: %r' % attached)
+            chunk = os.read(tr.stderr.fileno(), 4096)
+            if not chunk:
+                raise Fail('tracer exited early: %r' % attached)
+            attached += chunk
         # The trace file is written in blocks: watch the process for a second, then stop.
         for _ in range(20):
             time.sleep(0.05)
@@ -195,7 +207,7 @@ def attach_never_stops(tmp):
             expect(state != 't', 'the process is never in a tracing stop')
         tr.send_signal(signal.SIGINT)
         tr.wait(timeout=10)
-        err = tr.stderr.read().decode()
+        err = (attached + tr.stderr.read()).decode()
         expect('Process %d attached' % pid in err and 'Process %d detached' % pid in err,
                'attach and detach messages: %r' % err)
         expect(target.poll() is None, 'the process runs on after the tracer left')
