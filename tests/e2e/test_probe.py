@@ -505,6 +505,19 @@ def wait_for_group(r, p):
     raise Fail('the run group never appeared')
 
 
+def sh_traps_sigint(pid):
+    """pid's child is a shell that catches SIGINT."""
+    try:
+        for kid in read('/proc/%d/task/%d/children' % (pid, pid)).split():
+            status = read('/proc/%s/status' % kid)
+            caught = int(re.search(r'^SigCgt:\s+([0-9a-f]+)', status, re.M).group(1), 16)
+            if re.search(r'^Name:\s+sh$', status, re.M) and caught & (1 << (signal.SIGINT - 1)):
+                return True
+    except (OSError, AttributeError):
+        pass
+    return False
+
+
 @case
 def ctrl_c_says_what_happened(_):
     """A Ctrl-C at a terminal reaches the whole process group: the command dies of it too,
@@ -515,7 +528,12 @@ def ctrl_c_says_what_happened(_):
     sh = "trap 'sleep 0.1; exit 3' INT; while :; do %s -n 1 >/dev/null; sleep 0.05; done" % prog('probed')
     p = start([tracekit(), 'probe', 'trace', spec, '--', 'sh', '-c', sh])
     wait_for_group(r, p)
-    time.sleep(0.3)
+    # The group is made before the command is started: the Ctrl-C once the shell has its
+    # trap (SigCgt), else it dies of it (a fixed 0.3 s was too short under load)
+    deadline = time.monotonic() + 30
+    while not sh_traps_sigint(p.pid):
+        expect(time.monotonic() < deadline and p.poll() is None, 'the shell set no SIGINT trap')
+        time.sleep(0.02)
     os.killpg(p.pid, signal.SIGINT)
     rc, out, err = finish(p, 30)
     expect('runs on untraced' not in err, 'the command ended on the same Ctrl-C: %r' % err)
