@@ -486,6 +486,14 @@ def in_sleep_call(pid):
         return False
 
 
+def read_status(pid):
+    try:
+        with open('/proc/%d/status' % pid) as f:
+            return f.read()
+    except OSError:
+        return ''
+
+
 def wait_traced_sleep(tr, timeout=30):
     """Wait until the `sleep` the tracer tr runs (its child, or a child's child) sleeps in its
     sleep call: the tracer has seen the call begin and let it run, so the tracer's setup, its
@@ -534,6 +542,11 @@ def restart_after_attach(tmp):
     tr = subprocess.Popen(tracer('-p', str(sleeper.pid)), stderr=subprocess.PIPE, text=True,
                           start_new_session=True)
     try:
+        # the signals once the tracer holds sleep: a slow start (ASan, load) past the
+        # SIGINT below would die of it with nothing said
+        while time.monotonic() < deadline and tr.poll() is None and \
+                not re.search(r'^TracerPid:\s+%d$' % tr.pid, read_status(sleeper.pid), re.M):
+            time.sleep(0.02)
         time.sleep(1)
         sleeper.send_signal(signal.SIGSTOP)
         time.sleep(0.3)
