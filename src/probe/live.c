@@ -279,7 +279,8 @@ static void report_child_after_stop(struct held_child *c, const char *name, int 
 	struct timespec nap = { 0, 20 * 1000 * 1000 };
 	int st = 0;
 	pid_t pid = c->pid, got = 0;
-	for (int i = 0; i < 15 && (got = waitpid(pid, &st, WNOHANG)) == 0; i++)
+	/* up to a second: a command's own SIGINT handler may clean up first (a shell's trap) */
+	for (int i = 0; i < 50 && (got = waitpid(pid, &st, WNOHANG)) == 0; i++)
 		nanosleep(&nap, NULL);
 	if (got != pid) {
 		fprintf(stderr, "tracekit: probe: stopped; '%s' (pid %d) runs on untraced\n", name,
