@@ -101,19 +101,24 @@ static void registry_path(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "%s/%s", FT_REGISTRY_DIR, name);
 }
 
-static int write_entry(const char *name, const char *output);
+static int write_entry(const char *name, const char *const *outputs, int n);
 
 int ftr_register(const char *name)
 {
-	return write_entry(name, NULL);
+	return write_entry(name, NULL, 0);
 }
 
 int ftr_note_output(const char *name, const char *output)
 {
-	return write_entry(name, output);
+	return write_entry(name, &output, output ? 1 : 0);
 }
 
-static int write_entry(const char *name, const char *output)
+int ftr_note_outputs(const char *name, const char *const *outputs, int n)
+{
+	return write_entry(name, outputs, n);
+}
+
+static int write_entry(const char *name, const char *const *outputs, int n)
 {
 	char path[512], tmp[520];
 	if (mkdir_p(FT_REGISTRY_DIR) < 0)
@@ -125,8 +130,8 @@ static int write_entry(const char *name, const char *output)
 		return -1;
 	pid_t pid = getpid();
 	fprintf(f, "pid %d\nstart %llu\n", (int)pid, ftr_start_time(pid));
-	if (output)
-		fprintf(f, "output %s\n", output);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "output %s\n", outputs[i]);
 	/* Renamed into place whole, so a reader never sees half a file. */
 	if (fclose(f) != 0 || rename(tmp, path) < 0) {
 		int e = errno;
@@ -207,27 +212,38 @@ static int remove_instance(const char *name, char *why, size_t whylen)
 	return 0;
 }
 
-/* The "output" line of name's registry file into buf; false when there is none. */
-static bool noted_output(const char *name, char *buf, size_t len)
+/* The outputs a registry entry notes: a recording's, and each of its guests' files. */
+struct noted {
+	char path[FTR_MAX_OUTPUTS][4096];
+	int n;
+};
+
+/* The "output" lines of name's registry file into o; how many. */
+static int noted_outputs(const char *name, struct noted *o)
 {
 	char path[512], line[4200];
-	bool found = false;
 	registry_path(path, sizeof(path), name);
+	o->n = 0;
 	FILE *f = fopen(path, "re");
 	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
+		return 0;
+	while (o->n < FTR_MAX_OUTPUTS && fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "output ", 7) != 0)
 			continue;
 		line[strcspn(line, "\n")] = '\0';
 		size_t n = strlen(line + 7);
-		if (n >= len)
+		if (n >= sizeof(o->path[0]))
 			continue;	/* longer than any path record writes: not ours */
-		memcpy(buf, line + 7, n + 1);
-		found = true;
+		memcpy(o->path[o->n++], line + 7, n + 1);
 	}
 	fclose(f);
-	return found;
+	return o->n;
+}
+
+static void remove_noted(const struct noted *o, ft_reset_fn fn, void *arg)
+{
+	for (int i = 0; i < o->n; i++)
+		ftr_remove_outputs(o->path[i], fn, arg);
 }
 
 /*
@@ -260,8 +276,7 @@ void ftr_remove_outputs(const char *output, ft_reset_fn fn, void *arg)
 
 static int reset_one(const char *name, bool force, ft_reset_fn fn, void *arg)
 {
-	char output[4096];
-	bool has_output;
+	struct noted *outputs;
 	char why[160], fail[200];
 	bool alive;
 	pid_t owner = ftr_owner(name, &alive);
@@ -277,14 +292,18 @@ static int reset_one(const char *name, bool force, ft_reset_fn fn, void *arg)
 		snprintf(why, sizeof(why), "owner pid %d is gone", (int)owner);
 	else
 		snprintf(why, sizeof(why), "no owner known");
-	has_output = noted_output(name, output, sizeof(output));
+	outputs = malloc(sizeof(*outputs));
+	if (outputs)
+		noted_outputs(name, outputs);
 	if (remove_instance(name, fail, sizeof(fail)) < 0) {
 		report(fn, arg, FT_RESET_FAILED, name, fail);
+		free(outputs);
 		return 0;
 	}
 	report(fn, arg, FT_RESET_REMOVED, name, why);
-	if (has_output)
-		ftr_remove_outputs(output, fn, arg);
+	if (outputs)
+		remove_noted(outputs, fn, arg);
+	free(outputs);
 	return 1;
 }
 
@@ -302,13 +321,15 @@ static void drop_stale_entries(const char *prefix, ft_reset_fn fn, void *arg)
 		if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		bool alive;
-		char output[4096];
+		struct noted *outputs;
 		ftr_owner(de->d_name, &alive);
 		if (alive || tracefs_instance_exists(de->d_name))
 			continue;
 		/* A recording that could not write its trace noted its kept files here. */
-		if (noted_output(de->d_name, output, sizeof(output)))
-			ftr_remove_outputs(output, fn, arg);
+		outputs = malloc(sizeof(*outputs));
+		if (outputs && noted_outputs(de->d_name, outputs))
+			remove_noted(outputs, fn, arg);
+		free(outputs);
 		ftr_unregister(de->d_name);
 	}
 	closedir(d);

@@ -48,6 +48,9 @@ int ftr_register(const char *name);
  * temporary files), so that reset of a killed run removes them too.
  */
 int ftr_note_output(const char *name, const char *output);
+/* As ftr_note_output, for a recording and its guests' files (record -A): n at most 17. */
+#define FTR_MAX_OUTPUTS 17
+int ftr_note_outputs(const char *name, const char *const *outputs, int n);
 enum ft_reset_action {
 	FT_RESET_REMOVED,	/* the instance is gone */
 	FT_RESET_KEPT,		/* its owner still runs (without force) */

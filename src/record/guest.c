@@ -110,9 +110,10 @@ void rec_guest_file(const char *output, const char *name, char *buf, size_t len)
 	snprintf(buf, len, "%.*s-%s%s", (int)base, output, name, output + base);
 }
 
+/* FILE.cpuN, as a recording's own per-CPU files: reset removes both kinds alike. */
 static void cpu_path(const struct rec_guest *g, int cpu, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s.cpu%d", g->part, cpu);
+	snprintf(buf, len, "%s.cpu%d", g->file, cpu);
 }
 
 static void *reader_main(void *arg)

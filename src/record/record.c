@@ -102,6 +102,29 @@ static void note_output(const char *name, const char *output)
 		ftr_note_output(name, abs);
 }
 
+/*
+ * The output and each guest's file (its FILE.part and FILE.cpuN while it records), so that
+ * reset after a SIGKILL removes the guests' leftovers too.
+ */
+static void note_outputs_with_guests(const char *name, const struct rec_options *o,
+				     const char *output)
+{
+	static char abs[FTR_MAX_OUTPUTS][4200];
+	const char *paths[FTR_MAX_OUTPUTS];
+	char gname[128], file[4200];
+	int n = 0;
+
+	if (output_abs(output, abs[n], sizeof(abs[n])))
+		paths[n] = abs[n], n++;
+	for (int i = 0; i < o->nguests && n < FTR_MAX_OUTPUTS; i++) {
+		rec_guest_name(o->guests[i].agent, o->guests[i].name, gname, sizeof(gname));
+		rec_guest_file(output, gname, file, sizeof(file));
+		if (output_abs(file, abs[n], sizeof(abs[n])))
+			paths[n] = abs[n], n++;
+	}
+	ftr_note_outputs(name, paths, n);
+}
+
 /* Every thread and descendant of pid now, from /proc (later ones come through event-fork). */
 static void collect_tree(pid_t pid, pid_t **out, int *n)
 {
@@ -589,7 +612,7 @@ int rec_run(const struct rec_options *o)
 		if (!net)
 			goto fail;
 	} else if (!ft_session_is_top(s)) {
-		note_output(ft_instance_name(s), output);
+		note_outputs_with_guests(ft_instance_name(s), o, output);
 		note_recover(s, o, output, child.pid);
 	} else if (output_abs(output, abs, sizeof(abs)) &&
 		   ft_session_note_output(s, abs) < 0) {

@@ -511,7 +511,7 @@ def agent_killed_mid_recording(tmp):
     try:
         deadline = time.time() + 60
         # killed once it records: its file's first part (the metadata) has arrived
-        while time.time() < deadline and not any(f.startswith('host-g.dat.part.cpu')
+        while time.time() < deadline and not any(f.startswith('host-g.dat.cpu')
                                                  for f in os.listdir(tmp)):
             time.sleep(0.1)
         time.sleep(0.5)
@@ -530,6 +530,40 @@ def agent_killed_mid_recording(tmp):
         rc, out, e = run([tracekit(), 'report', '-i', os.path.join(tmp, f)], timeout=120)
         expect(rc == 0 and 'sched_switch' in out, '%s unreadable: %s' % (f, e))
     no_leftovers(tmp)
+
+
+@case
+def agent_host_killed_reset_removes_guest_files(tmp):
+    """record -A SIGKILLed while its guest records: the guest's unfinished file and per-CPU
+    files stay beside the host's, and tracekit reset removes them with the host's instance
+    and files; the agent ends that session by itself."""
+    root = tracefs()
+    A = Agent('--sessions', '1')
+    out = os.path.join(tmp, 'host.dat')
+    p = subprocess.Popen([tracekit(), 'record', '-o', out, '-e', 'sched:sched_switch', '-A',
+                          '127.0.0.1:%d' % A.port, '--name', 'g', '-e', 'sched:sched_switch',
+                          'sleep', '60'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+    try:
+        deadline = time.time() + 60
+        # killed once the guest's pages flow: its per-CPU files are there
+        while time.time() < deadline and not any(f.startswith('host-g.dat.cpu')
+                                                 for f in os.listdir(tmp)):
+            time.sleep(0.1)
+        time.sleep(0.5)
+    finally:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+    left = sorted(os.listdir(tmp))
+    expect('host-g.dat.part' in left and 'host-g.dat.cpu0' in left and 'host.dat.cpu0' in left,
+           'the killed recording\'s files: %r' % left)
+    rc, rout, rerr = run([tracekit(), 'reset', '--pid', str(p.pid)], timeout=60)
+    expect(rc == 0, 'reset: %d %s' % (rc, rerr))
+    left = sorted(os.listdir(tmp))
+    expect(not left, 'reset left %r (it said: %s%s)' % (left, rout, rerr))
+    expect(not instances_of(root, p.pid), 'reset left the host\'s instance')
+    # the agent saw its host go: it ends the session, cleanly
+    A.end()
 
 
 def drain(s):
