@@ -40,7 +40,10 @@ static void handle(int sig, int flags)
  * Reads from an empty pipe until SIGALRM arrives.  Without SA_RESTART the
  * read fails with EINTR.  With SA_RESTART the kernel restarts it after the
  * handler (the tracer shows ERESTARTSYS), so a child writes one byte later to
- * end it: the timer fires at 0.1 s, the child writes at 0.4 s.
+ * end it: the timer fires at 0.3 s, the child writes at 2 s.  Wide margins, as
+ * the trace must not depend on timing: a traced parent on a loaded machine
+ * (a sanitized tracer) may take long between the calls, and a child polling
+ * for the parent's state would put its own calls in the trace.
  */
 static void interrupted_read(int restart)
 {
@@ -55,12 +58,12 @@ static void interrupted_read(int restart)
 		check(read(pfd[0], &c, 1) == -1 && errno == EINTR && got == SIGALRM,
 		      "interrupted read");
 	} else {
-		struct itimerval it = { { 0, 0 }, { 0, 100 * 1000 } };
+		struct itimerval it = { { 0, 0 }, { 0, 300 * 1000 } };
 		pid_t pid = fork();
 
 		check(pid >= 0, "fork");
 		if (pid == 0) {
-			struct timespec ts = { 0, 400 * 1000 * 1000 };
+			struct timespec ts = { 2, 0 };
 
 			nanosleep(&ts, NULL);
 			_exit(write(pfd[1], "r", 1) == 1 ? 0 : 1);
