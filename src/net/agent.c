@@ -227,7 +227,7 @@ static void say_sync(const struct net_agent_session *s, const struct tsync_threa
 		t->st.samples);
 	if (t->st.best_rtt >= 0)
 		fprintf(stderr, ", offset %lld ns, shortest round trip %lld ns, longest %lld ns "
-			"(each sample's offset is within half its round trip: +-%lld ns)",
+			"(the offsets are within +-%lld ns, half the longest)",
 			(long long)t->st.last_offset, (long long)t->st.best_rtt,
 			(long long)t->st.worst_rtt, (long long)(t->st.worst_rtt / 2));
 	if (t->st.error[0])
