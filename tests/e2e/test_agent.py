@@ -497,26 +497,36 @@ def agent_sched_window_splits_the_vcpu_waits(tmp):
            (rc, e, out[-800:]))
 
 
+def recording_guest(tmp, port, command, **popen):
+    """record -A of sched_switch on both machines, to host.dat, running command: returned once
+    the guest's pages flow (its per-CPU files are there)."""
+    p = subprocess.Popen([tracekit(), 'record', '-o', os.path.join(tmp, 'host.dat'), '-e',
+                          'sched:sched_switch', '-A', '127.0.0.1:%d' % port, '--name', 'g', '-e',
+                          'sched:sched_switch'] + command, stdout=subprocess.DEVNULL, **popen)
+    deadline = time.time() + 60
+    while not any(f.startswith('host-g.dat.cpu') for f in os.listdir(tmp)):
+        if time.time() > deadline or p.poll() is not None:
+            p.kill()
+            raise Fail('record -A did not get to recording (exit %r)' % p.wait())
+        time.sleep(0.1)
+    time.sleep(0.5)
+    return p
+
+
 @case
 def agent_killed_mid_recording(tmp):
     """An agent SIGKILLed while it records: record -A says the agent did not end properly,
     and both files are written and read (the guest's with what arrived)."""
     root = tracefs()
     A = Agent('--sessions', '1')
-    out = os.path.join(tmp, 'host.dat')
-    p = subprocess.Popen([tracekit(), 'record', '-o', out, '-e', 'sched:sched_switch', '-A',
-                          '127.0.0.1:%d' % A.port, '--name', 'g', '-e', 'sched:sched_switch',
-                          'sleep', '4'], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         text=True)
+    stop = os.path.join(tmp, 'stop')
+    # the command ends once the agent is dead, however long the start took
+    p = recording_guest(tmp, A.port, ['sh', '-c', 'while [ ! -e %s ]; do sleep 0.1; done' % stop],
+                        stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.time() + 60
-        # killed once it records: its file's first part (the metadata) has arrived
-        while time.time() < deadline and not any(f.startswith('host-g.dat.cpu')
-                                                 for f in os.listdir(tmp)):
-            time.sleep(0.1)
-        time.sleep(0.5)
         A.p.kill()
         A.p.wait()
+        open(stop, 'w').close()
         _, err = p.communicate(timeout=120)
     finally:
         if p.poll() is None:
@@ -526,6 +536,7 @@ def agent_killed_mid_recording(tmp):
     expect(re.search(r'guest g \(127\.0\.0\.1:\d+\): .*host-g\.dat, \d+ KB of \d+ CPUs; (it '
                      r'closed the connection without CLOSE_RESP|the agent went away)', err), err)
     expect(not instances_of(root, A.p.pid), 'reset left the killed agent\'s instance')
+    os.unlink(stop)
     for f in ('host.dat', 'host-g.dat'):
         rc, out, e = run([tracekit(), 'report', '-i', os.path.join(tmp, f)], timeout=120)
         expect(rc == 0 and 'sched_switch' in out, '%s unreadable: %s' % (f, e))
@@ -539,21 +550,10 @@ def agent_host_killed_reset_removes_guest_files(tmp):
     and files; the agent ends that session by itself."""
     root = tracefs()
     A = Agent('--sessions', '1')
-    out = os.path.join(tmp, 'host.dat')
-    p = subprocess.Popen([tracekit(), 'record', '-o', out, '-e', 'sched:sched_switch', '-A',
-                          '127.0.0.1:%d' % A.port, '--name', 'g', '-e', 'sched:sched_switch',
-                          'sleep', '60'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True)
-    try:
-        deadline = time.time() + 60
-        # killed once the guest's pages flow: its per-CPU files are there
-        while time.time() < deadline and not any(f.startswith('host-g.dat.cpu')
-                                                 for f in os.listdir(tmp)):
-            time.sleep(0.1)
-        time.sleep(0.5)
-    finally:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.wait()
+    p = recording_guest(tmp, A.port, ['sleep', '60'], stderr=subprocess.DEVNULL,
+                        start_new_session=True)
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait()
     left = sorted(os.listdir(tmp))
     expect('host-g.dat.part' in left and 'host-g.dat.cpu0' in left and 'host.dat.cpu0' in left,
            'the killed recording\'s files: %r' % left)
