@@ -51,7 +51,7 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	[ -f build-fuzz/build.ninja ] || CC=clang CFLAGS=-fsanitize=fuzzer-no-link meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=false
 	ninja -C build-fuzz
-	for t in decoders filter reader errorlog probe cexpr oops ust report-filter view-request net; do \
+	for t in decoders filter reader merge errorlog probe cexpr oops ust report-filter view-request net agent; do \
 		mkdir -p tests/fuzz/corpus-$$t && \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build-fuzz/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus-$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
